@@ -1,0 +1,171 @@
+"""Glue every cog shares: who is calling, how a roll's reply is delivered, safe autocomplete."""
+
+from __future__ import annotations
+
+import functools
+import logging
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Any, TypeVar
+
+import discord
+from discord import app_commands
+
+from bot.actor import Actor
+from bot.render.limits import clip
+from bot.services.secrecy import Secrecy
+
+log = logging.getLogger(__name__)
+
+MAX_GM_DMS = 10
+LABEL_LENGTH = 100
+
+Choices = list[app_commands.Choice[str]]
+F = TypeVar("F", bound=Callable[..., Awaitable[Choices]])
+
+
+def holds_gm_role(member: discord.abc.User, channel: Any, role_names: Sequence[str]) -> bool:
+    """The Discord half of the GM rule: a GM role by name, or Manage Channels here."""
+    if not isinstance(member, discord.Member):
+        return False
+    wanted = {name.casefold() for name in role_names}
+    if any(role.name.casefold() in wanted for role in member.roles):
+        return True
+    permissions = (
+        channel.permissions_for(member)
+        if hasattr(channel, "permissions_for")
+        else member.guild_permissions
+    )
+    return permissions.manage_channels or permissions.administrator
+
+
+def actor_from(interaction: discord.Interaction) -> Actor:
+    """The plain facts a service needs about whoever invoked ``interaction``."""
+    settings = interaction.client.settings  # type: ignore[attr-defined]
+    return Actor(
+        user_id=interaction.user.id,
+        channel_id=interaction.channel_id or 0,
+        guild_id=interaction.guild_id,
+        display_name=interaction.user.display_name,
+        gm_role=holds_gm_role(interaction.user, interaction.channel, settings.gm_role_names),
+    )
+
+
+async def send_roll(
+    interaction: discord.Interaction,
+    embed: discord.Embed,
+    secrecy: Secrecy,
+    *,
+    view: discord.ui.View | None = None,
+) -> None:
+    """Reply with a roll: publicly, or (secret) to the roller and then to the GM."""
+    kwargs: dict[str, Any] = {"embed": embed}
+    if view is not None:
+        kwargs["view"] = view
+    if not secrecy.secret:
+        await _respond(interaction, **kwargs)
+        return
+    await _respond(interaction, ephemeral=True, content="🔒 Secret roll.", **kwargs)
+    if not await _deliver_to_gms(interaction, embed, secrecy):
+        await interaction.followup.send(
+            "Nobody else could see this secret roll: no GM channel is set "
+            "(`/settings gm-channel`) and no GM could be sent a direct message.",
+            ephemeral=True,
+        )
+
+
+async def _respond(interaction: discord.Interaction, **kwargs: Any) -> None:
+    if interaction.response.is_done():
+        await interaction.followup.send(**kwargs)
+    else:
+        await interaction.response.send_message(**kwargs)
+
+
+async def _deliver_to_gms(
+    interaction: discord.Interaction, embed: discord.Embed, secrecy: Secrecy
+) -> bool:
+    settings = interaction.client.settings  # type: ignore[attr-defined]
+    note = clip(
+        f"🔒 Secret roll by {interaction.user.mention} in <#{interaction.channel_id}>", 2000
+    )
+    if secrecy.gm_channel_id is not None:
+        channel = interaction.client.get_channel(secrecy.gm_channel_id)
+        if isinstance(channel, discord.abc.Messageable):
+            try:
+                await channel.send(note, embed=embed)
+                return True
+            except discord.HTTPException:
+                log.warning("could not post a secret roll to GM channel %s", secrecy.gm_channel_id)
+    if holds_gm_role(interaction.user, interaction.channel, settings.gm_role_names):
+        return True  # the roller is a GM and has seen it
+    guild = interaction.guild
+    if guild is None:
+        return False
+    delivered = False
+    gms = [
+        member
+        for member in guild.members
+        if not member.bot and holds_gm_role(member, interaction.channel, settings.gm_role_names)
+    ]
+    for member in gms[:MAX_GM_DMS]:
+        try:
+            await member.send(note, embed=embed)
+            delivered = True
+        except discord.HTTPException:
+            log.info("could not DM a secret roll to GM %s", member.id)
+    return delivered
+
+
+def safe_autocomplete(callback: F) -> F:
+    """Autocomplete that never errors at the user: a failure is logged and offers nothing."""
+
+    @functools.wraps(callback)
+    async def wrapper(*args: Any, **kwargs: Any) -> Choices:
+        try:
+            choices = await callback(*args, **kwargs)
+        except Exception:
+            interaction = next((a for a in args if isinstance(a, discord.Interaction)), None)
+            log.exception(
+                "autocomplete %s failed (user %s, channel %s)",
+                callback.__qualname__,
+                interaction.user.id if interaction else None,
+                interaction.channel_id if interaction else None,
+            )
+            return []
+        return [app_commands.Choice(name=clip(c.name, 100), value=c.value) for c in choices[:25]]
+
+    return wrapper  # type: ignore[return-value]
+
+
+class Pages(discord.ui.View):
+    """Previous/next buttons over a list of embeds, for whoever asked for them."""
+
+    def __init__(self, pages: Sequence[discord.Embed], owner_id: int, *, timeout: float = 300):
+        super().__init__(timeout=timeout)
+        self.pages = list(pages)
+        self.owner_id = owner_id
+        self.index = 0
+        self._sync_buttons()
+
+    def _sync_buttons(self) -> None:
+        self.previous.disabled = self.index == 0
+        self.next.disabled = self.index >= len(self.pages) - 1
+
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        if interaction.user.id != self.owner_id:
+            await interaction.response.send_message(
+                "Only whoever asked for these pages can turn them.", ephemeral=True
+            )
+            return False
+        return True
+
+    @discord.ui.button(label="◀ Previous", style=discord.ButtonStyle.secondary)
+    async def previous(self, interaction: discord.Interaction, _button: discord.ui.Button) -> None:
+        self.index = max(self.index - 1, 0)
+        self._sync_buttons()
+        await interaction.response.edit_message(embed=self.pages[self.index], view=self)
+
+    @discord.ui.button(label="Next ▶", style=discord.ButtonStyle.secondary)
+    async def next(self, interaction: discord.Interaction, _button: discord.ui.Button) -> None:
+        self.index = min(self.index + 1, len(self.pages) - 1)
+        self._sync_buttons()
+        await interaction.response.edit_message(embed=self.pages[self.index], view=self)

@@ -1,0 +1,33 @@
+"""``/history [count]``: newest first, in pages; secret rolls only for GMs."""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.cogs._common import Pages, actor_from
+from bot.render.rolls import history_pages
+from bot.services import rolls
+
+
+class HistoryCog(commands.Cog):
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+
+    @app_commands.command(name="history", description="The channel's latest rolls, newest first")
+    @app_commands.describe(count="How many rolls to show (1–100, default 10)")
+    async def history(
+        self, interaction: discord.Interaction, count: app_commands.Range[int, 1, 100] = 10
+    ) -> None:
+        result = await rolls.history(
+            self.bot.db,  # type: ignore[attr-defined]
+            actor_from(interaction),
+            count=count,
+        )
+        pages = history_pages(result)
+        if len(pages) == 1:
+            await interaction.response.send_message(embed=pages[0], ephemeral=True)
+        else:
+            view = Pages(pages, interaction.user.id)
+            await interaction.response.send_message(embed=pages[0], view=view, ephemeral=True)

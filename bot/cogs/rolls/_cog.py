@@ -1,0 +1,42 @@
+"""``/roll expression [label] [secret]``."""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.cogs._common import LABEL_LENGTH, actor_from, send_roll
+from bot.render.rolls import notation_embed
+from bot.services import rolls
+from engine.notation import MAX_EXPRESSION_LENGTH
+
+
+class RollsCog(commands.Cog):
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+
+    @app_commands.command(name="roll", description="Roll dice in d20 notation, e.g. 4d6kh3 + 2")
+    @app_commands.describe(
+        expression="Dice notation: 2d6+3, 4d6kh3, 1d20ro1, 10d6e6, (1d6, 2d6)kh1 …",
+        label="What the roll is for (shown in the title)",
+        secret="Show the result only to you and the GM",
+    )
+    async def roll(
+        self,
+        interaction: discord.Interaction,
+        expression: app_commands.Range[str, 1, MAX_EXPRESSION_LENGTH],
+        label: app_commands.Range[str, 1, LABEL_LENGTH] | None = None,
+        secret: bool = False,
+    ) -> None:
+        outcome = await rolls.roll_notation(
+            self.bot.db,  # type: ignore[attr-defined]
+            self.bot.dice,  # type: ignore[attr-defined]
+            actor_from(interaction),
+            expression=expression,
+            label=label,
+            secret=secret,
+        )
+        await send_roll(
+            interaction, notation_embed(outcome, interaction.user.display_name), outcome.secrecy
+        )

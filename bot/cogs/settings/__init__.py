@@ -1,0 +1,9 @@
+"""``/settings``: per-channel settings (GM only to change)."""
+
+from discord.ext import commands
+
+from bot.cogs.settings._cog import SettingsCog
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(SettingsCog(bot))

@@ -1,0 +1,97 @@
+"""``/settings show|system|rule|secret|gm-channel``."""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.cogs._common import Choices, actor_from, safe_autocomplete
+from bot.render.settings import settings_embed
+from bot.services import channel_settings
+from bot.services.channel_settings import RULE_HELP, RULE_VALUES, SECRET_MODES
+from engine.systems import SYSTEMS
+
+
+class SettingsCog(commands.Cog):
+    settings = app_commands.Group(name="settings", description="This channel's settings")
+
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+
+    @property
+    def db(self):
+        return self.bot.db  # type: ignore[attr-defined]
+
+    @settings.command(name="show", description="Every setting of this channel with its value")
+    async def show(self, interaction: discord.Interaction) -> None:
+        view = await channel_settings.show(self.db, interaction.channel_id or 0)
+        await interaction.response.send_message(embed=settings_embed(view), ephemeral=True)
+
+    @settings.command(name="system", description="Set this channel's default game system (GM)")
+    @app_commands.describe(name="The system this channel plays")
+    @app_commands.choices(
+        name=[app_commands.Choice(name=title, value=key) for key, title in SYSTEMS.items()]
+    )
+    async def system(self, interaction: discord.Interaction, name: str) -> None:
+        view = await channel_settings.set_system(self.db, actor_from(interaction), name)
+        await interaction.response.send_message(
+            embed=settings_embed(view, changed=f"system set to {SYSTEMS[name]}")
+        )
+
+    @settings.command(name="rule", description="Turn an optional rule on or off here (GM)")
+    @app_commands.describe(name="The rule", value="Its new value")
+    @app_commands.choices(
+        name=[
+            app_commands.Choice(name=f"{key}: {RULE_HELP[key]}", value=key) for key in RULE_VALUES
+        ]
+    )
+    async def rule(self, interaction: discord.Interaction, name: str, value: str) -> None:
+        view = await channel_settings.set_rule(self.db, actor_from(interaction), name, value)
+        await interaction.response.send_message(
+            embed=settings_embed(view, changed=f"{name} = {value}")
+        )
+
+    @rule.autocomplete("value")
+    @safe_autocomplete
+    async def _rule_values(self, interaction: discord.Interaction, current: str) -> Choices:
+        name = getattr(interaction.namespace, "name", None)
+        values = (
+            RULE_VALUES.get(name, ())
+            if name
+            else sorted({v for vs in RULE_VALUES.values() for v in vs})
+        )
+        return [
+            app_commands.Choice(name=value, value=value)
+            for value in values
+            if current.casefold() in value.casefold()
+        ]
+
+    @settings.command(name="secret", description="How secret rolls work in this channel (GM)")
+    @app_commands.describe(mode="gm: roller and GM see them · open: all public · off: refused")
+    @app_commands.choices(
+        mode=[
+            app_commands.Choice(name=f"{key} — {text}", value=key)
+            for key, text in SECRET_MODES.items()
+        ]
+    )
+    async def secret(self, interaction: discord.Interaction, mode: str) -> None:
+        view = await channel_settings.set_secret_mode(self.db, actor_from(interaction), mode)
+        await interaction.response.send_message(
+            embed=settings_embed(view, changed=f"secret rolls: {mode}")
+        )
+
+    @settings.command(
+        name="gm-channel", description="Where secret rolls are posted for the GM (GM; empty clears)"
+    )
+    @app_commands.describe(channel="A channel only the GMs can read; leave empty to use DMs")
+    async def gm_channel(
+        self, interaction: discord.Interaction, channel: discord.TextChannel | None = None
+    ) -> None:
+        view = await channel_settings.set_gm_channel(
+            self.db, actor_from(interaction), channel.id if channel else None
+        )
+        changed = (
+            f"secret rolls go to #{channel.name}" if channel else "secret rolls go to GMs by DM"
+        )
+        await interaction.response.send_message(embed=settings_embed(view, changed=changed))

@@ -1,0 +1,367 @@
+"""The offline console: the bot's own commands, typed as slash commands, without Discord.
+
+It runs the real bot inside SimCord's in-memory Discord, so every command, option check,
+permission and error message is exactly the one Discord users get: nothing is written twice.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import shlex
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, TextIO
+
+from bot.app import NarratorBot, create_bot
+from bot.config import Settings
+from engine.dice import Dice
+
+GUILD_ID = 1_000_000_000_000_001  # fixed, so the database recognises the console's guild
+CAST = ("gm", "alice", "bob", "carol")  # created in this order so their ids are stable
+GM_ROLE = "GM"
+
+HELP = """Console commands (everything else is a Narrator slash command, e.g. /roll expression:2d6):
+  /as NAME [gm]     act as NAME (created if new; `gm` gives them the GM role)
+  /in CHANNEL       switch to channel CHANNEL (created if new)
+  /click LABEL      press a button on the last reply that has one
+  /whoami           who and where you are
+  /quit             leave (Ctrl-D works too)
+Options are name:value, quoted when they hold spaces:
+  /roll expression:"4d6kh3 + 2" label:strength"""
+
+# Discord option types (application command option type numbers).
+_STRING, _INTEGER, _BOOLEAN, _USER, _CHANNEL, _ROLE, _MENTIONABLE, _NUMBER, _ATTACHMENT = (
+    3,
+    4,
+    5,
+    6,
+    7,
+    8,
+    9,
+    10,
+    11,
+)
+_TRUE = {"true", "yes", "y", "1", "on"}
+_FALSE = {"false", "no", "n", "0", "off"}
+
+
+class ConsoleError(Exception):
+    """A line the console cannot run; the message says why."""
+
+
+@dataclass
+class Console:
+    """One console session: the simulated world and who is acting where."""
+
+    env: Any
+    bot: NarratorBot
+    emit: Callable[[dict[str, Any]], None]
+    guild: Any = None
+    gm_role: Any = None
+    users: dict[str, Any] = field(default_factory=dict)
+    members: dict[str, Any] = field(default_factory=dict)
+    channels: dict[str, Any] = field(default_factory=dict)
+    user: str = "gm"
+    channel: str = "table"
+    last_with_buttons: Any = None
+
+    def setup(self) -> None:
+        import simcord  # noqa: F401 - the console needs SimCord at run time
+
+        self.guild = self.env.create_guild("Narrator console", id=GUILD_ID)
+        self.gm_role = self.guild.create_role(GM_ROLE)
+        self.channel_handle("table")
+        for name in CAST:
+            self.member(name, gm=name == "gm")
+
+    def channel_handle(self, name: str) -> Any:
+        if name not in self.channels:
+            self.channels[name] = self.guild.create_text_channel(name)
+        return self.channels[name]
+
+    def member(self, name: str, *, gm: bool = False) -> Any:
+        if name not in self.users:
+            self.users[name] = self.env.create_user(name)
+        elif gm and not self._is_gm(name):
+            # Same user (same id, same sheets), rejoining with the GM role.
+            self.guild.remove_member(self.members.pop(name))
+        if name not in self.members:
+            roles = [self.gm_role] if gm else []
+            self.members[name] = self.guild.add_member(self.users[name], roles=roles)
+        return self.members[name]
+
+    def _is_gm(self, name: str) -> bool:
+        member = self.members[name].member
+        return member is not None and any(r.name == GM_ROLE for r in member.roles)
+
+    async def run_line(self, line: str) -> bool:
+        """Run one input line; False when the user asked to quit."""
+        line = line.strip()
+        if not line or line.startswith("#"):
+            return True
+        try:
+            words = shlex.split(line)
+        except ValueError as error:
+            self._error(f"Could not read that line: {error}.")
+            return True
+        head = words[0].lower()
+        if head in {"/quit", "/exit"}:
+            return False
+        if head == "/help" and len(words) > 1 and words[1] == "console":
+            self._info(HELP)
+        elif head == "/as":
+            self._switch_user(words[1:])
+        elif head == "/in":
+            self._switch_channel(words[1:])
+        elif head == "/whoami":
+            gm = " (GM)" if self._is_gm(self.user) else ""
+            self._info(f"You are {self.user}{gm} in #{self.channel}.")
+        elif head == "/click":
+            await self._click(" ".join(words[1:]))
+        elif head.startswith("/"):
+            await self._slash(words)
+        else:
+            self._error("Commands start with /. Type /help for Narrator's, /help console for mine.")
+        return True
+
+    def _switch_user(self, args: list[str]) -> None:
+        if not args:
+            self._error("Usage: /as NAME [gm]")
+            return
+        name = args[0].lstrip("@").lower()
+        self.member(name, gm=len(args) > 1 and args[1].lower() == "gm")
+        self.user = name
+        self._info(f"You are now {name}{' (GM)' if self._is_gm(name) else ''}.")
+
+    def _switch_channel(self, args: list[str]) -> None:
+        if not args:
+            self._error("Usage: /in CHANNEL")
+            return
+        name = args[0].lstrip("#").lower()
+        self.channel_handle(name)
+        self.channel = name
+        self._info(f"You are now in #{name}.")
+
+    async def _slash(self, words: list[str]) -> None:
+        path: list[str] = [words[0][1:]]
+        raw: dict[str, str] = {}
+        for word in words[1:]:
+            name, sep, value = word.partition(":")
+            if sep:
+                raw[name] = value
+            elif raw:
+                self._error(f"`{word}` is not name:value. Quote values with spaces.")
+                return
+            else:
+                path.append(word)
+        command = " ".join(path)
+        actor = self.members[self.user]
+        channel = self.channel_handle(self.channel)
+        try:
+            options = self._convert(command, raw)
+            result = await actor.slash(channel, command, **options)
+        except ConsoleError as error:
+            self._error(str(error))
+            return
+        except Exception as error:  # SimCord refuses as Discord's client would
+            self._error(_simcord_message(error, command))
+            return
+        self._show_result(result)
+
+    def _convert(self, command: str, raw: dict[str, str]) -> dict[str, Any]:
+        from simcord import interactions
+
+        parts = command.split()
+        root = self.env.backend.find_command(parts[0], self.guild.id, type=1)
+        if root is None:
+            raise ConsoleError(f"Unknown command /{parts[0]}. Type /help for the list.")
+        try:
+            leaf, _ = interactions.walk_to_subcommand(root, parts[1:])
+        except Exception:
+            raise ConsoleError(f"/{command} is not a command. Type /help for the list.") from None
+        declared = {o["name"]: o for o in leaf.get("options") or []}
+        if any(o.get("type") in (1, 2) for o in declared.values()):
+            subs = ", ".join(declared)
+            raise ConsoleError(f"/{command} needs a subcommand: {subs}.")
+        options: dict[str, Any] = {}
+        for name, value in raw.items():
+            option = declared.get(name)
+            if option is None:
+                known = ", ".join(declared) or "none"
+                raise ConsoleError(f"/{command} has no option `{name}` (options: {known}).")
+            options[name] = self._value(name, option["type"], value)
+        return options
+
+    def _value(self, name: str, kind: int, value: str) -> Any:
+        try:
+            if kind == _INTEGER:
+                return int(value)
+            if kind == _NUMBER:
+                return float(value)
+        except ValueError:
+            raise ConsoleError(f"Option `{name}` takes a number, not `{value}`.") from None
+        if kind == _BOOLEAN:
+            if value.lower() in _TRUE:
+                return True
+            if value.lower() in _FALSE:
+                return False
+            raise ConsoleError(f"Option `{name}` takes true or false, not `{value}`.")
+        if kind in (_USER, _MENTIONABLE):
+            who = value.lstrip("@").lower()
+            if who not in self.members:
+                raise ConsoleError(f"Nobody called `{who}` here yet (use /as {who} first).")
+            return self.members[who]
+        if kind == _CHANNEL:
+            return self.channel_handle(value.lstrip("#").lower())
+        if kind == _ROLE:
+            if value.lstrip("@") != GM_ROLE:
+                raise ConsoleError(f"The console has one role, {GM_ROLE}.")
+            return self.gm_role
+        if kind == _ATTACHMENT:
+            path = Path(value).expanduser()
+            if not path.is_file():
+                raise ConsoleError(f"No file at {path}.")
+            return (path.name, path.read_bytes())
+        return value
+
+    async def _click(self, label: str) -> None:
+        if self.last_with_buttons is None:
+            self._error("No reply with buttons yet.")
+            return
+        actor = self.members[self.user]
+        try:
+            result = await actor.click(self.last_with_buttons, label=label)
+        except Exception as error:
+            self._error(_simcord_message(error, f"click {label}"))
+            return
+        self._show_result(result)
+
+    def _show_result(self, result: Any) -> None:
+        messages = [m for m in [result.response, *result.followups] if m is not None]
+        if not messages and result.modal is not None:
+            self.emit(
+                {
+                    "ephemeral": True,
+                    "content": "(a form opened: the console cannot fill forms)",
+                    "embeds": [],
+                }
+            )
+        for message in messages:
+            if message.components:
+                self.last_with_buttons = message
+            self.emit(_payload(message))
+
+    def _info(self, text: str) -> None:
+        self.emit({"console": True, "content": text})
+
+    def _error(self, text: str) -> None:
+        self.emit({"console": True, "error": True, "content": text})
+
+
+def _payload(message: Any) -> dict[str, Any]:
+    payload: dict[str, Any] = {
+        "ephemeral": bool(message.flags.ephemeral),
+        "content": message.content or None,
+        "embeds": [embed.to_dict() for embed in message.embeds],
+    }
+    buttons = [
+        child.get("label")
+        for row in message.components
+        for child in row.get("components", [])
+        if child.get("type") == 2
+    ]
+    if buttons:
+        payload["buttons"] = buttons
+    attachments = getattr(message._message, "attachments", None)
+    if attachments:
+        payload["attachments"] = [
+            a.get("filename") if isinstance(a, dict) else str(a) for a in attachments
+        ]
+    return payload
+
+
+def _simcord_message(error: Exception, command: str) -> str:
+    text = str(error).strip() or type(error).__name__
+    if "not found" in text.lower() or ("unknown" in text.lower() and "command" in text.lower()):
+        return f"Unknown command /{command}. Type /help for the list."
+    return text
+
+
+def format_text(payload: dict[str, Any]) -> str:
+    """A reply as readable text: title, description, fields, footer; ephemeral marked."""
+    if payload.get("console"):
+        return ("! " if payload.get("error") else "") + payload["content"]
+    lines: list[str] = []
+    if payload.get("ephemeral"):
+        lines.append("(only you can see this)")
+    if payload.get("content"):
+        lines.append(payload["content"])
+    for embed in payload.get("embeds", []):
+        if embed.get("title"):
+            lines.append(f"== {embed['title']} ==")
+        if embed.get("description"):
+            lines.append(embed["description"])
+        for item in embed.get("fields", []):
+            lines.append(f"  {item['name']}: {item['value']}")
+        if embed.get("footer", {}).get("text"):
+            lines.append(f"  -- {embed['footer']['text']}")
+    if payload.get("buttons"):
+        lines.append("  [" + "] [".join(str(b) for b in payload["buttons"]) + "]  (/click LABEL)")
+    if payload.get("attachments"):
+        lines.append("  attached: " + ", ".join(payload["attachments"]))
+    return "\n".join(lines)
+
+
+async def run_console(
+    settings: Settings,
+    *,
+    as_json: bool = False,
+    stdin: TextIO | None = None,
+    stdout: TextIO | None = None,
+    dice: Dice | None = None,
+) -> int:
+    import simcord
+
+    stdin = stdin or sys.stdin
+    stdout = stdout or sys.stdout
+    interactive = stdin.isatty() and not as_json
+
+    def emit(payload: dict[str, Any]) -> None:
+        if as_json:
+            stdout.write(json.dumps(payload, ensure_ascii=False) + "\n")
+        else:
+            stdout.write(format_text(payload) + "\n")
+        stdout.flush()
+
+    bot = create_bot(settings, dice=dice, sync_globally=True)
+    async with simcord.run(bot, check_errors=False, settle_timeout=30.0) as env:
+        console = Console(env=env, bot=bot, emit=emit)
+        console.setup()
+        if interactive:
+            stdout.write(
+                "Narrator console — /help for commands, /help console for the console's own.\n"
+            )
+        while True:
+            if interactive:
+                stdout.write(f"{console.user}@#{console.channel}> ")
+                stdout.flush()
+            line = await asyncio.to_thread(stdin.readline)
+            if not line:
+                break
+            if not await console.run_line(line):
+                break
+    return 0
+
+
+def configure_console_logging(level: str) -> None:
+    # The console's output is the replies; the bot's own logs go to stderr, quietly.
+    logging.basicConfig(
+        level=max(logging.WARNING, logging.getLevelName(level)),
+        stream=sys.stderr,
+        format="%(levelname)s %(name)s: %(message)s",
+    )
+    logging.getLogger("discord").setLevel(logging.ERROR)

@@ -1,0 +1,83 @@
+"""Discord's embed limits, and the one helper that keeps any embed within them.
+
+Anything cut is cut with "…" and the footer says so, rather than the send failing with a
+400 from Discord (which would lose a reply whose transaction already committed).
+"""
+
+from __future__ import annotations
+
+import discord
+
+TITLE = 256
+DESCRIPTION = 4096
+FIELDS = 25
+FIELD_NAME = 256
+FIELD_VALUE = 1024
+FOOTER = 2048
+AUTHOR = 256
+TOTAL = 6000
+MESSAGE = 2000
+
+TRUNCATED_NOTE = "(shortened to fit Discord's limits)"
+
+
+def clip(text: str, limit: int) -> str:
+    """``text`` cut to ``limit`` characters, ending in "…" when it was cut."""
+    return text if len(text) <= limit else text[: max(limit - 1, 0)] + "…"
+
+
+def embed_length(embed: discord.Embed) -> int:
+    return len(embed)
+
+
+def fit_embed(embed: discord.Embed) -> discord.Embed:
+    """Return ``embed`` cut down to every Discord limit (a new embed only when something is cut)."""
+    data = embed.to_dict()
+    cut = False
+
+    def take(value: str | None, limit: int) -> str | None:
+        nonlocal cut
+        if value is None:
+            return None
+        if len(value) > limit:
+            cut = True
+            return clip(value, limit)
+        return value
+
+    data["title"] = take(data.get("title"), TITLE)
+    data["description"] = take(data.get("description"), DESCRIPTION)
+    fields = data.get("fields", [])
+    if len(fields) > FIELDS:
+        cut = True
+        fields = fields[:FIELDS]
+    data["fields"] = [
+        {
+            **f,
+            "name": take(f.get("name") or "\u200b", FIELD_NAME),
+            "value": take(f.get("value") or "\u200b", FIELD_VALUE),
+        }
+        for f in fields
+    ]
+    if "footer" in data:
+        data["footer"]["text"] = take(data["footer"].get("text"), FOOTER - len(TRUNCATED_NOTE) - 1)
+    if "author" in data:
+        data["author"]["name"] = take(data["author"].get("name"), AUTHOR)
+    data = {key: value for key, value in data.items() if value is not None}
+    fitted = discord.Embed.from_dict(data)
+    # The total counts every text together; drop fields from the end, then cut the description.
+    budget = TOTAL - len(TRUNCATED_NOTE) - 2
+    while len(fitted) > budget and fitted.fields:
+        cut = True
+        fitted.remove_field(len(fitted.fields) - 1)
+    if len(fitted) > budget and fitted.description:
+        cut = True
+        excess = len(fitted) - budget
+        fitted.description = clip(fitted.description, max(len(fitted.description) - excess, 1))
+    if not cut:
+        return embed
+    footer = fitted.footer.text or ""
+    fitted.set_footer(
+        text=f"{footer} · {TRUNCATED_NOTE}" if footer else TRUNCATED_NOTE,
+        icon_url=fitted.footer.icon_url,
+    )
+    return fitted

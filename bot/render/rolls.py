@@ -1,0 +1,59 @@
+"""Embeds for generic notation rolls and the roll history."""
+
+from __future__ import annotations
+
+import discord
+
+from bot.render import colours
+from bot.render.common import titled
+from bot.render.limits import DESCRIPTION, clip, fit_embed
+from bot.services.rolls import History, NotationOutcome
+
+
+def notation_embed(outcome: NotationOutcome, roller: str) -> discord.Embed:
+    roll = outcome.roll
+    title = titled(f"🎲 {roll.total}", outcome.label or roll.comment)
+    colour = colours.SECRET if outcome.secrecy.secret else colours.NEUTRAL
+    if roll.crit:
+        colour = colours.GREAT_SUCCESS
+    elif roll.fumble:
+        colour = colours.DISASTER
+    embed = discord.Embed(title=title, description=clip(roll.breakdown, DESCRIPTION), colour=colour)
+    footer = f"{roller} rolled {roll.expression}"
+    if outcome.secrecy.secret:
+        footer += " · secret roll"
+    embed.set_footer(text=clip(footer, 2000))
+    return fit_embed(embed)
+
+
+def history_pages(history: History, *, per_page: int = 10) -> list[discord.Embed]:
+    """The history as pages of at most ``per_page`` rolls, each page within the limits."""
+    if not history.entries:
+        return [
+            discord.Embed(
+                title="Roll history",
+                description="No rolls in this channel yet.",
+                colour=colours.INFO,
+            )
+        ]
+    lines = []
+    for entry in history.entries:
+        when = discord.utils.format_dt(entry.created_at, "R")
+        secret = " 🔒" if entry.secret else ""
+        label = f" *{clip(entry.label, 60)}*" if entry.label else ""
+        lines.append(
+            f"{when} <@{entry.user_id}> **{entry.system}** `{clip(entry.input, 80)}`"
+            f" → **{clip(entry.outcome, 120)}**{label}{secret}"
+        )
+    chunks = [lines[i : i + per_page] for i in range(0, len(lines), per_page)]
+    pages = []
+    for number, chunk in enumerate(chunks, start=1):
+        embed = discord.Embed(
+            title="Roll history", description="\n".join(chunk), colour=colours.INFO
+        )
+        footer = f"Newest first · page {number}/{len(chunks)}"
+        if history.includes_secret:
+            footer += " · 🔒 secret rolls shown to GMs only"
+        embed.set_footer(text=footer)
+        pages.append(fit_embed(embed))
+    return pages

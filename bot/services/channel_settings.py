@@ -1,0 +1,110 @@
+"""Channel settings: the default system, rule toggles, secret-roll mode and GM channel."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from bot.actor import Actor
+from bot.errors import UserError
+from bot.services.permissions import require_gm
+from bot.storage import Database
+from bot.storage.repositories import channels
+from engine.systems import SYSTEMS
+
+#: Optional rules by dotted name; the first value is the default.
+RULE_VALUES: dict[str, tuple[str, ...]] = {
+    "coda.ones": ("off", "fumble", "failure", "complete-failure"),
+    "drama.criticals": ("off", "on"),
+}
+RULE_HELP: dict[str, str] = {
+    "coda.ones": "CODA rolling 1s: what two 1s on a test mean",
+    "drama.criticals": "Drama criticals: three or more 6s add to the net",
+}
+SECRET_MODES: dict[str, str] = {
+    "gm": "the roller and the GM see secret rolls",
+    "open": "secret is ignored: every roll is public",
+    "off": "secret rolls are refused",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class ChannelView:
+    """A channel's settings with defaults filled in."""
+
+    channel_id: int
+    default_system: str | None = None
+    secret_mode: str = "gm"
+    gm_channel_id: int | None = None
+    rules: dict[str, str] = field(default_factory=dict)
+
+    def rule(self, name: str) -> str:
+        return self.rules.get(name, RULE_VALUES[name][0])
+
+
+async def read(session: AsyncSession, channel_id: int) -> ChannelView:
+    """The channel's settings inside an open unit of work (defaults when never set)."""
+    row = await channels.get(session, channel_id)
+    if row is None:
+        return ChannelView(channel_id=channel_id, rules=_with_defaults({}))
+    return ChannelView(
+        channel_id=channel_id,
+        default_system=row.default_system,
+        secret_mode=row.secret_mode,
+        gm_channel_id=row.gm_channel_id,
+        rules=_with_defaults(row.rules),
+    )
+
+
+async def show(db: Database, channel_id: int) -> ChannelView:
+    async with db.unit_of_work(read_only=True) as session:
+        return await read(session, channel_id)
+
+
+async def set_rule(db: Database, actor: Actor, name: str, value: str) -> ChannelView:
+    if name not in RULE_VALUES:
+        raise UserError(f"Unknown rule `{name}`. Rules: {', '.join(RULE_VALUES)}.")
+    if value not in RULE_VALUES[name]:
+        raise UserError(f"`{name}` takes one of: {', '.join(RULE_VALUES[name])}.")
+    async with db.unit_of_work() as session:
+        await require_gm(session, actor, "change the channel's rules")
+        row = await channels.get_for_update(session, actor.channel_id, actor.guild_id)
+        row.rules = {**row.rules, name: value}
+        await session.flush()
+        return await read(session, actor.channel_id)
+
+
+async def set_system(db: Database, actor: Actor, system: str) -> ChannelView:
+    if system not in SYSTEMS:
+        raise UserError(f"Unknown system `{system}`. Systems: {', '.join(SYSTEMS)}.")
+    async with db.unit_of_work() as session:
+        await require_gm(session, actor, "set the channel's default system")
+        row = await channels.get_for_update(session, actor.channel_id, actor.guild_id)
+        row.default_system = system
+        await session.flush()
+        return await read(session, actor.channel_id)
+
+
+async def set_secret_mode(db: Database, actor: Actor, mode: str) -> ChannelView:
+    if mode not in SECRET_MODES:
+        raise UserError(f"Secret mode is one of: {', '.join(SECRET_MODES)}.")
+    async with db.unit_of_work() as session:
+        await require_gm(session, actor, "change how secret rolls work here")
+        row = await channels.get_for_update(session, actor.channel_id, actor.guild_id)
+        row.secret_mode = mode
+        await session.flush()
+        return await read(session, actor.channel_id)
+
+
+async def set_gm_channel(db: Database, actor: Actor, gm_channel_id: int | None) -> ChannelView:
+    async with db.unit_of_work() as session:
+        await require_gm(session, actor, "choose where secret rolls go")
+        row = await channels.get_for_update(session, actor.channel_id, actor.guild_id)
+        row.gm_channel_id = gm_channel_id
+        await session.flush()
+        return await read(session, actor.channel_id)
+
+
+def _with_defaults(rules: dict[str, str]) -> dict[str, str]:
+    return {name: rules.get(name, values[0]) for name, values in RULE_VALUES.items()}

@@ -1,0 +1,55 @@
+"""Generic dice notation rolls (``/roll``) and the channel's roll history."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bot.actor import Actor
+from bot.services import secrecy
+from bot.services.permissions import is_gm
+from bot.storage import Database
+from bot.storage.models import RollLog
+from bot.storage.repositories import rolls as roll_log
+from engine.dice import Dice
+from engine.notation import NotationRoll, roll_expression
+
+
+@dataclass(frozen=True, slots=True)
+class NotationOutcome:
+    roll: NotationRoll
+    label: str | None
+    secrecy: secrecy.Secrecy
+
+
+async def roll_notation(
+    db: Database, dice: Dice, actor: Actor, *, expression: str, label: str | None, secret: bool
+) -> NotationOutcome:
+    """Roll an expression and log it in one transaction."""
+    result = roll_expression(dice, expression)  # bad input fails before any transaction
+    async with db.unit_of_work() as session:
+        visibility = await secrecy.decide(session, actor.channel_id, secret)
+        roll_log.add(
+            session,
+            actor,
+            system="dice",
+            input=result.expression,
+            faces=result.faces,
+            outcome=str(result.total),
+            secret=visibility.secret,
+            label=label,
+        )
+    return NotationOutcome(roll=result, label=label, secrecy=visibility)
+
+
+@dataclass(frozen=True, slots=True)
+class History:
+    entries: list[RollLog]
+    includes_secret: bool
+
+
+async def history(db: Database, actor: Actor, *, count: int) -> History:
+    """The channel's latest rolls, newest first; secret ones only for its GMs."""
+    async with db.unit_of_work(read_only=True) as session:
+        gm = await is_gm(session, actor)
+        entries = await roll_log.latest(session, actor.channel_id, count=count, include_secret=gm)
+    return History(entries=entries, includes_secret=gm)

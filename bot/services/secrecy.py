@@ -1,0 +1,35 @@
+"""Whether a roll is secret, decided by the channel's mode in the roll's own transaction."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from bot.errors import UserError
+from bot.services import channel_settings
+
+
+@dataclass(frozen=True, slots=True)
+class Secrecy:
+    """How a roll's reply is delivered: publicly, or to the roller and the GM only."""
+
+    secret: bool = False
+    gm_channel_id: int | None = None
+
+
+PUBLIC = Secrecy()
+
+
+async def decide(session: AsyncSession, channel_id: int, requested: bool) -> Secrecy:
+    """Apply the channel's secret mode to a roll that asked (or not) to be secret."""
+    if not requested:
+        return PUBLIC
+    settings = await channel_settings.read(session, channel_id)
+    if settings.secret_mode == "off":
+        raise UserError(
+            "Secret rolls are off in this channel (a GM can change that with /settings secret)."
+        )
+    if settings.secret_mode == "open":
+        return PUBLIC
+    return Secrecy(secret=True, gm_channel_id=settings.gm_channel_id)

@@ -1,0 +1,96 @@
+"""The database handle and its unit of work.
+
+One command is one transaction: :meth:`Database.unit_of_work` commits when the block ends
+and rolls back on any error, so a reply (sent after the block) only ever reports what is
+on disk. On SQLite, write transactions begin with ``BEGIN IMMEDIATE`` so concurrent commands
+queue for the write lock (with ``busy_timeout``) instead of failing with "database is locked"
+when a read transaction tries to upgrade.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import event
+from sqlalchemy.engine import make_url
+from sqlalchemy.ext.asyncio import (
+    AsyncEngine,
+    AsyncSession,
+    async_sessionmaker,
+    create_async_engine,
+)
+
+log = logging.getLogger(__name__)
+
+_READ_ONLY = "narrator_read_only"
+
+
+class Database:
+    """Owns the engine and hands out units of work."""
+
+    def __init__(self, url: str, *, echo: bool = False, **engine_kwargs: Any) -> None:
+        self.url = url
+        parsed = make_url(url)
+        self.is_sqlite = parsed.get_backend_name() == "sqlite"
+        if self.is_sqlite:
+            _ensure_sqlite_directory(parsed.database)
+            engine_kwargs.setdefault("connect_args", {}).setdefault("timeout", 30)
+        else:
+            engine_kwargs.setdefault("pool_pre_ping", True)
+        self.engine: AsyncEngine = create_async_engine(url, echo=echo, **engine_kwargs)
+        if self.is_sqlite:
+            _configure_sqlite(self.engine)
+        self._write_sessions = async_sessionmaker(self.engine, expire_on_commit=False)
+        self._read_sessions = async_sessionmaker(
+            self.engine.execution_options(**{_READ_ONLY: True}), expire_on_commit=False
+        )
+
+    @asynccontextmanager
+    async def unit_of_work(self, *, read_only: bool = False) -> AsyncIterator[AsyncSession]:
+        """One transaction: commit when the block ends, roll back if it raises."""
+        factory = self._read_sessions if read_only else self._write_sessions
+        async with factory() as session, session.begin():
+            yield session
+
+    async def dispose(self) -> None:
+        await self.engine.dispose()
+
+    def upgrade(self) -> None:
+        """Bring the schema to the newest migration (blocking: call it off the event loop)."""
+        from bot.storage.migrate import upgrade_to_head
+
+        upgrade_to_head(self.url)
+
+    async def upgrade_async(self) -> None:
+        await asyncio.to_thread(self.upgrade)
+
+
+def _ensure_sqlite_directory(database: str | None) -> None:
+    if database and database != ":memory:" and not database.startswith("file:"):
+        Path(database).expanduser().resolve().parent.mkdir(parents=True, exist_ok=True)
+
+
+def _configure_sqlite(engine: AsyncEngine) -> None:
+    @event.listens_for(engine.sync_engine, "connect")
+    def _on_connect(dbapi_connection: Any, _record: Any) -> None:
+        # Let SQLAlchemy's "begin" event below issue BEGIN itself (pysqlite would defer it).
+        dbapi_connection.isolation_level = None
+        cursor = dbapi_connection.cursor()
+        for pragma in (
+            "PRAGMA journal_mode=WAL",
+            "PRAGMA busy_timeout=30000",
+            "PRAGMA foreign_keys=ON",
+            "PRAGMA synchronous=NORMAL",
+        ):
+            cursor.execute(pragma)
+        cursor.close()
+
+    @event.listens_for(engine.sync_engine, "begin")
+    def _on_begin(connection: Any) -> None:
+        read_only = connection.get_execution_options().get(_READ_ONLY, False)
+        connection.exec_driver_sql("BEGIN" if read_only else "BEGIN IMMEDIATE")

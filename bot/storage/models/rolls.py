@@ -1,0 +1,28 @@
+"""The roll log: every roll from every command, written in the command's own transaction."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import Index, String, Text
+from sqlalchemy.orm import Mapped, mapped_column
+
+from bot.storage.models.base import Base, Snowflake, utcnow
+
+
+class RollLog(Base):
+    __tablename__ = "roll_log"
+    __table_args__ = (Index("ix_roll_log_channel_id_id", "channel_id", "id"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    guild_id: Mapped[int | None] = mapped_column(Snowflake)
+    channel_id: Mapped[int] = mapped_column(Snowflake)
+    user_id: Mapped[int] = mapped_column(Snowflake)
+    system: Mapped[str] = mapped_column(String(16))
+    input: Mapped[str] = mapped_column(Text)
+    label: Mapped[str | None] = mapped_column(String(100))
+    faces: Mapped[list[Any]] = mapped_column(default=list)
+    outcome: Mapped[str] = mapped_column(Text)
+    secret: Mapped[bool] = mapped_column(default=False)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)

@@ -1,0 +1,153 @@
+"""Generic dice notation (``4d6kh3 + 2``) through the d20 library, drawn from our ``Dice``.
+
+d20 draws its dice from the ``random`` module it imported. Rather than reseeding globals,
+we swap that module reference for a small router that asks the ``Dice`` source of the
+current roll (held in a context variable, so concurrent rolls never share a source) and
+falls back to the real ``random`` module for callers outside :func:`roll_expression`.
+"""
+
+from __future__ import annotations
+
+import random as _stdlib_random
+from collections.abc import Iterator
+from contextvars import ContextVar
+from dataclasses import dataclass
+from functools import lru_cache
+
+import d20
+import d20.expression as _d20_expression
+from d20 import diceast
+
+from engine.dice import Dice
+from engine.errors import InputError
+
+MAX_DICE = 1000
+MAX_SIDES = 1000
+MAX_EXPRESSION_LENGTH = 300
+
+
+class RollError(InputError):
+    """An expression that cannot be rolled; the message is written for the player."""
+
+
+_current_dice: ContextVar[Dice | None] = ContextVar("narrator_current_dice", default=None)
+
+
+class _DiceRouter:
+    """Stands in for the ``random`` module inside d20, forwarding to the current ``Dice``."""
+
+    __slots__ = ()
+
+    def randrange(self, start: int, stop: int | None = None, step: int = 1) -> int:
+        dice = _current_dice.get()
+        if dice is None:
+            return _stdlib_random.randrange(start, stop, step)
+        if stop is None:  # randrange(size) + 1 is d20's ordinary die
+            return dice.roll(start) - 1
+        # randrange(0, 100, 10) is d20's percentile die: ten faces 0, 10, ..., 90.
+        return start + (dice.roll((stop - start) // step) - 1) * step
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(_stdlib_random, name)
+
+
+_d20_expression.random = _DiceRouter()  # type: ignore[assignment]
+_roller = d20.Roller(d20.RollContext(max_rolls=MAX_DICE))
+
+
+@dataclass(frozen=True, slots=True)
+class NotationRoll:
+    """One rolled expression: the total, every face in order, and d20's readable breakdown."""
+
+    expression: str
+    total: int
+    faces: tuple[int, ...]
+    breakdown: str
+    comment: str | None
+    crit: bool
+    fumble: bool
+
+
+def roll_expression(dice: Dice, expression: str) -> NotationRoll:
+    """Roll ``expression`` with ``dice``, or raise :class:`RollError` saying what is wrong."""
+    tree = parse(expression)
+    token = _current_dice.set(dice)
+    try:
+        result = _roller.roll(tree, allow_comments=True)
+        # d20 computes totals and the breakdown lazily: evaluate them while errors are caught.
+        rolled = NotationRoll(
+            expression=expression.strip(),
+            total=int(result.total),
+            faces=tuple(_faces(result.expr)),
+            breakdown=result.result,
+            comment=result.comment,
+            crit=result.crit == d20.CritType.CRIT,
+            fumble=result.crit == d20.CritType.FAIL,
+        )
+    except d20.TooManyRolls:
+        raise RollError(
+            f"{_clip(expression)}: at most {MAX_DICE} dice per roll, "
+            "rerolls and explosions included"
+        ) from None
+    except d20.RollError as error:
+        raise RollError(f"{_clip(expression)}: {error}") from None
+    except ZeroDivisionError:
+        raise RollError(f"{_clip(expression)}: division by zero") from None
+    finally:
+        _current_dice.reset(token)
+    return rolled
+
+
+@lru_cache(maxsize=1024)
+def parse(expression: str) -> diceast.Expression:
+    """Parse and bound-check an expression once; the cached tree is rolled as often as asked."""
+    text = expression.strip()
+    if not text:
+        raise RollError("The expression is empty: try `2d6+3` or `4d6kh3`.")
+    if len(text) > MAX_EXPRESSION_LENGTH:
+        raise RollError(
+            f"The expression has {len(text)} characters; "
+            f"at most {MAX_EXPRESSION_LENGTH} are allowed."
+        )
+    try:
+        tree = _roller.parse(text, allow_comments=True)
+    except d20.RollSyntaxError as error:
+        raise RollError(
+            f"`{_clip(text)}` is not dice notation (col {error.col}: unexpected `{error.got}`). "
+            "Try `2d6+3` or `4d6kh3`; words after the dice are kept as a comment."
+        ) from None
+    except d20.RollError as error:
+        raise RollError(f"{_clip(text)}: {error}") from None
+    total = 0
+    for node in _dice_nodes(tree):
+        if node.num > MAX_DICE:
+            raise RollError(f"{node.num}d{node.size}: at most {MAX_DICE} dice per roll")
+        if node.size != "%" and not 1 <= node.size <= MAX_SIDES:
+            raise RollError(f"{node.num}d{node.size}: dice have 1 to {MAX_SIDES} sides")
+        total += node.num
+        if total > MAX_DICE:
+            raise RollError(f"{_clip(text)}: at most {MAX_DICE} dice per roll")
+    return tree
+
+
+def _dice_nodes(node: diceast.Node) -> Iterator[diceast.Dice]:
+    if isinstance(node, diceast.Dice):
+        yield node
+    for child in getattr(node, "children", ()):
+        yield from _dice_nodes(child)
+
+
+def _faces(node: _d20_expression.Number) -> Iterator[int]:
+    """Every face rolled, kept or not, in the order the expression lists its dice."""
+    if isinstance(node, _d20_expression.Die):
+        for literal in node.values:
+            yield int(literal.values[0])
+        return
+    children = node.values if isinstance(node, _d20_expression.Set) else node.children
+    for child in children:
+        yield from _faces(child)
+
+
+def _clip(text: str, limit: int = 60) -> str:
+    text = text.strip()
+    return text if len(text) <= limit else text[: limit - 1] + "…"

@@ -1,0 +1,88 @@
+"""``/roll`` as a player uses it: results, labels, secret rolls, and every kind of bad input."""
+
+from __future__ import annotations
+
+import pytest
+from simcord.backend.errors import OptionError
+
+from engine.dice import ScriptedDice
+from tests.conftest import Table, embed_of, text_of
+
+
+async def test_roll_shows_every_die_and_the_total(table: Table) -> None:
+    table.bot.dice = ScriptedDice([6, 2, 5, 1])
+    result = await table.alice.slash(
+        table.channel, "roll", expression="4d6kh3 + 2", label="strength"
+    )
+    embed = embed_of(result)
+    assert not result.ephemeral
+    assert embed.title == "🎲 15 — strength"
+    assert "4d6kh3 (**6**, 2, 5, ~~**1**~~) + 2 = `15`" in embed.description
+    assert "alice rolled 4d6kh3 + 2" in embed.footer.text
+
+
+async def test_roll_comment_becomes_the_label(table: Table) -> None:
+    table.bot.dice = ScriptedDice([20])
+    result = await table.alice.slash(table.channel, "roll", expression="1d20 sneak attack")
+    assert embed_of(result).title == "🎲 20 — sneak attack"
+
+
+@pytest.mark.parametrize(
+    ("expression", "message"),
+    [
+        ("1000001d6", "1000001d6: at most 1000 dice per roll"),
+        ("600d6+600d6", "at most 1000 dice per roll"),
+        ("1d1001", "dice have 1 to 1000 sides"),
+        ("1d1e1", "at most 1000 dice per roll"),
+        ("banana", "is not dice notation"),
+        ("1/0", "Cannot divide by zero"),
+        ("   ", "The expression is empty"),
+    ],
+)
+async def test_bad_expressions_get_a_short_private_explanation(
+    table: Table, expression: str, message: str
+) -> None:
+    result = await table.alice.slash(table.channel, "roll", expression=expression)
+    assert result.ephemeral
+    assert message in result.response.content
+    assert "Traceback" not in result.response.content
+
+
+async def test_empty_and_huge_expressions_are_refused_by_the_option_limits(table: Table) -> None:
+    # Discord's client enforces the declared length limits before the bot is called.
+    with pytest.raises(OptionError):
+        await table.alice.slash(table.channel, "roll", expression="")
+    with pytest.raises(OptionError):
+        await table.alice.slash(table.channel, "roll", expression="1d6+" * 2500)
+
+
+async def test_secret_roll_goes_to_the_roller_and_the_gm(table: Table) -> None:
+    table.bot.dice = ScriptedDice([3, 4])
+    result = await table.alice.slash(table.channel, "roll", expression="2d6", secret=True)
+    assert result.ephemeral
+    assert embed_of(result).title == "🎲 7"
+    dm = table.gm.user.dm_channel.last_message  # the GM got a direct message
+    assert dm is not None and "Secret roll by" in dm.content
+    assert dm.embeds[0].title == "🎲 7"
+    assert table.bob.user.dm_channel.last_message is None
+    # Non-GMs do not see secret rolls in the history; the GM does.
+    history = await table.bob.slash(table.channel, "history")
+    assert "2d6" not in text_of(history)
+    history = await table.gm.slash(table.channel, "history")
+    assert "`2d6` → **7**" in text_of(history)
+
+
+async def test_secret_rolls_can_be_refused_or_opened_by_the_gm(table: Table) -> None:
+    await table.gm.slash(table.channel, "settings secret", mode="off")
+    refused = await table.alice.slash(table.channel, "roll", expression="2d6", secret=True)
+    assert refused.ephemeral and "Secret rolls are off" in refused.response.content
+    await table.gm.slash(table.channel, "settings secret", mode="open")
+    public = await table.alice.slash(table.channel, "roll", expression="2d6", secret=True)
+    assert not public.ephemeral
+
+
+async def test_every_roll_is_logged(table: Table) -> None:
+    for _ in range(3):
+        await table.alice.slash(table.channel, "roll", expression="1d20")
+    history = await table.alice.slash(table.channel, "history", count=2)
+    assert text_of(history).count("`1d20`") == 2

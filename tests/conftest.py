@@ -1,0 +1,159 @@
+"""Shared fixtures: a migrated database per test, the bot under SimCord, and a table of players.
+
+Tests use SQLite by default. When ``TEST_DATABASE_URL`` is set (``.ci/run`` sets it when
+PostgreSQL answers), tests that take the ``any_database_url`` fixture run on both.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import shutil
+import uuid
+from collections.abc import AsyncIterator, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import discord
+import pytest
+
+from bot.app import NarratorBot, create_bot
+from bot.config import Settings
+from bot.storage import Database
+from bot.storage.migrate import upgrade_to_head
+from bot.tree import user_message
+from engine.dice import Dice, SeededDice
+
+POSTGRES_URL = os.environ.get("TEST_DATABASE_URL")
+
+
+def sqlite_url(path: Path) -> str:
+    return f"sqlite+aiosqlite:///{path}"
+
+
+@pytest.fixture(scope="session")
+def migrated_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One SQLite file migrated to head, copied for each test (migrating is the slow part)."""
+    path = tmp_path_factory.mktemp("template") / "template.db"
+    upgrade_to_head(sqlite_url(path))
+    return path
+
+
+@pytest.fixture
+def database_url(tmp_path: Path, migrated_template: Path) -> str:
+    """A fresh, migrated SQLite database for this test."""
+    path = tmp_path / "narrator.db"
+    shutil.copy(migrated_template, path)
+    return sqlite_url(path)
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
+def any_database_url(request: pytest.FixtureRequest, database_url: str) -> Iterator[str]:
+    """The SQLite database, and a fresh PostgreSQL database when TEST_DATABASE_URL is set."""
+    if request.param == "sqlite":
+        yield database_url
+        return
+    if not POSTGRES_URL:
+        pytest.skip("TEST_DATABASE_URL is not set")
+    name = f"narrator_{uuid.uuid4().hex[:12]}"
+    asyncio.run(_postgres_admin(POSTGRES_URL, f'CREATE DATABASE "{name}"'))
+    url = POSTGRES_URL.rsplit("/", 1)[0] + f"/{name}"
+    upgrade_to_head(url)
+    try:
+        yield url
+    finally:
+        asyncio.run(_postgres_admin(POSTGRES_URL, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+
+
+async def _postgres_admin(url: str, statement: str) -> None:
+    from sqlalchemy import text
+    from sqlalchemy.ext.asyncio import create_async_engine
+
+    engine = create_async_engine(url, isolation_level="AUTOCOMMIT")
+    try:
+        async with engine.connect() as connection:
+            await connection.execute(text(statement))
+    finally:
+        await engine.dispose()
+
+
+@pytest.fixture
+async def db(database_url: str) -> AsyncIterator[Database]:
+    database = Database(database_url)
+    try:
+        yield database
+    finally:
+        await database.dispose()
+
+
+@pytest.fixture
+def settings(database_url: str) -> Settings:
+    return Settings(_env_file=None, DATABASE_URL=database_url)  # type: ignore[call-arg]
+
+
+@pytest.fixture
+def dice() -> Dice:
+    """Seeded by default; a test pins faces with ``simcord_env.bot.dice = ScriptedDice([...])``."""
+    return SeededDice(20261121)
+
+
+@pytest.fixture
+def simcord_bot(settings: Settings, dice: Dice) -> NarratorBot:
+    return create_bot(settings, dice=dice, sync_globally=True)
+
+
+@dataclass
+class Table:
+    """A guild with a #table channel, a GM (by role) and three players."""
+
+    env: Any
+    guild: Any
+    channel: Any
+    gm: Any
+    alice: Any
+    bob: Any
+    carol: Any
+    gm_role: Any
+
+    @property
+    def bot(self) -> NarratorBot:
+        return self.env.bot
+
+
+@pytest.fixture
+async def table(simcord_env: Any) -> AsyncIterator[Table]:
+    guild = simcord_env.create_guild("Campaign")
+    channel = guild.create_text_channel("table")
+    gm_role = guild.create_role("GM")
+    gm = guild.add_member(simcord_env.create_user("gm"), roles=[gm_role])
+    alice = guild.add_member(simcord_env.create_user("alice"))
+    bob = guild.add_member(simcord_env.create_user("bob"))
+    carol = guild.add_member(simcord_env.create_user("carol"))
+    yield Table(simcord_env, guild, channel, gm, alice, bob, carol, gm_role)
+    # SimCord fails a test for every error that reached the tree's on_error. Errors meant for
+    # the user (UserError, InputError...) are answered there by design; only bugs fail a test.
+    bugs = [error for error in simcord_env.errors if user_message(error) is None]
+    if bugs:
+        raise bugs[0]
+
+
+def embed_of(result: Any, index: int = 0) -> discord.Embed:
+    """The ``index``-th embed of an interaction's first reply (response or follow-up)."""
+    message = result.response or result.followups[0]
+    return message.embeds[index]
+
+
+def text_of(result: Any) -> str:
+    """Every piece of text of an interaction's replies, for ``in`` assertions."""
+    parts = []
+    for message in [result.response, *result.followups]:
+        if message is None:
+            continue
+        parts.append(message.content or "")
+        for embed in message.embeds:
+            data = embed.to_dict()
+            parts.extend(str(data.get(key, "")) for key in ("title", "description"))
+            parts.extend(f"{f['name']} {f['value']}" for f in data.get("fields", []))
+            parts.append(str(data.get("footer", {}).get("text", "")))
+    return "\n".join(parts)
