@@ -11,7 +11,7 @@ from __future__ import annotations
 import random as _stdlib_random
 from collections.abc import Iterator
 from contextvars import ContextVar
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 
 import d20
@@ -57,15 +57,35 @@ _roller = d20.Roller(d20.RollContext(max_rolls=MAX_DICE))
 
 @dataclass(frozen=True, slots=True)
 class NotationRoll:
-    """One rolled expression: the total, every face in order, and d20's readable breakdown."""
+    """One rolled expression: the total now; the faces and d20's breakdown when asked for.
+
+    The breakdown and the face list cost more than the roll itself, so they are derived
+    from d20's result tree on access rather than on every roll.
+    """
 
     expression: str
     total: int
-    faces: tuple[int, ...]
-    breakdown: str
     comment: str | None
-    crit: bool
-    fumble: bool
+    _result: d20.RollResult = field(repr=False, compare=False)
+
+    @property
+    def faces(self) -> tuple[int, ...]:
+        """Every face rolled, kept or not, in the order the expression lists its dice."""
+        return tuple(_faces(self._result.expr))
+
+    @property
+    def breakdown(self) -> str:
+        """d20's Markdown breakdown, e.g. ``4d6kh3 (**6**, 2, 5, ~~**1**~~) + 2 = `15` ``."""
+        return self._result.result
+
+    @property
+    def crit(self) -> bool:
+        """A single kept d20 on the left showing 20 (d20's own reading)."""
+        return self._result.crit == d20.CritType.CRIT
+
+    @property
+    def fumble(self) -> bool:
+        return self._result.crit == d20.CritType.FAIL
 
 
 def roll_expression(dice: Dice, expression: str) -> NotationRoll:
@@ -77,12 +97,9 @@ def roll_expression(dice: Dice, expression: str) -> NotationRoll:
         # d20 computes totals and the breakdown lazily: evaluate them while errors are caught.
         rolled = NotationRoll(
             expression=expression.strip(),
-            total=int(result.total),
-            faces=tuple(_faces(result.expr)),
-            breakdown=result.result,
+            total=result.total,
             comment=result.comment,
-            crit=result.crit == d20.CritType.CRIT,
-            fumble=result.crit == d20.CritType.FAIL,
+            _result=result,
         )
     except d20.TooManyRolls:
         raise RollError(
@@ -138,7 +155,6 @@ def _dice_nodes(node: diceast.Node) -> Iterator[diceast.Dice]:
 
 
 def _faces(node: _d20_expression.Number) -> Iterator[int]:
-    """Every face rolled, kept or not, in the order the expression lists its dice."""
     if isinstance(node, _d20_expression.Die):
         for literal in node.values:
             yield int(literal.values[0])

@@ -1,0 +1,56 @@
+"""Any embed, however large, is cut to Discord's limits and says so."""
+
+from __future__ import annotations
+
+import discord
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from bot.render import limits
+from bot.render.limits import TRUNCATED_NOTE, clip, fit_embed
+
+
+def test_small_embeds_are_untouched() -> None:
+    embed = discord.Embed(title="Hi", description="there")
+    assert fit_embed(embed) is embed
+
+
+def test_clip_marks_what_it_cut() -> None:
+    assert clip("abcdef", 4) == "abc…"
+    assert clip("abc", 4) == "abc"
+
+
+def test_oversized_parts_are_cut_and_noted() -> None:
+    embed = discord.Embed(title="t" * 300, description="d" * 5000)
+    for index in range(30):
+        embed.add_field(name=f"n{index}" * 100, value="v" * 2000)
+    fitted = fit_embed(embed)
+    assert len(fitted.title) == limits.TITLE and fitted.title.endswith("…")
+    assert len(fitted.fields) <= limits.FIELDS
+    assert len(fitted) <= limits.TOTAL
+    assert TRUNCATED_NOTE in fitted.footer.text
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    title=st.text(max_size=400),
+    description=st.text(max_size=7000),
+    fields=st.lists(st.tuples(st.text(max_size=300), st.text(max_size=1500)), max_size=40),
+    footer=st.text(max_size=2500),
+)
+def test_any_embed_fits(
+    title: str, description: str, fields: list[tuple[str, str]], footer: str
+) -> None:
+    embed = discord.Embed(title=title or None, description=description or None)
+    for name, value in fields:
+        embed.add_field(name=name, value=value)
+    if footer:
+        embed.set_footer(text=footer)
+    fitted = fit_embed(embed)
+    assert len(fitted) <= limits.TOTAL
+    assert len(fitted.title or "") <= limits.TITLE
+    assert len(fitted.description or "") <= limits.DESCRIPTION
+    assert len(fitted.fields) <= limits.FIELDS
+    assert all(len(f.name) <= limits.FIELD_NAME for f in fitted.fields)
+    assert all(len(f.value) <= limits.FIELD_VALUE for f in fitted.fields)
+    assert len(fitted.footer.text or "") <= limits.FOOTER

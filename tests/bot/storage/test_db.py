@@ -1,0 +1,70 @@
+"""The unit of work: commits, rolls back, and serialises concurrent writers (SQLite and PostgreSQL)."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+from sqlalchemy import func, select, text
+
+from bot.actor import Actor
+from bot.storage import Database
+from bot.storage.models import ChannelSettings, RollLog
+from bot.storage.repositories import channels
+from bot.storage.repositories import rolls as roll_log
+
+ACTOR = Actor(user_id=7, channel_id=100, guild_id=1)
+
+
+@pytest.fixture
+async def any_db(any_database_url: str):
+    database = Database(any_database_url)
+    try:
+        yield database
+    finally:
+        await database.dispose()
+
+
+async def test_unit_of_work_commits(any_db: Database) -> None:
+    async with any_db.unit_of_work() as session:
+        roll_log.add(session, ACTOR, system="dice", input="1d6", faces=[4], outcome="4")
+    async with any_db.unit_of_work(read_only=True) as session:
+        entries = await roll_log.latest(session, 100, count=5, include_secret=True)
+    assert [(e.input, e.faces, e.outcome) for e in entries] == [("1d6", [4], "4")]
+    assert entries[0].created_at.tzinfo is not None
+
+
+async def test_unit_of_work_rolls_back_on_error(any_db: Database) -> None:
+    with pytest.raises(RuntimeError):
+        async with any_db.unit_of_work() as session:
+            roll_log.add(session, ACTOR, system="dice", input="1d6", faces=[4], outcome="4")
+            await session.flush()
+            raise RuntimeError("the command failed after writing")
+    async with any_db.unit_of_work(read_only=True) as session:
+        count = await session.scalar(select(func.count()).select_from(RollLog))
+    assert count == 0
+
+
+async def test_concurrent_read_modify_writes_lose_no_update(any_db: Database) -> None:
+    async def increment() -> None:
+        async with any_db.unit_of_work() as session:
+            row = await channels.get_for_update(session, 100, 1)
+            counter = int(row.rules.get("counter", 0))
+            await asyncio.sleep(0)  # let the others interleave here if they could
+            row.rules = {**row.rules, "counter": counter + 1}
+
+    await increment()  # create the row first: creation races are not what is tested
+    await asyncio.gather(*(increment() for _ in range(50)))
+    async with any_db.unit_of_work(read_only=True) as session:
+        row = await session.get(ChannelSettings, 100)
+    assert row is not None and row.rules["counter"] == 51
+
+
+async def test_sqlite_pragmas(db: Database) -> None:
+    async with db.unit_of_work(read_only=True) as session:
+        mode = await session.scalar(text("PRAGMA journal_mode"))
+        foreign_keys = await session.scalar(text("PRAGMA foreign_keys"))
+        synchronous = await session.scalar(text("PRAGMA synchronous"))
+        busy = await session.scalar(text("PRAGMA busy_timeout"))
+    assert (mode, foreign_keys, synchronous) == ("wal", 1, 1)
+    assert busy >= 5000

@@ -1,0 +1,69 @@
+"""Settings: defaults, .env-style parsing, and refusals with clear messages."""
+
+from __future__ import annotations
+
+import pytest
+from pydantic import ValidationError
+
+from bot.cli import main
+from bot.config import DEFAULT_GM_ROLE_NAMES, ConfigError, Settings
+
+
+def make(**values: str) -> Settings:
+    return Settings(_env_file=None, **values)  # type: ignore[call-arg]
+
+
+def test_defaults(monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in ("DATABASE_URL", "GM_ROLE_NAMES", "DISCORD_TOKEN", "DEV_GUILD_ID"):
+        monkeypatch.delenv(name, raising=False)
+    settings = make()
+    assert settings.database_url.startswith("sqlite+aiosqlite:///")
+    assert "data" in settings.database_url
+    assert settings.gm_role_names == DEFAULT_GM_ROLE_NAMES
+    assert settings.dev_guild_id is None
+
+
+def test_role_names_and_guild_from_text() -> None:
+    settings = make(GM_ROLE_NAMES=" GM , Keeper ,", DEV_GUILD_ID="123", LOG_LEVEL="debug")
+    assert settings.gm_role_names == ("GM", "Keeper")
+    assert settings.dev_guild_id == 123
+    assert settings.log_level == "DEBUG"
+
+
+def test_token_is_secret() -> None:
+    settings = make(DISCORD_TOKEN="abc.def")
+    assert "abc.def" not in repr(settings) and "abc.def" not in str(settings)
+    assert settings.require_token() == "abc.def"
+    with pytest.raises(ConfigError, match="DISCORD_TOKEN is not set"):
+        make().require_token()
+
+
+@pytest.mark.parametrize("name", ["DISCORD_API_BASE", "DISCORD_GATEWAY_URL"])
+def test_proxy_urls_go_together(name: str) -> None:
+    with pytest.raises(ValidationError, match="go together"):
+        make(**{name: "http://127.0.0.1:1"})
+    both = make(DISCORD_API_BASE="http://127.0.0.1:1/api", DISCORD_GATEWAY_URL="ws://127.0.0.1:1")
+    assert both.discord_api_base and both.discord_gateway_url
+
+
+def test_bad_log_level_is_refused() -> None:
+    with pytest.raises(ValidationError, match="LOG_LEVEL"):
+        make(LOG_LEVEL="loud")
+
+
+def test_cli_refuses_half_a_proxy(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("DISCORD_API_BASE", "http://127.0.0.1:1")
+    monkeypatch.delenv("DISCORD_GATEWAY_URL", raising=False)
+    assert main(["run"]) == 2
+    assert "go together" in capsys.readouterr().err
+
+
+def test_cli_run_needs_a_token(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path
+) -> None:
+    monkeypatch.chdir(tmp_path)  # no .env here
+    monkeypatch.setenv("DISCORD_TOKEN", "")
+    assert main(["run"]) == 2
+    assert "DISCORD_TOKEN is not set" in capsys.readouterr().err

@@ -1,0 +1,93 @@
+"""The offline console as a user runs it: the installed ``narrator`` program, fed by a pipe."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+NARRATOR = Path(sys.executable).with_name("narrator")
+
+
+def run_console(lines: list[str], database: Path, *extra: str) -> subprocess.CompletedProcess[str]:
+    assert NARRATOR.exists(), "the narrator console script is not installed"
+    return subprocess.run(
+        [str(NARRATOR), "console", "--db", f"sqlite+aiosqlite:///{database}", *extra],
+        input="\n".join(lines) + "\n",
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=database.parent,
+    )
+
+
+@pytest.fixture(scope="module")
+def session(tmp_path_factory: pytest.TempPathFactory) -> tuple[list[dict], Path]:
+    database = tmp_path_factory.mktemp("console") / "console.db"
+    result = run_console(
+        [
+            '/roll expression:"4d6kh3 + 2" label:strength',
+            "/roll expression:1000001d6",
+            "/as alice",
+            "/settings system name:coda",
+            "/as gm",
+            "/settings system name:coda",
+            "/in other",
+            "/settings show",
+            "/nonsense",
+            "/roll wrong:1",
+            "/history count:abc",
+            "/as bob",
+            "/roll expression:2d6 secret:true",
+        ],
+        database,
+        "--json",
+    )
+    assert result.returncode == 0, result.stderr
+    return [json.loads(line) for line in result.stdout.splitlines()], database
+
+
+def test_every_line_gets_one_json_reply(session: tuple[list[dict], Path]) -> None:
+    replies, _ = session
+    assert len(replies) == 13
+    assert replies[-1]["ephemeral"] and replies[-1]["content"] == "🔒 Secret roll."
+
+
+def test_a_roll_reply_is_what_discord_would_receive(session: tuple[list[dict], Path]) -> None:
+    replies, _ = session
+    roll = replies[0]
+    assert roll["ephemeral"] is False
+    assert roll["embeds"][0]["title"].endswith("— strength")
+    assert "4d6kh3" in roll["embeds"][0]["description"]
+
+
+def test_bad_input_gets_the_same_messages_as_discord(session: tuple[list[dict], Path]) -> None:
+    replies, _ = session
+    assert replies[1] == {
+        "ephemeral": True,
+        "content": "1000001d6: at most 1000 dice per roll",
+        "embeds": [],
+    }
+    assert "Only the channel's GM can" in replies[3]["content"]
+    assert replies[5]["embeds"][0]["title"].startswith("Channel settings")
+    assert "Unknown command /nonsense" in replies[8]["content"]
+    assert "no option `wrong`" in replies[9]["content"]
+    assert "takes a number" in replies[10]["content"]
+
+
+def test_channels_are_separate(session: tuple[list[dict], Path]) -> None:
+    replies, _ = session
+    shown = json.dumps(replies[7])
+    assert "not set" in shown  # the new channel has no system yet
+
+
+def test_text_mode_and_persistence(session: tuple[list[dict], Path]) -> None:
+    _, database = session
+    result = run_console(["/history count:5"], database)
+    assert result.returncode == 0, result.stderr
+    assert "== Roll history ==" in result.stdout
+    assert "4d6kh3 + 2" in result.stdout  # the rolls of the earlier session are still there
+    assert "(only you can see this)" in result.stdout
