@@ -6,8 +6,8 @@ Goal (issue 2): our path costs at most 1.3× bare d20. Run: ``python -m benchmar
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Iterator
 
 import d20
 import d20.expression

@@ -1,4 +1,4 @@
-"""The unit of work: commits, rolls back, and serialises concurrent writers (SQLite and PostgreSQL)."""
+"""The unit of work: commits, rolls back, serialises concurrent writers (SQLite, PostgreSQL)."""
 
 from __future__ import annotations
 
