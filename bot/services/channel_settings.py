@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -10,6 +11,7 @@ from bot.actor import Actor
 from bot.errors import UserError
 from bot.services.permissions import require_gm
 from bot.storage import Database
+from bot.storage.models import ChannelSettings
 from bot.storage.repositories import channels
 from engine.systems import SYSTEMS
 
@@ -67,41 +69,52 @@ async def set_rule(db: Database, actor: Actor, name: str, value: str) -> Channel
         raise UserError(f"Unknown rule `{name}`. Rules: {', '.join(RULE_VALUES)}.")
     if value not in RULE_VALUES[name]:
         raise UserError(f"`{name}` takes one of: {', '.join(RULE_VALUES[name])}.")
-    async with db.unit_of_work() as session:
-        await require_gm(session, actor, "change the channel's rules")
-        row = await channels.get_for_update(session, actor.channel_id, actor.guild_id)
+
+    def change(row: ChannelSettings) -> None:
         row.rules = {**row.rules, name: value}
-        await session.flush()
-        return await read(session, actor.channel_id)
+
+    return await _update(db, actor, "change the channel's rules", change)
 
 
 async def set_system(db: Database, actor: Actor, system: str) -> ChannelView:
     if system not in SYSTEMS:
         raise UserError(f"Unknown system `{system}`. Systems: {', '.join(SYSTEMS)}.")
-    async with db.unit_of_work() as session:
-        await require_gm(session, actor, "set the channel's default system")
-        row = await channels.get_for_update(session, actor.channel_id, actor.guild_id)
-        row.default_system = system
-        await session.flush()
-        return await read(session, actor.channel_id)
+    return await _update(
+        db,
+        actor,
+        "set the channel's default system",
+        lambda row: setattr(row, "default_system", system),
+    )
 
 
 async def set_secret_mode(db: Database, actor: Actor, mode: str) -> ChannelView:
     if mode not in SECRET_MODES:
         raise UserError(f"Secret mode is one of: {', '.join(SECRET_MODES)}.")
-    async with db.unit_of_work() as session:
-        await require_gm(session, actor, "change how secret rolls work here")
-        row = await channels.get_for_update(session, actor.channel_id, actor.guild_id)
-        row.secret_mode = mode
-        await session.flush()
-        return await read(session, actor.channel_id)
+    return await _update(
+        db,
+        actor,
+        "change how secret rolls work here",
+        lambda row: setattr(row, "secret_mode", mode),
+    )
 
 
 async def set_gm_channel(db: Database, actor: Actor, gm_channel_id: int | None) -> ChannelView:
+    return await _update(
+        db,
+        actor,
+        "choose where secret rolls go",
+        lambda row: setattr(row, "gm_channel_id", gm_channel_id),
+    )
+
+
+async def _update(
+    db: Database, actor: Actor, action: str, change: Callable[[ChannelSettings], None]
+) -> ChannelView:
+    """Every settings change: GM only, the row locked, changed, and read back in one transaction."""
     async with db.unit_of_work() as session:
-        await require_gm(session, actor, "choose where secret rolls go")
+        await require_gm(session, actor, action)
         row = await channels.get_for_update(session, actor.channel_id, actor.guild_id)
-        row.gm_channel_id = gm_channel_id
+        change(row)
         await session.flush()
         return await read(session, actor.channel_id)
 
