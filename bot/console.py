@@ -161,6 +161,7 @@ class Console:
         command = " ".join(path)
         actor = self.members[self.user]
         channel = self.channel_handle(self.channel)
+        before = self._snapshot()
         try:
             options = self._convert(command, raw)
             result = await actor.slash(channel, command, **options)
@@ -170,7 +171,7 @@ class Console:
         except Exception as error:  # SimCord refuses as Discord's client would
             self._error(_simcord_message(error, command))
             return
-        self._show_result(result)
+        self._show_result(result, before)
 
     def _convert(self, command: str, raw: dict[str, str]) -> dict[str, Any]:
         from simcord import interactions
@@ -233,14 +234,19 @@ class Console:
             self._error("No reply with buttons yet.")
             return
         actor = self.members[self.user]
+        before = self._snapshot()
         try:
             result = await actor.click(self.last_with_buttons, label=label)
         except Exception as error:
             self._error(_simcord_message(error, f"click {label}"))
             return
-        self._show_result(result)
+        self._show_result(result, before)
 
-    def _show_result(self, result: Any) -> None:
+    def _snapshot(self) -> dict[int, str]:
+        """The channel's messages now, to show what a command posted or edited besides its reply."""
+        return {m.id: _fingerprint(m) for m in self.channel_handle(self.channel).history()}
+
+    def _show_result(self, result: Any, before: dict[int, str]) -> None:
         messages = [m for m in [result.response, *result.followups] if m is not None]
         if not messages and result.modal is not None:
             self.emit(
@@ -254,6 +260,15 @@ class Console:
             if message.components:
                 self.last_with_buttons = message
             self.emit(_payload(message))
+        replies = {m.id for m in messages}
+        for message in self.channel_handle(self.channel).history():
+            if message.id in replies or before.get(message.id) == _fingerprint(message):
+                continue
+            if message.components:
+                self.last_with_buttons = message
+            payload = _message_payload(message)
+            payload["channel_message"] = "edited" if message.id in before else "posted"
+            self.emit(payload)
 
     def _info(self, text: str) -> None:
         self.emit({"console": True, "content": text})
@@ -284,6 +299,32 @@ def _payload(message: Any) -> dict[str, Any]:
     return payload
 
 
+def _fingerprint(message: Any) -> str:
+    return json.dumps(
+        [message.content, [e.to_dict() for e in message.embeds], len(message.components)],
+        sort_keys=True,
+        default=str,
+    )
+
+
+def _message_payload(message: Any) -> dict[str, Any]:
+    """A channel message (not an interaction reply) in the same shape as a reply."""
+    payload: dict[str, Any] = {
+        "ephemeral": False,
+        "content": message.content or None,
+        "embeds": [embed.to_dict() for embed in message.embeds],
+    }
+    buttons = [
+        child.label
+        for row in message.components
+        for child in getattr(row, "children", [])
+        if getattr(child, "label", None)
+    ]
+    if buttons:
+        payload["buttons"] = buttons
+    return payload
+
+
 def _simcord_message(error: Exception, command: str) -> str:
     text = str(error).strip() or type(error).__name__
     if "not found" in text.lower() or ("unknown" in text.lower() and "command" in text.lower()):
@@ -298,6 +339,8 @@ def format_text(payload: dict[str, Any]) -> str:
     lines: list[str] = []
     if payload.get("ephemeral"):
         lines.append("(only you can see this)")
+    if payload.get("channel_message"):
+        lines.append(f"(message {payload['channel_message']} in the channel)")
     if payload.get("content"):
         lines.append(payload["content"])
     for embed in payload.get("embeds", []):
