@@ -48,7 +48,8 @@ class NarratorBot(commands.Bot):
     async def setup_hook(self) -> None:
         await self.db.upgrade_async()  # off the event loop: Alembic is synchronous
         for extension in EXTENSIONS:
-            await self.load_extension(extension)
+            if extension not in self.extensions:  # a restarted bot keeps its cogs
+                await self.load_extension(extension)
         if self.settings.dev_guild_id is not None:
             guild = discord.Object(id=self.settings.dev_guild_id)
             self.tree.copy_global_to(guild=guild)

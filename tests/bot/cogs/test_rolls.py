@@ -86,3 +86,11 @@ async def test_every_roll_is_logged(table: Table) -> None:
         await table.alice.slash(table.channel, "roll", expression="1d20")
     history = await table.alice.slash(table.channel, "history", count=2)
     assert text_of(history).count("`1d20`") == 2
+
+
+async def test_the_log_survives_a_restart(table: Table) -> None:
+    table.bot.dice = ScriptedDice([4])
+    await table.alice.slash(table.channel, "roll", expression="1d6")
+    await table.env.restart_bot()
+    history = await table.alice.slash(table.channel, "history")
+    assert "`1d6` → **4**" in text_of(history)
