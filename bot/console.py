@@ -194,6 +194,8 @@ class Console:
             if option is None:
                 known = ", ".join(declared) or "none"
                 raise ConsoleError(f"/{command} has no option `{name}` (options: {known}).")
+            if option.get("choices"):
+                value = _choice_value(name, option["choices"], value)
             options[name] = self._value(name, option["type"], value)
         return options
 
@@ -297,6 +299,16 @@ def _payload(message: Any) -> dict[str, Any]:
             a.get("filename") if isinstance(a, dict) else str(a) for a in attachments
         ]
     return payload
+
+
+def _choice_value(name: str, choices: list[dict[str, Any]], typed: str) -> str:
+    """A choice picked by its shown name or its value, as Discord's picker would send it."""
+    wanted = typed.strip().casefold()
+    for choice in choices:
+        if wanted in (str(choice["name"]).casefold(), str(choice["value"]).casefold()):
+            return str(choice["value"])
+    shown = ", ".join(str(choice["name"]) for choice in choices)
+    raise ConsoleError(f"Option `{name}` is one of: {shown}.")
 
 
 def _fingerprint(message: Any) -> str:

@@ -42,6 +42,9 @@ def session(tmp_path_factory: pytest.TempPathFactory) -> tuple[list[dict], Path]
             "/history count:abc",
             "/as bob",
             "/roll expression:2d6 secret:true",
+            "/as gm",
+            '/settings system name:"hogwarts 1990"',
+            "/settings system name:dnd",
         ],
         database,
         "--json",
@@ -52,8 +55,14 @@ def session(tmp_path_factory: pytest.TempPathFactory) -> tuple[list[dict], Path]
 
 def test_every_line_gets_one_json_reply(session: tuple[list[dict], Path]) -> None:
     replies, _ = session
-    assert len(replies) == 13
-    assert replies[-1]["ephemeral"] and replies[-1]["content"] == "🔒 Secret roll."
+    assert len(replies) == 16
+    assert replies[12]["ephemeral"] and replies[12]["content"] == "🔒 Secret roll."
+
+
+def test_choices_are_picked_by_name_or_value(session: tuple[list[dict], Path]) -> None:
+    replies, _ = session
+    assert replies[14]["embeds"][0]["title"] == "Channel settings — system set to Hogwarts 1990"
+    assert replies[15]["content"].startswith("Option `name` is one of: CODA (Harry Potter RPG),")
 
 
 def test_a_roll_reply_is_what_discord_would_receive(session: tuple[list[dict], Path]) -> None:
