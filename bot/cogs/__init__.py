@@ -5,7 +5,16 @@
 
 EXTENSIONS: tuple[str, ...] = (
     "bot.cogs.rolls",
+    "bot.cogs.coda",
+    "bot.cogs.hogwarts1990",
+    "bot.cogs.infinity",
+    "bot.cogs.rps",
+    "bot.cogs.drama",
+    "bot.cogs.penalty",
+    "bot.cogs.quidditch",
+    "bot.cogs.initiative",
     "bot.cogs.history",
     "bot.cogs.settings",
+    "bot.cogs.sheets",
     "bot.cogs.help",
 )

@@ -9,18 +9,42 @@ from typing import Any, TypeVar
 
 import discord
 from discord import app_commands
+from discord.ext import commands
 
 from bot.actor import Actor
 from bot.render.limits import clip
 from bot.services.secrecy import Secrecy
+from bot.storage import Database
+from engine.dice import Dice
 
 log = logging.getLogger(__name__)
 
 MAX_GM_DMS = 10
 LABEL_LENGTH = 100
 
+#: Descriptions of the options every rolling command shares.
+ROLL_OPTION_HELP = {
+    "label": "What the roll is for (shown in the title)",
+    "secret": "Show the result only to you and the GM",
+}
+
 Choices = list[app_commands.Choice[str]]
 F = TypeVar("F", bound=Callable[..., Awaitable[Choices]])
+
+
+class NarratorCog(commands.Cog):
+    """A feature's cog: the bot's database and dice, and nothing else of its own."""
+
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+
+    @property
+    def db(self) -> Database:
+        return self.bot.db  # type: ignore[attr-defined]
+
+    @property
+    def dice(self) -> Dice:
+        return self.bot.dice  # type: ignore[attr-defined]
 
 
 def holds_gm_role(member: discord.abc.User, channel: Any, role_names: Sequence[str]) -> bool:

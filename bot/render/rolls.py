@@ -20,6 +20,9 @@ def notation_embed(outcome: NotationOutcome, roller: str) -> discord.Embed:
         colour = colours.DISASTER
     embed = discord.Embed(title=title, description=clip(roll.breakdown, DESCRIPTION), colour=colour)
     footer = f"{roller} rolled {roll.expression}"
+    if outcome.character:
+        values = ", ".join(f"{value.name} {value.value}" for value in outcome.sheet_values)
+        footer += f" · {outcome.character}: {values}"
     if outcome.secrecy.secret:
         footer += " · secret roll"
     embed.set_footer(text=clip(footer, 2000))

@@ -6,7 +6,9 @@ from dataclasses import dataclass
 
 from bot.actor import Actor
 from bot.services import secrecy
+from bot.services.characters import active_character
 from bot.services.permissions import is_gm
+from bot.services.sheet import ResolvedValue, substitute
 from bot.storage import Database
 from bot.storage.models import RollLog
 from bot.storage.repositories import rolls as roll_log
@@ -19,12 +21,21 @@ class NotationOutcome:
     roll: NotationRoll
     label: str | None
     secrecy: secrecy.Secrecy
+    character: str | None = None  # whose sheet filled in {references}
+    sheet_values: tuple[ResolvedValue, ...] = ()
 
 
 async def roll_notation(
     db: Database, dice: Dice, actor: Actor, *, expression: str, label: str | None, secret: bool
 ) -> NotationOutcome:
     """Roll an expression and log it in one transaction."""
+    character: str | None = None
+    values: tuple[ResolvedValue, ...] = ()
+    if "{" in expression:  # "2d6 + {Stealth}": numbers from the active character's sheet
+        async with db.unit_of_work(read_only=True) as session:
+            sheet = await active_character(session, actor)
+        character = sheet.name
+        expression, values = substitute(sheet, expression)
     result = roll_expression(dice, expression)  # bad input fails before any transaction
     async with db.unit_of_work() as session:
         visibility = await secrecy.decide(session, actor.channel_id, secret)
@@ -38,7 +49,9 @@ async def roll_notation(
             secret=visibility.secret,
             label=label,
         )
-    return NotationOutcome(roll=result, label=label, secrecy=visibility)
+    return NotationOutcome(
+        roll=result, label=label, secrecy=visibility, character=character, sheet_values=values
+    )
 
 
 @dataclass(frozen=True, slots=True)

@@ -49,12 +49,25 @@ class Database:
         self._read_sessions = async_sessionmaker(
             self.engine.execution_options(**{_READ_ONLY: True}), expire_on_commit=False
         )
+        # SQLite has one writer at a time. Letting every pooled connection race for the lock
+        # makes the losers poll it through busy_timeout's sleeps (up to 100 ms each), so under
+        # load the lock sits idle while commands wait: queue this process's writers here
+        # instead, first come first served. (busy_timeout still covers other processes.)
+        self._sqlite_writer = asyncio.Lock() if self.is_sqlite else None
 
     @asynccontextmanager
     async def unit_of_work(self, *, read_only: bool = False) -> AsyncIterator[AsyncSession]:
-        """One transaction: commit when the block ends, roll back if it raises."""
-        factory = self._read_sessions if read_only else self._write_sessions
-        async with factory() as session, session.begin():
+        """One transaction: commit when the block ends, roll back if it raises.
+
+        Don't nest a writing unit of work inside another one: on SQLite the inner one would
+        wait for the outer one forever.
+        """
+        if read_only or self._sqlite_writer is None:
+            factory = self._read_sessions if read_only else self._write_sessions
+            async with factory() as session, session.begin():
+                yield session
+            return
+        async with self._sqlite_writer, self._write_sessions() as session, session.begin():
             yield session
 
     async def dispose(self) -> None:

@@ -4,18 +4,15 @@ from __future__ import annotations
 
 import discord
 from discord import app_commands
-from discord.ext import commands
 
+from bot.cogs._common import NarratorCog
 from bot.render.help import help_embed
 from bot.services import channel_settings
 
 
-class HelpCog(commands.Cog):
-    def __init__(self, bot: commands.Bot) -> None:
-        self.bot = bot
-
+class HelpCog(NarratorCog):
     @app_commands.command(name="help", description="Every command, one line each")
     async def help(self, interaction: discord.Interaction) -> None:
-        view = await channel_settings.show(self.bot.db, interaction.channel_id or 0)  # type: ignore[attr-defined]
+        view = await channel_settings.show(self.db, interaction.channel_id or 0)
         embed = help_embed(self.bot.tree.get_commands(), default_system=view.default_system)
         await interaction.response.send_message(embed=embed, ephemeral=True)

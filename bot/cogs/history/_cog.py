@@ -4,24 +4,20 @@ from __future__ import annotations
 
 import discord
 from discord import app_commands
-from discord.ext import commands
 
-from bot.cogs._common import Pages, actor_from
+from bot.cogs._common import NarratorCog, Pages, actor_from
 from bot.render.rolls import history_pages
 from bot.services import rolls
 
 
-class HistoryCog(commands.Cog):
-    def __init__(self, bot: commands.Bot) -> None:
-        self.bot = bot
-
+class HistoryCog(NarratorCog):
     @app_commands.command(name="history", description="The channel's latest rolls, newest first")
     @app_commands.describe(count="How many rolls to show (1–100, default 10)")
     async def history(
         self, interaction: discord.Interaction, count: app_commands.Range[int, 1, 100] = 10
     ) -> None:
         result = await rolls.history(
-            self.bot.db,  # type: ignore[attr-defined]
+            self.db,
             actor_from(interaction),
             count=count,
         )

@@ -4,21 +4,17 @@ from __future__ import annotations
 
 import discord
 from discord import app_commands
-from discord.ext import commands
 
-from bot.cogs._common import LABEL_LENGTH, actor_from, send_roll
+from bot.cogs._common import LABEL_LENGTH, NarratorCog, actor_from, send_roll
 from bot.render.rolls import notation_embed
 from bot.services import rolls
 from engine.notation import MAX_EXPRESSION_LENGTH
 
 
-class RollsCog(commands.Cog):
-    def __init__(self, bot: commands.Bot) -> None:
-        self.bot = bot
-
+class RollsCog(NarratorCog):
     @app_commands.command(name="roll", description="Roll dice in d20 notation, e.g. 4d6kh3 + 2")
     @app_commands.describe(
-        expression="Dice notation: 2d6+3, 4d6kh3, 1d20ro1, 10d6e6, (1d6, 2d6)kh1 …",
+        expression="Dice notation: 2d6+3, 4d6kh3, 10d6e6 … {Stealth} takes your character's value",
         label="What the roll is for (shown in the title)",
         secret="Show the result only to you and the GM",
     )
@@ -30,8 +26,8 @@ class RollsCog(commands.Cog):
         secret: bool = False,
     ) -> None:
         outcome = await rolls.roll_notation(
-            self.bot.db,  # type: ignore[attr-defined]
-            self.bot.dice,  # type: ignore[attr-defined]
+            self.db,
+            self.dice,
             actor_from(interaction),
             expression=expression,
             label=label,

@@ -4,24 +4,16 @@ from __future__ import annotations
 
 import discord
 from discord import app_commands
-from discord.ext import commands
 
-from bot.cogs._common import Choices, actor_from, safe_autocomplete
+from bot.cogs._common import Choices, NarratorCog, actor_from, safe_autocomplete
 from bot.render.settings import settings_embed
 from bot.services import channel_settings
 from bot.services.channel_settings import RULE_HELP, RULE_VALUES, SECRET_MODES
 from engine.systems import SYSTEMS
 
 
-class SettingsCog(commands.Cog):
+class SettingsCog(NarratorCog):
     settings = app_commands.Group(name="settings", description="This channel's settings")
-
-    def __init__(self, bot: commands.Bot) -> None:
-        self.bot = bot
-
-    @property
-    def db(self):
-        return self.bot.db  # type: ignore[attr-defined]
 
     @settings.command(name="show", description="Every setting of this channel with its value")
     async def show(self, interaction: discord.Interaction) -> None:

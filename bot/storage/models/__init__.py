@@ -5,6 +5,30 @@ A feature adds its module here (one line) and a migration under ``migrations/ver
 
 from bot.storage.models.base import Base
 from bot.storage.models.channels import ChannelSettings
+from bot.storage.models.characters import ActiveCharacter, Character
+from bot.storage.models.coda import CodaExtendedTask
+from bot.storage.models.initiative import InitiativeEncounter
+from bot.storage.models.quidditch import HousePoints, QuidditchMatch
 from bot.storage.models.rolls import RollLog
+from bot.storage.models.rps_drama import (
+    DramaPriceOffer,
+    PenaltyLogEntry,
+    PenaltyPool,
+    RpsSustainedTask,
+)
 
-__all__ = ["Base", "ChannelSettings", "RollLog"]
+__all__ = [
+    "ActiveCharacter",
+    "Base",
+    "ChannelSettings",
+    "Character",
+    "CodaExtendedTask",
+    "DramaPriceOffer",
+    "HousePoints",
+    "InitiativeEncounter",
+    "PenaltyLogEntry",
+    "PenaltyPool",
+    "QuidditchMatch",
+    "RollLog",
+    "RpsSustainedTask",
+]

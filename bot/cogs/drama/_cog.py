@@ -1,0 +1,211 @@
+"""``/drama test``, ``/drama opposed`` and the "Pay the price" button of a "Yes, but…"."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from bot.cogs._common import LABEL_LENGTH, NarratorCog, actor_from, send_roll
+from bot.cogs._sheets import attribute_autocomplete, skill_autocomplete
+from bot.errors import UserError
+from bot.render import drama as render
+from bot.services import drama as service
+from bot.services.drama import OfferClosed, PoolRequest
+from bot.tree import send_ephemeral
+from engine.errors import InputError
+from engine.systems import drama
+
+log = logging.getLogger(__name__)
+
+Label = app_commands.Range[str, 1, LABEL_LENGTH]
+Dice = app_commands.Range[int, 0, drama.MAX_POOL]
+Backgrounds = app_commands.Range[int, 1, drama.MAX_BACKGROUNDS]
+Name = app_commands.Range[str, 1, 64]
+
+
+def _difficulty_name(d: drama.Difficulty) -> str:
+    if d.base:
+        return f"{d.name} (+{d.base} Bd)"
+    if d.resistance:
+        return f"{d.name} ({d.resistance} Rd)"
+    return f"{d.name} (no dice)"
+
+
+DIFFICULTIES = [
+    app_commands.Choice(name=_difficulty_name(d), value=d.name) for d in drama.DIFFICULTIES
+]
+MOMENTUM = [
+    app_commands.Choice(name="me", value="me"),
+    app_commands.Choice(name="them", value="them"),
+]
+_POOL_HELP = {
+    "base": "Base dice as a number (or use an attribute/skill of your character)",
+    "attribute": "Attribute test: 2 × attribute (with a skill or backgrounds: the attribute)",
+    "skill": "Skill test: attribute + skill (+1 Rd if attribute ≤ skill/2, +2 Rd if ≤ 0)",
+    "backgrounds": "Backgrounds standing in for a skill you lack: +1 Bd each (at most 3)",
+    "indirect": "The backgrounds are a stretch: +1 Rd each as well",
+    "difficulty": "Very Easy +4 Bd … Formidable 10 Rd",
+    "resistance": "Situational resistance dice (Rd)",
+    "drama": "Drama dice from risks, advantages and passions (6s explode, 1s cost)",
+}
+
+
+def price_view(offer_id: int, *, disabled: bool = False) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    view.add_item(PayPriceButton(offer_id, disabled=disabled))
+    return view
+
+
+class PayPriceButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"drama-price:(?P<offer>\d+)"
+):
+    """Turns the roller's "Yes, but…" into a success for one penalty die (stored offer)."""
+
+    def __init__(self, offer_id: int, *, disabled: bool = False) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label="Pay the price",
+                emoji="⚖️",
+                style=discord.ButtonStyle.primary,
+                custom_id=f"drama-price:{offer_id}",
+                disabled=disabled,
+            )
+        )
+        self.offer_id = offer_id
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction,
+        item: discord.ui.Item[Any],
+        match: Any,
+    ) -> PayPriceButton:
+        return cls(int(match["offer"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        try:
+            outcome = await service.pay_price(
+                interaction.client.db,  # type: ignore[attr-defined]
+                actor_from(interaction),
+                self.offer_id,
+                now=interaction.created_at,
+            )
+        except OfferClosed as closed:
+            # Paid already or too late: grey the button out for everyone, and say why.
+            await interaction.response.edit_message(view=price_view(self.offer_id, disabled=True))
+            await send_ephemeral(interaction, str(closed))
+            return
+        except (UserError, InputError) as refused:
+            await send_ephemeral(interaction, str(refused))
+            return
+        message = interaction.message
+        original = message.embeds[0] if message is not None and message.embeds else None
+        if original is None:
+            original = discord.Embed(title="⚖️ Yes, but…")
+        await interaction.response.edit_message(
+            embed=render.price_paid_embed(original, outcome),
+            view=price_view(self.offer_id, disabled=True),
+        )
+
+
+class DramaCog(NarratorCog):
+    drama_group = app_commands.Group(
+        name="drama", description="Drama in History: Base, Resistance and Drama dice pools"
+    )
+
+    @drama_group.command(
+        name="test", description="Roll Bd, Rd and Dd: net 2 succeeds, 1 is 'Yes, but…'"
+    )
+    @app_commands.describe(
+        target="A resisted test: the target's stat or skill, added to Rd",
+        label="What the test is for (shown in the title)",
+        secret="Show the result only to you and the GM",
+        **_POOL_HELP,
+    )
+    @app_commands.choices(difficulty=DIFFICULTIES)
+    @app_commands.autocomplete(attribute=attribute_autocomplete, skill=skill_autocomplete)
+    async def test(
+        self,
+        interaction: discord.Interaction,
+        base: Dice | None = None,
+        attribute: Name | None = None,
+        skill: Name | None = None,
+        backgrounds: Backgrounds | None = None,
+        indirect: bool = False,
+        difficulty: str | None = None,
+        resistance: Dice = 0,
+        target: Dice = 0,
+        drama: Dice = 0,
+        label: Label | None = None,
+        secret: bool = False,
+    ) -> None:
+        request = PoolRequest(
+            base, attribute, skill, backgrounds, indirect, difficulty, resistance, target, drama
+        )
+        outcome = await service.test(
+            self.db,
+            self.dice,
+            actor_from(interaction),
+            request,
+            now=interaction.created_at,
+            label=label,
+            secret=secret,
+        )
+        embed = render.test_embed(outcome, interaction.user.display_name)
+        view = price_view(outcome.offer_id) if outcome.offer_id is not None else None
+        await send_roll(interaction, embed, outcome.secrecy, view=view)
+
+    @drama_group.command(
+        name="opposed", description="Your pools against an opponent's: net 2 and more than them"
+    )
+    @app_commands.describe(
+        their_base="The opponent's Base dice",
+        their_name="Who the opponent is (shown in the result)",
+        their_resistance="The opponent's Resistance dice (their penalties, situation)",
+        their_drama="The opponent's Drama dice",
+        momentum="Who has the momentum if it is a draw (the GM says)",
+        label="What the contest is about (shown in the title)",
+        secret="Show the result only to you and the GM",
+        **{key: text for key, text in _POOL_HELP.items() if key != "difficulty"},
+    )
+    @app_commands.choices(momentum=MOMENTUM)
+    @app_commands.autocomplete(attribute=attribute_autocomplete, skill=skill_autocomplete)
+    async def opposed(
+        self,
+        interaction: discord.Interaction,
+        their_base: Dice,
+        their_name: Name | None = None,
+        their_resistance: Dice = 0,
+        their_drama: Dice = 0,
+        base: Dice | None = None,
+        attribute: Name | None = None,
+        skill: Name | None = None,
+        backgrounds: Backgrounds | None = None,
+        indirect: bool = False,
+        resistance: Dice = 0,
+        drama: Dice = 0,
+        momentum: str | None = None,
+        label: Label | None = None,
+        secret: bool = False,
+    ) -> None:
+        request = PoolRequest(
+            base, attribute, skill, backgrounds, indirect, None, resistance, 0, drama
+        )
+        outcome = await service.opposed(
+            self.db,
+            self.dice,
+            actor_from(interaction),
+            request,
+            their_base=their_base,
+            their_resistance=their_resistance,
+            their_drama=their_drama,
+            their_name=their_name,
+            momentum=momentum,
+            label=label,
+            secret=secret,
+        )
+        embed = render.opposed_embed(outcome, interaction.user.display_name)
+        await send_roll(interaction, embed, outcome.secrecy)

@@ -1,0 +1,143 @@
+"""``/h90 roll|opposed``."""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+
+from bot.cogs._common import (
+    LABEL_LENGTH,
+    Choices,
+    NarratorCog,
+    actor_from,
+    safe_autocomplete,
+    send_roll,
+)
+from bot.cogs._sheets import attribute_autocomplete, character_autocomplete
+from bot.render import hogwarts1990 as render
+from bot.services import characters
+from bot.services import hogwarts1990 as service
+from engine.systems import hogwarts1990 as h90
+
+Label = app_commands.Range[str, 1, LABEL_LENGTH]
+Bonus = app_commands.Range[int, h90.BONUS_MIN, h90.BONUS_MAX]
+Difficulty = app_commands.Range[int, h90.DIFFICULTY_MIN, h90.DIFFICULTY_MAX]
+Name = app_commands.Range[str, 1, 100]
+
+_HELP = {
+    "attribute": "An attribute of your character (added to the roll)",
+    "bonus": "A number to add (alone, or on top of the attribute)",
+    "character": "Which of your characters (default: your active one here)",
+    "stress": "A stress roll keeps the LOWER die (bad circumstances)",
+    "advantage": "Reroll the lower die once",
+    "label": "What the roll is for (shown in the title)",
+    "secret": "Show the result only to you and the GM",
+}
+
+
+class Hogwarts1990Cog(NarratorCog):
+    group = app_commands.Group(name="h90", description="Hogwarts 1990 rolls")
+
+    @group.command(name="roll", description="Roll 2d20, keep one, add a bonus, meet a difficulty")
+    @app_commands.describe(
+        difficulty="The difficulty number to reach (none: just a total)", **_HELP
+    )
+    async def roll(
+        self,
+        interaction: discord.Interaction,
+        attribute: Name | None = None,
+        bonus: Bonus | None = None,
+        difficulty: Difficulty | None = None,
+        stress: bool = False,
+        advantage: bool = False,
+        character: Name | None = None,
+        label: Label | None = None,
+        secret: bool = False,
+    ) -> None:
+        outcome = await service.roll(
+            self.db,
+            self.dice,
+            actor_from(interaction),
+            attribute=attribute,
+            bonus=bonus,
+            character=character,
+            difficulty=difficulty,
+            stress=stress,
+            advantage=advantage,
+            label=label,
+            secret=secret,
+        )
+        await send_roll(
+            interaction,
+            render.roll_embed(outcome, interaction.user.display_name),
+            outcome.secrecy,
+        )
+
+    @group.command(name="opposed", description="Both sides roll; the higher total wins")
+    @app_commands.describe(
+        vs_character="The other side's character (its attribute is vs_attribute)",
+        vs_name="A name for the other side when it has no sheet (e.g. Filch)",
+        vs_attribute="The other side's attribute",
+        vs_bonus="The other side's bonus (alone for a character without a sheet)",
+        vs_stress="The other side makes a stress roll",
+        vs_advantage="The other side rerolls its lower die once",
+        **_HELP,
+    )
+    async def opposed(
+        self,
+        interaction: discord.Interaction,
+        attribute: Name | None = None,
+        bonus: Bonus | None = None,
+        stress: bool = False,
+        advantage: bool = False,
+        vs_character: Name | None = None,
+        vs_name: Name | None = None,
+        vs_attribute: Name | None = None,
+        vs_bonus: Bonus | None = None,
+        vs_stress: bool = False,
+        vs_advantage: bool = False,
+        character: Name | None = None,
+        label: Label | None = None,
+        secret: bool = False,
+    ) -> None:
+        outcome = await service.opposed(
+            self.db,
+            self.dice,
+            actor_from(interaction),
+            attribute=attribute,
+            bonus=bonus,
+            character=character,
+            stress=stress,
+            advantage=advantage,
+            vs_character=vs_character,
+            vs_name=vs_name,
+            vs_attribute=vs_attribute,
+            vs_bonus=vs_bonus,
+            vs_stress=vs_stress,
+            vs_advantage=vs_advantage,
+            label=label,
+            secret=secret,
+        )
+        await send_roll(
+            interaction,
+            render.opposed_embed(outcome, interaction.user.display_name),
+            outcome.secrecy,
+        )
+
+    roll.autocomplete("attribute")(attribute_autocomplete)
+    roll.autocomplete("character")(character_autocomplete)
+    opposed.autocomplete("attribute")(attribute_autocomplete)
+    opposed.autocomplete("character")(character_autocomplete)
+    opposed.autocomplete("vs_character")(character_autocomplete)
+
+    @opposed.autocomplete("vs_attribute")
+    @safe_autocomplete
+    async def _vs_attributes(self, interaction: discord.Interaction, current: str) -> Choices:
+        other = getattr(interaction.namespace, "vs_character", None)
+        if not other:
+            return []
+        async with self.db.unit_of_work(read_only=True) as session:
+            names = await characters.attribute_names(
+                session, actor_from(interaction), current, other
+            )
+        return [app_commands.Choice(name=name, value=name) for name in names]

@@ -1,0 +1,9 @@
+"""``/init``: a GM-managed, persistent turn order per channel (issue 7)."""
+
+from discord.ext import commands
+
+from bot.cogs.initiative._cog import InitiativeCog
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(InitiativeCog(bot))

@@ -1,0 +1,395 @@
+"""``/init start|join|add|remove|next|prev|delay|act|defend|reveal|show|end|undo`` and the tracker.
+
+Every change answers the command (publicly, or to the GM alone when it concerns a hidden
+combatant) and then brings the channel's one tracker message up to date. The tracker is
+edited in place; when that fails (deleted message, missing permission) a new tracker is
+posted and remembered, and the command still succeeds. Its buttons (Next, Delay, Undo,
+End) are a persistent view, so they keep working after a restart, and obey the same rules
+as the commands because they call the same services.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import weakref
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.cogs._common import Choices, NarratorCog, actor_from, safe_autocomplete
+from bot.cogs._sheets import character_autocomplete
+from bot.render import initiative as render
+from bot.render.limits import MESSAGE, clip
+from bot.services import initiative
+from bot.services.initiative import EncounterView, InitOutcome
+from bot.tree import GENERIC_FAILURE, send_ephemeral, user_message
+from engine import initiative as ini
+from engine.initiative_rolls import MODIFIER_MAX, MODIFIER_MIN
+from engine.notation import MAX_EXPRESSION_LENGTH
+from engine.systems import SYSTEMS
+
+log = logging.getLogger(__name__)
+
+Name = app_commands.Range[str, 1, ini.MAX_NAME_LENGTH]
+Modifier = app_commands.Range[int, MODIFIER_MIN, MODIFIER_MAX]
+Total = app_commands.Range[int, -1000, 1000]
+Count = app_commands.Range[int, 1, initiative.MAX_COUNT]
+CONFIRM_SECONDS = 120
+
+SYSTEM_CHOICES = [app_commands.Choice(name=title, value=key) for key, title in SYSTEMS.items()]
+SYSTEM_CHOICES.append(app_commands.Choice(name="Any other game (1d20 + modifier)", value="generic"))
+
+
+class TrackerButtons(discord.ui.View):
+    """Next · Delay · Undo · End under the tracker; persistent (fixed custom ids, no timeout)."""
+
+    def __init__(self, cog: InitiativeCog) -> None:
+        super().__init__(timeout=None)
+        self.cog = cog
+
+    @discord.ui.button(
+        label="Next", emoji="⏭️", style=discord.ButtonStyle.primary, custom_id="narrator:init:next"
+    )
+    async def next_button(self, interaction: discord.Interaction, _b: discord.ui.Button) -> None:
+        await self.cog.run_change(interaction, initiative.next_turn)
+
+    @discord.ui.button(
+        label="Delay",
+        emoji="⏸️",
+        style=discord.ButtonStyle.secondary,
+        custom_id="narrator:init:delay",
+    )
+    async def delay_button(self, interaction: discord.Interaction, _b: discord.ui.Button) -> None:
+        await self.cog.run_change(interaction, initiative.delay)
+
+    @discord.ui.button(
+        label="Undo", emoji="↩️", style=discord.ButtonStyle.secondary, custom_id="narrator:init:undo"
+    )
+    async def undo_button(self, interaction: discord.Interaction, _b: discord.ui.Button) -> None:
+        await self.cog.run_change(interaction, initiative.undo)
+
+    @discord.ui.button(
+        label="End", emoji="🏁", style=discord.ButtonStyle.danger, custom_id="narrator:init:end"
+    )
+    async def end_button(self, interaction: discord.Interaction, _b: discord.ui.Button) -> None:
+        await self.cog.ask_end(interaction)
+
+    async def on_error(
+        self, interaction: discord.Interaction, error: Exception, _item: discord.ui.Item[Any]
+    ) -> None:
+        await answer_error(interaction, error)
+
+
+class ConfirmEnd(discord.ui.View):
+    """The GM's ephemeral "really end?" prompt; only whoever asked may answer it."""
+
+    def __init__(self, cog: InitiativeCog, owner_id: int) -> None:
+        super().__init__(timeout=CONFIRM_SECONDS)
+        self.cog = cog
+        self.owner_id = owner_id
+
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        if interaction.user.id != self.owner_id:
+            await interaction.response.send_message(
+                "Only the GM who asked can answer this.", ephemeral=True
+            )
+            return False
+        return True
+
+    @discord.ui.button(label="End the encounter", style=discord.ButtonStyle.danger)
+    async def confirm(self, interaction: discord.Interaction, _b: discord.ui.Button) -> None:
+        self.stop()
+        await self.cog.finish(interaction)
+
+    @discord.ui.button(label="Keep playing", style=discord.ButtonStyle.secondary)
+    async def cancel(self, interaction: discord.Interaction, _b: discord.ui.Button) -> None:
+        self.stop()
+        await interaction.response.edit_message(
+            content="The encounter goes on.", embed=None, view=None
+        )
+
+    async def on_error(
+        self, interaction: discord.Interaction, error: Exception, _item: discord.ui.Item[Any]
+    ) -> None:
+        await answer_error(interaction, error)
+
+
+async def answer_error(interaction: discord.Interaction, error: BaseException) -> None:
+    """What the command tree does for commands, for buttons: a kind message, bugs logged."""
+    message = user_message(error)
+    if message is None:
+        log.error(
+            "initiative button failed (user %s, channel %s)",
+            interaction.user.id,
+            interaction.channel_id,
+            exc_info=error,
+        )
+        message = GENERIC_FAILURE
+    await send_ephemeral(interaction, message)
+
+
+Change = Callable[..., Awaitable[InitOutcome]]
+
+
+class InitiativeCog(NarratorCog):
+    group = app_commands.Group(name="init", description="Initiative: the turn order of a fight")
+
+    def __init__(self, bot: commands.Bot) -> None:
+        super().__init__(bot)
+        self.buttons = TrackerButtons(self)
+        # One tracker refresh at a time per channel, so edits never land out of order.
+        self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
+
+    async def cog_load(self) -> None:
+        self.bot.add_view(self.buttons)
+
+    async def cog_unload(self) -> None:
+        self.buttons.stop()
+
+    # ------------------------------------------------------------------ the tracker
+
+    async def refresh_tracker(
+        self, channel: Any, channel_id: int, view: EncounterView | None = None
+    ) -> None:
+        """Edit the channel's tracker to the latest state, or post a new one; never raises."""
+        lock = self._locks.get(channel_id)
+        if lock is None:
+            lock = self._locks[channel_id] = asyncio.Lock()
+        async with lock:
+            try:
+                await self._refresh(channel, channel_id, view)
+            except Exception:
+                log.exception("could not refresh the initiative tracker in %s", channel_id)
+
+    async def _refresh(self, channel: Any, channel_id: int, view: EncounterView | None) -> None:
+        if view is None:
+            view = await initiative.latest(self.db, channel_id)
+            if view is None:
+                return
+        embed = render.tracker_embed(view)
+        buttons = None if view.state.ended else self.buttons
+        if view.tracker_message_id is not None and channel is not None:
+            try:
+                message = channel.get_partial_message(view.tracker_message_id)
+                await message.edit(embed=embed, view=buttons)
+                return
+            except discord.HTTPException as error:
+                log.info("tracker %s could not be edited (%s)", view.tracker_message_id, error)
+        if view.state.ended or channel is None:
+            return
+        try:
+            posted = await channel.send(embed=embed, view=buttons)
+        except discord.HTTPException:
+            log.warning("could not post an initiative tracker in %s", channel_id, exc_info=True)
+            return
+        await initiative.set_tracker(self.db, channel_id, posted.id)
+
+    # ------------------------------------------------------------------ answering changes
+
+    async def answer(self, interaction: discord.Interaction, outcome: InitOutcome) -> None:
+        """Reply to a change (public line, GM-only line), then update the tracker."""
+        reply = render.reply(outcome)
+        gm_only = reply.gm_only if outcome.view.gm else None
+        if reply.public:
+            await _send(interaction, content=clip(reply.public, MESSAGE))
+            if gm_only:
+                await interaction.followup.send(clip(gm_only, MESSAGE), ephemeral=True)
+        else:
+            await _send(interaction, content=clip(gm_only or "Done.", MESSAGE), ephemeral=True)
+        await self.refresh_tracker(interaction.channel, interaction.channel_id or 0)
+
+    async def run_change(self, interaction: discord.Interaction, change: Change, **kw: Any) -> None:
+        outcome = await change(self.db, actor_from(interaction), **kw)
+        await self.answer(interaction, outcome)
+
+    async def ask_end(self, interaction: discord.Interaction) -> None:
+        view = await initiative.check_end(self.db, actor_from(interaction))
+        await interaction.response.send_message(
+            embed=render.confirm_end_embed(view),
+            view=ConfirmEnd(self, interaction.user.id),
+            ephemeral=True,
+        )
+
+    async def finish(self, interaction: discord.Interaction) -> None:
+        outcome = await initiative.end(self.db, actor_from(interaction))
+        await interaction.response.edit_message(content="Encounter ended.", embed=None, view=None)
+        await interaction.followup.send(embed=render.summary_embed(outcome))
+        await self.refresh_tracker(interaction.channel, interaction.channel_id or 0, outcome.view)
+
+    # ------------------------------------------------------------------ commands
+
+    @group.command(name="start", description="Start an encounter in this channel (GM)")
+    @app_commands.describe(
+        system="The game (default: the channel's system)",
+        initiator="Who took the initiating action: no action in round 1",
+        attribute="Sheet attribute every joining character adds (Hogwarts 1990: the Finesse one)",
+        dice="Dice notation replacing the system's initiative roll, e.g. 1d20+2",
+    )
+    @app_commands.choices(system=SYSTEM_CHOICES)
+    async def start(
+        self,
+        interaction: discord.Interaction,
+        system: str | None = None,
+        initiator: Name | None = None,
+        attribute: app_commands.Range[str, 1, 64] | None = None,
+        dice: app_commands.Range[str, 1, MAX_EXPRESSION_LENGTH] | None = None,
+    ) -> None:
+        outcome = await initiative.start(
+            self.db,
+            actor_from(interaction),
+            system=system,
+            initiator=initiator,
+            attribute=attribute,
+            dice=dice,
+        )
+        view = outcome.view
+        await interaction.response.send_message(
+            content="⚔️ An encounter begins: players `/init join`, the GM `/init add`s NPCs.",
+            embed=render.tracker_embed(view),
+            view=self.buttons,
+        )
+        try:
+            message = await interaction.original_response()
+        except discord.HTTPException:  # the next change posts a tracker instead
+            log.warning("could not fetch the new tracker in %s", view.channel_id, exc_info=True)
+            return
+        await initiative.set_tracker(self.db, view.channel_id, message.id)
+
+    @group.command(name="join", description="Join the encounter with your character")
+    @app_commands.describe(
+        character="Your character (default: your active one)",
+        modifier="Added to the roll",
+        stress="Surprised: Hogwarts 1990 stress roll; CODA one action fewer in round 1",
+    )
+    @app_commands.autocomplete(character=character_autocomplete)
+    async def join(
+        self,
+        interaction: discord.Interaction,
+        character: Name | None = None,
+        modifier: Modifier = 0,
+        stress: bool = False,
+    ) -> None:
+        outcome = await initiative.join(
+            self.db,
+            self.dice,
+            actor_from(interaction),
+            character=character,
+            modifier=modifier,
+            stress=stress,
+        )
+        await self.answer(interaction, outcome)
+
+    @group.command(name="add", description="Add NPCs: each rolls, or give the roll (GM)")
+    @app_commands.describe(
+        name="Name (with count: Goblin 1, Goblin 2…)",
+        modifier="Added to each roll (Hogwarts 1990: the Finesse attribute)",
+        roll="A total already rolled, instead of rolling",
+        hidden="Only the GM sees it until /init reveal",
+        count="How many",
+        stress="Surprised: Hogwarts 1990 stress roll; CODA one action fewer in round 1",
+    )
+    async def add(
+        self,
+        interaction: discord.Interaction,
+        name: Name,
+        modifier: Modifier = 0,
+        roll: Total | None = None,
+        hidden: bool = False,
+        count: Count = 1,
+        stress: bool = False,
+    ) -> None:
+        outcome = await initiative.add(
+            self.db,
+            self.dice,
+            actor_from(interaction),
+            name=name,
+            modifier=modifier,
+            roll=roll,
+            hidden=hidden,
+            count=count,
+            stress=stress,
+        )
+        await self.answer(interaction, outcome)
+
+    @group.command(name="remove", description="Take a combatant out of the encounter (GM)")
+    @app_commands.describe(name="The combatant")
+    async def remove(self, interaction: discord.Interaction, name: Name) -> None:
+        await self.run_change(interaction, initiative.remove, name=name)
+
+    @group.command(name="next", description="End this turn: the next combatant's turn begins")
+    async def next_(self, interaction: discord.Interaction) -> None:
+        await self.run_change(interaction, initiative.next_turn)
+
+    @group.command(name="prev", description="Go back to the previous turn (GM)")
+    async def prev(self, interaction: discord.Interaction) -> None:
+        await self.run_change(interaction, initiative.prev_turn)
+
+    @group.command(name="delay", description="The current combatant steps out to act later")
+    async def delay(self, interaction: discord.Interaction) -> None:
+        await self.run_change(interaction, initiative.delay)
+
+    @group.command(
+        name="act", description="A delayed combatant acts now, after the current one (GM)"
+    )
+    @app_commands.describe(name="The delayed combatant")
+    async def act(self, interaction: discord.Interaction, name: Name) -> None:
+        await self.run_change(interaction, initiative.act, name=name)
+
+    @group.command(
+        name="defend", description="A defensive roll uses up that combatant's turn this round (GM)"
+    )
+    @app_commands.describe(name="The combatant who defends")
+    async def defend(self, interaction: discord.Interaction, name: Name) -> None:
+        await self.run_change(interaction, initiative.defend, name=name)
+
+    @group.command(name="reveal", description="Show a hidden combatant to everyone (GM)")
+    @app_commands.describe(name="The hidden combatant")
+    async def reveal(self, interaction: discord.Interaction, name: Name) -> None:
+        await self.run_change(interaction, initiative.reveal, name=name)
+
+    @group.command(name="undo", description="Revert the last change to the order (GM)")
+    async def undo(self, interaction: discord.Interaction) -> None:
+        await self.run_change(interaction, initiative.undo)
+
+    @group.command(name="show", description="The order as you may see it (the GM sees all)")
+    async def show(self, interaction: discord.Interaction) -> None:
+        view = await initiative.show(self.db, actor_from(interaction))
+        await interaction.response.send_message(
+            embed=render.tracker_embed(view, gm=view.gm), ephemeral=True
+        )
+
+    @group.command(name="end", description="End the encounter, with a summary (GM; asks first)")
+    async def end(self, interaction: discord.Interaction) -> None:
+        await self.ask_end(interaction)
+
+    # ------------------------------------------------------------------ autocomplete
+
+    @remove.autocomplete("name")
+    @defend.autocomplete("name")
+    @reveal.autocomplete("name")
+    @safe_autocomplete
+    async def _combatants(self, interaction: discord.Interaction, current: str) -> Choices:
+        names = await initiative.names(self.db, actor_from(interaction))
+        return _matching(names, current)
+
+    @act.autocomplete("name")
+    @safe_autocomplete
+    async def _delayed(self, interaction: discord.Interaction, current: str) -> Choices:
+        names = await initiative.names(self.db, actor_from(interaction), delayed_only=True)
+        return _matching(names, current)
+
+
+def _matching(names: list[str], current: str) -> Choices:
+    wanted = current.strip().casefold()
+    return [app_commands.Choice(name=n, value=n) for n in names if wanted in n.casefold()]
+
+
+async def _send(interaction: discord.Interaction, **kwargs: Any) -> None:
+    if interaction.response.is_done():
+        await interaction.followup.send(**kwargs)
+    else:
+        await interaction.response.send_message(**kwargs)

@@ -1,0 +1,77 @@
+"""``/penalty add|recover|rest|show``: a Drama character's persistent penalty dice."""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+
+from bot.cogs._common import NarratorCog, actor_from
+from bot.cogs._sheets import character_autocomplete
+from bot.render import penalty as render
+from bot.services import penalty as service
+from engine import penalty
+
+Character = app_commands.Range[str, 1, 64]
+Amount = app_commands.Range[int, 1, penalty.MAX_CHANGE]
+Hours = app_commands.Range[float, 0, penalty.MAX_REST_HOURS]
+Reason = app_commands.Range[str, 1, service.REASON_LENGTH]
+
+
+class PenaltyCog(NarratorCog):
+    penalty_group = app_commands.Group(
+        name="penalty", description="Penalty dice: added to the Rd of every Drama test"
+    )
+
+    @penalty_group.command(
+        name="add", description="Add penalty dice (the GM; a player to their own character)"
+    )
+    @app_commands.describe(
+        character="Whose pool", amount="How many dice", reason="Fatigue, fear, wounds, drink…"
+    )
+    @app_commands.autocomplete(character=character_autocomplete)
+    async def add(
+        self,
+        interaction: discord.Interaction,
+        character: Character,
+        amount: Amount,
+        reason: Reason | None = None,
+    ) -> None:
+        update = await service.add(
+            self.db,
+            actor_from(interaction),
+            character=character,
+            amount=amount,
+            reason=reason or "",
+        )
+        await interaction.response.send_message(embed=render.update_embed(update))
+
+    @penalty_group.command(name="recover", description="Remove penalty dice (GM); stops at 0")
+    @app_commands.describe(character="Whose pool", amount="How many dice")
+    @app_commands.autocomplete(character=character_autocomplete)
+    async def recover(
+        self, interaction: discord.Interaction, character: Character, amount: Amount
+    ) -> None:
+        update = await service.recover(
+            self.db, actor_from(interaction), character=character, amount=amount
+        )
+        await interaction.response.send_message(embed=render.update_embed(update))
+
+    @penalty_group.command(name="rest", description="Sleep or serious rest: 1 die per 3 full hours")
+    @app_commands.describe(character="Who rests", hours="Hours of sleep or serious rest")
+    @app_commands.autocomplete(character=character_autocomplete)
+    async def rest(
+        self, interaction: discord.Interaction, character: Character, hours: Hours
+    ) -> None:
+        update = await service.rest(
+            self.db, actor_from(interaction), character=character, hours=hours
+        )
+        await interaction.response.send_message(embed=render.update_embed(update))
+
+    @penalty_group.command(name="show", description="A pool's dice, level and recent changes")
+    @app_commands.describe(character="Whose pool (default: your active character)")
+    @app_commands.autocomplete(character=character_autocomplete)
+    async def show(
+        self, interaction: discord.Interaction, character: Character | None = None
+    ) -> None:
+        view = await service.show(self.db, actor_from(interaction), character=character)
+        await interaction.response.send_message(embed=render.show_embed(view))

@@ -1,0 +1,197 @@
+"""``/quidditch new|player|roster|turn|penalty|snitch|status|end|houses|odds``."""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+
+from bot.cogs._common import Choices, NarratorCog, actor_from, safe_autocomplete
+from bot.cogs._sheets import character_autocomplete
+from bot.render import quidditch as render
+from bot.services import quidditch
+from engine import quidditch as q
+
+Stat = app_commands.Range[int, 0, q.STAT_MAX]
+Health = app_commands.Range[int, 0, q.HEALTH_MAX]
+Name = app_commands.Range[str, 1, q.NAME_MAX]
+
+POSITIONS = [
+    app_commands.Choice(name=f"{p.label} ({p.slots} per team)", value=p.value) for p in q.Position
+]
+PENALTIES = [
+    app_commands.Choice(
+        name="ask — list fouls; the GM awards shots with /quidditch penalty", value="ask"
+    ),
+    app_commands.Choice(name="all — every foul gets its penalty shot at once", value="all"),
+    app_commands.Choice(name="none — Madam Hooch saw nothing", value="none"),
+]
+
+
+class QuidditchCog(NarratorCog):
+    group = app_commands.Group(name="quidditch", description="Quidditch matches (Hogwarts 1990)")
+
+    @group.command(name="new", description="Start a match in this channel (GM)")
+    @app_commands.describe(
+        home="The home team's name (team A: it rolls first)",
+        away="The away team's name",
+        home_house="The house the home team plays for (earns its house points)",
+        away_house="The house the away team plays for",
+    )
+    async def new(
+        self,
+        interaction: discord.Interaction,
+        home: Name,
+        away: Name,
+        home_house: Name | None = None,
+        away_house: Name | None = None,
+    ) -> None:
+        view = await quidditch.new_match(
+            self.db,
+            actor_from(interaction),
+            home=home,
+            away=away,
+            home_house=home_house,
+            away_house=away_house,
+        )
+        await interaction.response.send_message(embed=render.new_match_embed(view))
+
+    @group.command(name="player", description="Put a player on a roster, or update one (GM)")
+    @app_commands.describe(
+        team="home or away (or the team's name)",
+        position="Chaser, beater, keeper or seeker",
+        name="The player's name (the same name again updates that player)",
+        character="Take the name and stats from this Hogwarts 1990 sheet",
+        strength="Strength (default: the sheet's)",
+        dexterity="Dexterity (default: the sheet's)",
+        toughness="Toughness (default: the sheet's)",
+        health="Health (default: the sheet's; 0 fields a player who is already out)",
+    )
+    @app_commands.choices(position=POSITIONS)
+    @app_commands.autocomplete(character=character_autocomplete)
+    async def player(
+        self,
+        interaction: discord.Interaction,
+        team: str,
+        position: str,
+        name: Name | None = None,
+        character: app_commands.Range[str, 1, 100] | None = None,
+        strength: Stat | None = None,
+        dexterity: Stat | None = None,
+        toughness: Stat | None = None,
+        health: Health | None = None,
+    ) -> None:
+        view = await quidditch.set_player(
+            self.db,
+            actor_from(interaction),
+            team=team,
+            position=position,
+            name=name,
+            character=character,
+            strength=strength,
+            dexterity=dexterity,
+            toughness=toughness,
+            health=health,
+        )
+        joined = name or character
+        changed = f"{joined} joins as {position}."
+        await interaction.response.send_message(embed=render.roster_embed(view, changed=changed))
+
+    @group.command(name="roster", description="Both teams' rosters and what is missing")
+    async def roster(self, interaction: discord.Interaction) -> None:
+        view = await quidditch.show(self.db, actor_from(interaction))
+        await interaction.response.send_message(embed=render.roster_embed(view))
+
+    @group.command(name="turn", description="Play one whole turn (GM)")
+    @app_commands.describe(
+        targets="Beater targets, e.g. home1:Weasley, away2:keeper (others use the default)",
+        penalties="What to do with fouls (default: ask)",
+    )
+    @app_commands.choices(penalties=PENALTIES)
+    async def turn(
+        self,
+        interaction: discord.Interaction,
+        targets: app_commands.Range[str, 1, 300] | None = None,
+        penalties: str = "ask",
+    ) -> None:
+        outcome = await quidditch.play_turn(
+            self.db,
+            self.dice,
+            actor_from(interaction),
+            targets=targets,
+            penalties=penalties,  # type: ignore[arg-type]
+        )
+        await interaction.response.send_message(embed=render.turn_embed(outcome))
+
+    @group.command(name="penalty", description="Award a penalty shot for a foul (GM)")
+    @app_commands.describe(team="The fouled team, which shoots", chaser="The chaser who shoots")
+    async def penalty(self, interaction: discord.Interaction, team: str, chaser: Name) -> None:
+        outcome = await quidditch.penalty(
+            self.db, self.dice, actor_from(interaction), team=team, chaser=chaser
+        )
+        await interaction.response.send_message(embed=render.penalty_embed(outcome))
+
+    @group.command(
+        name="snitch", description="Have a seeker interfere in the next snitch phase (GM)"
+    )
+    @app_commands.describe(
+        team="Whose seeker",
+        interfere="True: double Dexterity but cannot catch; False: chase as usual",
+    )
+    async def snitch(
+        self, interaction: discord.Interaction, team: str, interfere: bool = True
+    ) -> None:
+        view = await quidditch.set_interference(
+            self.db, actor_from(interaction), team=team, interfere=interfere
+        )
+        side = quidditch.resolve_side(view.state, team)
+        await interaction.response.send_message(embed=render.interference_embed(view, side))
+
+    @group.command(name="status", description="Score, turn, every player's Health, next snitch")
+    async def status(self, interaction: discord.Interaction) -> None:
+        view = await quidditch.show(self.db, actor_from(interaction))
+        await interaction.response.send_message(embed=render.status_embed(view))
+
+    @group.command(name="end", description="Abandon this channel's match: no house points (GM)")
+    async def end(self, interaction: discord.Interaction) -> None:
+        view = await quidditch.end(self.db, actor_from(interaction))
+        await interaction.response.send_message(embed=render.end_embed(view))
+
+    @group.command(name="houses", description="This server's house points table")
+    async def houses(self, interaction: discord.Interaction) -> None:
+        rows = await quidditch.houses(self.db, actor_from(interaction))
+        await interaction.response.send_message(embed=render.houses_embed(rows))
+
+    @group.command(name="odds", description="Simulate the match 2,000 times: who is likely to win")
+    async def odds(self, interaction: discord.Interaction) -> None:
+        await interaction.response.defer(thinking=True)
+        outcome = await quidditch.odds(self.db, actor_from(interaction))
+        await interaction.followup.send(embed=render.odds_embed(outcome))
+
+    @player.autocomplete("team")
+    @penalty.autocomplete("team")
+    @snitch.autocomplete("team")
+    @safe_autocomplete
+    async def _teams(self, interaction: discord.Interaction, current: str) -> Choices:
+        state = await quidditch.peek(self.db, interaction.channel_id or 0)
+        if state is None:
+            return [app_commands.Choice(name=side, value=side) for side in q.SIDES]
+        return [
+            app_commands.Choice(name=f"{state.team(side).name} ({side})", value=side)
+            for side in q.SIDES
+            if current.casefold() in f"{state.team(side).name} {side}".casefold()
+        ]
+
+    @penalty.autocomplete("chaser")
+    @safe_autocomplete
+    async def _chasers(self, interaction: discord.Interaction, current: str) -> Choices:
+        state = await quidditch.peek(self.db, interaction.channel_id or 0)
+        if state is None:
+            return []
+        team = getattr(interaction.namespace, "team", None)
+        sides = [s for s in q.SIDES if team in (None, s, state.team(s).name)] or list(q.SIDES)
+        return [
+            app_commands.Choice(name=f"{c.name} ({state.team(side).name})", value=c.name)
+            for side in sides
+            for c in state.team(side).chasers
+            if c.active and current.casefold() in c.name.casefold()
+        ]

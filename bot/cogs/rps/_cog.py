@@ -1,0 +1,180 @@
+"""``/rps check``, ``/rps resisted`` and ``/rps sustained start|roll|status|abandon``."""
+
+from __future__ import annotations
+
+import re
+
+import discord
+from discord import app_commands
+
+from bot.cogs._common import LABEL_LENGTH, NarratorCog, actor_from, send_roll
+from bot.cogs._sheets import attribute_autocomplete, skill_autocomplete
+from bot.render import rps as render
+from bot.render.common import signed
+from bot.services import rps as service
+from bot.services.rps import BaseRequest
+from engine.systems import rps
+
+Label = app_commands.Range[str, 1, LABEL_LENGTH]
+BaseValue = app_commands.Range[int, rps.MIN_BASE, rps.MAX_BASE]
+Modifier = app_commands.Range[int, rps.MIN_MODIFIER, rps.MAX_MODIFIER]
+Goal = app_commands.Range[int, 1, rps.MAX_GOAL]
+Name = app_commands.Range[str, 1, 64]
+Parties = app_commands.Range[str, 1, service.PARTIES_LENGTH]
+
+DIFFICULTIES = [
+    app_commands.Choice(name=f"{d.name} ({signed(d.modifier)})", value=d.name)
+    for d in rps.DIFFICULTIES
+]
+_CHECK_HELP = {
+    "base": "The Base as a number (or use an attribute or skill of your character)",
+    "attribute": "Attribute check: 2 × this attribute (with a skill: its parent attribute)",
+    "skill": "Skill check: skill + parent attribute",
+    "difficulty": "A named difficulty modifier: No way to fail +20 … Beyond impossible −20",
+    "modifier": "Situational modifiers (a second try: −5 … +5)",
+    "forgo": "Skip the roll when Base is above 15: SL 1, no critical either way",
+}
+# "@name" typed without picking the mention: look the member up by name.
+_AT_NAME = re.compile(r"(?<![<\w])@([\w.]{2,32})")
+
+
+def _mentions(interaction: discord.Interaction, text: str) -> str:
+    guild = interaction.guild
+    if guild is None:
+        return text
+
+    def replace(match: re.Match[str]) -> str:
+        member = guild.get_member_named(match.group(1))
+        return f"<@{member.id}>" if member is not None else match.group(0)
+
+    return _AT_NAME.sub(replace, text)
+
+
+class RpsCog(NarratorCog):
+    rps_group = app_commands.Group(name="rps", description="RPS stat checks: Base − 2d10")
+    sustained = app_commands.Group(
+        name="sustained",
+        description="Sustained actions: checks fill a Success Pool up to a Goal Total",
+        parent=rps_group,
+    )
+
+    @rps_group.command(name="check", description="A stat check: SL = Base − 2d10, 1 or more wins")
+    @app_commands.describe(
+        label="What the check is for (shown in the title)",
+        secret="Show the result only to you and the GM",
+        **_CHECK_HELP,
+    )
+    @app_commands.choices(difficulty=DIFFICULTIES)
+    @app_commands.autocomplete(attribute=attribute_autocomplete, skill=skill_autocomplete)
+    async def check(
+        self,
+        interaction: discord.Interaction,
+        base: BaseValue | None = None,
+        attribute: Name | None = None,
+        skill: Name | None = None,
+        difficulty: str | None = None,
+        modifier: Modifier = 0,
+        forgo: bool = False,
+        label: Label | None = None,
+        secret: bool = False,
+    ) -> None:
+        request = BaseRequest(base, attribute, skill, difficulty, modifier)
+        outcome = await service.check(
+            self.db,
+            self.dice,
+            actor_from(interaction),
+            request,
+            forgo=forgo,
+            label=label,
+            secret=secret,
+        )
+        embed = render.check_embed(outcome, interaction.user.display_name)
+        await send_roll(interaction, embed, outcome.secrecy)
+
+    @rps_group.command(
+        name="resisted", description="Everyone checks; the highest SL wins, ties roll off"
+    )
+    @app_commands.describe(
+        parties="Who resists whom, e.g. 'Johnny:12, Franky:9, @alice' (a player rolls their "
+        "character)",
+        attribute="What mentioned players roll: 2 × this attribute",
+        skill="What mentioned players roll: this skill + its attribute",
+        label="What the contest is about (shown in the title)",
+        secret="Show the result only to you and the GM",
+    )
+    @app_commands.autocomplete(attribute=attribute_autocomplete, skill=skill_autocomplete)
+    async def resisted(
+        self,
+        interaction: discord.Interaction,
+        parties: Parties,
+        attribute: Name | None = None,
+        skill: Name | None = None,
+        label: Label | None = None,
+        secret: bool = False,
+    ) -> None:
+        outcome = await service.resisted(
+            self.db,
+            self.dice,
+            actor_from(interaction),
+            parties=_mentions(interaction, parties),
+            attribute=attribute,
+            skill=skill,
+            label=label,
+            secret=secret,
+        )
+        embed = render.resisted_embed(outcome, interaction.user.display_name)
+        await send_roll(interaction, embed, outcome.secrecy)
+
+    @sustained.command(name="start", description="Start this channel's sustained action")
+    @app_commands.describe(
+        goal="The Goal Total the Success Pool must reach",
+        no_loss="A failed check does not lower the pool (the GM's choice)",
+        label="What the action is (shown on every check)",
+    )
+    async def sustained_start(
+        self,
+        interaction: discord.Interaction,
+        goal: Goal,
+        no_loss: bool = False,
+        label: Label | None = None,
+    ) -> None:
+        view = await service.sustained_start(
+            self.db, actor_from(interaction), goal=goal, no_loss=no_loss, label=label
+        )
+        embed = render.sustained_embed(view, heading="Sustained action started")
+        await interaction.response.send_message(embed=embed)
+
+    @sustained.command(name="roll", description="Roll the next check of the sustained action")
+    @app_commands.describe(secret="Show the result only to you and the GM", **_CHECK_HELP)
+    @app_commands.choices(difficulty=DIFFICULTIES)
+    @app_commands.autocomplete(attribute=attribute_autocomplete, skill=skill_autocomplete)
+    async def sustained_roll(
+        self,
+        interaction: discord.Interaction,
+        base: BaseValue | None = None,
+        attribute: Name | None = None,
+        skill: Name | None = None,
+        difficulty: str | None = None,
+        modifier: Modifier = 0,
+        forgo: bool = False,
+        secret: bool = False,
+    ) -> None:
+        request = BaseRequest(base, attribute, skill, difficulty, modifier)
+        outcome = await service.sustained_roll(
+            self.db, self.dice, actor_from(interaction), request, forgo=forgo, secret=secret
+        )
+        embed = render.sustained_roll_embed(outcome, interaction.user.display_name)
+        await send_roll(interaction, embed, outcome.secrecy)
+
+    @sustained.command(name="status", description="The sustained action's pool, goal and checks")
+    async def sustained_status(self, interaction: discord.Interaction) -> None:
+        view = await service.sustained_status(self.db, actor_from(interaction))
+        await interaction.response.send_message(embed=render.sustained_embed(view))
+
+    @sustained.command(
+        name="abandon", description="End the sustained action (its starter or the GM)"
+    )
+    async def sustained_abandon(self, interaction: discord.Interaction) -> None:
+        view = await service.sustained_abandon(self.db, actor_from(interaction))
+        embed = render.sustained_embed(view, heading="Sustained action abandoned")
+        await interaction.response.send_message(embed=embed)

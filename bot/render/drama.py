@@ -1,0 +1,222 @@
+"""Embeds for Drama in History tests, opposed tests and paying the price."""
+
+from __future__ import annotations
+
+import discord
+
+from bot.render import colours
+from bot.render.common import percent, signed, titled
+from bot.render.limits import FIELD_VALUE, clip, fit_embed
+from bot.render.penalty import change_line, level_line
+from bot.services.drama import PRICE_WINDOW, OpposedOutcome, PriceOutcome, RollOutcome
+from engine import penalty
+from engine.systems.drama import (
+    DramaResult,
+    Outcome,
+    Pools,
+    base_value,
+    resistance_value,
+)
+from engine.systems.drama import (
+    OpposedOutcome as OpposedKind,
+)
+
+LEGEND = "bold = counts · 💥 explodes · ⤷ extra die · ⚠️ penalty die"
+OUTCOME_ICONS = {Outcome.SUCCESS: "✅", Outcome.YES_BUT: "⚖️", Outcome.FAILURE: "❌"}
+OUTCOME_COLOURS = {
+    Outcome.SUCCESS: colours.SUCCESS,
+    Outcome.YES_BUT: colours.PARTIAL,
+    Outcome.FAILURE: colours.FAILURE,
+}
+
+
+def _die(face: int, counted: bool) -> str:
+    return f"**[{face}]**" if counted else f"[{face}]"
+
+
+def base_faces(result: DramaResult) -> str:
+    return " ".join(_die(f, base_value(f) != 0) for f in result.base_faces) or "none"
+
+
+def resistance_faces(result: DramaResult) -> str:
+    return " ".join(_die(f, resistance_value(f) != 0) for f in result.resistance_faces) or "none"
+
+
+def drama_faces(result: DramaResult) -> str:
+    shown = []
+    for die in result.drama_faces:
+        text = ("⤷" if die.extra else "") + _die(die.face, die.value != 0)
+        if die.explodes:
+            text += "💥"
+        if die.penalty:
+            text += "⚠️"
+        shown.append(text)
+    return " ".join(shown) or "none"
+
+
+def pools_line(pools: Pools) -> str:
+    parts = []
+    for part in pools.parts:
+        dice = [
+            f"{count}{kind}"
+            for count, kind in ((part.base, "Bd"), (part.resistance, "Rd"), (part.drama, "Dd"))
+            if count
+        ]
+        if dice:
+            parts.append(f"{part.label} ({' '.join(dice)})")
+    summary = f"**{pools.base}Bd · {pools.resistance}Rd · {pools.drama}Dd**"
+    return f"{summary} = {', '.join(parts)}" if parts else summary
+
+
+def result_fields(embed: discord.Embed, result: DramaResult, *, prefix: str = "") -> None:
+    embed.add_field(
+        name=f"{prefix}Base dice {signed(result.base_successes)}",
+        value=clip(base_faces(result), FIELD_VALUE),
+        inline=False,
+    )
+    embed.add_field(
+        name=f"{prefix}Resistance dice {signed(-result.resistance_losses)}",
+        value=clip(resistance_faces(result), FIELD_VALUE),
+        inline=False,
+    )
+    if result.drama_faces:
+        exploded = f", {result.exploded} exploded" if result.exploded else ""
+        embed.add_field(
+            name=f"{prefix}Drama dice {signed(result.drama_net)}{exploded}",
+            value=clip(drama_faces(result), FIELD_VALUE),
+            inline=False,
+        )
+    if result.critical:
+        ones = result.resistance_faces.count(1)
+        embed.add_field(
+            name=f"{prefix}Criticals {signed(result.critical_bonus)}",
+            value=f"{result.sixes} sixes in Bd and Dd − {ones} Rd ones",
+            inline=False,
+        )
+
+
+def _penalty_lines(
+    character: str | None, penalty_dice: int, gained: penalty.PenaltyChange | None
+) -> list[str]:
+    if character is None:
+        return ["No Drama character active here: penalty dice are not tracked."]
+    level = penalty.level_of(penalty_dice)
+    lines = [f"{penalty_dice} penalty dice added to Rd ({level.label})."]
+    if gained is not None:
+        lines.append(change_line(gained, what="from drama-die 1s"))
+        if gained.level_changed:
+            lines.append(level_line(character, gained))
+    return lines
+
+
+def test_embed(outcome: RollOutcome, roller: str) -> discord.Embed:
+    result = outcome.result
+    title = f"{OUTCOME_ICONS[result.outcome]} {result.outcome.label} — net {result.net}"
+    lines = [pools_line(outcome.pools)]
+    if result.outcome is Outcome.YES_BUT:
+        minutes = int(PRICE_WINDOW.total_seconds() // 60)
+        lines.append(
+            f"Pay the price (+1 penalty die) within {minutes} minutes to make it a success."
+        )
+    embed = discord.Embed(
+        title=titled(title, outcome.label),
+        description="\n".join(lines),
+        colour=OUTCOME_COLOURS[result.outcome],
+    )
+    result_fields(embed, result)
+    embed.add_field(
+        name="Penalty dice",
+        value=clip(
+            "\n".join(_penalty_lines(outcome.character, outcome.penalty_dice, outcome.gained)),
+            FIELD_VALUE,
+        ),
+        inline=False,
+    )
+    embed.add_field(name="Chance of net ≥ 2", value=f"Chance: {percent(outcome.chance)}")
+    _footer(embed, roller, outcome.character, outcome.secrecy.secret)
+    return fit_embed(embed)
+
+
+def _footer(embed: discord.Embed, roller: str, character: str | None, secret: bool) -> None:
+    who = f"{roller} as {character}" if character else roller
+    text = f"{who} · Drama in History · {LEGEND}"
+    if secret:
+        text += " · secret roll"
+    embed.set_footer(text=clip(text, 2000))
+
+
+def price_paid_embed(original: discord.Embed, outcome: PriceOutcome) -> discord.Embed:
+    """The roll's embed once its price is paid: a success, and the penalty die it cost."""
+    embed = original.copy()
+    title = original.title or ""
+    embed.title = clip(title.replace("⚖️ Yes, but…", "✅ Success (price paid)", 1), 256)
+    embed.colour = colours.SUCCESS
+    if outcome.change is not None and outcome.character is not None:
+        lines = [change_line(outcome.change, what="for paying the price")]
+        if outcome.change.level_changed:
+            lines.append(level_line(outcome.character, outcome.change))
+        value = "\n".join(lines)
+    else:
+        value = "Paid: +1 penalty die (no character to track it on)."
+    embed.add_field(name="Price paid", value=clip(value, FIELD_VALUE), inline=False)
+    return fit_embed(embed)
+
+
+OPPOSED_TITLES = {
+    OpposedKind.WIN: "🏆 {winner} wins by {level}",
+    OpposedKind.DRAW: "🤝 Draw at {net}",
+    OpposedKind.BOTH_FAIL: "❌ Both fail",
+}
+
+
+def opposed_embed(outcome: OpposedOutcome, roller: str) -> discord.Embed:
+    result = outcome.result
+    me = outcome.character or roller
+    names = {"a": me, "b": outcome.their_name}
+    title = OPPOSED_TITLES[result.outcome].format(
+        winner=names.get(result.winner or "", ""), level=result.level, net=result.a.net
+    )
+    lines = [
+        f"**{me}**: net {result.a.net} · **{outcome.their_name}**: net {result.b.net}",
+        "A side needs net 2 or more, and more than the other, to win.",
+    ]
+    if result.outcome is OpposedKind.DRAW:
+        if result.winner is not None:
+            lines.append(f"Momentum settles the draw: **{names[result.winner]}** prevails.")
+        else:
+            lines.append("A draw: whoever has the momentum prevails (the GM says who).")
+    embed = discord.Embed(
+        title=titled(title, outcome.label),
+        description="\n".join(lines),
+        colour=colours.SUCCESS
+        if result.winner == "a"
+        else colours.PARTIAL
+        if result.outcome is OpposedKind.DRAW
+        else colours.FAILURE,
+    )
+    embed.add_field(name=me, value=clip(pools_line(outcome.pools), FIELD_VALUE), inline=False)
+    result_fields(embed, result.a, prefix=f"{me}: ")
+    embed.add_field(
+        name=outcome.their_name,
+        value=clip(pools_line(outcome.their_pools), FIELD_VALUE),
+        inline=False,
+    )
+    result_fields(embed, result.b, prefix=f"{outcome.their_name}: ")
+    embed.add_field(
+        name="Penalty dice",
+        value=clip(
+            "\n".join(_penalty_lines(outcome.character, outcome.penalty_dice, outcome.gained)),
+            FIELD_VALUE,
+        ),
+        inline=False,
+    )
+    chances = outcome.chances
+    embed.add_field(
+        name="Chances",
+        value=f"Chance: {me} wins {percent(chances['a'])} · {outcome.their_name} wins "
+        f"{percent(chances['b'])} · draw {percent(chances['draw'])} · both fail "
+        f"{percent(chances['both fail'])}",
+        inline=False,
+    )
+    _footer(embed, roller, outcome.character, outcome.secrecy.secret)
+    return fit_embed(embed)

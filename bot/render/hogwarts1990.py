@@ -1,0 +1,132 @@
+"""Hogwarts 1990 embeds: both d20 (the kept one in bold, a reroll shown replacing its die),
+the bonus named term by term, the outcome in words with its colour, and the chances."""
+
+from __future__ import annotations
+
+import discord
+
+from bot.render import colours
+from bot.render.common import percent, titled
+from bot.render.limits import clip, fit_embed
+from bot.services.hogwarts1990 import OpposedOutcome, RollOutcome, Side
+from engine.systems.hogwarts1990 import Outcome, Roll
+
+OUTCOME_COLOURS: dict[Outcome, discord.Colour] = {
+    Outcome.EXCEPTIONAL: colours.GREAT_SUCCESS,
+    Outcome.SUCCESS: colours.SUCCESS,
+    Outcome.FAILURE: colours.FAILURE,
+    Outcome.CRITICAL_FAILURE: colours.DISASTER,
+    Outcome.ROLLED: colours.NEUTRAL,
+}
+OUTCOME_ICONS: dict[Outcome, str] = {
+    Outcome.EXCEPTIONAL: "🌟",
+    Outcome.SUCCESS: "✅",
+    Outcome.FAILURE: "❌",
+    Outcome.CRITICAL_FAILURE: "💀",
+    Outcome.ROLLED: "🎲",
+}
+
+
+def dice_text(roll: Roll) -> str:
+    """``[3] **[11]**``, or with advantage ``~~[3]~~ → [17] **[11]**`` (kept die in bold)."""
+    kept_index = _kept_index(roll)
+    shown = []
+    for index, face in enumerate(roll.dice):
+        text = f"**[{face}]**" if index == kept_index else f"[{face}]"
+        if roll.rerolled == index:
+            text = f"~~[{roll.faces[index]}]~~ → {text}"
+        shown.append(text)
+    return " ".join(shown)
+
+
+def _kept_index(roll: Roll) -> int:
+    return roll.dice.index(roll.kept)
+
+
+def kind_text(roll: Roll) -> str:
+    kind = "stress roll: keeps the lower" if roll.stress else "standard roll: keeps the higher"
+    if roll.advantage_used:
+        kind += " · advantage: the lower die rerolled"
+    elif roll.advantage_refused:
+        kind += " · advantage refused: doubles that would fail are not rerolled"
+    return kind
+
+
+def arithmetic(roll: Roll, side: Side) -> str:
+    text = f"{roll.kept} {side.terms()} = **{roll.total}**"
+    if roll.difficulty is not None:
+        text += f" vs {roll.difficulty}"
+    return text
+
+
+def doubles_note(roll: Roll) -> str | None:
+    if not roll.doubles:
+        return None
+    if roll.exceptional:
+        return "🎯 Doubles on a success: an **Exceptional success**."
+    if roll.critical_failure:
+        return "🎭 Doubles on a failure: a **Critical failure**."
+    return "Doubles, with no difficulty: they mean nothing."
+
+
+def roll_embed(outcome: RollOutcome, roller: str) -> discord.Embed:
+    roll = outcome.roll
+    result = roll.outcome
+    heading = f"{roll.total}" if result is Outcome.ROLLED else result.label
+    title = titled(f"{OUTCOME_ICONS[result]} {heading}", outcome.label or _subject(outcome.side))
+    lines = [
+        f"**Dice:** {dice_text(roll)} ({kind_text(roll)})",
+        arithmetic(roll, outcome.side),
+    ]
+    note = doubles_note(roll)
+    if note:
+        lines.append(note)
+    if outcome.odds is not None:
+        odds = outcome.odds
+        lines.append(
+            f"Chance: {percent(odds.success)} · exceptional {percent(odds.exceptional)} · "
+            f"critical failure {percent(odds.critical_failure)}"
+        )
+    colour = colours.SECRET if outcome.secrecy.secret else OUTCOME_COLOURS[result]
+    embed = discord.Embed(title=title, description="\n".join(lines), colour=colour)
+    _footer(embed, f"{roller} · Hogwarts 1990", outcome.secrecy.secret)
+    return fit_embed(embed)
+
+
+def _subject(side: Side) -> str:
+    if side.character and side.attribute:
+        return f"{side.character} · {side.attribute}"
+    return "Hogwarts 1990 roll"
+
+
+def _footer(embed: discord.Embed, text: str, secret: bool) -> None:
+    if secret:
+        text += " · secret roll"
+    embed.set_footer(text=clip(text, 2000))
+
+
+def opposed_embed(outcome: OpposedOutcome, roller: str) -> discord.Embed:
+    result = outcome.result
+    a_name = outcome.a.name if outcome.a.named else roller
+    b_name = outcome.b.name if outcome.b.named else "Opponent"
+    if result.winner is None:
+        heading = f"🤝 Tie at {result.a.total}"
+    else:
+        winner = a_name if result.winner == "a" else b_name
+        heading = f"🏆 {winner} wins by {abs(result.margin)}"
+    embed = discord.Embed(
+        title=titled(heading, outcome.label),
+        description=(
+            f"Chance: {clip(a_name, 60)} {percent(outcome.odds.a)} · "
+            f"{clip(b_name, 60)} {percent(outcome.odds.b)} · tie {percent(outcome.odds.tie)}"
+        ),
+        colour=colours.SECRET if outcome.secrecy.secret else colours.NEUTRAL,
+    )
+    for name, roll, side in ((a_name, result.a, outcome.a), (b_name, result.b, outcome.b)):
+        embed.add_field(
+            name=clip(name, 256),
+            value=f"{dice_text(roll)}\n{kind_text(roll)}\n{arithmetic(roll, side)}",
+            inline=True,
+        )
+    _footer(embed, f"{roller} · Hogwarts 1990 opposed roll", outcome.secrecy.secret)
+    return fit_embed(embed)

@@ -1,0 +1,169 @@
+"""Embeds for RPS checks, resisted actions and sustained actions."""
+
+from __future__ import annotations
+
+import discord
+
+from bot.render import colours
+from bot.render.common import percent, signed, titled
+from bot.render.limits import FIELD_VALUE, clip, fit_embed
+from bot.services.rps import (
+    Base,
+    CheckOutcome,
+    ResistedOutcome,
+    SustainedOutcome,
+    SustainedView,
+)
+from engine.systems.rps import CheckResult, Special, TaskStatus
+
+SPECIAL_LINES = {
+    Special.AUTOMATIC_SUCCESS: "Double 1s at Base 2 or less: **automatic success**, SL 1.",
+    Special.CRITICAL_SUCCESS: "Double 1s: **critical success**, SL +5.",
+    Special.AUTOMATIC_FAILURE: "Double 10s: **automatic failure**, SL 0.",
+    Special.CRITICAL_FAILURE: "Double 10s: **critical failure** (a fumble).",
+}
+
+
+def colour_of(result: CheckResult) -> discord.Colour:
+    if result.special is Special.CRITICAL_SUCCESS:
+        return colours.GREAT_SUCCESS
+    if result.special is Special.CRITICAL_FAILURE:
+        return colours.DISASTER
+    return colours.SUCCESS if result.success else colours.FAILURE
+
+
+def base_line(base: Base) -> str:
+    return f"**Base {base.value}** = {' + '.join(base.parts)}"
+
+
+def check_lines(result: CheckResult) -> list[str]:
+    """How the SL came about: the dice, the subtraction and any double."""
+    if result.forgone:
+        return ["Roll forgone (Base above 15): **SL 1**, and no critical either way."]
+    first, second = result.faces
+    raw = result.base - first - second
+    lines = [f"2d10: [{first}] [{second}] → SL = {result.base} − {first + second} = {raw}"]
+    if result.special is not None:
+        lines.append(SPECIAL_LINES[result.special])
+    verdict = "Success" if result.success else "Failure"
+    lines.append(f"**SL {result.success_level}** — {verdict}, {result.label}.")
+    return lines
+
+
+def _footer(embed: discord.Embed, roller: str, character: str | None, secret: bool) -> None:
+    who = f"{roller} as {character}" if character else roller
+    text = f"{who} · RPS"
+    if secret:
+        text += " · secret roll"
+    embed.set_footer(text=clip(text, 2000))
+
+
+def check_embed(outcome: CheckOutcome, roller: str) -> discord.Embed:
+    result = outcome.result
+    embed = discord.Embed(
+        title=titled(f"🎲 SL {result.success_level} — {result.label}", outcome.label),
+        description="\n".join([base_line(outcome.base), *check_lines(result)]),
+        colour=colour_of(result),
+    )
+    embed.add_field(name="Chance of SL ≥ 1", value=f"Chance: {percent(outcome.chance)}")
+    _footer(embed, roller, outcome.base.character, outcome.secrecy.secret)
+    return fit_embed(embed)
+
+
+def _party(name: str, result: CheckResult) -> str:
+    faces = " ".join(f"[{f}]" for f in result.faces) or "forgone"
+    special = f" ({result.special.label})" if result.special else ""
+    return f"{name}: Base {result.base}, {faces} → **SL {result.success_level}**{special}"
+
+
+def resisted_embed(outcome: ResistedOutcome, roller: str) -> discord.Embed:
+    result = outcome.result
+    if result.winner is not None:
+        title = f"⚔️ {result.winner} wins — SL {result.success_level}"
+        colour = colours.SUCCESS
+        summary = (
+            f"**{result.winner}** has the highest SL; their new SL is the highest minus the "
+            f"second highest: **{result.success_level}**."
+        )
+    else:
+        title = f"⚔️ Tie after {len(result.rounds)} rounds"
+        colour = colours.PARTIAL
+        summary = f"Still tied after {len(result.rounds)} rounds: {', '.join(result.tied)}."
+    embed = discord.Embed(title=titled(title, outcome.label), description=summary, colour=colour)
+    for number, round_ in enumerate(result.rounds, start=1):
+        name = "Round 1" if number == 1 else f"Roll-off {number - 1}"
+        value = "\n".join(_party(p.name, p.check) for p in round_)
+        embed.add_field(name=name, value=clip(value, FIELD_VALUE), inline=False)
+    sources = "\n".join(f"{name}: {source}" for name, source in outcome.sources.items())
+    embed.add_field(name="Bases", value=clip(sources, FIELD_VALUE), inline=False)
+    _footer(embed, roller, None, outcome.secrecy.secret)
+    return fit_embed(embed)
+
+
+STATUS_ICONS = {TaskStatus.IN_PROGRESS: "⏳", TaskStatus.COMPLETE: "✅", TaskStatus.FAILED: "💥"}
+
+
+def _task_lines(view: SustainedView) -> list[str]:
+    task = view.task
+    lines = [f"Success Pool **{task.pool}** / Goal **{task.goal}** after {task.checks} checks."]
+    if task.no_loss:
+        lines.append("No loss: a failed check leaves the pool as it is.")
+    else:
+        lines.append(
+            f"A failed check costs 1; it fails if the pool falls below −{task.goal} "
+            "or on a critical failure."
+        )
+    status = f"{STATUS_ICONS[task.status]} **{task.status.label}**"
+    if task.reason is not None:
+        status += f": {task.reason.label}"
+    lines.append(status)
+    return lines
+
+
+def _status_colour(view: SustainedView) -> discord.Colour:
+    return {
+        TaskStatus.IN_PROGRESS: colours.INFO,
+        TaskStatus.COMPLETE: colours.GREAT_SUCCESS,
+        TaskStatus.FAILED: colours.DISASTER,
+    }[view.task.status]
+
+
+def sustained_embed(view: SustainedView, *, heading: str = "Sustained action") -> discord.Embed:
+    embed = discord.Embed(
+        title=titled(f"{STATUS_ICONS[view.task.status]} {heading}", view.label),
+        description="\n".join([*_task_lines(view), f"Started by <@{view.started_by}>."]),
+        colour=_status_colour(view),
+    )
+    if view.log:
+        lines = [
+            f"{entry['name']}: Base {entry['base']} → SL {entry['sl']} "
+            f"({signed(entry['change'])}, pool {entry['pool']})"
+            for entry in view.log[-10:]
+        ]
+        embed.add_field(name="Latest checks", value=clip("\n".join(lines), FIELD_VALUE))
+    embed.set_footer(text="RPS sustained action · /rps sustained roll adds a check")
+    return fit_embed(embed)
+
+
+def sustained_roll_embed(outcome: SustainedOutcome, roller: str) -> discord.Embed:
+    step = outcome.roll
+    view = outcome.view
+    embed = discord.Embed(
+        title=titled(
+            f"{STATUS_ICONS[view.task.status]} SL {step.check.success_level} — "
+            f"pool {view.task.pool}/{view.task.goal}",
+            outcome.label,
+        ),
+        description="\n".join([base_line(outcome.base), *check_lines(step.check)]),
+        colour=_status_colour(view)
+        if view.task.status is not TaskStatus.IN_PROGRESS
+        else colour_of(step.check),
+    )
+    embed.add_field(
+        name="Success Pool",
+        value=f"{step.before.pool} {signed(step.change)} → **{view.task.pool}** / {view.task.goal}",
+    )
+    embed.add_field(name="Status", value=_task_lines(view)[-1])
+    embed.add_field(name="Chance of SL ≥ 1", value=f"Chance: {percent(outcome.chance)}")
+    _footer(embed, roller, outcome.base.character, outcome.secrecy.secret)
+    return fit_embed(embed)

@@ -1,0 +1,343 @@
+"""Characters: the active character, lookups by name with the GM rule, and resource changes.
+
+This is the API every system's service uses to roll from a sheet::
+
+    sheet = await active_character(session, actor, system="coda")
+    stealth = resolve(sheet, "skill Stealth")
+
+Functions taking a ``session`` run inside the caller's unit of work; the ``/sheet``
+commands' own services (taking ``db``) live further down.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from bot.actor import Actor
+from bot.errors import PermissionDenied, UserError
+from bot.services.permissions import is_gm
+from bot.services.sheet import (
+    KINDS,
+    MAX_ATTRIBUTES,
+    MAX_RESOURCES,
+    MAX_SKILLS,
+    MAX_SPECIALTIES,
+    MAX_VALUE,
+    MIN_VALUE,
+    NAME_LENGTH,
+    NOTES_LENGTH,
+    CharacterSheet,
+    Kind,
+    ResolvedValue,
+    Resource,
+    Skill,
+    find_key,
+    name_key,
+    resolve,
+    sheet_from_row,
+)
+from bot.storage.models import Character
+from bot.storage.repositories import characters as repo
+from engine.systems import SYSTEMS
+
+__all__ = [
+    "KINDS",
+    "MAX_ATTRIBUTES",
+    "MAX_RESOURCES",
+    "MAX_SKILLS",
+    "MAX_SPECIALTIES",
+    "MAX_VALUE",
+    "MIN_VALUE",
+    "NAME_LENGTH",
+    "NOTES_LENGTH",
+    "CharacterSheet",
+    "Kind",
+    "ResolvedValue",
+    "Resource",
+    "ResourceChange",
+    "Skill",
+    "active_character",
+    "adjust_resource",
+    "attribute_names",
+    "character_by_name",
+    "character_names",
+    "resolve",
+    "resource_names",
+    "skill_names",
+]
+
+AUTOCOMPLETE_LIMIT = 25
+
+
+def guild_key(actor: Actor) -> int:
+    """Characters belong to a guild; direct messages count as guild 0."""
+    return actor.guild_id or 0
+
+
+# --- reading -------------------------------------------------------------------------------
+
+
+async def active_character(
+    session: AsyncSession, actor: Actor, *, system: str | None = None
+) -> CharacterSheet:
+    """The caller's active character in this channel (their only one, or the one they use)."""
+    return sheet_from_row(await _active_row(session, actor, system=system))
+
+
+async def _active_row(
+    session: AsyncSession, actor: Actor, *, system: str | None = None, for_update: bool = False
+) -> Character:
+    owned = await repo.owned(session, guild_key(actor), actor.user_id)
+    if not owned:
+        raise UserError(
+            "You have no character here: create one with `/sheet create name:… system:…`."
+        )
+    if len(owned) == 1:
+        row = owned[0]
+    else:
+        chosen = await repo.selected(session, actor.user_id, actor.channel_id)
+        if chosen is None:
+            names = ", ".join(c.name for c in owned)
+            raise UserError(
+                f"You have {len(owned)} characters ({names}): choose one for this channel "
+                "with `/sheet use character:…`."
+            )
+        row = chosen
+    _check_system(row, system)
+    if for_update:
+        locked = await repo.by_id(session, row.id, for_update=True)
+        assert locked is not None  # we just read it in this transaction
+        row = locked
+    return row
+
+
+async def character_by_name(
+    session: AsyncSession,
+    actor: Actor,
+    name: str,
+    *,
+    system: str | None = None,
+    owner_id: int | None = None,
+) -> CharacterSheet:
+    """The caller's own character called ``name``; for a GM of the channel, also any
+    character used in this channel. ``owner_id`` picks whose character (GMs only, for
+    others)."""
+    return sheet_from_row(
+        await _row_by_name(session, actor, name, system=system, owner_id=owner_id)
+    )
+
+
+async def _row_by_name(
+    session: AsyncSession,
+    actor: Actor,
+    name: str,
+    *,
+    system: str | None = None,
+    owner_id: int | None = None,
+    for_update: bool = False,
+) -> Character:
+    guild_id = guild_key(actor)
+    key = name_key(name)
+    if owner_id is None or owner_id == actor.user_id:
+        own = await repo.by_name(session, guild_id, actor.user_id, key, for_update=for_update)
+        if own is not None:
+            _check_system(own, system)
+            return own
+    gm = await is_gm(session, actor)
+    if owner_id is not None and owner_id != actor.user_id and not gm:
+        raise PermissionDenied(
+            "Only the channel's GM can look at another player's characters. A GM holds a GM "
+            "role, has Manage Channels, or started this channel's current encounter or match."
+        )
+    channel = await repo.in_channel(session, guild_id, actor.channel_id) if gm else []
+    matches = [
+        c
+        for c in channel
+        if c.name_key == key
+        and c.owner_id != actor.user_id
+        and (owner_id is None or c.owner_id == owner_id)
+    ]
+    if len(matches) > 1:
+        raise UserError(
+            f"{len(matches)} characters in this channel are called {name.strip()}: "
+            "say whose with the `player` option."
+        )
+    if matches:
+        row = matches[0]
+        if for_update:
+            locked = await repo.by_id(session, row.id, for_update=True)
+            assert locked is not None
+            row = locked
+        _check_system(row, system)
+        return row
+    own_names = [c.name for c in await repo.owned(session, guild_id, actor.user_id)]
+    message = f"There is no character called `{name.strip()}` that you can use. "
+    message += f"Yours: {', '.join(own_names) if own_names else 'none yet'}."
+    if gm:
+        others = sorted({c.name for c in channel if c.owner_id != actor.user_id})
+        message += f" In this channel: {', '.join(others) if others else 'none'}."
+    raise UserError(message)
+
+
+def _check_system(row: Character, system: str | None) -> None:
+    if system is not None and row.system != system:
+        raise UserError(
+            f"{row.name} is a {SYSTEMS.get(row.system, row.system)} character; this command "
+            f"needs {SYSTEMS.get(system, system)}."
+        )
+
+
+# --- autocomplete ------------------------------------------------------------------------
+
+
+def matching(names: list[str], prefix: str) -> list[str]:
+    """Names starting with ``prefix`` first, then names containing it (case-insensitive)."""
+    wanted = prefix.strip().casefold()
+    unique = list(dict.fromkeys(names))
+    starts = [n for n in unique if n.casefold().startswith(wanted)]
+    contains = [n for n in unique if wanted in n.casefold() and n not in starts]
+    return (starts + contains)[:AUTOCOMPLETE_LIMIT]
+
+
+async def character_names(session: AsyncSession, actor: Actor, prefix: str) -> list[str]:
+    """The caller's characters, and for a GM also the channel's characters."""
+    names = [c.name for c in await repo.owned(session, guild_key(actor), actor.user_id)]
+    if await is_gm(session, actor):
+        names += [
+            c.name for c in await repo.in_channel(session, guild_key(actor), actor.channel_id)
+        ]
+    return matching(names, prefix)
+
+
+async def _sheet_for_autocomplete(
+    session: AsyncSession, actor: Actor, character: str | None
+) -> CharacterSheet | None:
+    try:
+        if character:
+            return await character_by_name(session, actor, character)
+        return await active_character(session, actor)
+    except UserError:
+        return None
+
+
+async def attribute_names(
+    session: AsyncSession, actor: Actor, prefix: str, character: str | None = None
+) -> list[str]:
+    """Attributes of the named character, or of the active one (empty when there is none)."""
+    sheet = await _sheet_for_autocomplete(session, actor, character)
+    return matching(list(sheet.attributes), prefix) if sheet else []
+
+
+async def skill_names(
+    session: AsyncSession, actor: Actor, prefix: str, character: str | None = None
+) -> list[str]:
+    sheet = await _sheet_for_autocomplete(session, actor, character)
+    return matching(list(sheet.skills), prefix) if sheet else []
+
+
+async def resource_names(
+    session: AsyncSession, actor: Actor, prefix: str, character: str | None = None
+) -> list[str]:
+    sheet = await _sheet_for_autocomplete(session, actor, character)
+    return matching(list(sheet.resources), prefix) if sheet else []
+
+
+# --- resources ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class ResourceChange:
+    """A resource before and after a change; ``clamped`` when a delta hit a bound."""
+
+    character: str
+    owner_id: int
+    resource: str
+    before: Resource | None
+    after: Resource
+    clamped: bool = False
+
+
+def check_value(what: str, value: int) -> int:
+    if not MIN_VALUE <= value <= MAX_VALUE:
+        raise UserError(f"{what} must be between {MIN_VALUE} and {MAX_VALUE} (got {value}).")
+    return value
+
+
+def check_entry_name(kind: str, name: str) -> str:
+    """Attribute, skill, resource and specialty names: 1–64 characters, no braces
+    (``{Name}`` is how ``/roll`` refers to them)."""
+    cleaned = " ".join(name.split())
+    if not cleaned:
+        raise UserError(f"The {kind} name is empty.")
+    if len(cleaned) > NAME_LENGTH:
+        raise UserError(f"A {kind} name has at most {NAME_LENGTH} characters.")
+    if any(ch in cleaned for ch in "{}"):
+        raise UserError(f"A {kind} name cannot contain {{ or }}.")
+    return cleaned
+
+
+async def adjust_resource(
+    session: AsyncSession,
+    actor: Actor,
+    character_name: str | None,
+    resource: str,
+    *,
+    current: int | None = None,
+    delta: int | None = None,
+    maximum: int | None = None,
+) -> ResourceChange:
+    """Set (``current``), change (``delta``) or re-cap (``maximum``) a resource, locked.
+
+    Owners change their own characters' resources (and may add new ones); a GM of the
+    channel changes existing resources of any character used there (damage, healing).
+    A delta is clamped to the resource's max and to the sheet's value bounds.
+    """
+    if current is not None and delta is not None:
+        raise UserError("Give either a new current value or a change, not both.")
+    if current is None and delta is None and maximum is None:
+        raise UserError("Give a current value, a change or a max.")
+    if character_name:
+        row = await _row_by_name(session, actor, character_name, for_update=True)
+    else:
+        row = await _active_row(session, actor, for_update=True)
+    resources = dict(row.resources or {})
+    key = find_key(resources, resource)
+    owner = row.owner_id == actor.user_id
+    if key is None:
+        if not owner:
+            raise PermissionDenied(
+                f"{row.name} has no resource `{resource.strip()}`; only its owner can add one."
+            )
+        if current is None:
+            raise UserError(
+                f"{row.name} has no resource `{resource.strip()}` yet: give its current value "
+                f"to add it. Resources: {', '.join(resources) or 'none yet'}."
+            )
+        if len(resources) >= MAX_RESOURCES:
+            raise UserError(f"A sheet has at most {MAX_RESOURCES} resources; {row.name} is full.")
+        key = check_entry_name("resource", resource)
+        before = None
+        old_current, old_max = current, None
+    else:
+        before = Resource(int(resources[key]["current"]), resources[key].get("max"))
+        old_current, old_max = before.current, before.max
+    new_max = old_max if maximum is None else check_value("The max", maximum)
+    clamped = False
+    if delta is not None:
+        wanted = old_current + delta
+        upper = MAX_VALUE if new_max is None else min(new_max, MAX_VALUE)
+        new_current = min(max(wanted, MIN_VALUE), upper)
+        clamped = new_current != wanted
+    else:
+        new_current = check_value(key, old_current if current is None else current)
+        if current is None and new_max is not None and new_current > new_max:
+            new_current, clamped = new_max, True  # lowering the max lowers the current too
+        if new_max is not None and new_current > new_max:
+            raise UserError(f"{key} cannot be above its max ({new_current} > {new_max}).")
+    after = Resource(new_current, new_max)
+    resources[key] = {"current": after.current, "max": after.max}
+    row.resources = resources
+    await session.flush()
+    return ResourceChange(row.name, row.owner_id, key, before, after, clamped)

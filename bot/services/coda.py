@@ -1,0 +1,893 @@
+"""CODA use cases (``/coda``): tests, damage, opposed, combined and extended tests.
+
+Each function opens one unit of work, reads the channel's ``coda.ones`` rule and secrecy,
+works out the chance before rolling, rolls with the engine, logs every roll and persists
+any state, and returns a frozen outcome for the renderer. Bad input is refused before the
+transaction starts wherever it can be.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from bot.actor import Actor
+from bot.errors import PermissionDenied, UserError
+from bot.services import channel_settings, characters, secrecy
+from bot.services.characters import CharacterSheet
+from bot.services.permissions import is_gm
+from bot.storage import Database
+from bot.storage.models import CodaExtendedTask
+from bot.storage.repositories import coda as tasks_repo
+from bot.storage.repositories import rolls as roll_log
+from engine.dice import Dice
+from engine.systems import coda
+from engine.systems.coda import Degree, Part
+from engine.systems.coda_tables import AppliedCondition, parse_conditions
+
+SYSTEM = "coda"
+MAX_TASKS_PER_CHANNEL = 25
+#: CODA's reactions (chapter 2); the sheet keeps them among the attributes.
+REACTIONS = ("Stamina", "Swiftness", "Willpower", "Wisdom")
+REACTION_KEYS = frozenset(r.casefold() for r in REACTIONS)
+
+
+# --------------------------------------------------------------------------- shared pieces
+
+
+@dataclass(frozen=True, slots=True)
+class Roller:
+    """Who or what rolls one test: the named terms added, and whose sheet they came from."""
+
+    parts: tuple[Part, ...] = ()
+    character: str | None = None
+    subject: str | None = None  # "Stealth (Nimbleness)", "Strength", …
+
+    @property
+    def modifier(self) -> int:
+        return sum(p.value for p in self.parts)
+
+    @property
+    def name(self) -> str:
+        """How the roller is shown: the character (and what it rolls), or its modifier."""
+        if self.character:
+            return f"{self.character} · {self.subject}" if self.subject else self.character
+        return f"modifier {self.modifier:+d}"
+
+
+@dataclass(frozen=True, slots=True)
+class TestOutcome:
+    """One test as the embed shows it."""
+
+    result: coda.TestResult
+    chance: float
+    roller: Roller
+    penalties: tuple[Part, ...]
+    kind: str
+    difficulty: str | None
+    label: str | None
+    secrecy: secrecy.Secrecy
+
+    __test__ = False  # not a pytest test class
+
+
+def plain_roller(modifier: int) -> Roller:
+    """A roller given by a bare modifier."""
+    return Roller(parts=(Part("modifier", modifier),) if modifier else ())
+
+
+def resolve_tn(tn: int | None, difficulty: str | None) -> tuple[int, str | None]:
+    """Exactly one of a number and a named difficulty; the TN and the name (if any)."""
+    if tn is not None and difficulty:
+        raise UserError("Give either a TN or a difficulty, not both.")
+    if tn is None and not difficulty:
+        raise UserError("Give a TN (e.g. `tn:15`) or a difficulty (e.g. Challenging).")
+    if difficulty:
+        named = coda.Difficulty.parse(difficulty)
+        return named.tn, named.label
+    assert tn is not None
+    coda.chance(tn=tn)  # the engine's bounds check and message (Discord enforces them too)
+    return tn, None
+
+
+async def _ones(session: AsyncSession, channel_id: int) -> str:
+    return (await channel_settings.read(session, channel_id)).rule("coda.ones")
+
+
+def _arith(modifier: int, penalty: int) -> str:
+    text = "2d6"
+    if modifier:
+        text += f"{modifier:+d}"
+    if penalty:
+        text += f"-{penalty}"
+    return text
+
+
+def _log_test(
+    session: AsyncSession,
+    actor: Actor,
+    result: coda.TestResult,
+    *,
+    what: str,
+    visibility: secrecy.Secrecy,
+    label: str | None,
+) -> None:
+    conditions = "".join(f"; {c.text}" for c in result.conditions)
+    roll_log.add(
+        session,
+        actor,
+        system=SYSTEM,
+        input=f"{what} {_arith(result.modifier, result.penalty)} vs TN {result.tn}{conditions}",
+        faces=result.faces,
+        outcome=f"{result.total} · {result.degree.label}",
+        secret=visibility.secret,
+        label=label,
+    )
+
+
+def _roll_and_log(
+    session: AsyncSession,
+    dice: Dice,
+    actor: Actor,
+    *,
+    roller: Roller,
+    tn: int,
+    penalties: tuple[Part, ...],
+    conditions: tuple[AppliedCondition, ...],
+    visibility: secrecy.Secrecy,
+    label: str | None,
+    what: str,
+    ones: str,
+) -> tuple[coda.TestResult, float]:
+    """Inside a unit of work: the chance, the roll and its log entry."""
+    modifier = roller.modifier
+    penalty = sum(p.value for p in penalties)
+    kwargs: dict[str, Any] = {
+        "modifier": modifier,
+        "tn": tn,
+        "penalty": penalty,
+        "ones": ones,
+        "conditions": conditions,
+    }
+    chance = coda.chance(**kwargs)
+    result = coda.test(dice, **kwargs)
+    _log_test(session, actor, result, what=what, visibility=visibility, label=label)
+    return result, chance
+
+
+# --------------------------------------------------------------------------- /coda test
+
+
+async def roll_test(
+    db: Database,
+    dice: Dice,
+    actor: Actor,
+    *,
+    modifier: int = 0,
+    tn: int | None = None,
+    difficulty: str | None = None,
+    penalty: int = 0,
+    attempt: int = 1,
+    extra_actions: int = 0,
+    conditions: str | None = None,
+    label: str | None = None,
+    secret: bool = False,
+) -> TestOutcome:
+    """A test with a plain modifier."""
+    return await _test(
+        db,
+        dice,
+        actor,
+        resolve=None,
+        roller=plain_roller(modifier),
+        kind="test",
+        tn=tn,
+        difficulty=difficulty,
+        penalty=penalty,
+        attempt=attempt,
+        extra_actions=extra_actions,
+        conditions=conditions,
+        label=label,
+        secret=secret,
+    )
+
+
+async def _test(
+    db: Database,
+    dice: Dice,
+    actor: Actor,
+    *,
+    resolve: Any,
+    roller: Roller | None,
+    kind: str,
+    tn: int | None,
+    difficulty: str | None,
+    penalty: int,
+    attempt: int,
+    extra_actions: int,
+    conditions: str | None,
+    label: str | None,
+    secret: bool,
+) -> TestOutcome:
+    """Every single test: ``resolve(session)`` builds the roller from a sheet when given."""
+    base_tn, difficulty_label = resolve_tn(tn, difficulty)
+    penalties = coda.penalty_parts(penalty=penalty, attempt=attempt, extra_actions=extra_actions)
+    chosen = parse_conditions(conditions)
+    async with db.unit_of_work() as session:
+        if resolve is not None:
+            roller = await resolve(session)
+        assert roller is not None
+        visibility = await secrecy.decide(session, actor.channel_id, secret)
+        result, chance = _roll_and_log(
+            session,
+            dice,
+            actor,
+            roller=roller,
+            tn=base_tn,
+            penalties=penalties,
+            conditions=chosen,
+            visibility=visibility,
+            label=label,
+            what=roller.subject or kind,
+            ones=await _ones(session, actor.channel_id),
+        )
+    return TestOutcome(
+        result=result,
+        chance=chance,
+        roller=roller,
+        penalties=penalties,
+        kind=kind,
+        difficulty=difficulty_label,
+        label=label,
+        secrecy=visibility,
+    )
+
+
+# --------------------------------------------------------------------------- /coda damage
+
+
+@dataclass(frozen=True, slots=True)
+class DamageOutcome:
+    result: coda.DamageResult
+    label: str | None
+    secrecy: secrecy.Secrecy
+
+
+async def roll_damage(
+    db: Database,
+    dice: Dice,
+    actor: Actor,
+    *,
+    count: int,
+    modifier: int = 0,
+    label: str | None = None,
+    secret: bool = False,
+) -> DamageOutcome:
+    async with db.unit_of_work() as session:
+        visibility = await secrecy.decide(session, actor.channel_id, secret)
+        result = coda.damage(dice, count=count, modifier=modifier)
+        roll_log.add(
+            session,
+            actor,
+            system=SYSTEM,
+            input=f"damage {count}d6{modifier:+d}" if modifier else f"damage {count}d6",
+            faces=result.faces,
+            outcome=str(result.total),
+            secret=visibility.secret,
+            label=label,
+        )
+    return DamageOutcome(result=result, label=label, secrecy=visibility)
+
+
+# --------------------------------------------------------------------------- sides
+
+
+def parse_modifier(text: str) -> int | None:
+    """A side written as a number ("+5", "-2", "7"), or None when it names a character."""
+    cleaned = text.strip().replace("−", "-").replace(" ", "")
+    try:
+        return int(cleaned)
+    except ValueError:
+        return None
+
+
+async def resolve_roller(
+    session: AsyncSession, actor: Actor, text: str, using: str | None, *, who: str
+) -> Roller:
+    """A side of an opposed or combined test: a modifier, or a character with what it rolls."""
+    value = parse_modifier(text)
+    if value is not None:
+        if not coda.MODIFIER_MIN <= value <= coda.MODIFIER_MAX:
+            raise UserError(
+                f"{who}'s modifier must be between {coda.MODIFIER_MIN} and {coda.MODIFIER_MAX}."
+            )
+        return plain_roller(value)
+    return await character_roller(session, actor, text, using, who=who)
+
+
+async def character_roller(
+    session: AsyncSession, actor: Actor, character: str | None, using: str | None, *, who: str
+) -> Roller:
+    """A character (by name, else the caller's active one) rolling a skill or attribute."""
+    sheet = await load_sheet(session, actor, character)
+    if not using or not using.strip():
+        raise UserError(f"{who}: say what {sheet.name} rolls: a skill, an attribute or a reaction.")
+    if sheet.find_skill(using) is not None:
+        return skill_roller(sheet, using)
+    if sheet.find_attribute(using) is not None:
+        return attribute_roller(sheet, using)
+    raise UserError(
+        f"{sheet.name} has no skill or attribute `{using.strip()}`. "
+        f"Skills: {', '.join(sheet.skills) or 'none yet'}. "
+        f"Attributes: {', '.join(sheet.attributes) or 'none yet'}."
+    )
+
+
+async def load_sheet(session: AsyncSession, actor: Actor, character: str | None) -> CharacterSheet:
+    """A CODA sheet: the named character (own, or any used here for a GM), else the active one."""
+    if character and character.strip():
+        return await characters.character_by_name(session, actor, character, system=SYSTEM)
+    return await characters.active_character(session, actor, system=SYSTEM)
+
+
+def _attribute(sheet: CharacterSheet, name: str) -> tuple[str, int]:
+    found = sheet.find_attribute(name)
+    # Missing: sheet.attribute() raises the sheet's own message, listing the attributes.
+    return found if found is not None else (name, sheet.attribute(name))
+
+
+def _relabel(parts: tuple[Part, ...], names: dict[str, str]) -> tuple[Part, ...]:
+    return tuple(Part(names.get(p.label, p.label), p.value) for p in parts)
+
+
+def skill_roller(
+    sheet: CharacterSheet,
+    skill: str,
+    *,
+    attribute: str | None = None,
+    specialty: str | None = None,
+    affinity: int = 0,
+    modifier: int = 0,
+) -> Roller:
+    """Skill test: attribute + ranks (+2 specialty, + affinity); untrained: attribute − 2."""
+    found = sheet.find_skill(skill)
+    specialty_name = None
+    if found is None:
+        if not attribute:
+            raise UserError(
+                f"{sheet.name} has no skill `{skill.strip()}`: an untrained attempt (−2) needs "
+                f"the `attribute` it uses. Skills: {', '.join(sheet.skills) or 'none yet'}."
+            )
+        key, ranks, parent = skill.strip(), None, attribute
+    else:
+        key, data = found
+        ranks, parent = data.ranks, attribute or data.attribute
+        if parent is None:
+            raise UserError(
+                f"{sheet.name}'s skill {key} names no attribute: give one with `attribute`, or "
+                f"set it with `/sheet skill name:{key} attribute:…`."
+            )
+        if specialty and specialty.strip():
+            wanted = specialty.strip().casefold()
+            specialty_name = next((s for s in data.specialties if s.casefold() == wanted), None)
+            if specialty_name is None:
+                listed = ", ".join(data.specialties) or "none yet"
+                raise UserError(
+                    f"{sheet.name}'s {key} has no specialty `{specialty.strip()}`. "
+                    f"Specialties: {listed}."
+                )
+    if found is None and specialty:
+        raise UserError(f"{sheet.name} is untrained in {key}, so no specialty of it applies.")
+    attribute_name, attribute_value = _attribute(sheet, parent)
+    parts = coda.skill_parts(
+        attribute=attribute_value,
+        ranks=ranks,
+        specialty=specialty_name is not None,
+        affinity=affinity,
+        misc=modifier,
+    )
+    untrained = any(p.label == "untrained" for p in parts)
+    names = {"attribute": attribute_name, "ranks": f"{key} ranks"}
+    if specialty_name:
+        names["specialty"] = f"specialty: {specialty_name}"
+    subject = f"{key} ({attribute_name}{', untrained' if untrained else ''})"
+    return Roller(parts=_relabel(parts, names), character=sheet.name, subject=subject)
+
+
+def attribute_roller(
+    sheet: CharacterSheet, name: str, *, modifier: int = 0, reaction: bool = False
+) -> Roller:
+    """Attribute test (2d6 + attribute modifier) or reaction test (2d6 + reaction score)."""
+    key, value = _attribute(sheet, name)
+    if reaction:
+        parts = coda.reaction_parts(reaction=value, misc=modifier)
+        names = {"reaction": key}
+    else:
+        parts = coda.attribute_parts(attribute=value, misc=modifier)
+        names = {"attribute": key}
+    return Roller(parts=_relabel(parts, names), character=sheet.name, subject=key)
+
+
+async def roll_skill(
+    db: Database,
+    dice: Dice,
+    actor: Actor,
+    *,
+    skill: str,
+    character: str | None = None,
+    attribute: str | None = None,
+    specialty: str | None = None,
+    affinity: int = 0,
+    modifier: int = 0,
+    tn: int | None = None,
+    difficulty: str | None = None,
+    penalty: int = 0,
+    attempt: int = 1,
+    extra_actions: int = 0,
+    conditions: str | None = None,
+    label: str | None = None,
+    secret: bool = False,
+) -> TestOutcome:
+    """A skill test from the sheet; untrained (−2) when the character lacks the skill."""
+
+    async def resolve(session: AsyncSession) -> Roller:
+        sheet = await load_sheet(session, actor, character)
+        return skill_roller(
+            sheet,
+            skill,
+            attribute=attribute,
+            specialty=specialty,
+            affinity=affinity,
+            modifier=modifier,
+        )
+
+    return await _test(
+        db,
+        dice,
+        actor,
+        resolve=resolve,
+        roller=None,
+        kind="skill test",
+        tn=tn,
+        difficulty=difficulty,
+        penalty=penalty,
+        attempt=attempt,
+        extra_actions=extra_actions,
+        conditions=conditions,
+        label=label,
+        secret=secret,
+    )
+
+
+async def roll_attribute(
+    db: Database,
+    dice: Dice,
+    actor: Actor,
+    *,
+    name: str,
+    reaction: bool = False,
+    character: str | None = None,
+    modifier: int = 0,
+    tn: int | None = None,
+    difficulty: str | None = None,
+    penalty: int = 0,
+    attempt: int = 1,
+    extra_actions: int = 0,
+    conditions: str | None = None,
+    label: str | None = None,
+    secret: bool = False,
+) -> TestOutcome:
+    """An attribute test, or a reaction test (``reaction``), from the sheet."""
+
+    async def resolve(session: AsyncSession) -> Roller:
+        sheet = await load_sheet(session, actor, character)
+        return attribute_roller(sheet, name, modifier=modifier, reaction=reaction)
+
+    return await _test(
+        db,
+        dice,
+        actor,
+        resolve=resolve,
+        roller=None,
+        kind="reaction test" if reaction else "attribute test",
+        tn=tn,
+        difficulty=difficulty,
+        penalty=penalty,
+        attempt=attempt,
+        extra_actions=extra_actions,
+        conditions=conditions,
+        label=label,
+        secret=secret,
+    )
+
+
+async def sheet_entries(
+    db: Database, actor: Actor, prefix: str, *, character: str | None, kinds: tuple[str, ...]
+) -> list[str]:
+    """For autocomplete: skills and/or attributes of the named (else active) character."""
+    async with db.unit_of_work(read_only=True) as session:
+        names: list[str] = []
+        if "skill" in kinds:
+            names += await characters.skill_names(session, actor, prefix, character)
+        if "attribute" in kinds:
+            names += await characters.attribute_names(session, actor, prefix, character)
+        if "reaction" in kinds:
+            found = await characters.attribute_names(session, actor, prefix, character)
+            reactions = [n for n in found if n.casefold() in REACTION_KEYS]
+            names += reactions or found
+    return list(dict.fromkeys(names))[: characters.AUTOCOMPLETE_LIMIT]
+
+
+async def specialty_names(
+    db: Database, actor: Actor, prefix: str, *, character: str | None, skill: str | None
+) -> list[str]:
+    """For autocomplete: the specialties of a skill of the named (else active) character."""
+    if not skill:
+        return []
+    async with db.unit_of_work(read_only=True) as session:
+        try:
+            sheet = await load_sheet(session, actor, character)
+        except UserError:
+            return []
+    found = sheet.find_skill(skill)
+    return characters.matching(list(found[1].specialties), prefix) if found else []
+
+
+# --------------------------------------------------------------------------- /coda opposed
+
+
+@dataclass(frozen=True, slots=True)
+class OpposedOutcome:
+    result: coda.OpposedResult
+    a: Roller
+    b: Roller
+    chances: tuple[float, float, float]
+    label: str | None
+    secrecy: secrecy.Secrecy
+
+
+async def roll_opposed(
+    db: Database,
+    dice: Dice,
+    actor: Actor,
+    *,
+    a: str,
+    b: str,
+    a_with: str | None = None,
+    b_with: str | None = None,
+    label: str | None = None,
+    secret: bool = False,
+) -> OpposedOutcome:
+    """Two sides, each a modifier or a character; side A's dice first, then side B's."""
+    async with db.unit_of_work() as session:
+        side_a = await resolve_roller(session, actor, a, a_with, who="Side A")
+        side_b = await resolve_roller(session, actor, b, b_with, who="Side B")
+        visibility = await secrecy.decide(session, actor.channel_id, secret)
+        ones = await _ones(session, actor.channel_id)
+        chances = coda.opposed_chances(a_modifier=side_a.modifier, b_modifier=side_b.modifier)
+        result = coda.opposed(
+            dice, a_modifier=side_a.modifier, b_modifier=side_b.modifier, ones=ones
+        )
+        winner = {"a": "A wins", "b": "B wins"}.get(result.winner or "", "tie")
+        degree = f" · {result.degree.label}" if result.degree is not None else ""
+        roll_log.add(
+            session,
+            actor,
+            system=SYSTEM,
+            input=f"opposed {side_a.name} ({_arith(side_a.modifier, 0)}) vs "
+            f"{side_b.name} ({_arith(side_b.modifier, 0)})",
+            faces=[list(result.a.faces), list(result.b.faces)],
+            outcome=f"{result.a.total} vs {result.b.total} · {winner}{degree}",
+            secret=visibility.secret,
+            label=label,
+        )
+    return OpposedOutcome(
+        result=result, a=side_a, b=side_b, chances=chances, label=label, secrecy=visibility
+    )
+
+
+# --------------------------------------------------------------------------- /coda combined
+
+
+@dataclass(frozen=True, slots=True)
+class CombinedOutcome:
+    result: coda.CombinedResult
+    leader: Roller
+    helpers: tuple[Roller, ...]
+    chance: float
+    difficulty: str | None
+    label: str | None
+    secrecy: secrecy.Secrecy
+
+
+def split_helpers(text: str) -> list[str]:
+    items = [item.strip() for item in text.replace(";", ",").split(",") if item.strip()]
+    if not items:
+        raise UserError("A combined test needs at least one helper (e.g. `+2, +1` or names).")
+    if len(items) > coda.MAX_HELPERS:
+        raise UserError(f"A combined test has at most {coda.MAX_HELPERS} helpers.")
+    return items
+
+
+async def roll_combined(
+    db: Database,
+    dice: Dice,
+    actor: Actor,
+    *,
+    leader: str,
+    helpers: str,
+    tn: int | None = None,
+    difficulty: str | None = None,
+    using: str | None = None,
+    conditions: str | None = None,
+    label: str | None = None,
+    secret: bool = False,
+) -> CombinedOutcome:
+    """Helpers test at TN − 5 in the order given, then the leader at TN with their sum."""
+    base_tn, difficulty_label = resolve_tn(tn, difficulty)
+    helper_texts = split_helpers(helpers)
+    chosen = parse_conditions(conditions)
+    async with db.unit_of_work() as session:
+        lead = await resolve_roller(session, actor, leader, using, who="The leader")
+        helping = tuple(
+            [
+                await resolve_roller(session, actor, text, using, who=f"Helper {i}")
+                for i, text in enumerate(helper_texts, start=1)
+            ]
+        )
+        visibility = await secrecy.decide(session, actor.channel_id, secret)
+        ones = await _ones(session, actor.channel_id)
+        kwargs: dict[str, Any] = {
+            "tn": base_tn,
+            "helpers": [h.modifier for h in helping],
+            "leader_modifier": lead.modifier,
+            "ones": ones,
+            "conditions": chosen,
+        }
+        chance = coda.combined_chance(**kwargs)
+        result = coda.combined(dice, **kwargs)
+        for helper, test in zip(helping, result.helpers, strict=True):
+            _log_test(
+                session,
+                actor,
+                test,
+                what=f"combined helper {helper.name}",
+                visibility=visibility,
+                label=label,
+            )
+        _log_test(
+            session,
+            actor,
+            result.leader,
+            what=f"combined leader {lead.name} (helpers {result.bonus:+d})",
+            visibility=visibility,
+            label=label,
+        )
+    return CombinedOutcome(
+        result=result,
+        leader=lead,
+        helpers=helping,
+        chance=chance,
+        difficulty=difficulty_label,
+        label=label,
+        secrecy=visibility,
+    )
+
+
+# --------------------------------------------------------------------------- extended tests
+
+
+@dataclass(frozen=True, slots=True)
+class TaskView:
+    """An extended test as stored: the engine state and who started it."""
+
+    task: coda.ExtendedTask
+    started_by: int
+
+
+@dataclass(frozen=True, slots=True)
+class ExtendedOutcome:
+    step: coda.ExtendedRoll
+    chance: float
+    roller: Roller
+    penalties: tuple[Part, ...]
+    started_by: int
+    label: str | None
+    secrecy: secrecy.Secrecy
+
+
+def task_of(row: CodaExtendedTask) -> coda.ExtendedTask:
+    """The engine state of a stored task."""
+    return coda.ExtendedTask(
+        name=row.name,
+        stages=tuple(coda.Stage(tn=int(s["tn"]), skill=s.get("skill")) for s in row.stages),
+        interval=row.interval,
+        unit=row.unit,
+        total=row.total,
+        stage=row.stage,
+        tests=row.tests,
+        log=tuple(
+            coda.ExtendedEntry(
+                stage=int(e["stage"]),
+                tn=int(e["tn"]),
+                result=int(e["result"]),
+                added=int(e["added"]),
+                degree=Degree[e["degree"]],
+            )
+            for e in row.log
+        ),
+    )
+
+
+def _store(row: CodaExtendedTask, task: coda.ExtendedTask) -> None:
+    # New lists, not in-place edits, so the ORM sees the JSON columns change.
+    row.stages = [{"tn": s.tn, "skill": s.skill} for s in task.stages]
+    row.interval = task.interval
+    row.unit = task.unit
+    row.total = task.total
+    row.stage = task.stage
+    row.tests = task.tests
+    row.log = [
+        {
+            "stage": e.stage,
+            "tn": e.tn,
+            "result": e.result,
+            "added": e.added,
+            "degree": e.degree.name,
+        }
+        for e in task.log
+    ]
+
+
+def _pick(rows: list[CodaExtendedTask], name: str | None) -> CodaExtendedTask:
+    if not rows:
+        raise UserError(
+            "No extended test is in progress in this channel; start one with "
+            "`/coda extended start`."
+        )
+    if name and name.strip():
+        key = tasks_repo.name_key(name)
+        for row in rows:
+            if row.name_key == key:
+                return row
+        listing = ", ".join(f"`{r.name}`" for r in rows)
+        raise UserError(f"No extended test called `{name}` here. In progress: {listing}.")
+    if len(rows) > 1:
+        listing = ", ".join(f"`{r.name}`" for r in rows)
+        raise UserError(f"Several extended tests are in progress here ({listing}); name one.")
+    return rows[0]
+
+
+async def start_extended(
+    db: Database, actor: Actor, *, name: str, stages: str, interval: int = 1, unit: str = ""
+) -> TaskView:
+    """Start an extended test in this channel (its name must be new here)."""
+    task = coda.extended_start(
+        name=name, stages=coda.parse_stages(stages), interval=interval, unit=unit
+    )
+    async with db.unit_of_work() as session:
+        rows = await tasks_repo.in_channel(session, actor.channel_id, for_update=True)
+        key = tasks_repo.name_key(task.name)
+        if any(r.name_key == key for r in rows):
+            raise UserError(f"An extended test called `{task.name}` is already in progress here.")
+        if len(rows) >= MAX_TASKS_PER_CHANNEL:
+            raise UserError(
+                f"This channel already has {MAX_TASKS_PER_CHANNEL} extended tests in progress; "
+                "finish or abandon one first."
+            )
+        row = CodaExtendedTask(
+            guild_id=actor.guild_id,
+            channel_id=actor.channel_id,
+            started_by=actor.user_id,
+            name=task.name,
+            name_key=key,
+        )
+        _store(row, task)
+        tasks_repo.add(session, row)
+        await session.flush()
+    return TaskView(task=task, started_by=actor.user_id)
+
+
+async def roll_extended(
+    db: Database,
+    dice: Dice,
+    actor: Actor,
+    *,
+    task: str | None = None,
+    modifier: int | None = None,
+    skill: str | None = None,
+    penalty: int = 0,
+    conditions: str | None = None,
+    label: str | None = None,
+    secret: bool = False,
+) -> ExtendedOutcome:
+    """The next test of an extended test, against its current stage's TN.
+
+    The roller is a plain modifier, or the active character's skill (``skill``, or the
+    skill the stage names when no modifier is given).
+    """
+    penalties = coda.penalty_parts(penalty=penalty)
+    chosen = parse_conditions(conditions)
+    if modifier is not None and skill:
+        raise UserError("Give either a modifier or a skill, not both.")
+    async with db.unit_of_work() as session:
+        rows = await tasks_repo.in_channel(session, actor.channel_id, for_update=True)
+        row = _pick(rows, task)
+        state = task_of(row)
+        stage = state.current
+        assert stage is not None  # complete tasks are deleted
+        wanted_skill = skill or (stage.skill if modifier is None else None)
+        if wanted_skill:
+            try:
+                sheet = await load_sheet(session, actor, None)
+                roller = skill_roller(sheet, wanted_skill)
+            except UserError as error:
+                if skill:
+                    raise
+                raise UserError(
+                    f"Stage {state.stage + 1} of `{state.name}` is a {stage.skill} test: {error} "
+                    "Or roll with a plain `modifier`."
+                ) from error
+        else:
+            roller = plain_roller(modifier or 0)
+        visibility = await secrecy.decide(session, actor.channel_id, secret)
+        result, chance = _roll_and_log(
+            session,
+            dice,
+            actor,
+            roller=roller,
+            tn=stage.tn,
+            penalties=penalties,
+            conditions=chosen,
+            visibility=visibility,
+            label=label or state.name,
+            what=f"extended '{state.name}' stage {state.stage + 1}",
+            ones=await _ones(session, actor.channel_id),
+        )
+        step = coda.extended_apply(state, result)
+        if step.completed:
+            await tasks_repo.delete(session, row)
+        else:
+            _store(row, step.after)
+        started_by = row.started_by
+    return ExtendedOutcome(
+        step=step,
+        chance=chance,
+        roller=roller,
+        penalties=penalties,
+        started_by=started_by,
+        label=label,
+        secrecy=visibility,
+    )
+
+
+async def extended_status(db: Database, actor: Actor, *, task: str | None = None) -> list[TaskView]:
+    """One task (named), or every task in progress in the channel."""
+    async with db.unit_of_work(read_only=True) as session:
+        rows = await tasks_repo.in_channel(session, actor.channel_id)
+        if task and task.strip():
+            rows = [_pick(rows, task)]
+        return [TaskView(task=task_of(r), started_by=r.started_by) for r in rows]
+
+
+async def abandon_extended(db: Database, actor: Actor, *, task: str | None = None) -> TaskView:
+    """Give up an extended test: whoever started it, or a GM."""
+    async with db.unit_of_work() as session:
+        rows = await tasks_repo.in_channel(session, actor.channel_id, for_update=True)
+        row = _pick(rows, task)
+        if row.started_by != actor.user_id and not await is_gm(session, actor):
+            raise PermissionDenied(
+                f"Only whoever started `{row.name}` (<@{row.started_by}>) or the channel's GM "
+                "can abandon it."
+            )
+        view = TaskView(task=task_of(row), started_by=row.started_by)
+        await tasks_repo.delete(session, row)
+    return view
+
+
+async def extended_names(db: Database, channel_id: int) -> list[str]:
+    """For autocomplete: the names of the channel's tasks."""
+    async with db.unit_of_work(read_only=True) as session:
+        return await tasks_repo.names(session, channel_id)

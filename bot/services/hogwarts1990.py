@@ -1,0 +1,236 @@
+"""Hogwarts 1990 use cases (``/h90 roll`` and ``/h90 opposed``).
+
+A side's bonus is an attribute of a character sheet, a plain number, or both added; the
+chance is worked out before the roll, and each roll is logged in the command's own
+transaction.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from bot.actor import Actor
+from bot.errors import UserError
+from bot.services import characters, secrecy
+from bot.storage import Database
+from bot.storage.repositories import rolls as roll_log
+from engine.dice import Dice
+from engine.systems import hogwarts1990 as h90
+
+SYSTEM = "h90"
+
+
+@dataclass(frozen=True, slots=True)
+class Side:
+    """Who rolls and what is added: the attribute (from whose sheet) and any plain bonus."""
+
+    character: str | None = None
+    attribute: str | None = None
+    attribute_value: int = 0
+    extra: int = 0
+    display: str | None = None
+    """A name for a side without a sheet (``vs_name``, e.g. an NPC)."""
+
+    @property
+    def bonus(self) -> int:
+        return self.attribute_value + self.extra
+
+    @property
+    def name(self) -> str:
+        if self.character and self.attribute:
+            return f"{self.character} · {self.attribute}"
+        return self.display or self.character or "Bonus"
+
+    @property
+    def named(self) -> bool:
+        """Whether the side has a name of its own (a sheet's or ``vs_name``)."""
+        return bool(self.attribute or self.display)
+
+    def terms(self) -> str:
+        """``+ 3 (Bravery) + 2`` — every term of the bonus, named where it has a name."""
+        parts = []
+        if self.attribute:
+            parts.append(
+                f"{_op(self.attribute_value)} {abs(self.attribute_value)} ({self.attribute})"
+            )
+        if self.extra or not self.attribute:
+            parts.append(f"{_op(self.extra)} {abs(self.extra)}")
+        return " ".join(parts)
+
+
+def _op(value: int) -> str:
+    return "+" if value >= 0 else "−"
+
+
+@dataclass(frozen=True, slots=True)
+class RollOutcome:
+    roll: h90.Roll
+    side: Side
+    odds: h90.Odds | None
+    label: str | None
+    secrecy: secrecy.Secrecy
+
+
+@dataclass(frozen=True, slots=True)
+class OpposedOutcome:
+    result: h90.Opposed
+    a: Side
+    b: Side
+    odds: h90.OpposedOdds
+    label: str | None
+    secrecy: secrecy.Secrecy
+
+
+async def _side(
+    session: AsyncSession,
+    actor: Actor,
+    *,
+    attribute: str | None,
+    bonus: int | None,
+    character: str | None = None,
+    other: bool = False,
+) -> Side:
+    """Resolve one side: an attribute of a sheet and/or a plain number.
+
+    The caller's side reads their active character unless ``character`` names another of
+    theirs (or, for a GM, any character used here); the ``other`` side must name one.
+    """
+    extra = bonus or 0
+    if attribute is None:
+        if character is not None:
+            option = "vs_attribute" if other else "attribute"
+            raise UserError(f"Name the attribute {character} rolls with `{option}`.")
+        return Side(extra=extra)
+    if character is not None:
+        sheet = await characters.character_by_name(session, actor, character, system=SYSTEM)
+    elif other:
+        raise UserError("Name the character whose attribute the other side rolls (`vs_character`).")
+    else:
+        sheet = await characters.active_character(session, actor, system=SYSTEM)
+    value = sheet.attribute(attribute)  # refuses, naming the sheet's attributes
+    found = sheet.find_attribute(attribute)
+    name = found[0] if found else attribute
+    return Side(character=sheet.name, attribute=name, attribute_value=value, extra=extra)
+
+
+def _log_input(side: Side, difficulty: int | None, stress: bool, advantage: bool) -> str:
+    text = f"{side.name} {_op(side.bonus)}{abs(side.bonus)}"
+    if difficulty is not None:
+        text += f" vs {difficulty}"
+    if stress:
+        text += " stress"
+    if advantage:
+        text += " advantage"
+    return text
+
+
+def _log_outcome(roll: h90.Roll) -> str:
+    if roll.success is None:
+        return str(roll.total)
+    return f"{roll.total} {roll.outcome.label.lower()}"
+
+
+async def roll(
+    db: Database,
+    dice: Dice,
+    actor: Actor,
+    *,
+    attribute: str | None = None,
+    bonus: int | None = None,
+    character: str | None = None,
+    difficulty: int | None = None,
+    stress: bool = False,
+    advantage: bool = False,
+    label: str | None = None,
+    secret: bool = False,
+) -> RollOutcome:
+    async with db.unit_of_work() as session:
+        side = await _side(session, actor, attribute=attribute, bonus=bonus, character=character)
+        odds = (
+            None
+            if difficulty is None
+            else h90.odds(
+                bonus=side.bonus, difficulty=difficulty, stress=stress, advantage=advantage
+            )
+        )
+        visibility = await secrecy.decide(session, actor.channel_id, secret)
+        result = h90.roll(
+            dice, bonus=side.bonus, difficulty=difficulty, stress=stress, advantage=advantage
+        )
+        roll_log.add(
+            session,
+            actor,
+            system=SYSTEM,
+            input=_log_input(side, difficulty, stress, advantage),
+            faces=list(result.faces),
+            outcome=_log_outcome(result),
+            secret=visibility.secret,
+            label=label,
+        )
+    return RollOutcome(result, side, odds, label, visibility)
+
+
+async def opposed(
+    db: Database,
+    dice: Dice,
+    actor: Actor,
+    *,
+    attribute: str | None = None,
+    bonus: int | None = None,
+    character: str | None = None,
+    stress: bool = False,
+    advantage: bool = False,
+    vs_character: str | None = None,
+    vs_name: str | None = None,
+    vs_attribute: str | None = None,
+    vs_bonus: int | None = None,
+    vs_stress: bool = False,
+    vs_advantage: bool = False,
+    label: str | None = None,
+    secret: bool = False,
+) -> OpposedOutcome:
+    async with db.unit_of_work() as session:
+        a = await _side(session, actor, attribute=attribute, bonus=bonus, character=character)
+        b = await _side(
+            session,
+            actor,
+            attribute=vs_attribute,
+            bonus=vs_bonus,
+            character=vs_character,
+            other=True,
+        )
+        if vs_name and not b.attribute:
+            b = replace(b, display=" ".join(vs_name.split()))
+        odds = h90.opposed_odds(
+            a_bonus=a.bonus,
+            a_stress=stress,
+            a_advantage=advantage,
+            b_bonus=b.bonus,
+            b_stress=vs_stress,
+            b_advantage=vs_advantage,
+        )
+        visibility = await secrecy.decide(session, actor.channel_id, secret)
+        result = h90.opposed(
+            dice,
+            a_bonus=a.bonus,
+            a_stress=stress,
+            a_advantage=advantage,
+            b_bonus=b.bonus,
+            b_stress=vs_stress,
+            b_advantage=vs_advantage,
+        )
+        winner = {"a": a.name, "b": b.name, None: "tie"}[result.winner]
+        roll_log.add(
+            session,
+            actor,
+            system=SYSTEM,
+            input=f"{_log_input(a, None, stress, advantage)} vs "
+            f"{_log_input(b, None, vs_stress, vs_advantage)}",
+            faces=[*result.a.faces, *result.b.faces],
+            outcome=f"{result.a.total} vs {result.b.total}: {winner}",
+            secret=visibility.secret,
+            label=label,
+        )
+    return OpposedOutcome(result, a, b, odds, label, visibility)

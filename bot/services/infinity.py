@@ -1,0 +1,283 @@
+"""Infinity CodeOne use cases (``/infinity``): normal rolls, face to face rolls, saving rolls.
+
+Each function opens one unit of work, reads the attributes it needs from a sheet (when the
+player names one instead of giving a number), decides secrecy, rolls with the engine, logs
+the roll, and returns a frozen outcome with the exact odds for the renderer.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from bot.actor import Actor
+from bot.errors import UserError
+from bot.services import characters, secrecy
+from bot.storage import Database
+from bot.storage.repositories import rolls as roll_log
+from engine.dice import Dice
+from engine.errors import InputError
+from engine.systems import infinity
+from engine.systems.infinity import (
+    ATTRIBUTE_RANGE,
+    FaceToFaceOdds,
+    FaceToFaceResult,
+    NormalOdds,
+    NormalResult,
+    SaveOdds,
+    SaveResult,
+)
+
+SYSTEM = "infinity"
+_NUMBER = re.compile(r"^\s*([+\-−]?)\s*(\d{1,100})\s*$")
+
+
+@dataclass(frozen=True, slots=True)
+class Source:
+    """Where a rolled value came from: a number typed in, or a sheet's attribute."""
+
+    value: int
+    name: str = ""
+    """The sheet's spelling ("BS"), or "" for a plain number."""
+    character: str | None = None
+
+    @property
+    def text(self) -> str:
+        """``Fusilier's BS 12`` or ``12``, for the roll log."""
+        if self.character:
+            return f"{self.character}'s {self.name} {self.value}"
+        return str(self.value)
+
+
+@dataclass(frozen=True, slots=True)
+class Side:
+    """One side of a face to face as typed: an attribute (number or name), MODs, Burst."""
+
+    attribute: str
+    mods: int = 0
+    burst: int = 1
+    character: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class NormalOutcome:
+    result: NormalResult
+    odds: NormalOdds
+    source: Source
+    label: str | None
+    secrecy: secrecy.Secrecy
+
+
+@dataclass(frozen=True, slots=True)
+class FaceToFaceOutcome:
+    result: FaceToFaceResult
+    odds: FaceToFaceOdds
+    active: Source
+    reactive: Source
+    label: str | None
+    secrecy: secrecy.Secrecy
+
+
+@dataclass(frozen=True, slots=True)
+class SaveOutcome:
+    result: SaveResult
+    odds: SaveOdds
+    source: Source
+    """Where the armor came from."""
+    label: str | None
+    secrecy: secrecy.Secrecy
+
+
+# --------------------------------------------------------------------------- reading values
+
+
+def parse_number(text: str) -> int | None:
+    """``"12"``, ``"+3"``, ``"-5"``, ``"−5"`` as an int; None when ``text`` is a name."""
+    match = _NUMBER.match(text)
+    if match is None:
+        return None
+    value = int(match.group(2))
+    return -value if match.group(1) in ("-", "−") else value
+
+
+async def read_value(
+    session: AsyncSession,
+    actor: Actor,
+    text: str,
+    *,
+    character: str | None = None,
+    what: str = "attribute",
+    bounds: tuple[int, int] = ATTRIBUTE_RANGE,
+) -> Source:
+    """A number as typed, or the named attribute of a sheet (``character``, else the active one).
+
+    A sheet value outside what Infinity allows is refused naming the sheet, so the player
+    knows which value to fix; a typed number is left to the engine's own message.
+    """
+    number = parse_number(text)
+    if number is not None:
+        return Source(number)
+    if not text.strip():
+        raise UserError(f"Give the {what} as a number or as an attribute of your sheet.")
+    sheet = (
+        await characters.character_by_name(session, actor, character, system=SYSTEM)
+        if character
+        else await characters.active_character(session, actor, system=SYSTEM)
+    )
+    value = sheet.attribute(text)  # a missing one says which to set with /sheet set
+    name = sheet.find_attribute(text)[0]  # type: ignore[index]  # found just above
+    low, high = bounds
+    if not low <= value <= high:
+        raise UserError(
+            f"{sheet.name}'s {name} is {value}, but an Infinity {what} must be between "
+            f"{low} and {high}. Fix it with `/sheet set attribute:{name} value:…`."
+        )
+    return Source(value, name, sheet.name)
+
+
+def _sides_checked(label: str, attribute: int, mods: int, burst: int) -> None:
+    """Validate one side up front so the message says "Reactive …" rather than "side B …"."""
+    try:
+        infinity.normal_odds(attribute=attribute, mods=mods, burst=burst)
+    except InputError as error:
+        raise UserError(f"{label}: {error}") from error
+
+
+# --------------------------------------------------------------------------- use cases
+
+
+async def roll(
+    db: Database,
+    dice: Dice,
+    actor: Actor,
+    *,
+    attribute: str,
+    mods: int = 0,
+    burst: int = 1,
+    character: str | None = None,
+    label: str | None = None,
+    secret: bool = False,
+) -> NormalOutcome:
+    """A normal roll of Burst d20 against an attribute (number or sheet name) + MODs."""
+    async with db.unit_of_work() as session:
+        source = await read_value(session, actor, attribute, character=character)
+        odds = infinity.normal_odds(attribute=source.value, mods=mods, burst=burst)
+        visibility = await secrecy.decide(session, actor.channel_id, secret)
+        result = infinity.normal(dice, attribute=source.value, mods=mods, burst=burst)
+        roll_log.add(
+            session,
+            actor,
+            system=SYSTEM,
+            input=f"roll {source.text} MOD {mods:+d} B{burst}: SV {result.sv}",
+            faces=list(result.faces),
+            outcome=_normal_summary(result),
+            secret=visibility.secret,
+            label=label,
+        )
+    return NormalOutcome(result, odds, source, label, visibility)
+
+
+async def face_to_face(
+    db: Database,
+    dice: Dice,
+    actor: Actor,
+    *,
+    active: Side,
+    reactive: Side,
+    label: str | None = None,
+    secret: bool = False,
+) -> FaceToFaceOutcome:
+    """A face to face roll: the active side's dice are drawn first, then the reactive side's."""
+    async with db.unit_of_work() as session:
+        a = await read_value(session, actor, active.attribute, character=active.character)
+        b = await read_value(session, actor, reactive.attribute, character=reactive.character)
+        _sides_checked("Active", a.value, active.mods, active.burst)
+        _sides_checked("Reactive", b.value, reactive.mods, reactive.burst)
+        sides = {
+            "a_attribute": a.value,
+            "a_mods": active.mods,
+            "a_burst": active.burst,
+            "b_attribute": b.value,
+            "b_mods": reactive.mods,
+            "b_burst": reactive.burst,
+        }
+        odds = infinity.ftf_odds(**sides)
+        visibility = await secrecy.decide(session, actor.channel_id, secret)
+        result = infinity.face_to_face(dice, **sides)
+        roll_log.add(
+            session,
+            actor,
+            system=SYSTEM,
+            input=(
+                f"ftf {a.text} MOD {active.mods:+d} B{active.burst} (SV {result.a.sv}) vs "
+                f"{b.text} MOD {reactive.mods:+d} B{reactive.burst} (SV {result.b.sv})"
+            ),
+            faces=[list(result.a.faces), list(result.b.faces)],
+            outcome=_ftf_summary(result),
+            secret=visibility.secret,
+            label=label,
+        )
+    return FaceToFaceOutcome(result, odds, a, b, label, visibility)
+
+
+async def save(
+    db: Database,
+    dice: Dice,
+    actor: Actor,
+    *,
+    damage: int,
+    armor: str,
+    cover: bool = False,
+    hits: int = 1,
+    mods: int = 0,
+    character: str | None = None,
+    label: str | None = None,
+    secret: bool = False,
+) -> SaveOutcome:
+    """Saving rolls, one d20 per hit, against damage − armor (a number, ARM or BTS…)."""
+    async with db.unit_of_work() as session:
+        source = await read_value(
+            session,
+            actor,
+            armor,
+            character=character,
+            what="armor",
+            bounds=infinity.ARMOR_RANGE,
+        )
+        args = {"damage": damage, "armor": source.value, "cover": cover, "mods": mods}
+        odds = infinity.save_odds(**args, hits=hits)
+        visibility = await secrecy.decide(session, actor.channel_id, secret)
+        result = infinity.save(dice, **args, hits=hits)
+        roll_log.add(
+            session,
+            actor,
+            system=SYSTEM,
+            input=(
+                f"save damage {damage} armor {source.text}"
+                f"{' cover' if cover else ''} MOD {mods:+d} hits {hits}"
+            ),
+            faces=list(result.faces),
+            outcome=f"{result.wounds} wound(s), {result.saved} saved",
+            secret=visibility.secret,
+            label=label,
+        )
+    return SaveOutcome(result, odds, source, label, visibility)
+
+
+def _normal_summary(result: NormalResult) -> str:
+    if result.auto_fail:
+        return "automatic failure"
+    text = f"{result.successes} success(es)"
+    if result.criticals:
+        text += f", {result.criticals} critical"
+    return text
+
+
+def _ftf_summary(result: FaceToFaceResult) -> str:
+    if result.winner is None:
+        return f"nobody wins ({result.decision.value})"
+    side = "active" if result.winner == "a" else "reactive"
+    hits = result.a_hits if result.winner == "a" else result.b_hits
+    return f"{side} wins, {len(hits)} hit(s) ({result.decision.value})"

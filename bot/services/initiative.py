@@ -1,0 +1,467 @@
+"""Initiative encounters per channel: one use case per ``/init`` subcommand and tracker button.
+
+The encounter lives in one row as ``engine.initiative.to_dict()``. Every change reads the
+row locked (``FOR UPDATE`` on PostgreSQL; SQLite's write transactions are ``BEGIN
+IMMEDIATE``), applies one engine event and writes the result back in the same transaction,
+so twenty simultaneous ``next`` presses advance exactly twenty turns and a reply only ever
+reports a state that is on disk. Whoever starts an encounter is a GM of the channel while it
+runs (DESIGN.md).
+
+Who may do what (issue 7): the GM runs everything; a player may join, and may ``delay`` or
+``next`` only while the current turn is their own combatant's.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from bot.actor import Actor
+from bot.errors import PermissionDenied, UserError
+from bot.services import channel_settings
+from bot.services.characters import active_character, character_by_name
+from bot.services.permissions import is_gm, register_gm_source, require_gm
+from bot.storage import Database
+from bot.storage.models.initiative import InitiativeEncounter
+from bot.storage.repositories import initiative as encounters
+from bot.storage.repositories import rolls as roll_log
+from engine import initiative as ini
+from engine.dice import Dice
+from engine.initiative_rolls import InitiativeRoll, canonical_system, roll_initiative
+from engine.notation import parse
+from engine.systems import SYSTEMS
+
+NO_ENCOUNTER = "No encounter is running in this channel. A GM starts one with `/init start`."
+MAX_COUNT = 20
+GENERIC = "generic"
+NOT_YOUR_TURN = (
+    "Only the GM, or the player whose combatant's turn it is, can {action}. "
+    "A GM holds a GM role, has Manage Channels, or started this channel's encounter."
+)
+
+
+@dataclass(frozen=True, slots=True)
+class EncounterView:
+    """An encounter as a command shows it; ``gm`` says whether the caller may see hidden ones."""
+
+    state: ini.Encounter
+    channel_id: int
+    started_by: int
+    attribute: str | None
+    dice: str | None
+    tracker_message_id: int | None
+    status: str
+    gm: bool = False
+
+    @property
+    def system(self) -> str:
+        return self.state.system
+
+    @property
+    def system_title(self) -> str:
+        return SYSTEMS.get(self.state.system, "d20 (any system)")
+
+
+@dataclass(frozen=True, slots=True)
+class Joined:
+    """One combatant that entered: its rolled initiative (None for a total the GM gave)."""
+
+    name: str
+    total: int
+    roll: InitiativeRoll | None
+    hidden: bool
+    owner_id: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class InitOutcome:
+    """What one change did, for the reply and the tracker.
+
+    ``action`` is the event's kind (``start``, ``add``, ``next``…); ``subject`` the
+    combatant it named; ``before`` the state it changed; ``undone`` the event that undo
+    reverted. ``turn_changed`` says a new turn started (its player is mentioned).
+    """
+
+    view: EncounterView
+    action: str
+    before: ini.Encounter | None = None
+    subject: str | None = None
+    joined: tuple[Joined, ...] = ()
+    undone: ini.Event | None = None
+    summary: ini.Summary | None = None
+
+    @property
+    def turn_changed(self) -> bool:
+        before, after = self.before, self.view.state
+        if before is None or after.current is None or after.ended:
+            return False
+        now = (after.round, after.current.name)
+        then = None if before.current is None else (before.round, before.current.name)
+        return now != then
+
+
+@register_gm_source
+async def started_an_encounter_here(session: AsyncSession, actor: Actor) -> bool:
+    """DESIGN.md: whoever started the channel's current encounter is one of its GMs."""
+    row = await encounters.active(session, actor.channel_id)
+    return row is not None and row.started_by == actor.user_id
+
+
+def _view(row: InitiativeEncounter, state: ini.Encounter, *, gm: bool) -> EncounterView:
+    return EncounterView(
+        state=state,
+        channel_id=row.channel_id,
+        started_by=row.started_by,
+        attribute=row.attribute,
+        dice=row.dice,
+        tracker_message_id=row.tracker_message_id,
+        status=row.status,
+        gm=gm,
+    )
+
+
+async def _require(session: AsyncSession, channel_id: int, *, lock: bool) -> InitiativeEncounter:
+    row = await encounters.active(session, channel_id, for_update=lock)
+    if row is None:
+        raise UserError(NO_ENCOUNTER)
+    return row
+
+
+def _save(row: InitiativeEncounter, state: ini.Encounter) -> None:
+    row.state = ini.to_dict(state)
+
+
+# --------------------------------------------------------------------------------- start
+
+
+async def start(
+    db: Database,
+    actor: Actor,
+    *,
+    system: str | None = None,
+    initiator: str | None = None,
+    attribute: str | None = None,
+    dice: str | None = None,
+) -> InitOutcome:
+    """Start the channel's encounter (GM). The system defaults to the channel's."""
+    if dice is not None:
+        dice = dice.strip() or None
+        if dice is not None:
+            parse(dice)  # refuse bad notation now, not at the first join
+    if initiator is not None:
+        initiator = ini.clean_name(initiator)
+    if attribute is not None:
+        attribute = attribute.strip()[:64] or None
+    if system is not None and canonical_system(system) not in SYSTEMS:
+        raise UserError(f"Unknown system `{system}`. Systems: {', '.join(SYSTEMS)}.")
+    async with db.unit_of_work() as session:
+        await require_gm(session, actor, "start an encounter")
+        if await encounters.active(session, actor.channel_id, for_update=True) is not None:
+            raise UserError(
+                "An encounter is already running here. A GM ends it with `/init end` first."
+            )
+        if system is None:
+            system = (await channel_settings.read(session, actor.channel_id)).default_system
+        state = ini.Encounter(
+            system=canonical_system(system) if system else GENERIC, initiator=initiator
+        )
+        row = encounters.start(
+            session,
+            guild_id=actor.guild_id,
+            channel_id=actor.channel_id,
+            started_by=actor.user_id,
+            attribute=attribute,
+            dice=dice,
+            state=ini.to_dict(state),
+        )
+        try:
+            await session.flush()
+        except IntegrityError:
+            # Another /init start won the race for this channel's one active encounter.
+            raise UserError("An encounter was just started in this channel.") from None
+        return InitOutcome(_view(row, state, gm=True), "start")
+
+
+# --------------------------------------------------------------------------------- joining
+
+
+def _roll(
+    dice: Dice, row: InitiativeEncounter, state: ini.Encounter, modifier: int, stress: bool
+) -> InitiativeRoll:
+    """The encounter's initiative roll: its dice notation if set, else the system's."""
+    return roll_initiative(
+        dice,
+        system=state.system,
+        modifier=modifier,
+        stress=stress and canonical_system(state.system) == "h90" and not row.dice,
+        expression=row.dice,
+    )
+
+
+def _log_roll(session: AsyncSession, actor: Actor, state: ini.Encounter, joined: Joined) -> None:
+    if joined.roll is None:
+        return
+    roll_log.add(
+        session,
+        actor,
+        system=state.system if state.system in SYSTEMS else "dice",
+        input=f"initiative {joined.name}: {joined.roll.detail}",
+        faces=list(joined.roll.faces),
+        outcome=str(joined.total),
+        secret=joined.hidden,
+        label="initiative",
+    )
+
+
+def _check_surprise(state: ini.Encounter, stress: bool) -> None:
+    if stress and canonical_system(state.system) not in ("h90", "coda"):
+        raise UserError(
+            "Surprise changes initiative only in Hogwarts 1990 (a stress roll) and CODA "
+            "(one action fewer in round 1)."
+        )
+
+
+async def join(
+    db: Database,
+    dice: Dice,
+    actor: Actor,
+    *,
+    character: str | None = None,
+    modifier: int = 0,
+    stress: bool = False,
+) -> InitOutcome:
+    """A player's character joins, rolling from the sheet (the encounter's attribute)."""
+    async with db.unit_of_work() as session:
+        row = await _require(session, actor.channel_id, lock=True)
+        state = ini.from_dict(row.state)
+        _check_surprise(state, stress)
+        sheet = (
+            await character_by_name(session, actor, character)
+            if character
+            else await active_character(session, actor)
+        )
+        if sheet.owner_id != actor.user_id:
+            await require_gm(session, actor, "enter another player's character")
+        bonus = modifier
+        if row.attribute:
+            bonus += sheet.attribute(row.attribute)
+        rolled = _roll(dice, row, state, bonus, stress)
+        joined = Joined(sheet.name, rolled.total, rolled, False, sheet.owner_id)
+        new = ini.apply(
+            state,
+            ini.Add(
+                sheet.name,
+                rolled.total,
+                owner_id=sheet.owner_id,
+                character=sheet.name,
+                surprised=stress,
+                detail=rolled.detail,
+            ),
+            dice,
+        )
+        _log_roll(session, actor, state, joined)
+        _save(row, new)
+        gm = await is_gm(session, actor)
+        return InitOutcome(_view(row, new, gm=gm), "add", state, sheet.name, (joined,))
+
+
+_NUMBERED = re.compile(r"^(.*) (\d+)$")
+
+
+def _numbered_names(state: ini.Encounter, name: str, count: int) -> list[str]:
+    """``Goblin 1…n``, continuing after the highest ``Goblin k`` already there."""
+    base = ini.clean_name(name)
+    if count == 1:
+        return [base]
+    taken = 0
+    for combatant in state.combatants:
+        match = _NUMBERED.match(combatant.name)
+        if match and match.group(1).casefold() == base.casefold():
+            taken = max(taken, int(match.group(2)))
+    return [f"{base} {taken + i}" for i in range(1, count + 1)]
+
+
+async def add(
+    db: Database,
+    dice: Dice,
+    actor: Actor,
+    *,
+    name: str,
+    modifier: int = 0,
+    roll: int | None = None,
+    hidden: bool = False,
+    count: int = 1,
+    stress: bool = False,
+) -> InitOutcome:
+    """The GM adds NPCs: each rolls (system roll + ``modifier``) unless ``roll`` is given.
+
+    ``stress`` marks them surprised, as for a player's join.
+    """
+    if not 1 <= count <= MAX_COUNT:
+        raise UserError(f"Add 1 to {MAX_COUNT} combatants at a time.")
+    async with db.unit_of_work() as session:
+        await require_gm(session, actor, "add combatants")
+        row = await _require(session, actor.channel_id, lock=True)
+        state = before = ini.from_dict(row.state)
+        _check_surprise(state, stress)
+        joined: list[Joined] = []
+        for combatant in _numbered_names(state, name, count):
+            rolled = None if roll is not None else _roll(dice, row, state, modifier, stress)
+            total = roll if rolled is None else rolled.total
+            entry = Joined(combatant, total, rolled, hidden)
+            detail = "set by the GM" if rolled is None else rolled.detail
+            event = ini.Add(combatant, total, hidden=hidden, surprised=stress, detail=detail)
+            state = ini.apply(state, event, dice)
+            _log_roll(session, actor, before, entry)
+            joined.append(entry)
+        _save(row, state)
+        subject = joined[0].name if len(joined) == 1 else None
+        return InitOutcome(_view(row, state, gm=True), "add", before, subject, tuple(joined))
+
+
+# --------------------------------------------------------------------------------- turns
+
+
+async def _change(
+    db: Database,
+    actor: Actor,
+    make: Callable[[ini.Encounter], ini.Event],
+    *,
+    action: str,
+    players_on_their_turn: bool = False,
+    subject: str | None = None,
+) -> InitOutcome:
+    """Apply one event to the channel's encounter under the permission rules."""
+    async with db.unit_of_work() as session:
+        row = await _require(session, actor.channel_id, lock=True)
+        state = ini.from_dict(row.state)
+        gm = await is_gm(session, actor)
+        if not gm:
+            current = state.current
+            own_turn = current is not None and current.owner_id == actor.user_id
+            if not (players_on_their_turn and own_turn):
+                if players_on_their_turn:
+                    raise PermissionDenied(NOT_YOUR_TURN.format(action=action))
+                await require_gm(session, actor, action)
+        event = make(state)
+        new = ini.apply(state, event)
+        _save(row, new)
+        if subject is not None:
+            subject = state.find(subject).name
+        elif isinstance(event, ini.Delay) and state.current is not None:
+            subject = state.current.name
+        return InitOutcome(_view(row, new, gm=gm), event.kind, state, subject)
+
+
+async def next_turn(db: Database, actor: Actor) -> InitOutcome:
+    return await _change(
+        db, actor, lambda s: ini.Next(), action="move to the next turn", players_on_their_turn=True
+    )
+
+
+async def prev_turn(db: Database, actor: Actor) -> InitOutcome:
+    return await _change(db, actor, lambda s: ini.Prev(), action="go back a turn")
+
+
+async def delay(db: Database, actor: Actor) -> InitOutcome:
+    return await _change(
+        db, actor, lambda s: ini.Delay(), action="delay this turn", players_on_their_turn=True
+    )
+
+
+async def remove(db: Database, actor: Actor, *, name: str) -> InitOutcome:
+    return await _change(
+        db, actor, lambda s: ini.Remove(name), action="remove combatants", subject=name
+    )
+
+
+async def act(db: Database, actor: Actor, *, name: str) -> InitOutcome:
+    return await _change(
+        db, actor, lambda s: ini.Act(name), action="let a delayed combatant act", subject=name
+    )
+
+
+async def defend(db: Database, actor: Actor, *, name: str) -> InitOutcome:
+    return await _change(
+        db, actor, lambda s: ini.Defend(name), action="spend a turn on defence", subject=name
+    )
+
+
+async def reveal(db: Database, actor: Actor, *, name: str) -> InitOutcome:
+    return await _change(
+        db, actor, lambda s: ini.Reveal(name), action="reveal combatants", subject=name
+    )
+
+
+async def undo(db: Database, actor: Actor) -> InitOutcome:
+    """Revert the encounter's last change (GM), any number of times back to its start."""
+    async with db.unit_of_work() as session:
+        await require_gm(session, actor, "undo initiative changes")
+        row = await _require(session, actor.channel_id, lock=True)
+        state = ini.from_dict(row.state)
+        new = ini.undo(state)
+        _save(row, new)
+        return InitOutcome(_view(row, new, gm=True), "undo", state, undone=state.log[-1])
+
+
+# --------------------------------------------------------------------------------- ending
+
+
+async def check_end(db: Database, actor: Actor) -> EncounterView:
+    """What ``/init end`` asks to confirm: the GM's own view of the running encounter."""
+    async with db.unit_of_work(read_only=True) as session:
+        await require_gm(session, actor, "end the encounter")
+        row = await _require(session, actor.channel_id, lock=False)
+        return _view(row, ini.from_dict(row.state), gm=True)
+
+
+async def end(db: Database, actor: Actor) -> InitOutcome:
+    """End the channel's encounter (GM) and sum it up: rounds, and who acted how often."""
+    async with db.unit_of_work() as session:
+        await require_gm(session, actor, "end the encounter")
+        row = await _require(session, actor.channel_id, lock=True)
+        state = ini.from_dict(row.state)
+        new = ini.apply(state, ini.End())
+        _save(row, new)
+        encounters.close(row)
+        return InitOutcome(_view(row, new, gm=True), "end", state, summary=ini.summary(new))
+
+
+# --------------------------------------------------------------------------------- reading
+
+
+async def show(db: Database, actor: Actor) -> EncounterView:
+    async with db.unit_of_work(read_only=True) as session:
+        row = await _require(session, actor.channel_id, lock=False)
+        return _view(row, ini.from_dict(row.state), gm=await is_gm(session, actor))
+
+
+async def latest(db: Database, channel_id: int) -> EncounterView | None:
+    """The channel's running encounter as everyone sees it, or None (for the tracker)."""
+    async with db.unit_of_work(read_only=True) as session:
+        row = await encounters.active(session, channel_id)
+        return None if row is None else _view(row, ini.from_dict(row.state), gm=False)
+
+
+async def names(db: Database, actor: Actor, *, delayed_only: bool = False) -> list[str]:
+    """Combatant names for autocomplete: hidden ones only for a GM; never raises for none."""
+    async with db.unit_of_work(read_only=True) as session:
+        row = await encounters.active(session, actor.channel_id)
+        if row is None:
+            return []
+        state = ini.from_dict(row.state)
+        gm = await is_gm(session, actor)
+    pool = state.delayed if delayed_only else state.combatants
+    return [c.name for c in pool if gm or not c.hidden]
+
+
+async def set_tracker(db: Database, channel_id: int, message_id: int) -> None:
+    """Remember the channel's new tracker message (after the old one could not be edited)."""
+    async with db.unit_of_work() as session:
+        row = await encounters.active(session, channel_id, for_update=True)
+        if row is not None:
+            row.tracker_message_id = message_id

@@ -1,0 +1,328 @@
+"""Quidditch matches per channel: one use case per ``/quidditch`` subcommand.
+
+The match lives in one row as ``engine.quidditch.MatchState.to_dict()``; every command
+reads it locked, asks the engine for the next state, writes it back and logs the dice in
+the same transaction, so a reply only ever reports a turn that is on disk. Whoever starts
+a match is a GM of the channel for as long as it is played.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass
+
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from bot.actor import Actor
+from bot.errors import UserError
+from bot.services import characters
+from bot.services.permissions import register_gm_source, require_gm
+from bot.storage import Database
+from bot.storage.models.quidditch import QuidditchMatch
+from bot.storage.repositories import quidditch as matches
+from bot.storage.repositories import rolls as roll_log
+from engine import quidditch as q
+from engine.dice import Dice, SeededDice
+
+ODDS_MATCHES = 2_000
+NO_MATCH = (
+    "No quidditch match is being played in this channel. A GM starts one with /quidditch new."
+)
+
+
+@dataclass(frozen=True, slots=True)
+class MatchView:
+    """A match as a command shows it."""
+
+    state: q.MatchState
+    started_by: int
+    status: str = "active"
+
+    @property
+    def missing(self) -> list[str]:
+        return q.missing(self.state)
+
+
+@dataclass(frozen=True, slots=True)
+class TurnOutcome:
+    """What one command played: the report, the match after it, and any house points won."""
+
+    view: MatchView
+    report: q.TurnReport
+    house_total: int | None = None
+    """The winning house's total in the guild's table after this match, if it earned points."""
+
+
+@dataclass(frozen=True, slots=True)
+class HouseRow:
+    house: str
+    points: int
+    wins: int
+
+
+@dataclass(frozen=True, slots=True)
+class OddsOutcome:
+    view: MatchView
+    summary: q.SimulationSummary
+    seconds: float
+
+
+@register_gm_source
+async def started_a_match_here(session: AsyncSession, actor: Actor) -> bool:
+    """DESIGN.md: whoever started the channel's current match is one of its GMs."""
+    match = await matches.active(session, actor.channel_id)
+    return match is not None and match.started_by == actor.user_id
+
+
+def _view(match: QuidditchMatch, state: q.MatchState | None = None) -> MatchView:
+    return MatchView(
+        state=state or q.MatchState.from_dict(match.state),
+        started_by=match.started_by,
+        status=match.status,
+    )
+
+
+async def _require_match(session: AsyncSession, actor: Actor, *, lock: bool) -> QuidditchMatch:
+    match = await matches.active(session, actor.channel_id, for_update=lock)
+    if match is None:
+        raise UserError(NO_MATCH)
+    return match
+
+
+def resolve_side(state: q.MatchState, team: str) -> q.Side:
+    """``home``/``away``, or a team's name (what autocomplete and players type)."""
+    wanted = " ".join(team.split()).casefold()
+    for side in q.SIDES:
+        if wanted in (side, state.team(side).name.casefold()):
+            return side
+    raise UserError(
+        f"There is no team {team!r} in this match: name {state.home.name} (home) "
+        f"or {state.away.name} (away)."
+    )
+
+
+async def new_match(
+    db: Database,
+    actor: Actor,
+    *,
+    home: str,
+    away: str,
+    home_house: str | None = None,
+    away_house: str | None = None,
+) -> MatchView:
+    state = q.new_match(home, away, home_house=home_house, away_house=away_house)
+    async with db.unit_of_work() as session:
+        await require_gm(session, actor, "start a quidditch match")
+        current = await matches.active(session, actor.channel_id, for_update=True)
+        if current is not None:
+            playing = q.MatchState.from_dict(current.state)
+            raise UserError(
+                f"A match is already being played here ({playing.home.name} vs "
+                f"{playing.away.name}). A GM can abandon it with /quidditch end."
+            )
+        match = matches.start(
+            session,
+            guild_id=actor.guild_id,
+            channel_id=actor.channel_id,
+            started_by=actor.user_id,
+            state=state.to_dict(),
+        )
+        try:
+            await session.flush()
+        except IntegrityError:
+            # Another GM's /quidditch new won the race for this channel's one active match.
+            raise UserError("A match was just started in this channel by someone else.") from None
+        return _view(match, state)
+
+
+STATS = ("strength", "dexterity", "toughness", "health")
+
+
+async def set_player(
+    db: Database,
+    actor: Actor,
+    *,
+    team: str,
+    position: str,
+    name: str | None = None,
+    character: str | None = None,
+    strength: int | None = None,
+    dexterity: int | None = None,
+    toughness: int | None = None,
+    health: int | None = None,
+) -> MatchView:
+    """Add a player to a roster (or replace the one of that name) before the first turn.
+
+    With ``character``, the name and any stat not given come from that Hogwarts 1990 sheet:
+    the Strength, Dexterity and Toughness attributes and the Health resource (its current
+    value).
+    """
+    given = {"strength": strength, "dexterity": dexterity, "toughness": toughness}
+    given["health"] = health
+    async with db.unit_of_work() as session:
+        await require_gm(session, actor, "change the quidditch match")
+        match = await _require_match(session, actor, lock=True)
+        if character is not None:
+            sheet = await characters.character_by_name(session, actor, character, system="h90")
+            name = name or sheet.name
+            for stat in ("strength", "dexterity", "toughness"):
+                if given[stat] is None:
+                    given[stat] = sheet.attribute(stat.capitalize())
+            if given["health"] is None:
+                given["health"] = sheet.resource("Health").current
+        missing_stats = [stat for stat in STATS if given[stat] is None]
+        if name is None or missing_stats:
+            lacking = ([] if name else ["name"]) + missing_stats
+            raise UserError(
+                f"A player needs {', '.join(lacking)}: give them, or take them from a "
+                "Hogwarts 1990 sheet with `character`."
+            )
+        player = q.make_player(
+            name,
+            position,
+            strength=given["strength"],  # type: ignore[arg-type]
+            dexterity=given["dexterity"],  # type: ignore[arg-type]
+            toughness=given["toughness"],  # type: ignore[arg-type]
+            health=given["health"],  # type: ignore[arg-type]
+        )
+        state = q.MatchState.from_dict(match.state)
+        state = q.add_player(state, resolve_side(state, team), player)
+        match.state = state.to_dict()
+        return _view(match, state)
+
+
+async def show(db: Database, actor: Actor) -> MatchView:
+    """The channel's match (for /quidditch roster and status; anyone may look)."""
+    async with db.unit_of_work(read_only=True) as session:
+        return _view(await _require_match(session, actor, lock=False))
+
+
+async def peek(db: Database, channel_id: int) -> q.MatchState | None:
+    """The channel's match state, or None (for autocomplete, which must never raise)."""
+    async with db.unit_of_work(read_only=True) as session:
+        match = await matches.active(session, channel_id)
+        return None if match is None else q.MatchState.from_dict(match.state)
+
+
+def _faces(report: q.TurnReport) -> list[int]:
+    """Every die the report drew, in the order they were drawn."""
+    rolls = [
+        *(s.roll for s in report.shots),
+        *(b.roll for b in report.blocks),
+        *(p.roll for p in report.penalties),
+        *(s.roll for s in (report.snitch.seekers if report.snitch else ())),
+    ]
+    return [face for roll in rolls for face in roll.faces]
+
+
+def _score_text(state: q.MatchState) -> str:
+    return f"{state.home.name} {state.home_score} – {state.away_score} {state.away.name}"
+
+
+async def _finish(
+    session: AsyncSession, actor: Actor, match: QuidditchMatch, report: q.TurnReport
+) -> int | None:
+    """Close a match the snitch ended and add the winner's house points to the guild table."""
+    result = report.result
+    if result is None:
+        return None
+    matches.close(match, "finished")
+    if result.house and result.house_points > 0:
+        row = await matches.award(session, actor.guild_id or 0, result.house, result.house_points)
+        return row.points
+    return None
+
+
+async def play_turn(
+    db: Database,
+    dice: Dice,
+    actor: Actor,
+    *,
+    targets: str | None = None,
+    penalties: q.Penalties = "ask",
+) -> TurnOutcome:
+    parsed = q.parse_targets(targets)
+    async with db.unit_of_work() as session:
+        await require_gm(session, actor, "play the quidditch match")
+        match = await _require_match(session, actor, lock=True)
+        state = q.MatchState.from_dict(match.state)
+        turn = q.play_turn(dice, state, targets=parsed, penalties=penalties)
+        match.state = turn.state.to_dict()
+        total = await _finish(session, actor, match, turn.report)
+        phase = "snitch" if turn.report.snitch_only else "turn"
+        roll_log.add(
+            session,
+            actor,
+            system="quidditch",
+            input=f"{phase} {turn.report.turn}" + (f" targets {targets}" if targets else ""),
+            faces=_faces(turn.report),
+            outcome=_score_text(turn.state) + (" · snitch caught" if turn.state.finished else ""),
+        )
+        return TurnOutcome(_view(match, turn.state), turn.report, total)
+
+
+async def penalty(db: Database, dice: Dice, actor: Actor, *, team: str, chaser: str) -> TurnOutcome:
+    async with db.unit_of_work() as session:
+        await require_gm(session, actor, "award a penalty shot")
+        match = await _require_match(session, actor, lock=True)
+        state = q.MatchState.from_dict(match.state)
+        side = resolve_side(state, team)
+        shot = q.penalty_shot(dice, state, team=side, chaser=chaser)
+        match.state = shot.state.to_dict()
+        (taken,) = shot.report.penalties
+        roll_log.add(
+            session,
+            actor,
+            system="quidditch",
+            input=f"penalty {shot.state.team(side).name} {taken.chaser}",
+            faces=list(taken.roll.faces),
+            outcome=("scored · " if taken.scored else "missed · ") + _score_text(shot.state),
+        )
+        return TurnOutcome(_view(match, shot.state), shot.report)
+
+
+async def set_interference(db: Database, actor: Actor, *, team: str, interfere: bool) -> MatchView:
+    async with db.unit_of_work() as session:
+        await require_gm(session, actor, "direct the seekers")
+        match = await _require_match(session, actor, lock=True)
+        state = q.MatchState.from_dict(match.state)
+        side = resolve_side(state, team)
+        seeker = state.team(side).seeker
+        if interfere and (seeker is None or not seeker.active):
+            raise UserError(f"{state.team(side).name} has no seeker in play to interfere.")
+        state = q.set_interference(state, side, interfere)
+        match.state = state.to_dict()
+        return _view(match, state)
+
+
+async def end(db: Database, actor: Actor) -> MatchView:
+    """Abandon the channel's match: no winner, no house points."""
+    async with db.unit_of_work() as session:
+        await require_gm(session, actor, "end the quidditch match")
+        match = await _require_match(session, actor, lock=True)
+        matches.close(match, "abandoned")
+        return _view(match)
+
+
+async def houses(db: Database, actor: Actor) -> list[HouseRow]:
+    async with db.unit_of_work(read_only=True) as session:
+        rows = await matches.table(session, actor.guild_id or 0)
+        return [HouseRow(r.house, r.points, r.wins) for r in rows]
+
+
+async def odds(db: Database, actor: Actor, *, count: int = ODDS_MATCHES) -> OddsOutcome:
+    """Simulate the rest of the channel's match ``count`` times with the default decisions.
+
+    The seed comes from the match and its turn, so asking twice gives the same answer; the
+    simulation runs in a worker thread so the bot keeps answering meanwhile.
+    """
+    view = await show(db, actor)
+    lacking = view.missing
+    if lacking:
+        raise UserError("The rosters are incomplete: " + "; ".join(lacking) + ".")
+    seed = f"{actor.channel_id}:{view.state.turn}:{view.state.home_score}:{view.state.away_score}"
+    loop = asyncio.get_running_loop()
+    start = loop.time()
+    summary = await asyncio.to_thread(q.simulate_many, SeededDice(seed), view.state, matches=count)
+    return OddsOutcome(view, summary, loop.time() - start)

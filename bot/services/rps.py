@@ -1,0 +1,460 @@
+"""RPS use cases: ``/rps check``, ``/rps resisted`` and ``/rps sustained …``.
+
+A Base comes from a number, or from the active character's attribute (2 × attribute) or
+skill (skill + parent attribute), plus a named difficulty and a modifier.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from bot.actor import Actor
+from bot.errors import PermissionDenied, UserError
+from bot.services import secrecy
+from bot.services.characters import CharacterSheet, active_character
+from bot.services.permissions import is_gm
+from bot.storage import Database
+from bot.storage.models import RpsSustainedTask
+from bot.storage.repositories import rolls as roll_log
+from bot.storage.repositories import rps as repo
+from engine.dice import Dice
+from engine.systems import rps
+from engine.systems.rps import (
+    CheckResult,
+    FailureReason,
+    ResistedResult,
+    SustainedRoll,
+    SustainedTask,
+    TaskStatus,
+)
+
+SYSTEM = "rps"
+SUSTAINED_LOG = 20
+PARTIES_LENGTH = 1000
+
+
+@dataclass(frozen=True, slots=True)
+class Base:
+    """A Base and where it came from, e.g. ("Tracking 4", "Intuition 6", "Moderately hard +2")."""
+
+    value: int
+    parts: tuple[str, ...]
+    character: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class BaseRequest:
+    """What the player asked the Base to be made of (the options of a check command)."""
+
+    base: int | None = None
+    attribute: str | None = None
+    skill: str | None = None
+    difficulty: str | None = None
+    modifier: int = 0
+
+    @property
+    def from_sheet(self) -> bool:
+        return self.attribute is not None or self.skill is not None
+
+
+def _signed(value: int) -> str:
+    return f"+{value}" if value >= 0 else f"−{-value}"
+
+
+def _modifier_parts(request: BaseRequest) -> tuple[str, ...]:
+    parts = []
+    if request.difficulty is not None:
+        found = rps.difficulty(request.difficulty)
+        parts.append(f"{found.name} {_signed(found.modifier)}")
+    if request.modifier:
+        parts.append(f"modifier {_signed(request.modifier)}")
+    return tuple(parts)
+
+
+def base_from(request: BaseRequest, sheet: CharacterSheet | None) -> Base:
+    """Work out the Base (pure: the sheet, if needed, was read by the caller)."""
+    if request.base is not None and request.from_sheet:
+        raise UserError("Give either a Base or an attribute/skill of your character, not both.")
+    extra = _modifier_parts(request)
+    if request.base is not None:
+        value = rps.modified_base(
+            request.base, difficulty=request.difficulty, modifier=request.modifier
+        )
+        return Base(value, (f"Base {request.base}", *extra))
+    if sheet is None or not request.from_sheet:
+        raise UserError("Give a Base, or an attribute or skill of your RPS character.")
+    if request.skill is None:
+        assert request.attribute is not None
+        name, value = _attribute(sheet, request.attribute)
+        total = rps.attribute_base(value, difficulty=request.difficulty, modifier=request.modifier)
+        return Base(total, (f"2 × {name} {value}", *extra), sheet.name)
+    found = sheet.find_skill(request.skill)
+    if found is None:
+        raise UserError(
+            f"{sheet.name} has no skill `{request.skill.strip()}`: add it with "
+            f"`/sheet skill name:{request.skill.strip()} ranks:… attribute:…`, "
+            "or roll an attribute check."
+        )
+    skill_name, skill = found
+    parent = request.attribute or skill.attribute
+    if parent is None:
+        raise UserError(
+            f"{sheet.name}'s skill {skill_name} has no parent attribute: name one with the "
+            "`attribute` option, or set it with `/sheet skill … attribute:…`."
+        )
+    attribute_name, attribute_value = _attribute(sheet, parent)
+    total = rps.skill_base(
+        skill.ranks, attribute_value, difficulty=request.difficulty, modifier=request.modifier
+    )
+    parts = (f"{skill_name} {skill.ranks}", f"{attribute_name} {attribute_value}", *extra)
+    return Base(total, parts, sheet.name)
+
+
+def _attribute(sheet: CharacterSheet, name: str) -> tuple[str, int]:
+    sheet.attribute(name)  # the helpful error when it is missing
+    found = sheet.find_attribute(name)
+    assert found is not None
+    return found
+
+
+async def _resolve_base(session: AsyncSession, actor: Actor, request: BaseRequest) -> Base:
+    sheet = await active_character(session, actor, system=SYSTEM) if request.from_sheet else None
+    return base_from(request, sheet)
+
+
+# --- /rps check -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class CheckOutcome:
+    result: CheckResult
+    base: Base
+    chance: float
+    label: str | None
+    secrecy: secrecy.Secrecy
+
+
+def outcome_text(result: CheckResult) -> str:
+    """The roll log's one-line outcome, e.g. "SL 4 (acceptable)" or "SL 6 critical success"."""
+    text = f"SL {result.success_level} ({result.label})"
+    if result.special is not None:
+        text += f", {result.special.label}"
+    if result.forgone:
+        text += ", roll forgone"
+    return text
+
+
+async def check(
+    db: Database,
+    dice: Dice,
+    actor: Actor,
+    request: BaseRequest,
+    *,
+    forgo: bool = False,
+    label: str | None = None,
+    secret: bool = False,
+) -> CheckOutcome:
+    """One stat check, logged."""
+    async with db.unit_of_work() as session:
+        base = await _resolve_base(session, actor, request)
+        result = rps.check(dice, base=base.value, forgo=forgo)
+        visibility = await secrecy.decide(session, actor.channel_id, secret)
+        who = f"{base.character}: " if base.character else ""
+        roll_log.add(
+            session,
+            actor,
+            system=SYSTEM,
+            input=f"{who}check Base {base.value} ({' + '.join(base.parts)})",
+            faces=list(result.faces),
+            outcome=outcome_text(result),
+            secret=visibility.secret,
+            label=label,
+        )
+    return CheckOutcome(
+        result=result,
+        base=base,
+        chance=rps.chance(base=base.value, forgo=forgo),
+        label=label,
+        secrecy=visibility,
+    )
+
+
+# --- /rps resisted ------------------------------------------------------------------------------
+
+_MENTION = re.compile(r"^<@!?(\d+)>$")
+
+
+@dataclass(frozen=True, slots=True)
+class PartySpec:
+    """One party as typed: a name with a Base, or a player (mention) with or without one."""
+
+    name: str | None
+    base: int | None
+    user_id: int | None = None
+
+
+def parse_parties(text: str) -> list[PartySpec]:
+    """Read "Johnny:12, Franky:9, <@123>" (commas or semicolons; "name: base")."""
+    if len(text) > PARTIES_LENGTH:
+        raise UserError(f"The list of parties is at most {PARTIES_LENGTH} characters.")
+    specs = []
+    for raw in re.split(r"[,;\n]", text):
+        item = raw.strip()
+        if not item:
+            continue
+        name, _, base_text = item.rpartition(":") if ":" in item else (item, "", "")
+        name, base_text = name.strip(), base_text.strip()
+        base: int | None = None
+        if base_text:
+            try:
+                base = int(base_text.replace("−", "-"))
+            except ValueError:
+                raise UserError(
+                    f"`{item}`: the Base after the colon must be a whole number."
+                ) from None
+        mention = _MENTION.match(name)
+        if mention:
+            specs.append(PartySpec(None, base, int(mention.group(1))))
+        elif base is None:
+            raise UserError(
+                f"`{item}` needs a Base, like `{name}:12` (or mention a player to roll "
+                "their active character)."
+            )
+        else:
+            specs.append(PartySpec(name, base))
+    if not specs:
+        raise UserError("List the parties, e.g. `Johnny:12, Franky:9, @alice`.")
+    return specs
+
+
+@dataclass(frozen=True, slots=True)
+class ResistedOutcome:
+    result: ResistedResult
+    sources: dict[str, str]
+    label: str | None
+    secrecy: secrecy.Secrecy
+
+
+async def resisted(
+    db: Database,
+    dice: Dice,
+    actor: Actor,
+    *,
+    parties: str,
+    attribute: str | None = None,
+    skill: str | None = None,
+    label: str | None = None,
+    secret: bool = False,
+) -> ResistedOutcome:
+    """Every party checks; mentioned players roll their active RPS character's attribute or
+    skill (or the Base given after their mention)."""
+    specs = parse_parties(parties)
+    request = BaseRequest(attribute=attribute, skill=skill)
+    named: list[tuple[str, int]] = []
+    sources: dict[str, str] = {}
+    async with db.unit_of_work() as session:
+        for spec in specs:
+            if spec.user_id is None:
+                assert spec.name is not None and spec.base is not None
+                named.append((spec.name, spec.base))
+                sources[spec.name] = f"Base {spec.base}"
+                continue
+            name, base = await _player_party(session, actor, spec, request)
+            named.append((name, base.value))
+            sources[name] = " + ".join(base.parts)
+        result = rps.resisted(dice, parties=named)
+        visibility = await secrecy.decide(session, actor.channel_id, secret)
+        roll_log.add(
+            session,
+            actor,
+            system=SYSTEM,
+            input="resisted " + ", ".join(f"{n}:{b}" for n, b in named),
+            faces=[[p.check.faces for p in round_] for round_ in result.rounds],
+            outcome=(
+                f"{result.winner} wins, SL {result.success_level}"
+                if result.winner
+                else f"tie between {', '.join(result.tied)}"
+            ),
+            secret=visibility.secret,
+            label=label,
+        )
+    return ResistedOutcome(result, sources, label, visibility)
+
+
+async def _player_party(
+    session: AsyncSession, actor: Actor, spec: PartySpec, request: BaseRequest
+) -> tuple[str, Base]:
+    assert spec.user_id is not None
+    player = replace(actor, user_id=spec.user_id, display_name="", gm_role=False)
+    try:
+        sheet = await active_character(session, player, system=SYSTEM)
+    except UserError:
+        if spec.base is not None:  # a player without a sheet, with the Base given
+            return f"<@{spec.user_id}>", Base(spec.base, (f"Base {spec.base}",))
+        raise UserError(
+            f"<@{spec.user_id}> has no active RPS character here to roll with: give their Base "
+            f"instead, like `<@{spec.user_id}>:12`."
+        ) from None
+    if spec.base is not None:
+        return sheet.name, Base(spec.base, (f"Base {spec.base}",), sheet.name)
+    if not request.from_sheet:
+        raise UserError(
+            f"Say which `attribute` or `skill` <@{spec.user_id}> rolls, "
+            f"or give their Base, like `<@{spec.user_id}>:12`."
+        )
+    return sheet.name, base_from(request, sheet)
+
+
+# --- /rps sustained ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class SustainedView:
+    task: SustainedTask
+    label: str | None
+    started_by: int
+    log: tuple[dict, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class SustainedOutcome:
+    roll: SustainedRoll
+    base: Base
+    view: SustainedView
+    chance: float
+    label: str | None
+    secrecy: secrecy.Secrecy
+
+
+def _task(row: RpsSustainedTask) -> SustainedTask:
+    return SustainedTask(
+        goal=row.goal,
+        pool=row.pool,
+        no_loss=row.no_loss,
+        checks=row.checks,
+        status=TaskStatus(row.status),
+        reason=FailureReason[row.reason] if row.reason else None,
+    )
+
+
+def _store(row: RpsSustainedTask, task: SustainedTask) -> None:
+    row.goal, row.pool, row.no_loss, row.checks = task.goal, task.pool, task.no_loss, task.checks
+    row.status = task.status.value
+    row.reason = task.reason.name if task.reason else None
+
+
+def _view(row: RpsSustainedTask) -> SustainedView:
+    return SustainedView(_task(row), row.label, row.started_by, tuple(row.log))
+
+
+async def sustained_start(
+    db: Database, actor: Actor, *, goal: int, no_loss: bool = False, label: str | None = None
+) -> SustainedView:
+    """Start the channel's sustained action (one at a time; a finished one is replaced)."""
+    task = rps.start_sustained(goal=goal, no_loss=no_loss)
+    async with db.unit_of_work() as session:
+        row = await repo.get(session, actor.channel_id, for_update=True)
+        if row is not None and row.status == TaskStatus.IN_PROGRESS.value:
+            raise UserError(
+                f"A sustained action is already in progress here (pool {row.pool}/{row.goal}): "
+                "roll it with `/rps sustained roll`, or end it with `/rps sustained abandon`."
+            )
+        if row is None:
+            row = repo.add(
+                session,
+                RpsSustainedTask(
+                    channel_id=actor.channel_id, started_by=actor.user_id, status="", log=[]
+                ),
+            )
+        row.guild_id, row.started_by, row.label, row.log = (
+            actor.guild_id,
+            actor.user_id,
+            label,
+            [],
+        )
+        _store(row, task)
+        await session.flush()
+        return _view(row)
+
+
+async def sustained_roll(
+    db: Database,
+    dice: Dice,
+    actor: Actor,
+    request: BaseRequest,
+    *,
+    forgo: bool = False,
+    secret: bool = False,
+) -> SustainedOutcome:
+    """Roll the next check of the channel's sustained action and keep the new state."""
+    async with db.unit_of_work() as session:
+        row = await repo.get(session, actor.channel_id, for_update=True)
+        if row is None or row.status != TaskStatus.IN_PROGRESS.value:
+            raise UserError(
+                "No sustained action is in progress here: start one with "
+                "`/rps sustained start goal:…`."
+            )
+        base = await _resolve_base(session, actor, request)
+        step = rps.sustained_check(dice, _task(row), base=base.value, forgo=forgo)
+        _store(row, step.after)
+        entry = {
+            "user_id": actor.user_id,
+            "name": base.character or actor.display_name,
+            "base": base.value,
+            "faces": list(step.check.faces),
+            "sl": step.check.success_level,
+            "change": step.change,
+            "pool": step.after.pool,
+        }
+        row.log = [*row.log, entry][-SUSTAINED_LOG:]
+        visibility = await secrecy.decide(session, actor.channel_id, secret)
+        roll_log.add(
+            session,
+            actor,
+            system=SYSTEM,
+            input=f"sustained check Base {base.value} ({' + '.join(base.parts)})",
+            faces=list(step.check.faces),
+            outcome=f"{outcome_text(step.check)}; pool {step.after.pool}/{step.after.goal} "
+            f"{step.after.status.label}",
+            secret=visibility.secret,
+            label=row.label,
+        )
+        await session.flush()
+        view = _view(row)
+    return SustainedOutcome(
+        roll=step,
+        base=base,
+        view=view,
+        chance=rps.chance(base=base.value, forgo=forgo),
+        label=row.label,
+        secrecy=visibility,
+    )
+
+
+async def sustained_status(db: Database, actor: Actor) -> SustainedView:
+    async with db.unit_of_work(read_only=True) as session:
+        row = await repo.get(session, actor.channel_id)
+        if row is None:
+            raise UserError(
+                "There is no sustained action in this channel: start one with "
+                "`/rps sustained start goal:…`."
+            )
+        return _view(row)
+
+
+async def sustained_abandon(db: Database, actor: Actor) -> SustainedView:
+    """End the channel's sustained action (whoever started it, or the GM)."""
+    async with db.unit_of_work() as session:
+        row = await repo.get(session, actor.channel_id, for_update=True)
+        if row is None:
+            raise UserError("There is no sustained action in this channel to abandon.")
+        if row.started_by != actor.user_id and not await is_gm(session, actor):
+            raise PermissionDenied(
+                "Only whoever started this sustained action, or the channel's GM, can abandon it."
+            )
+        view = _view(row)
+        await repo.delete(session, row)
+    return view

@@ -1,0 +1,442 @@
+"""A character sheet as plain values, its bounds, and the resolver every system rolls from.
+
+Pure (no database): the sheet is read once inside a command's unit of work and then used
+as immutable data, so a system service can resolve "skill Stealth" without touching storage.
+Import these names from :mod:`bot.services.characters`, which re-exports them.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from bot.errors import UserError
+from engine.systems import SYSTEMS
+
+MAX_ATTRIBUTES = 64
+MAX_SKILLS = 128
+MAX_RESOURCES = 32
+MAX_SPECIALTIES = 16
+MIN_VALUE = -100
+MAX_VALUE = 1000
+NAME_LENGTH = 64  # character, attribute, skill, resource and specialty names
+NOTES_LENGTH = 1000
+
+Kind = Literal["attribute", "skill", "resource"]
+KINDS: tuple[Kind, ...] = ("attribute", "skill", "resource")
+
+
+@dataclass(frozen=True, slots=True)
+class Skill:
+    ranks: int
+    attribute: str | None = None
+    specialties: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Resource:
+    current: int
+    max: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class CharacterSheet:
+    """One character's sheet. Name lookups ignore case; the stored spelling is kept."""
+
+    id: int
+    guild_id: int
+    owner_id: int
+    name: str
+    system: str
+    attributes: dict[str, int] = field(default_factory=dict)
+    skills: dict[str, Skill] = field(default_factory=dict)
+    resources: dict[str, Resource] = field(default_factory=dict)
+    notes: str = ""
+
+    @property
+    def system_title(self) -> str:
+        return SYSTEMS.get(self.system, self.system)
+
+    def find_attribute(self, name: str) -> tuple[str, int] | None:
+        key = find_key(self.attributes, name)
+        return None if key is None else (key, self.attributes[key])
+
+    def attribute(self, name: str) -> int:
+        found = self.find_attribute(name)
+        if found is None:
+            raise UserError(
+                f"{self.name} has no attribute `{name.strip()}`. "
+                f"Attributes: {_listing(self.attributes)}. "
+                f"Set one with `/sheet set attribute:{name.strip()} value:…`."
+            )
+        return found[1]
+
+    def find_skill(self, name: str) -> tuple[str, Skill] | None:
+        key = find_key(self.skills, name)
+        return None if key is None else (key, self.skills[key])
+
+    def skill(self, name: str) -> Skill | None:
+        """The skill, or None when the character is untrained in it."""
+        found = self.find_skill(name)
+        return None if found is None else found[1]
+
+    def find_resource(self, name: str) -> tuple[str, Resource] | None:
+        key = find_key(self.resources, name)
+        return None if key is None else (key, self.resources[key])
+
+    def resource(self, name: str) -> Resource:
+        found = self.find_resource(name)
+        if found is None:
+            raise UserError(
+                f"{self.name} has no resource `{name.strip()}`. "
+                f"Resources: {_listing(self.resources)}. "
+                f"Set one with `/sheet resource name:{name.strip()} current:…`."
+            )
+        return found[1]
+
+    def to_dict(self) -> dict[str, Any]:
+        """The sheet as export JSON (what ``/sheet import`` reads back)."""
+        return {
+            "name": self.name,
+            "system": self.system,
+            "attributes": dict(self.attributes),
+            "skills": {
+                name: {
+                    "ranks": skill.ranks,
+                    "attribute": skill.attribute,
+                    "specialties": list(skill.specialties),
+                }
+                for name, skill in self.skills.items()
+            },
+            "resources": {
+                name: {"current": resource.current, "max": resource.max}
+                for name, resource in self.resources.items()
+            },
+            "notes": self.notes,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class ResolvedValue:
+    """What a reference like "skill Stealth" means on one sheet, in the numbers systems use.
+
+    ``value`` is the attribute's value, the skill's ranks, or the resource's current value.
+    For a skill, ``attribute``/``attribute_value`` are its parent attribute (None when the
+    skill names none) and ``specialties`` its specialties. ``maximum`` is a resource's max.
+    """
+
+    character: str
+    kind: Kind
+    name: str
+    value: int
+    attribute: str | None = None
+    attribute_value: int | None = None
+    specialties: tuple[str, ...] = ()
+    maximum: int | None = None
+
+    @property
+    def label(self) -> str:
+        """E.g. "Stealth (skill 3 + Agility 2)", for roll titles and footers."""
+        if self.kind == "skill" and self.attribute is not None:
+            return f"{self.name} (skill {self.value} + {self.attribute} {self.attribute_value})"
+        return f"{self.name} ({self.kind} {self.value})"
+
+
+_PREFIX = re.compile(r"^\s*(skill|attribute|attr|resource)\s*[: ]\s*(.+?)\s*$", re.IGNORECASE)
+
+
+def resolve(sheet: CharacterSheet, reference: str) -> ResolvedValue:
+    """Resolve "skill Stealth", "attribute Strength", "resource Health" or a bare name.
+
+    A bare name is looked up among attributes, then skills, then resources.
+    """
+    match = _PREFIX.match(reference)
+    if match:
+        kind_word, name = match.group(1).casefold(), match.group(2)
+        kind: Kind = "attribute" if kind_word == "attr" else kind_word  # type: ignore[assignment]
+        kinds: tuple[Kind, ...] = (kind,)
+    else:
+        name = reference.strip()
+        kinds = KINDS
+    if not name:
+        raise UserError("Name an attribute, skill or resource of your character.")
+    for kind in kinds:
+        resolved = _resolve_kind(sheet, kind, name)
+        if resolved is not None:
+            return resolved
+    listings = {
+        "attribute": f"Attributes: {_listing(sheet.attributes)}",
+        "skill": f"Skills: {_listing(sheet.skills)}",
+        "resource": f"Resources: {_listing(sheet.resources)}",
+    }
+    what = kinds[0] if len(kinds) == 1 else "attribute, skill or resource"
+    return_hint = "; ".join(listings[k] for k in kinds)
+    raise UserError(f"{sheet.name} has no {what} `{name}`. {return_hint}.")
+
+
+_REFERENCE = re.compile(r"\{([^{}]*)\}")
+
+
+def substitute(sheet: CharacterSheet, text: str) -> tuple[str, tuple[ResolvedValue, ...]]:
+    """Replace every ``{reference}`` in dice notation by the sheet's number for it.
+
+    ``2d6 + {Stealth}`` becomes ``2d6 + 3``; a negative value is parenthesised so that
+    ``1d20 - {Wits}`` stays arithmetic. Returns the text and what each reference meant.
+    """
+    found: list[ResolvedValue] = []
+
+    def replace(match: re.Match[str]) -> str:
+        value = resolve(sheet, match.group(1))
+        found.append(value)
+        return str(value.value) if value.value >= 0 else f"({value.value})"
+
+    result = _REFERENCE.sub(replace, text)
+    if "{" in result or "}" in result:
+        raise UserError(
+            "Unmatched `{` or `}`: write sheet values as `{Stealth}`, `{skill Stealth}` or "
+            "`{attribute Strength}`."
+        )
+    return result, tuple(found)
+
+
+def _resolve_kind(sheet: CharacterSheet, kind: Kind, name: str) -> ResolvedValue | None:
+    if kind == "attribute":
+        found_attribute = sheet.find_attribute(name)
+        if found_attribute is None:
+            return None
+        return ResolvedValue(sheet.name, "attribute", found_attribute[0], found_attribute[1])
+    if kind == "resource":
+        found_resource = sheet.find_resource(name)
+        if found_resource is None:
+            return None
+        key, resource = found_resource
+        return ResolvedValue(sheet.name, "resource", key, resource.current, maximum=resource.max)
+    found_skill = sheet.find_skill(name)
+    if found_skill is None:
+        return None
+    key, skill = found_skill
+    attribute_name, attribute_value = None, None
+    if skill.attribute is not None:
+        parent = sheet.find_attribute(skill.attribute)
+        if parent is None:
+            raise UserError(
+                f"{sheet.name}'s skill {key} uses the attribute {skill.attribute}, which the "
+                f"sheet does not have. Set it with `/sheet set attribute:{skill.attribute} "
+                "value:…`, or change the skill's attribute with `/sheet skill`."
+            )
+        attribute_name, attribute_value = parent
+    return ResolvedValue(
+        sheet.name,
+        "skill",
+        key,
+        skill.ranks,
+        attribute=attribute_name,
+        attribute_value=attribute_value,
+        specialties=skill.specialties,
+    )
+
+
+def name_key(name: str) -> str:
+    """How names compare: ignoring case and runs of whitespace ("Tom  riddle" = "Tom Riddle")."""
+    return " ".join(name.split()).casefold()
+
+
+def find_key(entries: Iterable[str], name: str) -> str | None:
+    """The stored spelling of ``name`` among ``entries``, if it is there."""
+    key = name_key(name)
+    return next((existing for existing in entries if name_key(existing) == key), None)
+
+
+def _listing(names: Iterable[str]) -> str:
+    names = list(names)
+    if not names:
+        return "none yet"
+    shown = ", ".join(names[:40])
+    return shown + (f" and {len(names) - 40} more" if len(names) > 40 else "")
+
+
+def sheet_from_row(row: Any) -> CharacterSheet:
+    """Build the immutable sheet from a ``Character`` row (JSON columns as stored)."""
+    return CharacterSheet(
+        id=row.id,
+        guild_id=row.guild_id,
+        owner_id=row.owner_id,
+        name=row.name,
+        system=row.system,
+        attributes={name: int(value) for name, value in (row.attributes or {}).items()},
+        skills={
+            name: Skill(
+                ranks=int(data["ranks"]),
+                attribute=data.get("attribute"),
+                specialties=tuple(data.get("specialties") or ()),
+            )
+            for name, data in (row.skills or {}).items()
+        },
+        resources={
+            name: Resource(current=int(data["current"]), max=data.get("max"))
+            for name, data in (row.resources or {}).items()
+        },
+        notes=row.notes or "",
+    )
+
+
+#: Suggested names per system (from RULES.md and the seeds), offered on create and in
+#: autocomplete. Any other name is allowed.
+TEMPLATES: dict[str, dict[str, tuple[str, ...]]] = {
+    "coda": {
+        "attributes": (
+            "Bearing",
+            "Nimbleness",
+            "Perception",
+            "Strength",
+            "Vitality",
+            "Wits",
+            "Stamina",
+            "Swiftness",
+            "Willpower",
+            "Wisdom",
+            "Defence",
+        ),
+        "resources": ("Health", "Courage"),
+    },
+    "h90": {
+        "attributes": ("Strength", "Dexterity", "Toughness", "Humor"),
+        "resources": ("Health",),
+    },
+    "infinity": {
+        "attributes": ("CC", "BS", "PH", "WIP", "ARM", "BTS"),
+        "resources": ("W",),
+    },
+    "rps": {
+        "attributes": ("Strength", "Agility", "Intellect", "Intuition"),
+        "resources": ("Health",),
+    },
+    "drama": {
+        "attributes": ("Physical", "Agility", "Mental", "Social"),
+        "resources": ("Grit", "Flesh", "Fortitude", "Composure"),
+    },
+}
+
+
+class SheetFileError(UserError):
+    """An imported sheet file is not a sheet; the message names the first bad field."""
+
+
+def parse_sheet(data: Any) -> dict[str, Any]:
+    """Validate export JSON (already decoded) and return it normalised.
+
+    Checks run in the file's natural order so the message names the *first* bad field.
+    """
+    if not isinstance(data, dict):
+        raise SheetFileError("The file must hold one JSON object (a sheet), not a list or value.")
+    unknown = sorted(set(data) - {"name", "system", "attributes", "skills", "resources", "notes"})
+    if unknown:
+        raise SheetFileError(f"`{unknown[0]}`: not a sheet field.")
+    name = _text(data.get("name"), "name", NAME_LENGTH)
+    system = data.get("system")
+    if system not in SYSTEMS:
+        raise SheetFileError(f"`system`: must be one of {', '.join(SYSTEMS)}.")
+    attributes = _mapping(data.get("attributes", {}), "attributes", MAX_ATTRIBUTES)
+    parsed_attributes = {
+        _entry_name(key, f"attributes.{key}"): _int(value, f"attributes.{key}")
+        for key, value in attributes.items()
+    }
+    skills = _mapping(data.get("skills", {}), "skills", MAX_SKILLS)
+    parsed_skills: dict[str, Any] = {}
+    for key, value in skills.items():
+        path = f"skills.{key}"
+        key = _entry_name(key, path)
+        if not isinstance(value, dict):
+            raise SheetFileError(f"`{path}`: must be an object with ranks, attribute, specialties.")
+        extra = sorted(set(value) - {"ranks", "attribute", "specialties"})
+        if extra:
+            raise SheetFileError(f"`{path}.{extra[0]}`: not a skill field.")
+        ranks = _int(value.get("ranks"), f"{path}.ranks")
+        attribute = value.get("attribute")
+        if attribute is not None:
+            attribute = _entry_name(attribute, f"{path}.attribute")
+        specialties = value.get("specialties", [])
+        if not isinstance(specialties, list) or len(specialties) > MAX_SPECIALTIES:
+            raise SheetFileError(
+                f"`{path}.specialties`: must be a list of at most {MAX_SPECIALTIES} names."
+            )
+        parsed_skills[key] = {
+            "ranks": ranks,
+            "attribute": attribute,
+            "specialties": [
+                _entry_name(s, f"{path}.specialties[{i}]") for i, s in enumerate(specialties)
+            ],
+        }
+    resources = _mapping(data.get("resources", {}), "resources", MAX_RESOURCES)
+    parsed_resources: dict[str, Any] = {}
+    for key, value in resources.items():
+        path = f"resources.{key}"
+        key = _entry_name(key, path)
+        if not isinstance(value, dict):
+            raise SheetFileError(f"`{path}`: must be an object with current and max.")
+        extra = sorted(set(value) - {"current", "max"})
+        if extra:
+            raise SheetFileError(f"`{path}.{extra[0]}`: not a resource field.")
+        current = _int(value.get("current"), f"{path}.current")
+        maximum = value.get("max")
+        if maximum is not None:
+            maximum = _int(maximum, f"{path}.max")
+            if current > maximum:
+                raise SheetFileError(f"`{path}.current`: above its max ({current} > {maximum}).")
+        parsed_resources[key] = {"current": current, "max": maximum}
+    notes = data.get("notes", "")
+    if not isinstance(notes, str) or len(notes) > NOTES_LENGTH:
+        raise SheetFileError(f"`notes`: must be text of at most {NOTES_LENGTH} characters.")
+    return {
+        "name": name,
+        "system": system,
+        "attributes": parsed_attributes,
+        "skills": parsed_skills,
+        "resources": parsed_resources,
+        "notes": notes,
+    }
+
+
+def _text(value: Any, path: str, limit: int) -> str:
+    if not isinstance(value, str) or not value.strip() or len(value.strip()) > limit:
+        raise SheetFileError(f"`{path}`: must be text of 1 to {limit} characters.")
+    return value.strip()
+
+
+def _entry_name(value: Any, path: str) -> str:
+    if (
+        not isinstance(value, str)
+        or not value.strip()
+        or len(value) > NAME_LENGTH
+        or value != value.strip()
+        or any(ch in value for ch in "{}\n\r\t")
+    ):
+        raise SheetFileError(
+            f"`{path}`: a name must be 1 to {NAME_LENGTH} characters, without braces, "
+            "line breaks or surrounding spaces."
+        )
+    return value
+
+
+def _mapping(value: Any, path: str, limit: int) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise SheetFileError(f"`{path}`: must be an object of name → value.")
+    if len(value) > limit:
+        raise SheetFileError(f"`{path}`: at most {limit} entries (the file has {len(value)}).")
+    seen: set[str] = set()
+    for key in value:
+        folded = name_key(str(key))
+        if folded in seen:
+            raise SheetFileError(f"`{path}.{key}`: the same name twice (names ignore case).")
+        seen.add(folded)
+    return value
+
+
+def _int(value: Any, path: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise SheetFileError(f"`{path}`: must be a whole number.")
+    if not MIN_VALUE <= value <= MAX_VALUE:
+        raise SheetFileError(f"`{path}`: must be between {MIN_VALUE} and {MAX_VALUE}.")
+    return value

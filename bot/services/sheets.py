@@ -1,0 +1,454 @@
+"""The ``/sheet`` commands' services: one unit of work each, owners change their sheets.
+
+Reading and resources (with the GM rule) are :mod:`bot.services.characters`; this module
+adds what only an owner may do: create, edit, choose, delete, export and import.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from bot.actor import Actor
+from bot.errors import PermissionDenied, UserError
+from bot.services import characters
+from bot.services.characters import (
+    CharacterSheet,
+    ResourceChange,
+    _active_row,
+    _row_by_name,
+    check_entry_name,
+    check_value,
+    guild_key,
+)
+from bot.services.permissions import is_gm
+from bot.services.sheet import (
+    MAX_ATTRIBUTES,
+    MAX_SKILLS,
+    MAX_SPECIALTIES,
+    NAME_LENGTH,
+    NOTES_LENGTH,
+    TEMPLATES,
+    SheetFileError,
+    find_key,
+    name_key,
+    parse_sheet,
+    sheet_from_row,
+)
+from bot.storage import Database
+from bot.storage.models import Character
+from bot.storage.repositories import characters as repo
+from engine.systems import SYSTEMS
+
+MAX_CHARACTERS = 50  # per player and guild
+MAX_IMPORT_BYTES = 64 * 1024
+
+
+@dataclass(frozen=True, slots=True)
+class SheetChange:
+    """A sheet after a change, with one line saying what changed."""
+
+    sheet: CharacterSheet
+    summary: str
+
+
+@dataclass(frozen=True, slots=True)
+class CharacterEntry:
+    name: str
+    system: str
+    active: bool
+
+
+@dataclass(frozen=True, slots=True)
+class CharacterList:
+    owner_id: int
+    entries: tuple[CharacterEntry, ...]
+
+
+def check_character_name(name: str) -> str:
+    cleaned = " ".join(name.split())
+    if not 1 <= len(cleaned) <= NAME_LENGTH:
+        raise UserError(f"A character's name has 1 to {NAME_LENGTH} characters.")
+    return cleaned
+
+
+async def _own_row(session: AsyncSession, actor: Actor, character: str | None) -> Character:
+    """The caller's character to change, locked: named, or the active one."""
+    if not character:
+        return await _active_row(session, actor, for_update=True)
+    row = await _row_by_name(session, actor, character, for_update=True)
+    if row.owner_id != actor.user_id:
+        raise PermissionDenied(
+            f"Only {row.name}'s owner can change that; a GM may change its resources."
+        )
+    return row
+
+
+async def create(db: Database, actor: Actor, name: str, system: str) -> CharacterSheet:
+    name = check_character_name(name)
+    if system not in SYSTEMS:
+        raise UserError(f"Unknown system `{system}`. Systems: {', '.join(SYSTEMS)}.")
+    try:
+        async with db.unit_of_work() as session:
+            row = await _insert(session, actor, name, system)
+            await repo.select_character(session, row, actor.user_id, actor.channel_id)
+            return sheet_from_row(row)
+    except IntegrityError as error:  # a simultaneous create with the same name
+        raise UserError(f"You already have a character called {name}.") from error
+
+
+async def _insert(
+    session: AsyncSession,
+    actor: Actor,
+    name: str,
+    system: str,
+    *,
+    attributes: dict | None = None,
+    skills: dict | None = None,
+    resources: dict | None = None,
+    notes: str = "",
+) -> Character:
+    owned = await repo.owned(session, guild_key(actor), actor.user_id)
+    if any(c.name_key == name_key(name) for c in owned):
+        raise UserError(
+            f"You already have a character called {name} (names ignore case): "
+            "pick another name, or delete it first with `/sheet delete`."
+        )
+    if len(owned) >= MAX_CHARACTERS:
+        raise UserError(f"A player has at most {MAX_CHARACTERS} characters in a server.")
+    row = Character(
+        guild_id=guild_key(actor),
+        owner_id=actor.user_id,
+        name=name,
+        name_key=name_key(name),
+        system=system,
+        attributes=attributes or {},
+        skills=skills or {},
+        resources=resources or {},
+        notes=notes,
+    )
+    session.add(row)
+    await session.flush()
+    return row
+
+
+async def show(
+    db: Database, actor: Actor, character: str | None = None, owner_id: int | None = None
+) -> CharacterSheet:
+    """Your sheet (named or active); a GM also reads the channel's characters."""
+    async with db.unit_of_work(read_only=True) as session:
+        if character:
+            return await characters.character_by_name(session, actor, character, owner_id=owner_id)
+        if owner_id is not None and owner_id != actor.user_id:
+            return await _players_active(session, actor, owner_id)
+        return await characters.active_character(session, actor)
+
+
+async def _players_active(session: AsyncSession, actor: Actor, owner_id: int) -> CharacterSheet:
+    if not await is_gm(session, actor):
+        raise PermissionDenied(
+            "Only the channel's GM can look at another player's characters. A GM holds a GM "
+            "role, has Manage Channels, or started this channel's current encounter or match."
+        )
+    player = Actor(user_id=owner_id, channel_id=actor.channel_id, guild_id=actor.guild_id)
+    try:
+        row = await _active_row(session, player)
+    except UserError:
+        raise UserError("That player has no active character in this channel.") from None
+    return sheet_from_row(row)
+
+
+async def set_attribute(
+    db: Database, actor: Actor, attribute: str, value: int | None, character: str | None = None
+) -> SheetChange:
+    """Set an attribute, or remove it when ``value`` is None."""
+    async with db.unit_of_work() as session:
+        row = await _own_row(session, actor, character)
+        attributes = dict(row.attributes)
+        key = _existing(attributes, attribute)
+        if value is None:
+            if key is None:
+                raise UserError(f"{row.name} has no attribute `{attribute.strip()}` to remove.")
+            del attributes[key]
+            summary = f"removed {key}"
+        else:
+            check_value(attribute.strip(), value)
+            if key is None and len(attributes) >= MAX_ATTRIBUTES:
+                raise UserError(
+                    f"A sheet has at most {MAX_ATTRIBUTES} attributes; {row.name} is full."
+                )
+            name = check_entry_name("attribute", attribute)
+            attributes = _put(row.attributes, key, name, value)
+            summary = f"{name} = {value}"
+        row.attributes = attributes
+        await session.flush()
+        return SheetChange(sheet_from_row(row), summary)
+
+
+async def set_skill(
+    db: Database,
+    actor: Actor,
+    skill: str,
+    ranks: int | None = None,
+    *,
+    attribute: str | None = None,
+    specialties: str | None = None,
+    character: str | None = None,
+    remove: bool = False,
+) -> SheetChange:
+    """Add or change a skill. ``ranks`` None keeps the old ranks (a new skill needs them);
+    ``attribute`` "" clears the parent attribute; ``specialties`` is a comma-separated list
+    replacing the old one ("" clears). ``remove`` deletes the skill."""
+    async with db.unit_of_work() as session:
+        row = await _own_row(session, actor, character)
+        skills = dict(row.skills)
+        key = _existing(skills, skill)
+        if remove:
+            if key is None:
+                raise UserError(f"{row.name} has no skill `{skill.strip()}` to remove.")
+            del skills[key]
+            row.skills = skills
+            await session.flush()
+            return SheetChange(sheet_from_row(row), f"removed {key}")
+        old = skills[key] if key else {}
+        if ranks is None:
+            if key is None:
+                raise UserError(f"{row.name} has no skill `{skill.strip()}` yet: give its ranks.")
+            ranks = int(old["ranks"])
+        check_value(skill.strip(), ranks)
+        if key is None and len(skills) >= MAX_SKILLS:
+            raise UserError(f"A sheet has at most {MAX_SKILLS} skills; {row.name} is full.")
+        parent = old.get("attribute")
+        if attribute is not None:
+            found = _existing(row.attributes, attribute) if attribute.strip() else None
+            if attribute.strip() and found is None:
+                raise UserError(
+                    f"{row.name} has no attribute `{attribute.strip()}`. Attributes: "
+                    f"{', '.join(row.attributes) or 'none yet'}. Set it first with `/sheet set`."
+                )
+            parent = found
+        listed = list(old.get("specialties", []))
+        if specialties is not None:
+            listed = [check_entry_name("specialty", s) for s in specialties.split(",") if s.strip()]
+            listed = list(dict.fromkeys(listed))
+            if len(listed) > MAX_SPECIALTIES:
+                raise UserError(f"A skill has at most {MAX_SPECIALTIES} specialties.")
+        name = check_entry_name("skill", skill)
+        value = {"ranks": ranks, "attribute": parent, "specialties": listed}
+        row.skills = _put(row.skills, key, name, value)
+        await session.flush()
+        summary = f"{name} {ranks}" + (f" ({parent})" if parent else "")
+        if listed:
+            summary += f", specialties: {', '.join(listed)}"
+        return SheetChange(sheet_from_row(row), summary)
+
+
+async def set_resource(
+    db: Database,
+    actor: Actor,
+    resource: str,
+    *,
+    current: int | None = None,
+    delta: int | None = None,
+    maximum: int | None = None,
+    character: str | None = None,
+) -> ResourceChange:
+    """``/sheet resource``: one unit of work around :func:`characters.adjust_resource`."""
+    async with db.unit_of_work() as session:
+        return await characters.adjust_resource(
+            session, actor, character, resource, current=current, delta=delta, maximum=maximum
+        )
+
+
+async def remove_resource(
+    db: Database, actor: Actor, resource: str, character: str | None = None
+) -> SheetChange:
+    async with db.unit_of_work() as session:
+        row = await _own_row(session, actor, character)
+        resources = dict(row.resources)
+        key = _existing(resources, resource)
+        if key is None:
+            raise UserError(f"{row.name} has no resource `{resource.strip()}` to remove.")
+        del resources[key]
+        row.resources = resources
+        await session.flush()
+        return SheetChange(sheet_from_row(row), f"removed {key}")
+
+
+async def set_notes(
+    db: Database, actor: Actor, notes: str | None, character: str | None = None
+) -> SheetChange:
+    notes = (notes or "").strip()
+    if len(notes) > NOTES_LENGTH:
+        raise UserError(f"Notes have at most {NOTES_LENGTH} characters (these have {len(notes)}).")
+    async with db.unit_of_work() as session:
+        row = await _own_row(session, actor, character)
+        row.notes = notes
+        await session.flush()
+        return SheetChange(sheet_from_row(row), "notes updated" if notes else "notes cleared")
+
+
+async def use(db: Database, actor: Actor, character: str) -> CharacterSheet:
+    try:
+        return await _use(db, actor, character)
+    except IntegrityError:  # a simultaneous first /sheet use here inserted the row first
+        return await _use(db, actor, character)
+
+
+async def _use(db: Database, actor: Actor, character: str) -> CharacterSheet:
+    async with db.unit_of_work() as session:
+        row = await repo.by_name(session, guild_key(actor), actor.user_id, character)
+        if row is None:
+            names = [c.name for c in await repo.owned(session, guild_key(actor), actor.user_id)]
+            raise UserError(
+                f"You have no character called `{character.strip()}`. "
+                f"Yours: {', '.join(names) if names else 'none yet (use /sheet create)'}."
+            )
+        await repo.select_character(session, row, actor.user_id, actor.channel_id)
+        return sheet_from_row(row)
+
+
+async def list_characters(db: Database, actor: Actor, owner_id: int | None = None) -> CharacterList:
+    owner = actor.user_id if owner_id is None else owner_id
+    async with db.unit_of_work(read_only=True) as session:
+        if owner != actor.user_id and not await is_gm(session, actor):
+            raise PermissionDenied(
+                "Only the channel's GM can list another player's characters. A GM holds a GM "
+                "role, has Manage Channels, or started this channel's current encounter or match."
+            )
+        player = Actor(user_id=owner, channel_id=actor.channel_id, guild_id=actor.guild_id)
+        owned = await repo.owned(session, guild_key(actor), owner)
+        try:
+            active_id = (await _active_row(session, player)).id
+        except UserError:
+            active_id = None
+    return CharacterList(
+        owner, tuple(CharacterEntry(c.name, c.system, c.id == active_id) for c in owned)
+    )
+
+
+async def own_character(db: Database, actor: Actor, character: str) -> CharacterSheet:
+    """The caller's own character by name (what ``/sheet delete`` asks to confirm)."""
+    async with db.unit_of_work(read_only=True) as session:
+        row = await repo.by_name(session, guild_key(actor), actor.user_id, character)
+        if row is None:
+            names = [c.name for c in await repo.owned(session, guild_key(actor), actor.user_id)]
+            raise UserError(
+                f"You have no character called `{character.strip()}`. "
+                f"Yours: {', '.join(names) if names else 'none yet'}. "
+                "Only a character's owner can delete it."
+            )
+        return sheet_from_row(row)
+
+
+async def delete(db: Database, actor: Actor, character_id: int) -> str:
+    async with db.unit_of_work() as session:
+        row = await repo.by_id(session, character_id, for_update=True)
+        if row is None:
+            raise UserError("That character was already deleted.")
+        if row.owner_id != actor.user_id:
+            raise PermissionDenied("Only a character's owner can delete it.")
+        name = row.name
+        await session.delete(row)
+        await session.flush()
+        return name
+
+
+async def export(db: Database, actor: Actor, character: str | None = None) -> tuple[str, bytes]:
+    """The sheet as a JSON file: (file name, UTF-8 bytes)."""
+    async with db.unit_of_work(read_only=True) as session:
+        if character:
+            sheet = await characters.character_by_name(session, actor, character)
+        else:
+            sheet = await characters.active_character(session, actor)
+    data = json.dumps(sheet.to_dict(), ensure_ascii=False, indent=2).encode()
+    slug = re.sub(r"[^A-Za-z0-9_-]+", "_", sheet.name).strip("_") or "character"
+    return f"{slug}.json", data
+
+
+async def import_sheet(
+    db: Database, actor: Actor, content: bytes, *, replace: bool = False
+) -> CharacterSheet:
+    """Create a character from export JSON; ``replace`` overwrites your namesake."""
+    check_import_size(len(content))
+    try:
+        decoded = json.loads(content.decode("utf-8-sig"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise SheetFileError(f"The file is not JSON ({error}).") from None
+    data = parse_sheet(decoded)
+    try:
+        async with db.unit_of_work() as session:
+            existing = await repo.by_name(
+                session, guild_key(actor), actor.user_id, data["name"], for_update=True
+            )
+            if existing is not None:
+                if not replace:
+                    raise UserError(
+                        f"You already have a character called {existing.name}: import with "
+                        "`replace:True` to overwrite it, or rename it in the file."
+                    )
+                existing.name = data["name"]
+                existing.system = data["system"]
+                existing.attributes = data["attributes"]
+                existing.skills = data["skills"]
+                existing.resources = data["resources"]
+                existing.notes = data["notes"]
+                await session.flush()
+                return sheet_from_row(existing)
+            row = await _insert(
+                session,
+                actor,
+                data["name"],
+                data["system"],
+                attributes=data["attributes"],
+                skills=data["skills"],
+                resources=data["resources"],
+                notes=data["notes"],
+            )
+            return sheet_from_row(row)
+    except IntegrityError as error:
+        raise UserError(f"You already have a character called {data['name']}.") from error
+
+
+def check_import_size(size: int) -> None:
+    if size > MAX_IMPORT_BYTES:
+        raise SheetFileError(
+            f"The file is too big: a sheet file has at most {MAX_IMPORT_BYTES // 1024} KB."
+        )
+
+
+def _existing(entries: dict, name: str) -> str | None:
+    return find_key(entries, name)
+
+
+def _put(entries: dict, old_key: str | None, new_key: str, value: object) -> dict:
+    """A copy of ``entries`` with ``old_key`` renamed to ``new_key`` in place (or appended)."""
+    if old_key is None:
+        return {**entries, new_key: value}
+    return {
+        (new_key if k == old_key else k): (value if k == old_key else v) for k, v in entries.items()
+    }
+
+
+async def suggested_names(
+    session: AsyncSession, actor: Actor, kind: str, prefix: str, character: str | None = None
+) -> list[str]:
+    """Autocomplete for editing a sheet: its own ``kind`` names ("attributes" or
+    "resources"), then the system template's names it does not have yet."""
+    try:
+        if character:
+            sheet = await characters.character_by_name(session, actor, character)
+        else:
+            sheet = await characters.active_character(session, actor)
+    except UserError:
+        return []
+    existing = list(getattr(sheet, kind))
+    folded = {name_key(name) for name in existing}
+    template = [
+        n for n in TEMPLATES.get(sheet.system, {}).get(kind, ()) if name_key(n) not in folded
+    ]
+    return characters.matching(existing + template, prefix)

@@ -1,0 +1,92 @@
+"""Characters: lookups by owner, by name and by channel, and the per-channel selection."""
+
+from __future__ import annotations
+
+from sqlalchemy import func, select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from bot.storage.models import ActiveCharacter, Character, RollLog
+
+
+async def owned(session: AsyncSession, guild_id: int, owner_id: int) -> list[Character]:
+    query = (
+        select(Character)
+        .where(Character.guild_id == guild_id, Character.owner_id == owner_id)
+        .order_by(Character.name_key)
+    )
+    return list((await session.execute(query)).scalars())
+
+
+async def by_name(
+    session: AsyncSession, guild_id: int, owner_id: int, name: str, *, for_update: bool = False
+) -> Character | None:
+    query = select(Character).where(
+        Character.guild_id == guild_id,
+        Character.owner_id == owner_id,
+        Character.name_key == " ".join(name.split()).casefold(),  # = services.sheet.name_key
+    )
+    if for_update:
+        # populate_existing: a row read earlier in this transaction is refreshed under the lock.
+        query = query.with_for_update().execution_options(populate_existing=True)
+    return (await session.execute(query)).scalar_one_or_none()
+
+
+async def by_id(
+    session: AsyncSession, character_id: int, *, for_update: bool = False
+) -> Character | None:
+    query = select(Character).where(Character.id == character_id)
+    if for_update:
+        # populate_existing: a row read earlier in this transaction is refreshed under the lock.
+        query = query.with_for_update().execution_options(populate_existing=True)
+    return (await session.execute(query)).scalar_one_or_none()
+
+
+async def selected(session: AsyncSession, user_id: int, channel_id: int) -> Character | None:
+    """The character ``user_id`` chose with ``/sheet use`` in ``channel_id``, if any."""
+    query = (
+        select(Character)
+        .join(ActiveCharacter, ActiveCharacter.character_id == Character.id)
+        .where(ActiveCharacter.user_id == user_id, ActiveCharacter.channel_id == channel_id)
+    )
+    return (await session.execute(query)).scalar_one_or_none()
+
+
+async def select_character(
+    session: AsyncSession, character: Character, user_id: int, channel_id: int
+) -> None:
+    row = await session.get(ActiveCharacter, (user_id, channel_id), with_for_update=True)
+    if row is None:
+        session.add(
+            ActiveCharacter(
+                user_id=user_id,
+                channel_id=channel_id,
+                guild_id=character.guild_id,
+                character_id=character.id,
+            )
+        )
+    else:
+        row.character_id = character.id
+    await session.flush()
+
+
+async def in_channel(session: AsyncSession, guild_id: int, channel_id: int) -> list[Character]:
+    """Characters used in a channel: chosen there with ``/sheet use``, or the only character
+    of a player who has rolled there (a single character is active everywhere)."""
+    chosen = select(ActiveCharacter.character_id).where(ActiveCharacter.channel_id == channel_id)
+    rollers = select(RollLog.user_id).where(RollLog.channel_id == channel_id).distinct()
+    single_owners = (
+        select(Character.owner_id)
+        .where(Character.guild_id == guild_id)
+        .group_by(Character.owner_id)
+        .having(func.count(Character.id) == 1)
+    )
+    query = (
+        select(Character)
+        .where(
+            Character.guild_id == guild_id,
+            (Character.id.in_(chosen))
+            | (Character.owner_id.in_(rollers) & Character.owner_id.in_(single_owners)),
+        )
+        .order_by(Character.name_key, Character.id)
+    )
+    return list((await session.execute(query)).scalars())

@@ -1,0 +1,50 @@
+"""CODA extended tests: the channel's tasks in progress, read plain or locked for a change."""
+
+from __future__ import annotations
+
+from sqlalchemy import func, select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from bot.storage.models import CodaExtendedTask
+
+
+def name_key(name: str) -> str:
+    """How task names compare: case and spacing do not matter."""
+    return " ".join(name.split()).casefold()
+
+
+async def in_channel(
+    session: AsyncSession, channel_id: int, *, for_update: bool = False
+) -> list[CodaExtendedTask]:
+    """The channel's tasks, oldest first (locked when ``for_update``)."""
+    query = (
+        select(CodaExtendedTask)
+        .where(CodaExtendedTask.channel_id == channel_id)
+        .order_by(CodaExtendedTask.id)
+    )
+    if for_update:
+        query = query.with_for_update()
+    return list((await session.execute(query)).scalars())
+
+
+async def count(session: AsyncSession, channel_id: int) -> int:
+    query = select(func.count()).where(CodaExtendedTask.channel_id == channel_id)
+    return int((await session.execute(query)).scalar_one())
+
+
+async def names(session: AsyncSession, channel_id: int) -> list[str]:
+    query = (
+        select(CodaExtendedTask.name)
+        .where(CodaExtendedTask.channel_id == channel_id)
+        .order_by(CodaExtendedTask.id)
+    )
+    return list((await session.execute(query)).scalars())
+
+
+def add(session: AsyncSession, row: CodaExtendedTask) -> CodaExtendedTask:
+    session.add(row)
+    return row
+
+
+async def delete(session: AsyncSession, row: CodaExtendedTask) -> None:
+    await session.delete(row)

@@ -1,0 +1,694 @@
+"""Drama in History dice pools (RULES.md §5): Base, Resistance and Drama d6 pools.
+
+Bd 5–6 count +1, Rd 1–2 count −1, Dd 4–6 count +1 and Dd 1s −1 (each also a penalty die
+for the roller); every Dd 6 explodes into one more Dd. Net ≥ 2 succeeds, net 1 is
+"Yes, but…", less fails. Dice are drawn all Bd, all Rd, the Dd asked for, then one extra
+Dd per 6 in the order the 6s appeared, so a ScriptedDice pins one result.
+
+Chances are exact distributions of the net: Bd and Rd are binomial, and the Dd pool is
+split into its number of 6s K (negative binomial: every chain of explosions ends on one
+non-6) and the sum T of the non-6 faces; the series over K is summed until what is left
+is below 1e-12.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from functools import lru_cache
+from math import comb
+from typing import TypedDict, Unpack
+
+from engine.dice import Dice
+from engine.errors import InputError
+
+SIDES = 6
+MAX_POOL = 60
+SUCCESS_NET = 2
+YES_BUT_NET = 1
+# Paying the price of a "Yes, but…" costs this many penalty dice.
+PRICE_PENALTY = 1
+# Criticals need at least this many 6s among Bd and Dd together.
+CRITICAL_SIXES = 3
+MIN_ATTRIBUTE = -20
+MAX_ATTRIBUTE = 60
+MAX_BACKGROUNDS = 3
+MAX_HELPERS = 10
+MAX_PENALTY = 999
+# A fair die ends an explosion chain within a few dice; this only stops a broken source.
+MAX_EXPLOSIONS = 10_000
+SERIES_REMAINDER = 1e-12
+
+
+class DramaError(InputError):
+    """Inputs a Drama test cannot roll; the message is written to be shown to the user."""
+
+
+class Outcome(enum.StrEnum):
+    SUCCESS = "success"
+    YES_BUT = "yes-but"
+    FAILURE = "failure"
+
+    @property
+    def label(self) -> str:
+        return _OUTCOME_LABELS[self]
+
+    @classmethod
+    def of(cls, net: int) -> Outcome:
+        if net >= SUCCESS_NET:
+            return cls.SUCCESS
+        if net == YES_BUT_NET:
+            return cls.YES_BUT
+        return cls.FAILURE
+
+
+_OUTCOME_LABELS = {
+    Outcome.SUCCESS: "Success",
+    Outcome.YES_BUT: "Yes, but…",
+    Outcome.FAILURE: "Failure",
+}
+
+
+def base_value(face: int) -> int:
+    """What one Bd face counts: 5 and 6 are a success."""
+    return 1 if face >= 5 else 0
+
+
+def resistance_value(face: int) -> int:
+    """What one Rd face counts: 1 and 2 cancel a success."""
+    return -1 if face <= 2 else 0
+
+
+def drama_value(face: int) -> int:
+    """What one Dd face counts: 4–6 a success, 1 a loss (and a penalty die)."""
+    if face >= 4:
+        return 1
+    return -1 if face == 1 else 0
+
+
+@dataclass(frozen=True, slots=True)
+class DramaDie:
+    """One drama die; ``extra`` marks a die rolled because an earlier 6 exploded."""
+
+    face: int
+    extra: bool = False
+
+    @property
+    def value(self) -> int:
+        return drama_value(self.face)
+
+    @property
+    def explodes(self) -> bool:
+        return self.face == SIDES
+
+    @property
+    def penalty(self) -> bool:
+        return self.face == 1
+
+
+@dataclass(frozen=True, slots=True)
+class DramaResult:
+    """One Drama test: every face of the three pools, the counts, the net and the outcome."""
+
+    base: int
+    resistance: int
+    drama: int
+    criticals: bool
+    base_faces: tuple[int, ...]
+    resistance_faces: tuple[int, ...]
+    drama_faces: tuple[DramaDie, ...]
+    base_successes: int
+    resistance_losses: int
+    drama_net: int
+    sixes: int
+    critical_bonus: int
+    net: int
+    outcome: Outcome
+    penalty_gained: int
+    price_paid: bool = False
+
+    @property
+    def success(self) -> bool:
+        return self.outcome is Outcome.SUCCESS
+
+    @property
+    def critical(self) -> bool:
+        """The criticals rule applied to this roll (it was on and there were 3+ sixes)."""
+        return self.criticals and self.sixes >= CRITICAL_SIXES
+
+    @property
+    def exploded(self) -> int:
+        """How many extra drama dice the 6s added."""
+        return sum(die.extra for die in self.drama_faces)
+
+    @property
+    def drama_face_values(self) -> tuple[int, ...]:
+        return tuple(die.face for die in self.drama_faces)
+
+    @property
+    def penalty_total(self) -> int:
+        """Penalty dice this roll costs its roller: drama 1s plus the price, if paid."""
+        return self.penalty_gained + (PRICE_PENALTY if self.price_paid else 0)
+
+
+def _int(value: object, what: str, low: int, high: int) -> int:
+    # bool is an int in Python; True dice is a bug, not one die.
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise DramaError(f"{what} must be a whole number, not {value!r}.")
+    if not low <= value <= high:
+        raise DramaError(f"{what} must be between {low} and {high}, not {value}.")
+    return value
+
+
+def _pools(base: int, resistance: int, drama: int) -> tuple[int, int, int]:
+    return (
+        _int(base, "The Base dice (Bd)", 0, MAX_POOL),
+        _int(resistance, "The Resistance dice (Rd)", 0, MAX_POOL),
+        _int(drama, "The Drama dice (Dd)", 0, MAX_POOL),
+    )
+
+
+def test(
+    dice: Dice, *, base: int, resistance: int = 0, drama: int = 0, criticals: bool = False
+) -> DramaResult:
+    """Roll the three pools and read the net (RULES.md §5, Order and Criticals)."""
+    base, resistance, drama = _pools(base, resistance, drama)
+    base_faces = tuple(dice.roll(SIDES) for _ in range(base))
+    resistance_faces = tuple(dice.roll(SIDES) for _ in range(resistance))
+    drama_faces = [DramaDie(dice.roll(SIDES)) for _ in range(drama)]
+    # Walking the list while appending rolls extras breadth-first: one per 6, in order,
+    # and an extra's own 6 gets its extra after the 6s that came before it.
+    index = 0
+    while index < len(drama_faces):
+        if drama_faces[index].explodes:
+            if len(drama_faces) - drama >= MAX_EXPLOSIONS:
+                raise DramaError("The drama dice exploded too many times; the dice are broken.")
+            drama_faces.append(DramaDie(dice.roll(SIDES), extra=True))
+        index += 1
+    return _read(base, resistance, drama, criticals, base_faces, resistance_faces, drama_faces)
+
+
+# pytest would otherwise collect an imported ``test`` as a test function.
+test.__test__ = False  # type: ignore[attr-defined]
+
+
+def _read(
+    base: int,
+    resistance: int,
+    drama: int,
+    criticals: bool,
+    base_faces: tuple[int, ...],
+    resistance_faces: tuple[int, ...],
+    drama_faces: Sequence[DramaDie],
+) -> DramaResult:
+    base_successes = sum(map(base_value, base_faces))
+    resistance_losses = -sum(map(resistance_value, resistance_faces))
+    drama_net = sum(die.value for die in drama_faces)
+    sixes = base_faces.count(SIDES) + sum(die.explodes for die in drama_faces)
+    critical_bonus = 0
+    if criticals and sixes >= CRITICAL_SIXES:
+        # As RULES.md words it, Rd 1s are subtracted from the 6s even past zero.
+        critical_bonus = sixes - resistance_faces.count(1)
+    net = base_successes - resistance_losses + drama_net + critical_bonus
+    return DramaResult(
+        base=base,
+        resistance=resistance,
+        drama=drama,
+        criticals=bool(criticals),
+        base_faces=base_faces,
+        resistance_faces=resistance_faces,
+        drama_faces=tuple(drama_faces),
+        base_successes=base_successes,
+        resistance_losses=resistance_losses,
+        drama_net=drama_net,
+        sixes=sixes,
+        critical_bonus=critical_bonus,
+        net=net,
+        outcome=Outcome.of(net),
+        penalty_gained=sum(die.penalty for die in drama_faces),
+    )
+
+
+def pay_price(result: DramaResult) -> DramaResult:
+    """Turn a "Yes, but…" into a success; the roller takes :data:`PRICE_PENALTY` more."""
+    if result.price_paid:
+        raise DramaError("The price for this roll has already been paid.")
+    if result.outcome is not Outcome.YES_BUT:
+        raise DramaError('Only a "Yes, but…" result can be turned into a success.')
+    return replace(result, outcome=Outcome.SUCCESS, price_paid=True)
+
+
+# --- Exact chances --------------------------------------------------------------------
+
+Pmf = dict[int, float]
+
+
+def _add(target: Pmf, source: Mapping[int, float], *, shift: int = 0, weight: float = 1.0) -> None:
+    for value, p in source.items():
+        target[value + shift] = target.get(value + shift, 0.0) + weight * p
+
+
+def _convolve(*pmfs: Mapping[int, float]) -> Pmf:
+    result: Pmf = {0: 1.0}
+    for pmf in pmfs:
+        combined: Pmf = {}
+        for a, pa in result.items():
+            for b, pb in pmf.items():
+                combined[a + b] = combined.get(a + b, 0.0) + pa * pb
+        result = combined
+    return result
+
+
+def _negated(pmf: Mapping[int, float]) -> Pmf:
+    return {-value: p for value, p in pmf.items()}
+
+
+@lru_cache(maxsize=256)
+def _counted_with_sixes(dice: int) -> tuple[Pmf, ...]:
+    """For a pool where 2 faces of 6 count, ``[s][c]`` = P(c counted and s of them special).
+
+    A Bd counts on 5 or 6 and is a critical 6 on a 6; an Rd counts on 1 or 2 and is a
+    critical-cancelling 1 on a 1. Both are the same shape: 1/6 special, 1/6 plain, 4/6 not.
+    """
+    table: list[Pmf] = []
+    for special in range(dice + 1):
+        row: Pmf = {}
+        for counted in range(special, dice + 1):
+            ways = comb(dice, special) * comb(dice - special, counted - special)
+            row[counted] = ways * (1 / 6) ** counted * (4 / 6) ** (dice - counted)
+        table.append(row)
+    return tuple(table)
+
+
+def _marginal(rows: Sequence[Mapping[int, float]], *, special_weight: int) -> Pmf:
+    """P(counted + special_weight × special) over a ``_counted_with_sixes`` table."""
+    result: Pmf = {}
+    for special, row in enumerate(rows):
+        _add(result, row, shift=special_weight * special)
+    return result
+
+
+@lru_cache(maxsize=256)
+def _drama_terminals(dice: int) -> Pmf:
+    """Sum of the non-6 face ending each explosion chain: −1 (a 1) 1/5, 0 2/5, +1 2/5."""
+    return _convolve(*([{-1: 0.2, 0: 0.4, 1: 0.4}] * dice))
+
+
+def _sixes_series(dice: int) -> list[float]:
+    """P(K = k), K the number of Dd 6s, until the unlisted remainder is below 1e-12."""
+    p = (5 / 6) ** dice
+    series = [p]
+    total = p
+    k = 0
+    while 1.0 - total >= SERIES_REMAINDER and dice > 0:
+        p *= (dice + k) / (k + 1) / 6
+        k += 1
+        series.append(p)
+        total += p
+    return series
+
+
+@lru_cache(maxsize=4096)
+def _net_pmf(
+    base: int, resistance: int, drama: int, criticals: bool
+) -> tuple[tuple[int, float], ...]:
+    base_rows = _counted_with_sixes(base)
+    resistance_rows = _counted_with_sixes(resistance)
+    sixes = _sixes_series(drama)
+    # −R + T: what the Rd and the non-6 ends of the drama chains add, shared by every form.
+    against = _convolve(
+        _negated(_marginal(resistance_rows, special_weight=0)), _drama_terminals(drama)
+    )
+    net: Pmf = {}
+    if not criticals:
+        plain = _convolve(_marginal(base_rows, special_weight=0), against)
+        for k, pk in enumerate(sixes):
+            _add(net, plain, shift=k, weight=pk)
+    else:
+        # With 3+ sixes (m = Bd 6s + K ≥ 3) net = B + S6 + 2K + T − (R + O); else
+        # B + K + T − R. Sum the first form over everything, then swap it for the second
+        # on the few (S6, K) pairs with S6 + K ≤ 2.
+        against_ones = _convolve(
+            _negated(_marginal(resistance_rows, special_weight=1)), _drama_terminals(drama)
+        )
+        everything = _convolve(_marginal(base_rows, special_weight=1), against_ones)
+        for k, pk in enumerate(sixes):
+            _add(net, everything, shift=2 * k, weight=pk)
+        for base_sixes in range(min(CRITICAL_SIXES, base + 1)):
+            row = base_rows[base_sixes]
+            critical = _convolve(row, against_ones)
+            ordinary = _convolve(row, against)
+            for k in range(min(CRITICAL_SIXES - base_sixes, len(sixes))):
+                _add(net, critical, shift=base_sixes + 2 * k, weight=-sixes[k])
+                _add(net, ordinary, shift=k, weight=sixes[k])
+    return tuple(sorted((value, p) for value, p in net.items() if p > 0.0))
+
+
+def net_distribution(
+    *, base: int, resistance: int = 0, drama: int = 0, criticals: bool = False
+) -> dict[int, float]:
+    """Exact P(net = n) for every n (the unlisted tail of big nets is below 1e-12)."""
+    base, resistance, drama = _pools(base, resistance, drama)
+    return dict(_net_pmf(base, resistance, drama, bool(criticals)))
+
+
+def chance(*, base: int, resistance: int = 0, drama: int = 0, criticals: bool = False) -> float:
+    """Exact chance of net ≥ 2, explosions and (if on) the criticals rule included."""
+    return outcome_chances(base=base, resistance=resistance, drama=drama, criticals=criticals)[
+        Outcome.SUCCESS
+    ]
+
+
+def outcome_chances(
+    *, base: int, resistance: int = 0, drama: int = 0, criticals: bool = False
+) -> dict[Outcome, float]:
+    """Exact chance of each outcome (before any price is paid)."""
+    base, resistance, drama = _pools(base, resistance, drama)
+    return dict(zip(Outcome, _outcomes(base, resistance, drama, bool(criticals)), strict=True))
+
+
+@lru_cache(maxsize=4096)
+def _outcomes(base: int, resistance: int, drama: int, criticals: bool) -> tuple[float, ...]:
+    by_outcome = dict.fromkeys(Outcome, 0.0)
+    for net, p in _net_pmf(base, resistance, drama, criticals):
+        by_outcome[Outcome.of(net)] += p
+    # The truncated tail (< 1e-12) is all large nets, i.e. successes.
+    yes_but, failure = by_outcome[Outcome.YES_BUT], by_outcome[Outcome.FAILURE]
+    return (min(1.0, max(0.0, 1.0 - yes_but - failure)), yes_but, failure)
+
+
+def clear_caches() -> None:
+    """Forget every cached distribution (for benchmarks that time the computation)."""
+    for cached in (_outcomes, _net_pmf, _counted_with_sixes, _drama_terminals):
+        cached.cache_clear()
+
+
+# --- Building pools -------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Difficulty:
+    """A named difficulty: easy ones add Bd, hard ones add Rd."""
+
+    name: str
+    base: int = 0
+    resistance: int = 0
+
+
+DIFFICULTIES: tuple[Difficulty, ...] = (
+    Difficulty("Very Easy", base=4),
+    Difficulty("Straightforward", base=2),
+    Difficulty("Some Difficulty"),
+    Difficulty("Troublesome", resistance=2),
+    Difficulty("Difficult", resistance=4),
+    Difficulty("Very Challenging", resistance=6),
+    Difficulty("Extremely Hard", resistance=8),
+    Difficulty("Formidable", resistance=10),
+)
+_DIFFICULTY_BY_KEY = {d.name.casefold(): d for d in DIFFICULTIES}
+
+
+def difficulty(name: str) -> Difficulty:
+    """Look a difficulty up by name, ignoring case."""
+    found = _DIFFICULTY_BY_KEY.get(name.strip().casefold())
+    if found is None:
+        names = ", ".join(d.name for d in DIFFICULTIES)
+        raise DramaError(f"Unknown Drama difficulty {name!r}; choose one of: {names}.")
+    return found
+
+
+# The pool builders take a ``difficulty`` keyword, which hides the function inside them.
+_find_difficulty = difficulty
+
+
+@dataclass(frozen=True, slots=True)
+class PoolPart:
+    """One line of a pool's breakdown, so the embed can say where every die came from."""
+
+    label: str
+    base: int = 0
+    resistance: int = 0
+    drama: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Pools:
+    """The three pool sizes of one test and how they were built."""
+
+    base: int
+    resistance: int = 0
+    drama: int = 0
+    parts: tuple[PoolPart, ...] = ()
+
+    def plus(self, part: PoolPart) -> Pools:
+        """These pools with one more part (used to add penalty dice at roll time)."""
+        return Pools(
+            base=self.base + part.base,
+            resistance=self.resistance + part.resistance,
+            drama=self.drama + part.drama,
+            parts=(*self.parts, part),
+        )
+
+    def validated(self) -> Pools:
+        _pools(self.base, self.resistance, self.drama)
+        return self
+
+
+class Situation(TypedDict, total=False):
+    """What every kind of test adds to its pools (see :func:`_situation`)."""
+
+    difficulty: str | None
+    resistance: int
+    target: int
+    drama: int
+    penalty: int
+    helpers: Sequence[int]
+
+
+class BackgroundFit(enum.StrEnum):
+    DIRECT = "direct"
+    INDIRECT = "indirect"
+
+
+def given_pools(base: int, **situation: Unpack[Situation]) -> Pools:
+    """A test whose Bd the player gives as a number (an NPC, or a pool built by hand)."""
+    base = _int(base, "The Base dice (Bd)", 0, MAX_POOL)
+    return _situation((PoolPart(f"{base} Bd given", base=base),), **situation)
+
+
+def attribute_pools(attribute: int, **situation: Unpack[Situation]) -> Pools:
+    """An attribute test: Bd = 2 × attribute (none if that is below 0)."""
+    attribute = _int(attribute, "The attribute", MIN_ATTRIBUTE, MAX_ATTRIBUTE)
+    part = PoolPart(f"2 × attribute {attribute}", base=max(0, 2 * attribute))
+    return _situation((part,), **situation)
+
+
+def _parent_attribute_resistance(attribute: int, skill: int, what: str) -> tuple[PoolPart, ...]:
+    if attribute <= 0:
+        return (PoolPart(f"attribute {attribute} ≤ 0", resistance=2),)
+    if 2 * attribute <= skill:
+        return (PoolPart(f"attribute {attribute} ≤ {what} {skill} / 2", resistance=1),)
+    return ()
+
+
+def skill_pools(attribute: int, skill: int, **situation: Unpack[Situation]) -> Pools:
+    """A skill test: Bd = attribute + skill; +1 Rd if 0 < attribute ≤ skill / 2; +2 if ≤ 0."""
+    attribute = _int(attribute, "The attribute", MIN_ATTRIBUTE, MAX_ATTRIBUTE)
+    skill = _int(skill, "The skill", 0, MAX_POOL)
+    parts = (
+        PoolPart(f"attribute {attribute} + skill {skill}", base=max(0, attribute + skill)),
+        *_parent_attribute_resistance(attribute, skill, "skill"),
+    )
+    return _situation(parts, **situation)
+
+
+def background_pools(
+    attribute: int,
+    backgrounds: int,
+    *,
+    fit: BackgroundFit | str = BackgroundFit.DIRECT,
+    **situation: Unpack[Situation],
+) -> Pools:
+    """Backgrounds standing in for a skill: +1 Bd each (at most 3); indirect ones +1 Rd each.
+
+    Decision: since they stand in for the skill, the skill test's parent-attribute rule
+    applies with the number of backgrounds as the skill (as the seed also says).
+    """
+    attribute = _int(attribute, "The attribute", MIN_ATTRIBUTE, MAX_ATTRIBUTE)
+    backgrounds = _int(backgrounds, "The number of backgrounds", 1, MAX_BACKGROUNDS)
+    try:
+        fit = BackgroundFit(fit)
+    except ValueError:
+        raise DramaError("A background fits either 'direct' or 'indirect'.") from None
+    indirect = fit is BackgroundFit.INDIRECT
+    parts = (
+        PoolPart(
+            f"attribute {attribute} + {backgrounds} {fit.value} background(s)",
+            base=max(0, attribute + backgrounds),
+            resistance=backgrounds if indirect else 0,
+        ),
+        *_parent_attribute_resistance(attribute, backgrounds, "backgrounds"),
+    )
+    return _situation(parts, **situation)
+
+
+def _situation(
+    parts: tuple[PoolPart, ...],
+    *,
+    difficulty: str | None = None,
+    resistance: int = 0,
+    target: int = 0,
+    drama: int = 0,
+    penalty: int = 0,
+    helpers: Sequence[int] = (),
+) -> Pools:
+    """Add what every kind of test shares: difficulty, situational Rd, the target's stat,
+    drama dice, the actor's penalty dice and helpers lending a hand."""
+    extra: list[PoolPart] = []
+    if difficulty is not None:
+        found = _find_difficulty(difficulty)
+        if found.base or found.resistance:
+            extra.append(PoolPart(found.name, base=found.base, resistance=found.resistance))
+    if _int(resistance, "Situational resistance", 0, MAX_POOL):
+        extra.append(PoolPart("situational resistance", resistance=resistance))
+    if _int(target, "The target's stat", 0, MAX_POOL):
+        extra.append(PoolPart("target's stat", resistance=target))
+    if len(helpers) > MAX_HELPERS:
+        raise DramaError(f"At most {MAX_HELPERS} helpers can lend a hand.")
+    for helper in helpers:
+        value = _int(helper, "A helper's attribute", MIN_ATTRIBUTE, MAX_ATTRIBUTE)
+        if value > 0:
+            extra.append(PoolPart(f"lending a hand ({value})", base=value))
+    if _int(drama, "The Drama dice (Dd)", 0, MAX_POOL):
+        extra.append(PoolPart("drama", drama=drama))
+    if _int(penalty, "Penalty dice", 0, MAX_PENALTY):
+        extra.append(PoolPart("penalty dice", resistance=penalty))
+    all_parts = (*parts, *extra)
+    pools = Pools(
+        base=sum(p.base for p in all_parts),
+        resistance=sum(p.resistance for p in all_parts),
+        drama=sum(p.drama for p in all_parts),
+        parts=all_parts,
+    )
+    return pools.validated()
+
+
+def roll_pools(dice: Dice, pools: Pools, *, criticals: bool = False) -> DramaResult:
+    """Roll built pools."""
+    return test(
+        dice,
+        base=pools.base,
+        resistance=pools.resistance,
+        drama=pools.drama,
+        criticals=criticals,
+    )
+
+
+# --- Opposed tests and working together -----------------------------------------------
+
+
+class OpposedOutcome(enum.StrEnum):
+    WIN = "win"
+    DRAW = "draw"
+    BOTH_FAIL = "both fail"
+
+
+@dataclass(frozen=True, slots=True)
+class OpposedResult:
+    """Two sides' tests. ``winner`` is "a", "b" or None; a draw goes to ``momentum`` if named."""
+
+    a: DramaResult
+    b: DramaResult
+    outcome: OpposedOutcome
+    winner: str | None
+    level: int
+    momentum: str | None
+
+    @property
+    def by_momentum(self) -> bool:
+        return self.outcome is OpposedOutcome.DRAW and self.winner is not None
+
+
+def read_opposed(a: DramaResult, b: DramaResult, *, momentum: str | None = None) -> OpposedResult:
+    """A side needs net ≥ 2 and more than the other; the level is the difference."""
+    if momentum not in (None, "a", "b"):
+        raise DramaError("Momentum goes to side 'a' or side 'b'.")
+    if a.net < SUCCESS_NET and b.net < SUCCESS_NET:
+        return OpposedResult(a, b, OpposedOutcome.BOTH_FAIL, None, 0, momentum)
+    if a.net == b.net:
+        return OpposedResult(a, b, OpposedOutcome.DRAW, momentum, 0, momentum)
+    winner = "a" if a.net > b.net else "b"
+    return OpposedResult(a, b, OpposedOutcome.WIN, winner, abs(a.net - b.net), momentum)
+
+
+def opposed(
+    dice: Dice,
+    *,
+    a: Pools,
+    b: Pools,
+    criticals: bool = False,
+    momentum: str | None = None,
+) -> OpposedResult:
+    """Side a rolls all its pools, then side b (each in the test's own order)."""
+    first = roll_pools(dice, a, criticals=criticals)
+    second = roll_pools(dice, b, criticals=criticals)
+    return read_opposed(first, second, momentum=momentum)
+
+
+def opposed_chances(*, a: Pools, b: Pools, criticals: bool = False) -> dict[str, float]:
+    """Exact chances of "a" winning, "b" winning, a "draw" and "both fail"."""
+    pa = net_distribution(base=a.base, resistance=a.resistance, drama=a.drama, criticals=criticals)
+    pb = net_distribution(base=b.base, resistance=b.resistance, drama=b.drama, criticals=criticals)
+    result = {"a": 0.0, "b": 0.0, "draw": 0.0, "both fail": 0.0}
+    for na, p in pa.items():
+        for nb, q in pb.items():
+            if na < SUCCESS_NET and nb < SUCCESS_NET:
+                result["both fail"] += p * q
+            elif na == nb:
+                result["draw"] += p * q
+            else:
+                result["a" if na > nb else "b"] += p * q
+    return result
+
+
+@dataclass(frozen=True, slots=True)
+class TogetherResult:
+    """Helpers working together: each test in order; the nets add up."""
+
+    tests: tuple[DramaResult, ...]
+    net: int
+    outcome: Outcome
+
+    @property
+    def success(self) -> bool:
+        return self.outcome is Outcome.SUCCESS
+
+
+MAX_TOGETHER = 10
+
+
+def together(dice: Dice, *, pools: Sequence[Pools], criticals: bool = False) -> TogetherResult:
+    """Each helper rolls their own pools with the full resistance, in the order given."""
+    if not 1 <= len(pools) <= MAX_TOGETHER:
+        raise DramaError(f"Between 1 and {MAX_TOGETHER} people can work together.")
+    for p in pools:
+        p.validated()
+    tests = tuple(roll_pools(dice, p, criticals=criticals) for p in pools)
+    net = sum(t.net for t in tests)
+    return TogetherResult(tests=tests, net=net, outcome=Outcome.of(net))
+
+
+def together_chance(*, pools: Sequence[Pools], criticals: bool = False) -> float:
+    """Exact chance that the summed nets reach 2."""
+    if not 1 <= len(pools) <= MAX_TOGETHER:
+        raise DramaError(f"Between 1 and {MAX_TOGETHER} people can work together.")
+    combined = _convolve(
+        *(
+            net_distribution(
+                base=p.base, resistance=p.resistance, drama=p.drama, criticals=criticals
+            )
+            for p in pools
+        )
+    )
+    return sum(p for net, p in combined.items() if net >= SUCCESS_NET)

@@ -1,0 +1,256 @@
+"""``/drama test|opposed`` and the "Pay the price" button, with penalty dice flowing in."""
+
+from __future__ import annotations
+
+import pytest
+from simcord.backend.errors import OptionError
+
+from bot.app import create_bot
+from engine.dice import ScriptedDice
+from tests.conftest import Table, embed_of, text_of
+
+
+async def william(table: Table) -> None:
+    await table.alice.slash(table.channel, "sheet create", name="William", system="drama")
+    await table.alice.slash(table.channel, "sheet set", attribute="Physical", value=2)
+    await table.alice.slash(table.channel, "sheet set", attribute="Agility", value=3)
+    await table.alice.slash(table.channel, "sheet set", attribute="Social", value=2)
+    await table.alice.slash(
+        table.channel, "sheet skill", name="Riding", ranks=2, attribute="Agility"
+    )
+    await table.alice.slash(
+        table.channel, "sheet skill", name="Dancing", ranks=4, attribute="Physical"
+    )
+
+
+async def yes_but(table: Table):
+    """Alice (William) rolls 2Bd {5, 3}: net 1."""
+    table.bot.dice = ScriptedDice([5, 3])
+    result = await table.alice.slash(table.channel, "drama test", base=2, label="the gate")
+    assert embed_of(result).title.startswith("⚖️ Yes, but… — net 1")
+    return result
+
+
+# --- /drama test ---------------------------------------------------------------------------
+
+
+async def test_attribute_test_from_the_seed_fails(table: Table) -> None:
+    await william(table)
+    table.bot.dice = ScriptedDice([4, 3, 3, 1])
+    result = await table.alice.slash(table.channel, "drama test", attribute="Physical")
+    embed = embed_of(result)
+    assert embed.title == "❌ Failure — net 0"
+    assert "**4Bd · 0Rd · 0Dd** = 2 × attribute 2 (4Bd)" in embed.description
+    text = text_of(result)
+    assert "Base dice +0 [4] [3] [3] [1]" in text
+    assert "0 penalty dice added to Rd (none)" in text
+    assert "Chance: " in text
+    assert "alice as William" in embed.footer.text
+    assert result.response.components == []  # no price to pay
+
+
+async def test_skill_test_with_difficulty_and_the_half_attribute_rule(table: Table) -> None:
+    await william(table)
+    table.bot.dice = ScriptedDice([6, 5, 5, 1, 2, 4, 4, 4, 4, 3, 3])
+    result = await table.alice.slash(
+        table.channel, "drama test", skill="Dancing", difficulty="Difficult"
+    )
+    description = embed_of(result).description
+    assert "**6Bd · 5Rd · 0Dd**" in description
+    assert "attribute 2 ≤ skill 4 / 2 (1Rd)" in description
+    assert "Difficult (4Rd)" in description
+    text = text_of(result)
+    assert "Base dice +3 **[6]** **[5]** **[5]** [1] [2] [4]" in text
+    assert "Resistance dice +0" in text
+    assert embed_of(result).title == "✅ Success — net 3"
+
+
+async def test_backgrounds_indirect_and_a_target(table: Table) -> None:
+    await william(table)
+    table.bot.dice = ScriptedDice([3] * 9)
+    result = await table.alice.slash(
+        table.channel,
+        "drama test",
+        attribute="Social",
+        backgrounds=2,
+        indirect=True,
+        target=3,
+    )
+    description = embed_of(result).description
+    assert "**4Bd · 5Rd · 0Dd**" in description
+    assert "2 indirect background(s) (4Bd 2Rd)" in description
+    assert "target's stat (3Rd)" in description
+
+
+async def test_drama_dice_explode_and_their_ones_fill_the_penalty_pool(table: Table) -> None:
+    await william(table)
+    # 4Bd {5,3,2,2} + 2Dd {6,6} exploding into {4,1}: net 3, one penalty die.
+    table.bot.dice = ScriptedDice([5, 3, 2, 2, 6, 6, 4, 1])
+    result = await table.alice.slash(table.channel, "drama test", base=4, drama=2)
+    text = text_of(result)
+    assert embed_of(result).title == "✅ Success — net 3"
+    assert "Drama dice +2, 2 exploded **[6]**💥 **[6]**💥 ⤷**[4]** ⤷**[1]**⚠️" in text
+    assert "+1 penalty die from drama-die 1s: 0 → **1** (distracted)" in text
+    assert "**William** is now **distracted** (was none)" in text
+    # The next test rolls that die in Rd, automatically.
+    table.bot.dice = ScriptedDice([5, 5, 1])
+    again = await table.alice.slash(table.channel, "drama test", base=2)
+    assert (
+        "**2Bd · 1Rd · 0Dd** = 2 Bd given (2Bd), penalty dice (1Rd)" in embed_of(again).description
+    )
+    assert "1 penalty dice added to Rd (distracted)" in text_of(again)
+    assert embed_of(again).title.startswith("⚖️ Yes, but… — net 1")
+    shown = await table.alice.slash(table.channel, "penalty show")
+    assert "drama-die 1s: 0 → 1" in text_of(shown)
+
+
+async def test_without_a_character_penalty_dice_are_not_tracked(table: Table) -> None:
+    table.bot.dice = ScriptedDice([5, 5, 1])
+    result = await table.bob.slash(table.channel, "drama test", base=2, drama=1)
+    assert "penalty dice are not tracked" in text_of(result)
+
+
+async def test_criticals_when_the_channel_turns_them_on(table: Table) -> None:
+    await table.gm.slash(table.channel, "settings rule", name="drama.criticals", value="on")
+    table.bot.dice = ScriptedDice([6, 6, 6, 1])
+    result = await table.bob.slash(table.channel, "drama test", base=3, resistance=1)
+    assert embed_of(result).title == "✅ Success — net 4"
+    assert "Criticals +2 3 sixes in Bd and Dd − 1 Rd ones" in text_of(result)
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        ({}, "Give a number of Base dice, or an attribute or skill"),
+        ({"base": 3, "attribute": "Agility"}, "not both"),
+        ({"skill": "Riding", "backgrounds": 1}, "use one or the other"),
+        ({"backgrounds": 2}, "Backgrounds add to an attribute"),
+        ({"skill": "Archery"}, "William has no skill `Archery`"),
+        ({"attribute": "Wits"}, "William has no attribute `Wits`"),
+        ({"base": 3, "difficulty": "Formidable", "resistance": 55}, "between 0 and 60, not 65"),
+    ],
+)
+async def test_test_refusals(table: Table, options: dict, message: str) -> None:
+    await william(table)
+    result = await table.alice.slash(table.channel, "drama test", **options)
+    assert result.ephemeral
+    assert message in result.response.content
+
+
+async def test_sheet_values_need_a_drama_character(table: Table) -> None:
+    result = await table.bob.slash(table.channel, "drama test", attribute="Agility")
+    assert "You have no character here" in result.response.content
+
+
+async def test_option_limits(table: Table) -> None:
+    with pytest.raises(OptionError):
+        await table.bob.slash(table.channel, "drama test", base=61)
+    with pytest.raises(OptionError):
+        await table.bob.slash(table.channel, "drama test", base=2, backgrounds=4)
+
+
+async def test_tests_are_logged(table: Table) -> None:
+    table.bot.dice = ScriptedDice([5, 5])
+    await table.bob.slash(table.channel, "drama test", base=2)
+    history = await table.bob.slash(table.channel, "history")
+    assert "test 2Bd 0Rd 0Dd" in text_of(history)
+    assert "net 2: Success" in text_of(history)
+
+
+# --- Pay the price --------------------------------------------------------------------------
+
+
+async def test_only_the_roller_pays_once_and_gains_a_penalty_die(table: Table) -> None:
+    await william(table)
+    rolled = await yes_but(table)
+    message = rolled.response
+    refused = await table.bob.click(message, label="Pay the price")
+    assert refused.ephemeral
+    assert f"Only <@{table.alice.id}>, who rolled, can pay this price" in refused.response.content
+    await table.alice.click(message, label="Pay the price")
+    edited = table.channel.last_message
+    embed = edited.embeds[0]
+    assert embed.title.startswith("✅ Success (price paid) — net 1")
+    assert "+1 penalty die for paying the price: 0 → **1** (distracted)" in "\n".join(
+        f"{f.name} {f.value}" for f in embed.fields
+    )
+    button = edited.components[0].children[0]
+    assert button.disabled
+    shown = await table.alice.slash(table.channel, "penalty show")
+    assert "paid the price: 0 → 1" in text_of(shown)
+    assert "**1 penalty die**" in embed_of(shown).description
+
+
+async def test_paying_twice_is_refused(table: Table) -> None:
+    from bot.actor import Actor
+    from bot.services import drama as service
+    from bot.services.drama import OfferClosed
+
+    await william(table)
+    await yes_but(table)
+    actor = Actor(user_id=table.alice.id, channel_id=table.channel.id, guild_id=table.guild.id)
+    now = table.env.now()
+    await service.pay_price(table.bot.db, actor, 1, now=now)
+    with pytest.raises(OfferClosed, match="already been paid"):
+        await service.pay_price(table.bot.db, actor, 1, now=now)
+
+
+async def test_the_price_can_be_paid_after_a_restart(table: Table) -> None:
+    await william(table)
+    rolled = await yes_but(table)
+    await table.env.restart_bot(create_bot(table.bot.settings, sync_globally=True))
+    await table.alice.click(rolled.response, label="Pay the price")
+    assert table.channel.last_message.embeds[0].title.startswith("✅ Success (price paid)")
+
+
+async def test_the_price_expires_after_fifteen_minutes(table: Table) -> None:
+    await william(table)
+    rolled = await yes_but(table)
+    await table.env.advance_time(16 * 60)
+    late = await table.alice.click(rolled.response, label="Pay the price")
+    assert "Too late" in text_of(late)
+    assert table.channel.last_message.components[0].children[0].disabled
+    shown = await table.alice.slash(table.channel, "penalty show")
+    assert "**0 penalty dice**" in embed_of(shown).description
+
+
+# --- /drama opposed -------------------------------------------------------------------------
+
+
+async def test_opposed_marbles_example(table: Table) -> None:
+    # Alice: 4Bd {5,3,2,2} + 2Dd {6,6} -> {4,1}: net 3. Tom: 5Bd {5,5,2,1,1}: net 2.
+    table.bot.dice = ScriptedDice([5, 3, 2, 2, 6, 6, 4, 1, 5, 5, 2, 1, 1])
+    result = await table.bob.slash(
+        table.channel, "drama opposed", their_base=5, their_name="Tom", base=4, drama=2
+    )
+    embed = embed_of(result)
+    assert embed.title == "🏆 bob wins by 1"
+    text = text_of(result)
+    assert "**bob**: net 3 · **Tom**: net 2" in text
+    assert "Tom: Base dice +2" in text
+    assert "Chance: bob wins" in text
+
+
+async def test_opposed_draw_with_momentum_and_both_fail(table: Table) -> None:
+    table.bot.dice = ScriptedDice([5, 5, 6, 6])
+    draw = await table.bob.slash(
+        table.channel, "drama opposed", their_base=2, base=2, momentum="them"
+    )
+    assert embed_of(draw).title == "🤝 Draw at 2"
+    assert "Momentum settles the draw: **Opponent** prevails" in text_of(draw)
+    table.bot.dice = ScriptedDice([5, 3, 1, 1])
+    fail = await table.bob.slash(table.channel, "drama opposed", their_base=2, base=2)
+    assert embed_of(fail).title == "❌ Both fail"
+
+
+async def test_opposed_adds_the_roller_s_penalty_and_drama_ones(table: Table) -> None:
+    await william(table)
+    await table.gm.slash(table.channel, "penalty add", character="William", amount=1)
+    table.bot.dice = ScriptedDice([5, 5, 5, 5, 5, 5, 3, 1, 3])
+    result = await table.alice.slash(
+        table.channel, "drama opposed", their_base=1, attribute="Agility", drama=1
+    )
+    text = text_of(result)
+    assert "**6Bd · 1Rd · 1Dd**" in text
+    assert "+1 penalty die from drama-die 1s: 1 → **2**" in text
+    assert embed_of(result).title == "🏆 William wins by 5"

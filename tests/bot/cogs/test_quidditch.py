@@ -1,0 +1,405 @@
+"""``/quidditch`` as a table plays it: a match from new to the snitch, and every refusal.
+
+Rosters mirror tests/engine/test_quidditch.py: home chasers Strength 5 against the away
+keeper's 8 + 3 = 11, away chasers Strength 4 against 8 + 2 = 10, beaters (home 4, away 3)
+against the keeper's Toughness 8, so (1, 2) misses every roll.
+"""
+
+from __future__ import annotations
+
+import pytest
+from simcord.backend.errors import OptionError
+
+from bot.app import create_bot
+from engine.dice import ScriptedDice, SeededDice
+from tests.conftest import Table, embed_of, text_of
+
+MISS = [1, 2]
+
+HOME = [
+    ("H1", "chaser", 5, 3, 3, 3),
+    ("H2", "chaser", 5, 3, 3, 3),
+    ("H3", "chaser", 5, 3, 3, 3),
+    ("HB1", "beater", 4, 3, 3, 4),
+    ("HB2", "beater", 4, 3, 3, 4),
+    ("HK", "keeper", 2, 2, 8, 3),
+    ("HS", "seeker", 2, 5, 2, 4),
+]
+AWAY = [
+    ("A1", "chaser", 4, 3, 3, 3),
+    ("A2", "chaser", 4, 3, 3, 3),
+    ("A3", "chaser", 4, 3, 3, 3),
+    ("AB1", "beater", 3, 3, 3, 4),
+    ("AB2", "beater", 3, 3, 3, 4),
+    ("AK", "keeper", 2, 3, 8, 3),
+    ("AS", "seeker", 2, 4, 2, 4),
+]
+
+
+async def new_match(table: Table, **houses: str) -> None:
+    result = await table.gm.slash(
+        table.channel, "quidditch new", home="Lions", away="Snakes", **houses
+    )
+    assert not result.ephemeral, text_of(result)
+
+
+async def add(table: Table, team: str, player: tuple) -> object:
+    name, position, strength, dexterity, toughness, health = player
+    return await table.gm.slash(
+        table.channel,
+        "quidditch player",
+        team=team,
+        position=position,
+        name=name,
+        strength=strength,
+        dexterity=dexterity,
+        toughness=toughness,
+        health=health,
+    )
+
+
+async def ready_match(table: Table, **houses: str) -> None:
+    await new_match(table, **houses)
+    for team, players in (("home", HOME), ("Snakes", AWAY)):  # a side or a team's name
+        for player in players:
+            result = await add(table, team, player)
+            assert not result.ephemeral, text_of(result)
+
+
+def turn_faces(
+    home_chasers=(MISS,) * 3, away_chasers=(MISS,) * 3, home_beaters=(MISS,) * 2,
+    away_beaters=(MISS,) * 2, rest=(),
+) -> ScriptedDice:  # fmt: skip
+    pairs = [*home_chasers, *away_chasers, *home_beaters, *away_beaters]
+    return ScriptedDice([face for pair in pairs for face in pair] + list(rest))
+
+
+async def play(table: Table, dice: ScriptedDice, **options) -> object:
+    table.bot.dice = dice
+    result = await table.gm.slash(table.channel, "quidditch turn", **options)
+    assert not result.ephemeral, text_of(result)
+    assert dice.remaining == 0
+    return result
+
+
+# --- starting a match -------------------------------------------------------------------------
+
+
+async def test_a_gm_starts_a_match_and_fills_the_rosters(table: Table) -> None:
+    await new_match(table, home_house="Gryffindor", away_house="Slytherin")
+    result = await add(table, "home", HOME[0])
+    embed = embed_of(result)
+    assert "H1 joins as chaser" in embed.description
+    assert "Chaser **H1** — S 5 · D 3 · T 3 · Health 3" in text_of(result)
+    assert "Missing: 2 chasers, 2 beaters, a keeper, a seeker" in text_of(result)
+    roster = await table.alice.slash(table.channel, "quidditch roster")
+    assert "Lions (Gryffindor) — home" in text_of(roster)
+    assert "Missing: 3 chasers, 2 beaters, a keeper, a seeker" in text_of(roster)
+
+
+async def test_only_a_gm_starts_a_match(table: Table) -> None:
+    result = await table.alice.slash(table.channel, "quidditch new", home="A", away="B")
+    assert result.ephemeral
+    assert "Only the channel's GM can start a quidditch match" in result.response.content
+
+
+async def test_one_match_per_channel(table: Table) -> None:
+    await new_match(table)
+    again = await table.gm.slash(table.channel, "quidditch new", home="X", away="Y")
+    assert again.ephemeral and "already being played here (Lions vs Snakes)" in text_of(again)
+    other = table.guild.create_text_channel("pitch")
+    elsewhere = await table.gm.slash(other, "quidditch new", home="X", away="Y")
+    assert not elsewhere.ephemeral
+
+
+async def test_a_player_cannot_change_the_match(table: Table) -> None:
+    await ready_match(table)
+    for command, options in [
+        ("quidditch player", {"team": "home", "position": "chaser", "name": "Z", "strength": 1,
+                              "dexterity": 1, "toughness": 1, "health": 1}),
+        ("quidditch turn", {}),
+        ("quidditch penalty", {"team": "away", "chaser": "A1"}),
+        ("quidditch snitch", {"team": "away"}),
+        ("quidditch end", {}),
+    ]:  # fmt: skip
+        result = await table.bob.slash(table.channel, command, **options)
+        assert result.ephemeral, command
+        assert "Only the channel's GM can" in result.response.content
+
+
+async def test_a_ninth_player_is_refused(table: Table) -> None:
+    await ready_match(table)
+    extra = await add(table, "home", ("Wood", "keeper", 3, 3, 3, 3))
+    assert extra.ephemeral
+    assert "Lions already has 1 keeper (HK); remove one first" in extra.response.content
+    extra = await add(table, "away", ("A4", "chaser", 3, 3, 3, 3))
+    assert "Snakes already has 3 chasers (A1, A2, A3)" in extra.response.content
+
+
+async def test_an_incomplete_roster_cannot_play(table: Table) -> None:
+    await new_match(table)
+    await add(table, "home", HOME[0])
+    result = await table.gm.slash(table.channel, "quidditch turn")
+    assert result.ephemeral
+    assert (
+        "the rosters are incomplete: Lions needs 2 chasers, 2 beaters, a keeper, a seeker; "
+        "Snakes needs 3 chasers" in result.response.content
+    )
+    odds = await table.gm.slash(table.channel, "quidditch odds")
+    assert "The rosters are incomplete" in text_of(odds)
+
+
+async def test_bad_player_options(table: Table) -> None:
+    await new_match(table)
+    with pytest.raises(OptionError):
+        await add(table, "home", ("X", "chaser", 51, 1, 1, 1))
+    with pytest.raises(OptionError):
+        await add(table, "home", ("X", "wizard", 1, 1, 1, 1))
+    unknown = await add(table, "middle", ("X", "chaser", 1, 1, 1, 1))
+    assert unknown.ephemeral and "There is no team 'middle'" in unknown.response.content
+    bad_name = await add(table, "home", ("a:b", "chaser", 1, 1, 1, 1))
+    assert bad_name.ephemeral and "may not contain" in bad_name.response.content
+
+
+async def test_without_a_match_commands_say_how_to_start(table: Table) -> None:
+    for command in ("quidditch status", "quidditch roster", "quidditch turn", "quidditch end"):
+        result = await table.gm.slash(table.channel, command)
+        assert result.ephemeral
+        assert "No quidditch match is being played in this channel" in result.response.content
+
+
+# --- turns ------------------------------------------------------------------------------------
+
+
+async def test_a_turn_reports_every_roll_and_the_score(table: Table) -> None:
+    await ready_match(table)
+    dice = turn_faces(home_chasers=[[12, 3], MISS, MISS], away_beaters=[[11, 2], MISS])
+    result = await play(table, dice)
+    embed = embed_of(result)
+    assert embed.title == "🧹 Turn 1 — Lions 10 : 0 Snakes"
+    text = text_of(result)
+    assert "🥅 Goals: H1 (Lions)" in text
+    assert "H1: **[12]** [3] +5 = **17** vs 11 🥅 **goal** (margin 6)" in text
+    assert "H2: [1] **[2]** +5 = **7** vs 11 ✗ miss" in text
+    assert "AB1 → H1 (default): **[11]** [2] +3 = **14** vs 8 💥 hit (Health 2)" in text
+    assert [f.name for f in embed.fields] == [
+        "Scoring — Lions",
+        "Scoring — Snakes",
+        "Blocking — Lions",
+        "Blocking — Snakes",
+    ]
+    assert "next snitch phase: end of turn 10" in embed.footer.text
+    assert len(embed) <= 6000
+    status = await table.alice.slash(table.channel, "quidditch status")
+    assert "Lions **10** – **0** Snakes — after turn 1" in text_of(status)
+    assert "Chaser **H1** — S 5 · D 3 · T 3 · ❤️ 2/3" in text_of(status)
+
+
+async def test_gm_targets_a_blocked_goal_and_a_foul(table: Table) -> None:
+    await ready_match(table)
+    dice = turn_faces(home_chasers=[[12, 3], MISS, MISS], away_beaters=[MISS, [15, 2]])
+    result = await play(table, dice, targets="home1:keeper, away2:H1")
+    text = text_of(result)
+    assert "HB1 → AK: [1] **[2]** +4 = **6** vs 8 ✗ miss ⚠️ foul" in text
+    assert "AB2 → H1: **[15]** [2] +3 = **18** vs 8 💥 hit (Health 2) 🛡️ **goal blocked**" in text
+    assert "🛡️ Blocked: H1" in text
+    assert "⚠️ HB1 (Lions) on AK — penalty shot open" in text
+    assert embed_of(result).title.endswith("Lions 0 : 0 Snakes")
+    # The fouled team shoots.
+    table.bot.dice = ScriptedDice([14, 3])
+    shot = await table.gm.slash(table.channel, "quidditch penalty", team="away", chaser="A2")
+    assert "A2 (Snakes): **[14]** [3] +4 = **18** vs 10 🥅 **scores 10**" in text_of(shot)
+    assert embed_of(shot).title == "🧹 Penalty shot — Lions 0 – 10 Snakes"
+    again = await table.gm.slash(table.channel, "quidditch penalty", team="away", chaser="A2")
+    assert again.ephemeral and "no open foul against Snakes" in again.response.content
+
+
+async def test_bad_targets_are_explained(table: Table) -> None:
+    await ready_match(table)
+    for targets, message in [
+        ("home1 H1", "targets are 'beater:target' pairs"),
+        ("home1:AS", "not the seeker AS"),
+        ("home9:A1", "is not a beater"),
+    ]:
+        result = await table.gm.slash(table.channel, "quidditch turn", targets=targets)
+        assert result.ephemeral and message in result.response.content
+
+
+async def test_a_knocked_out_chaser_shows_in_the_report_and_status(table: Table) -> None:
+    await new_match(table)
+    for team, players in (("home", HOME), ("away", AWAY)):
+        for name, position, s, d, t, h in players:
+            await add(table, team, (name, position, s, d, t, 1 if name == "H1" else h))
+    dice = turn_faces(home_chasers=[[12, 3], MISS, MISS], away_beaters=[[11, 2], MISS])
+    result = await play(table, dice)
+    assert "💫 Knocked out: H1" in text_of(result)
+    status = await table.gm.slash(table.channel, "quidditch status")
+    assert "Chaser **H1** — S 5 · D 3 · T 3 · 💫 out" in text_of(status)
+    # H1 no longer rolls: 18 faces make the next turn.
+    dice = turn_faces(home_chasers=[MISS, MISS])
+    result = await play(table, dice)
+    assert "H1:" not in text_of(result).split("Blocking")[0]
+
+
+async def test_the_snitch_is_caught_and_house_points_are_awarded(table: Table) -> None:
+    await ready_match(table, home_house="Gryffindor", away_house="Slytherin")
+    for _ in range(9):
+        await play(table, turn_faces(), penalties="none")
+    dice = turn_faces(home_chasers=[[12, 3], MISS, MISS], rest=[18, 3, 2, 3])
+    result = await play(table, dice)
+    text = text_of(result)
+    assert "HS (Lions): **[18]** [3] +5 = **23** — ✨ **catches the snitch! +150**" in text
+    assert "AS (Snakes): [2] **[3]** +4 = **7**" in text
+    assert "**Lions** win by 160." in text
+    assert "🏠 Gryffindor earns **160** house points (now 160)." in text
+    houses = await table.alice.slash(table.channel, "quidditch houses")
+    assert "1. **Gryffindor** — 160 points (1 win)" in text_of(houses)
+    # The match is over: the channel is free for a new one.
+    status = await table.gm.slash(table.channel, "quidditch status")
+    assert status.ephemeral
+    await new_match(table)
+
+
+async def test_the_snitch_escapes_by_nine(table: Table) -> None:
+    await ready_match(table)
+    for _ in range(9):
+        await play(table, turn_faces(), penalties="none")
+    result = await play(table, turn_faces(rest=[11, 3, 3, 2]))  # 16 vs 7
+    assert "The snitch gets away" in text_of(result)
+    assert "next snitch phase: end of turn 15" in embed_of(result).footer.text
+
+
+async def test_an_interfering_seeker(table: Table) -> None:
+    await ready_match(table)
+    result = await table.gm.slash(table.channel, "quidditch snitch", team="Snakes")
+    assert "AS (Snakes) will interfere in the next snitch phase" in text_of(result)
+    status = await table.gm.slash(table.channel, "quidditch status")
+    assert "The seeker will interfere in the next snitch phase" in text_of(status)
+    for _ in range(9):
+        await play(table, turn_faces(), penalties="none")
+    result = await play(table, turn_faces(rest=[18, 3, 7, 2]))  # 23 vs 7 + 2 x 4 = 15
+    text = text_of(result)
+    assert "AS (Snakes) interferes (2 × Dexterity, cannot catch): **[7]** [2] +8 = **15**" in text
+    assert "The snitch gets away" in text
+
+
+async def test_a_foul_on_a_snitch_turn_waits_for_the_penalty(table: Table) -> None:
+    await ready_match(table)
+    for _ in range(9):
+        await play(table, turn_faces(), penalties="none")
+    result = await play(table, turn_faces(home_beaters=[[15, 2], MISS]))
+    assert "`/quidditch turn` chases the snitch" in text_of(result)
+    table.bot.dice = ScriptedDice([4, 5])
+    await table.gm.slash(table.channel, "quidditch penalty", team="away", chaser="A1")
+    result = await play(table, ScriptedDice([18, 3, 2, 3]))
+    assert embed_of(result).title.startswith("🧹 Turn 10's snitch")
+    assert "catches the snitch" in text_of(result)
+
+
+async def test_the_gm_ends_a_match(table: Table) -> None:
+    await ready_match(table, home_house="Gryffindor")
+    result = await table.gm.slash(table.channel, "quidditch end")
+    assert "Match abandoned" in embed_of(result).title
+    houses = await table.gm.slash(table.channel, "quidditch houses")
+    assert "No house has won a match in this server yet." in text_of(houses)
+
+
+async def test_odds_simulate_two_thousand_matches(table: Table) -> None:
+    await ready_match(table)
+    table.bot.dice = ScriptedDice([])  # the simulation never draws from the bot's dice
+    result = await table.alice.slash(table.channel, "quidditch odds")
+    text = text_of(result)
+    assert "2,000 simulated matches from the first turn" in text
+    assert "Lions wins" in text and "Mean length" in text
+
+
+async def test_a_match_survives_a_restart(table: Table) -> None:
+    await ready_match(table, home_house="Gryffindor")
+    await play(table, turn_faces(home_chasers=[[12, 3], MISS, MISS]))
+    first = table.bot
+    # A fresh bot process on the same database file (what a restart is).
+    await table.env.restart_bot(create_bot(table.bot.settings, sync_globally=True))
+    assert table.bot is not first
+    status = await table.alice.slash(table.channel, "quidditch status")
+    assert "Lions **10** – **0** Snakes — after turn 1" in text_of(status)
+    result = await play(table, turn_faces(away_chasers=[MISS, [16, 1], MISS]))
+    assert embed_of(result).title == "🧹 Turn 2 — Lions 10 : 10 Snakes"
+
+
+async def test_team_and_chaser_autocomplete(table: Table) -> None:
+    await ready_match(table)
+    teams = await table.gm.autocomplete(table.channel, "quidditch penalty", "team", "sna")
+    assert [c["value"] for c in teams] == ["away"]
+    chasers = await table.gm.autocomplete(
+        table.channel, "quidditch penalty", "chaser", "", team="away"
+    )
+    assert [c["value"] for c in chasers] == ["A1", "A2", "A3"]
+
+
+async def test_a_turn_is_logged(table: Table) -> None:
+    await ready_match(table)
+    await play(table, turn_faces(home_chasers=[[12, 3], MISS, MISS]))
+    history = await table.alice.slash(table.channel, "history")
+    assert "`turn 1` → **Lions 10 – 0 Snakes**" in text_of(history)
+
+
+async def test_a_long_report_fits_discord(table: Table) -> None:
+    await new_match(table)
+    long = "x" * 60
+    for team, players in (("home", HOME), ("away", AWAY)):
+        for name, position, s, d, t, h in players:
+            await add(table, team, (f"{name}{long}", position, s, d, t, h))
+    table.bot.dice = SeededDice(3)
+    for _ in range(10):
+        result = await table.gm.slash(table.channel, "quidditch turn", penalties="all")
+        embed = embed_of(result)
+        assert len(embed) <= 6000
+        assert all(len(f.value) <= 1024 for f in embed.fields)
+
+
+async def test_a_player_from_a_character_sheet(table: Table) -> None:
+    await table.alice.slash(table.channel, "sheet create", name="Harry", system="h90")
+    for attribute, value in (("Strength", 3), ("Dexterity", 6), ("Toughness", 2)):
+        await table.alice.slash(table.channel, "sheet set", attribute=attribute, value=value)
+    await table.alice.slash(table.channel, "sheet resource", name="Health", current=5, max=6)
+    await table.alice.slash(table.channel, "sheet use", character="Harry")
+    await new_match(table)
+    result = await table.gm.slash(
+        table.channel, "quidditch player", team="home", position="seeker", character="Harry"
+    )
+    assert not result.ephemeral, text_of(result)
+    assert "Seeker **Harry** — S 3 · D 6 · T 2 · Health 5" in text_of(result)
+    # Options given override the sheet.
+    result = await table.gm.slash(
+        table.channel,
+        "quidditch player",
+        team="home",
+        position="seeker",
+        character="Harry",
+        dexterity=9,
+    )
+    assert "Seeker **Harry** — S 3 · D 9 · T 2 · Health 5" in text_of(result)
+
+
+async def test_a_player_needs_stats_or_a_sheet(table: Table) -> None:
+    await new_match(table)
+    result = await table.gm.slash(
+        table.channel, "quidditch player", team="home", position="seeker", name="X", strength=2
+    )
+    assert result.ephemeral
+    assert "A player needs dexterity, toughness, health" in result.response.content
+    await table.alice.slash(table.channel, "sheet create", name="Ron", system="h90")
+    await table.alice.slash(table.channel, "sheet use", character="Ron")
+    result = await table.gm.slash(
+        table.channel, "quidditch player", team="home", position="keeper", character="Ron"
+    )
+    assert result.ephemeral and "Ron has no attribute `Strength`" in result.response.content
+
+
+async def test_odds_refuse_a_match_no_seeker_can_end(table: Table) -> None:
+    await new_match(table)
+    for team, players in (("home", HOME), ("away", AWAY)):
+        for name, position, s, d, t, h in players:
+            await add(table, team, (name, position, s, d, t, 0 if position == "seeker" else h))
+    result = await table.gm.slash(table.channel, "quidditch odds")
+    assert "neither seeker is in play" in text_of(result)

@@ -1,0 +1,52 @@
+"""Fixtures for the end-to-end tests: the Discord stand-in and ``narrator run`` against it.
+
+Every test here is marked ``e2e`` (deselect with ``-m "not e2e"``); each bot process is
+killed in a ``finally`` block, and every wait has a timeout.
+"""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+import pytest_asyncio
+
+from tests.e2e.fake_discord import FakeDiscord
+from tests.e2e.process import BotProcess, narrator_script
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    here = Path(__file__).parent
+    for item in items:
+        if here in Path(str(item.fspath)).parents:
+            item.add_marker(pytest.mark.e2e)
+
+
+@pytest.fixture(scope="module")
+def e2e_workdir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    if not narrator_script().exists():
+        pytest.skip(f"the narrator console script is not installed next to {narrator_script()}")
+    return tmp_path_factory.mktemp("e2e")
+
+
+def migrated_copy(template: Path, workdir: Path, name: str = "narrator.db") -> str:
+    """A migrated SQLite file for a bot process (migrating from scratch is the slow part)."""
+    path = workdir / name
+    shutil.copy(template, path)
+    return f"sqlite+aiosqlite:///{path}"
+
+
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def running(
+    e2e_workdir: Path, migrated_template: Path
+) -> AsyncIterator[tuple[FakeDiscord, BotProcess]]:
+    """One stand-in and one bot process shared by a module's tests (started once: ~1 s)."""
+    async with FakeDiscord(channels=20) as fake:
+        bot = BotProcess(fake, migrated_copy(migrated_template, e2e_workdir), e2e_workdir)
+        try:
+            await bot.start()
+            yield fake, bot
+        finally:
+            await bot.stop()

@@ -1,0 +1,222 @@
+"""``kill -9`` in the middle of a burst loses no acknowledged change and half-applies none.
+
+The bot answers only after its unit of work committed, so every interaction whose callback
+reached Discord must be in the database after a crash, and a change either happened whole
+or not at all. The stand-in sends state-changing commands across 20 channels, kills the
+process (SIGKILL, no clean-up) from inside the callback handler once half of them were
+answered, restarts it on the same database and checks the database against the callbacks.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import re
+import signal
+import sqlite3
+from collections import Counter, defaultdict
+from pathlib import Path
+
+import pytest
+
+from tests.e2e.conftest import migrated_copy
+from tests.e2e.fake_discord import FakeDiscord, InteractionResult
+from tests.e2e.process import BotProcess
+
+ROUNDS = 10  # commands per channel
+CODA_ONES = ("fumble", "failure", "complete-failure")
+HEALTH = 500
+
+
+def _db(bot: BotProcess) -> sqlite3.Connection:
+    path = bot.database_url.removeprefix("sqlite+aiosqlite:///")
+    return sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+
+
+async def _setup(fake: FakeDiscord, channels: list[int], kinds: list[str]) -> None:
+    """Characters with Health and an encounter per channel, for the kinds that exist."""
+    for index, channel in enumerate(channels):
+        if "resource" in kinds:
+            created = await fake.interact(
+                "sheet create", channel=channel, user="alice", name=f"Hero {index}", system="coda"
+            )
+            assert created.callback_status == 200
+            health = await fake.interact(
+                "sheet resource",
+                channel=channel,
+                user="alice",
+                name="Health",
+                current=HEALTH,
+                max=1000,
+            )
+            assert health.callback_status == 200 and health.embeds, health.callback
+        if "init" in kinds:
+            started = await fake.interact("init start", channel=channel, user="gm", system="coda")
+            assert started.callback_status == 200 and started.embeds, started.callback
+
+
+def _plan(fake: FakeDiscord, channels: list[int], kinds: list[str]) -> list[tuple[str, dict]]:
+    """(kind, INTERACTION_CREATE) in sending order: round by round over the channels."""
+    plan: list[tuple[str, dict]] = []
+    for round_ in range(ROUNDS):
+        for index, channel in enumerate(channels):
+            number = len(plan)
+            if round_ == 0:
+                kind, payload = (
+                    "rule",
+                    fake.command_payload(
+                        "settings rule",
+                        channel=channel,
+                        user="gm",
+                        name="coda.ones",
+                        value=CODA_ONES[index % 3],
+                    ),
+                )
+            elif round_ == 1:
+                kind, payload = (
+                    "rule2",
+                    fake.command_payload(
+                        "settings rule",
+                        channel=channel,
+                        user="gm",
+                        name="drama.criticals",
+                        value="on",
+                    ),
+                )
+            else:
+                kind = kinds[(round_ + index) % len(kinds)]
+                if kind == "roll":
+                    payload = fake.command_payload(
+                        "roll", channel=channel, expression="3d6", label=f"crash-{number}"
+                    )
+                elif kind == "resource":
+                    payload = fake.command_payload(
+                        "sheet resource", channel=channel, user="alice", name="Health", change=-1
+                    )
+                else:
+                    payload = fake.command_payload(
+                        "init add", channel=channel, user="gm", name=f"Mook {number}", roll=10
+                    )
+            plan.append((kind, payload))
+    return plan
+
+
+@pytest.mark.asyncio
+async def test_kill_9_mid_burst_keeps_every_acknowledged_change(
+    tmp_path: Path, migrated_template: Path
+) -> None:
+    async with FakeDiscord(channels=20) as fake:
+        bot = BotProcess(fake, migrated_copy(migrated_template, tmp_path), tmp_path, name="crash")
+        try:
+            await bot.start()
+            channels = fake.table.channel_ids
+            kinds = ["roll"]
+            if fake.has_command("sheet create") and fake.has_command("sheet resource"):
+                kinds.append("resource")
+            if fake.has_command("init start") and fake.has_command("init add"):
+                kinds.append("init")
+            await _setup(fake, channels, kinds)
+            plan = _plan(fake, channels, kinds)
+
+            # Kill from inside the callback handler: the bot is mid-flight on the rest.
+            acked = 0
+            kill_at = len(plan) // 2
+
+            def on_callback(_result: InteractionResult) -> None:
+                nonlocal acked
+                acked += 1
+                if acked == kill_at:
+                    os.kill(bot.pid, signal.SIGKILL)
+
+            fake.on_callback = on_callback
+            sent: list[tuple[str, InteractionResult]] = []
+            for kind, payload in plan:
+                if bot.process is None or bot.process.returncode is not None:
+                    break
+                sent.append((kind, fake.send(payload, kind)))
+                await asyncio.sleep(0.002)
+            await asyncio.wait_for(bot.process.wait(), 15)  # type: ignore[union-attr]
+            fake.on_callback = None
+            answered = [(k, r) for k, r in sent if r.callback_status == 200]
+            assert kill_at <= len(answered) < len(plan), "the kill landed mid-burst"
+
+            await bot.start()  # same database: SQLite recovers its WAL
+            _check_database(bot, fake, sent)
+
+            after = await fake.interact("roll", channel=channels[0], expression="1d6")
+            assert after.callback_status == 200 and after.embeds
+            assert bot.foreign_contacts({fake.port}) == set()
+            assert fake.unknown == [] and fake.rejected == []
+        finally:
+            await bot.kill()
+
+
+def _check_database(
+    bot: BotProcess, fake: FakeDiscord, sent: list[tuple[str, InteractionResult]]
+) -> None:
+    with _db(bot) as db:
+        assert db.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+        rolls = {
+            label: (expr, faces, outcome)
+            for label, expr, faces, outcome in db.execute(
+                "SELECT label, input, faces, outcome FROM roll_log WHERE label LIKE 'crash-%'"
+            )
+        }
+        labels = Counter(
+            row[0] for row in db.execute("SELECT label FROM roll_log WHERE label LIKE 'crash-%'")
+        )
+        rules = {
+            int(channel): json.loads(text)
+            for channel, text in db.execute("SELECT channel_id, rules FROM channel_settings")
+        }
+        health: dict[int, int] = {}
+        if any(kind == "resource" for kind, _ in sent):
+            for channel, resources in db.execute(
+                "SELECT a.channel_id, c.resources FROM active_characters a "
+                "JOIN characters c ON c.id = a.character_id WHERE a.user_id = ?",
+                (fake.user_id("alice"),),
+            ):
+                health[int(channel)] = int(json.loads(resources)["Health"]["current"])
+        encounters: dict[int, str] = {}
+        if any(kind == "init" for kind, _ in sent):
+            for channel, state in db.execute(
+                "SELECT channel_id, state FROM initiative_encounters WHERE status = 'active'"
+            ):
+                encounters[int(channel)] = state
+
+    assert all(count == 1 for count in labels.values()), "a roll was logged twice"
+    for label, (expression, faces, outcome) in rolls.items():
+        assert expression and outcome and json.loads(faces), f"half-written roll {label}"
+
+    resource_sent: dict[int, int] = defaultdict(int)
+    resource_acked: dict[int, int] = defaultdict(int)
+    for kind, result in sent:
+        channel = int(result.payload["channel_id"])
+        options = {o["name"]: o.get("value") for o in _leaf_options(result.payload)}
+        ok = result.callback_status == 200
+        if kind == "roll":
+            label = options["label"]
+            if ok:
+                assert label in rolls, f"acknowledged {label} is not in the roll log"
+                title = result.embeds[0].get("title") or ""
+                assert re.findall(r"-?\d+", title)[0] == rolls[label][2], title
+        elif kind == "rule" and ok:
+            assert rules[channel]["coda.ones"] == options["value"]
+        elif kind == "rule2" and ok:
+            assert rules[channel]["drama.criticals"] == "on"
+        elif kind == "resource":
+            resource_sent[channel] += 1
+            resource_acked[channel] += ok
+        elif kind == "init" and ok:
+            assert options["name"] in encounters[channel], f"acknowledged {options['name']} lost"
+    for channel, count in resource_sent.items():
+        applied = HEALTH - health[channel]
+        assert resource_acked[channel] <= applied <= count, (channel, applied, count)
+
+
+def _leaf_options(payload: dict) -> list[dict]:
+    options = payload["data"].get("options") or []
+    while options and options[0]["type"] in (1, 2):
+        options = options[0].get("options") or []
+    return options
