@@ -12,6 +12,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.actor import Actor
+from bot.cogs._options import LABEL_LENGTH  # noqa: F401 - re-exported until every cog moves
 from bot.render.limits import clip
 from bot.services.secrecy import Secrecy
 from bot.storage import Database
@@ -20,13 +21,6 @@ from engine.dice import Dice
 log = logging.getLogger(__name__)
 
 MAX_GM_DMS = 10
-LABEL_LENGTH = 100
-
-#: Descriptions of the options every rolling command shares.
-ROLL_OPTION_HELP = {
-    "label": "What the roll is for (shown in the title)",
-    "secret": "Show the result only to you and the GM",
-}
 
 Choices = list[app_commands.Choice[str]]
 F = TypeVar("F", bound=Callable[..., Awaitable[Choices]])

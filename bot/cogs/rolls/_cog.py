@@ -5,7 +5,8 @@ from __future__ import annotations
 import discord
 from discord import app_commands
 
-from bot.cogs._common import LABEL_LENGTH, NarratorCog, actor_from, send_roll
+from bot.cogs._common import NarratorCog, actor_from, send_roll
+from bot.cogs._options import ROLL_HELP, Label
 from bot.render.rolls import notation_embed
 from bot.services import rolls
 from engine.notation import MAX_EXPRESSION_LENGTH
@@ -15,14 +16,13 @@ class RollsCog(NarratorCog):
     @app_commands.command(name="roll", description="Roll dice in d20 notation, e.g. 4d6kh3 + 2")
     @app_commands.describe(
         expression="Dice notation: 2d6+3, 4d6kh3, 10d6e6 … {Stealth} takes your character's value",
-        label="What the roll is for (shown in the title)",
-        secret="Show the result only to you and the GM",
+        **ROLL_HELP,
     )
     async def roll(
         self,
         interaction: discord.Interaction,
         expression: app_commands.Range[str, 1, MAX_EXPRESSION_LENGTH],
-        label: app_commands.Range[str, 1, LABEL_LENGTH] | None = None,
+        label: Label | None = None,
         secret: bool = False,
     ) -> None:
         outcome = await rolls.roll_notation(

@@ -1,0 +1,26 @@
+"""Option types and descriptions that many commands share, declared once.
+
+Discord enforces a ``Range`` before the bot is called, so these are also the first line of
+input validation; services and the engine check again with messages of their own.
+"""
+
+from __future__ import annotations
+
+from discord import app_commands
+
+from bot.services.sheet import NAME_LENGTH
+
+LABEL_LENGTH = 100
+
+#: What a roll is for, shown in its title.
+Label = app_commands.Range[str, 1, LABEL_LENGTH]
+#: A character, attribute, skill or resource name on a sheet.
+SheetName = app_commands.Range[str, 1, NAME_LENGTH]
+
+#: Descriptions of the options every rolling command shares.
+ROLL_HELP = {
+    "label": "What the roll is for (shown in the title)",
+    "secret": "Show the result only to you and the GM",
+}
+#: The description of an optional ``character`` option.
+CHARACTER_HELP = "Whose sheet (default: your active character here; GMs may name any here)"
