@@ -47,18 +47,7 @@ SAMPLE = {
 def sample_match() -> q.MatchState:
     (home, home_players), (away, away_players) = SAMPLE["home"], SAMPLE["away"]
     state = q.new_match(home, away, home_house=home, away_house=away)
-    for side, players in (("home", home_players), ("away", away_players)):
-        for name, position, strength, dexterity, toughness, health in players:
-            player = q.make_player(
-                name,
-                position,
-                strength=strength,
-                dexterity=dexterity,
-                toughness=toughness,
-                health=health,
-            )
-            state = q.add_player(state, side, player)
-    return state
+    return q.add_players(q.add_players(state, q.HOME, home_players), q.AWAY, away_players)
 
 
 def main() -> None:

@@ -34,6 +34,17 @@ def main() -> None:
         ("rps sustained check", lambda: rps.sustained_check(dice, task, base=12)),
         ("rps chance (cached)", lambda: rps.chance(base=12)),
         ("rps chance (uncached)", _uncached(rps.clear_caches, lambda: rps.chance(base=12))),
+        (
+            "rps resisted chances, 4 parties (uncached)",
+            _uncached(rps.clear_caches, lambda: rps.resisted_chances(parties=parties)),
+        ),
+        (
+            "rps resisted chances, 5 parties (uncached)",
+            _uncached(
+                rps.clear_caches,
+                lambda: rps.resisted_chances(parties=[*parties, ("Joe", 15)]),
+            ),
+        ),
         ("drama test 5Bd 2Rd 1Dd", lambda: drama.test(dice, **small)),
         ("drama test 20Bd 15Rd 10Dd", lambda: drama.test(dice, **large)),
         ("drama test 60/60/60 criticals", lambda: drama.test(dice, **largest, criticals=True)),
@@ -67,6 +78,24 @@ def main() -> None:
             _uncached(
                 drama.clear_caches,
                 lambda: drama.opposed_chances(a=drama.Pools(6, 2, 1), b=drama.Pools(5, 1, 2)),
+            ),
+        ),
+        (
+            "drama together chances 6/2/1 + 2 × 4/2",
+            _uncached(
+                drama.clear_caches,
+                lambda: drama.together_chances(
+                    pools=[drama.Pools(6, 2, 1), drama.Pools(4, 2), drama.Pools(4, 2)]
+                ),
+            ),
+        ),
+        (
+            "drama together chances 11 × 60 dice crit",
+            _uncached(
+                drama.clear_caches,
+                lambda: drama.together_chances(
+                    pools=[drama.Pools(60, 60, 60)] + [drama.Pools(60, 60)] * 10, criticals=True
+                ),
             ),
         ),
     ]

@@ -70,11 +70,12 @@ def _config_message(error: Exception) -> str:
 
 
 def _run(settings: Settings, token: str) -> int:
-    from bot.app import create_bot
+    from bot.app import create_bot, freeze_long_lived_objects
     from bot.proxy import apply_endpoints
 
     apply_endpoints(settings)
     bot = create_bot(settings)
+    bot.add_listener(freeze_long_lived_objects, "on_ready")
     bot.run(token, log_handler=None)
     return 0
 

@@ -48,6 +48,7 @@ __all__ = [
     "Event",
     "InitiativeError",
     "InvalidName",
+    "NamedEvent",
     "Next",
     "NotAllowedNow",
     "NothingToUndo",
@@ -226,9 +227,16 @@ class Add:
 
 
 @dataclass(frozen=True, slots=True)
-class Remove:
-    kind: ClassVar[str] = "remove"
+class NamedEvent:
+    """An event about one combatant, named as the user typed it (matched ignoring case)."""
+
+    kind: ClassVar[str]
     name: str
+
+
+@dataclass(frozen=True, slots=True)
+class Remove(NamedEvent):
+    kind: ClassVar[str] = "remove"
 
 
 @dataclass(frozen=True, slots=True)
@@ -253,25 +261,22 @@ class Delay:
 
 
 @dataclass(frozen=True, slots=True)
-class Act:
+class Act(NamedEvent):
     """A delayed combatant acts now, right after the current one, and keeps that place."""
 
     kind: ClassVar[str] = "act"
-    name: str
 
 
 @dataclass(frozen=True, slots=True)
-class Defend:
+class Defend(NamedEvent):
     """A defensive roll: uses up that combatant's turn this round; its place does not change."""
 
     kind: ClassVar[str] = "defend"
-    name: str
 
 
 @dataclass(frozen=True, slots=True)
-class Reveal:
+class Reveal(NamedEvent):
     kind: ClassVar[str] = "reveal"
-    name: str
 
 
 @dataclass(frozen=True, slots=True)

@@ -18,7 +18,7 @@ dice, then each extra die; d20: one die).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from engine.dice import Dice
 from engine.initiative import InitiativeError
@@ -59,10 +59,10 @@ class InitiativeRoll:
     """``h90``, ``coda``, ``d20`` or ``notation``."""
     total: int
     faces: tuple[int, ...]
-    modifier: int
-    stress: bool
     detail: str
     """A one-line breakdown for the tracker, e.g. ``2d20 (14, 7) keep 14 + 3``."""
+    modifier: int = 0
+    stress: bool = False
 
 
 def canonical_system(system: str | None) -> str:
@@ -84,7 +84,10 @@ def _check_modifier(
 
 
 def _signed(value: int) -> str:
-    return f" + {value}" if value >= 0 else f" − {-value}"
+    """`` + 3`` / `` − 2``, and nothing for 0 (``2d6 (5, 2)`` rather than ``… + 0``)."""
+    if value == 0:
+        return ""
+    return f" + {value}" if value > 0 else f" − {-value}"
 
 
 def hogwarts1990_initiative(dice: Dice, *, finesse: int, stress: bool = False) -> InitiativeRoll:
@@ -115,7 +118,6 @@ def coda_initiative(dice: Dice, *, modifier: int = 0) -> InitiativeRoll:
         total=result.total,
         faces=result.faces,
         modifier=modifier,
-        stress=False,
         detail=f"2d6 ({faces}){sixes}{_signed(modifier)}",
     )
 
@@ -129,7 +131,6 @@ def d20_initiative(dice: Dice, *, modifier: int = 0) -> InitiativeRoll:
         total=face + modifier,
         faces=(face,),
         modifier=modifier,
-        stress=False,
         detail=f"1d20 ({face}){_signed(modifier)}",
     )
 
@@ -138,12 +139,7 @@ def notation_initiative(dice: Dice, expression: str) -> InitiativeRoll:
     """Any dice notation (``1d20+3``, ``2d6kh1``…), overriding the system's roll."""
     result = roll_expression(dice, expression)
     return InitiativeRoll(
-        method="notation",
-        total=result.total,
-        faces=result.faces,
-        modifier=0,
-        stress=False,
-        detail=result.breakdown[:200],
+        method="notation", total=result.total, faces=result.faces, detail=result.breakdown[:200]
     )
 
 
@@ -167,12 +163,10 @@ def roll_initiative(
         _check_modifier(modifier)
         rolled = notation_initiative(dice, expression)
         if modifier:
-            rolled = InitiativeRoll(
-                method=rolled.method,
+            rolled = replace(
+                rolled,
                 total=rolled.total + modifier,
-                faces=rolled.faces,
                 modifier=modifier,
-                stress=False,
                 detail=f"{rolled.detail}{_signed(modifier)}",
             )
         return rolled

@@ -9,8 +9,9 @@ from __future__ import annotations
 import enum
 import math
 from dataclasses import dataclass
+from functools import partial
 
-from engine.errors import InputError
+from engine.errors import InputError, whole_number
 
 # One die recovered per this many full hours of sleep or serious rest.
 RECOVERY_HOURS = 3
@@ -21,6 +22,9 @@ MAX_REST_HOURS = 24 * 365
 
 class PenaltyError(InputError):
     """A penalty change the pool cannot take; the message is shown to the user."""
+
+
+_int = partial(whole_number, error=PenaltyError)
 
 
 class PenaltyLevel(enum.Enum):
@@ -90,14 +94,6 @@ class PenaltyChange:
     def worse(self) -> bool:
         """The level rose (only meaningful when :attr:`level_changed`)."""
         return self.level_after.rank > self.level_before.rank
-
-
-def _int(value: object, what: str, low: int, high: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise PenaltyError(f"{what} must be a whole number, not {value!r}.")
-    if not low <= value <= high:
-        raise PenaltyError(f"{what} must be between {low} and {high}, not {value}.")
-    return value
 
 
 def _count(count: int) -> int:

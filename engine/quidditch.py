@@ -26,7 +26,7 @@ Decisions beyond RULES.md, all taken so the machine never stalls or guesses:
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
@@ -56,6 +56,8 @@ __all__ = [
     "Turn",
     "TurnReport",
     "add_player",
+    "add_players",
+    "check_simulable",
     "is_snitch_turn",
     "make_player",
     "match_result",
@@ -70,6 +72,7 @@ __all__ = [
     "set_interference",
     "simulate",
     "simulate_many",
+    "summarise",
 ]
 
 Side = Literal["home", "away"]
@@ -463,6 +466,24 @@ def add_player(state: MatchState, side: Side, player: Player) -> MatchState:
             f"remove one first"
         )
     return _with_team(state, side, team.with_player(player))
+
+
+def add_players(
+    state: MatchState, side: Side, rows: Iterable[tuple[str, Position | str, int, int, int, int]]
+) -> MatchState:
+    """Add players written as ``(name, position, Strength, Dexterity, Toughness, Health)`` rows,
+    the compact roster the benchmark and the tests keep."""
+    for name, position, strength, dexterity, toughness, health in rows:
+        player = make_player(
+            name,
+            position,
+            strength=strength,
+            dexterity=dexterity,
+            toughness=toughness,
+            health=health,
+        )
+        state = add_player(state, side, player)
+    return state
 
 
 def remove_player(state: MatchState, side: Side, name: str) -> MatchState:
@@ -963,7 +984,16 @@ def _take_penalty(
     if foul is None:
         foul = next((f for f in state.fouls if not f.taken and f.victim == side), None)
     if foul is None:
-        raise QuidditchError(f"there is no open foul against {team.name} to award a penalty for")
+        if not state.open_fouls:
+            raise QuidditchError(
+                "there is no open foul to award a penalty shot for (a foul's shot is taken "
+                "before the next turn is played)"
+            )
+        fouled = state.team(other(side)).name
+        raise QuidditchError(
+            f"there is no open foul against {team.name}: the open foul is against {fouled}, "
+            f"whose chaser shoots"
+        )
     roll = _chaser_roll(dice, chaser, state.team(other(side)))
     fouls = tuple(replace(f, taken=True) if f is foul else f for f in state.fouls)
     state = replace(state, fouls=fouls)
@@ -1198,6 +1228,16 @@ def _play_out(
     )
 
 
+def check_simulable(state: MatchState) -> None:
+    """Refuse a match that cannot be simulated: incomplete, over, or with no seeker in play
+    (no match could ever end, and playing each to the turn cap would only burn time)."""
+    _require_playable(state)
+    if not any(s is not None and s.active for s in (state.home.seeker, state.away.seeker)):
+        raise QuidditchError(
+            "neither seeker is in play, so the snitch can never be caught and the match cannot end"
+        )
+
+
 def simulate_many(
     dice: Dice,
     state: MatchState,
@@ -1210,18 +1250,27 @@ def simulate_many(
 ) -> SimulationSummary:
     """Play ``matches`` matches from ``state`` and summarise them (the GM's roster odds).
 
-    Refuses when neither seeker is in play: no match could ever end, and playing every one
-    to the turn cap would only burn time.
+    Refuses what :func:`check_simulable` refuses.
     """
     _check_stat(matches, "matches", 1, 1_000_000)
-    _require_playable(state)
-    if not any(s is not None and s.active for s in (state.home.seeker, state.away.seeker)):
-        raise QuidditchError(
-            "neither seeker is in play, so the snitch can never be caught and the match cannot end"
-        )
+    check_simulable(state)
     results = [
         simulate(dice, state, max_turns=max_turns, penalties=penalties) for _ in range(matches)
     ]
+    return summarise(results, max_turns=max_turns, keep_outcomes=keep_outcomes)
+
+
+def summarise(
+    results: Sequence[SimulatedMatch],
+    *,
+    max_turns: int = DEFAULT_MAX_TURNS,
+    keep_outcomes: bool = False,
+) -> SimulationSummary:
+    """Win rates, mean scores and lengths of simulated matches (played in one go or in
+    batches, as the bot does to answer within its time budget)."""
+    matches = len(results)
+    if not matches:
+        raise QuidditchError("no match was simulated")
     return SimulationSummary(
         matches=matches,
         home_wins=sum(r.winner == HOME for r in results),

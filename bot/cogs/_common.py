@@ -12,7 +12,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.actor import Actor
-from bot.cogs._options import LABEL_LENGTH  # noqa: F401 - re-exported until every cog moves
+from bot.cogs._confirm import OwnedView
 from bot.render.limits import clip
 from bot.services.secrecy import Secrecy
 from bot.storage import Database
@@ -113,17 +113,21 @@ async def _deliver_to_gms(
                 return True
             except discord.HTTPException:
                 log.warning("could not post a secret roll to GM channel %s", secrecy.gm_channel_id)
-    if holds_gm_role(interaction.user, interaction.channel, settings.gm_role_names):
+    if interaction.user.id in secrecy.gm_user_ids or holds_gm_role(
+        interaction.user, interaction.channel, settings.gm_role_names
+    ):
         return True  # the roller is a GM and has seen it
     guild = interaction.guild
     if guild is None:
         return False
     delivered = False
-    gms = [
+    starters = [guild.get_member(user_id) for user_id in sorted(secrecy.gm_user_ids)]
+    by_role = [
         member
         for member in guild.members
         if not member.bot and holds_gm_role(member, interaction.channel, settings.gm_role_names)
     ]
+    gms = list({member.id: member for member in [*starters, *by_role] if member}.values())
     for member in gms[:MAX_GM_DMS]:
         try:
             await member.send(note, embed=embed)
@@ -154,27 +158,20 @@ def safe_autocomplete(callback: F) -> F:
     return wrapper  # type: ignore[return-value]
 
 
-class Pages(discord.ui.View):
+class Pages(OwnedView):
     """Previous/next buttons over a list of embeds, for whoever asked for them."""
 
     def __init__(self, pages: Sequence[discord.Embed], owner_id: int, *, timeout: float = 300):
-        super().__init__(timeout=timeout)
+        super().__init__(
+            owner_id, refusal="Only whoever asked for these pages can turn them.", timeout=timeout
+        )
         self.pages = list(pages)
-        self.owner_id = owner_id
         self.index = 0
         self._sync_buttons()
 
     def _sync_buttons(self) -> None:
         self.previous.disabled = self.index == 0
         self.next.disabled = self.index >= len(self.pages) - 1
-
-    async def interaction_check(self, interaction: discord.Interaction) -> bool:
-        if interaction.user.id != self.owner_id:
-            await interaction.response.send_message(
-                "Only whoever asked for these pages can turn them.", ephemeral=True
-            )
-            return False
-        return True
 
     @discord.ui.button(label="◀ Previous", style=discord.ButtonStyle.secondary)
     async def previous(self, interaction: discord.Interaction, _button: discord.ui.Button) -> None:

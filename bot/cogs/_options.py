@@ -9,6 +9,7 @@ from __future__ import annotations
 from discord import app_commands
 
 from bot.services.sheet import NAME_LENGTH
+from engine.systems import SYSTEMS
 
 LABEL_LENGTH = 100
 
@@ -24,3 +25,6 @@ ROLL_HELP = {
 }
 #: The description of an optional ``character`` option.
 CHARACTER_HELP = "Whose sheet (default: your active character here; GMs may name any here)"
+
+#: The five systems as choices, e.g. for ``/sheet create`` and ``/settings system``.
+SYSTEM_CHOICES = [app_commands.Choice(name=title, value=key) for key, title in SYSTEMS.items()]

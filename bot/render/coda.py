@@ -7,7 +7,7 @@ import discord
 
 from bot.render import colours
 from bot.render.common import faces, percent, signed, titled
-from bot.render.limits import clip, fit_embed
+from bot.render.limits import DESCRIPTION, clip, fit_embed
 from bot.services.coda import (
     CombinedOutcome,
     DamageOutcome,
@@ -50,30 +50,32 @@ def dice_text(rolled: tuple[int, ...], base: int) -> str:
     return shown
 
 
-def _terms(parts: tuple[Part, ...], penalties: tuple[Part, ...]) -> str:
-    added = "".join(f" {_op(p.value)} {abs(p.value)} ({p.label})" for p in parts if p.value)
-    taken = "".join(f" − {p.value} ({p.label})" for p in penalties if p.value)
-    return added + taken
-
-
 def _op(value: int) -> str:
     return "+" if value >= 0 else "−"
+
+
+def _terms(parts: tuple[Part, ...], sign: int = 1) -> str:
+    """`` + 3 (Wits) − 2 (untrained)``; ``sign`` −1 for terms that are subtracted."""
+    return "".join(f" {_op(sign * p.value)} {abs(p.value)} ({p.label})" for p in parts if p.value)
+
+
+def _sum(result: coda.TestResult, parts: tuple[Part, ...], penalties: tuple[Part, ...]) -> str:
+    """``2d6 (9) + 3 (Wits) − 2 (attempt 2) = **10**``; whatever the parts do not name (a
+    combined test's helper bonus, a bare penalty) is shown under its own name."""
+    terms = _terms(parts)
+    if extra := result.modifier - sum(p.value for p in parts):
+        terms += f" {_op(extra)} {abs(extra)} (helpers)"
+    terms += _terms(penalties, -1)
+    if unnamed := result.penalty - sum(p.value for p in penalties):
+        terms += f" − {unnamed} (penalty)"
+    return f"2d6 ({result.dice_total}){terms} = **{result.total}**"
 
 
 def arithmetic(
     result: coda.TestResult, parts: tuple[Part, ...], penalties: tuple[Part, ...] = ()
 ) -> str:
-    """``2d6 (9) + 3 (attribute) − 2 (attempt 2) = 10 vs TN 15 + 5 (Darkness) = 20``."""
-    known = sum(p.value for p in parts)
-    extra = result.modifier - known  # e.g. a combined test's helper bonus
-    terms = _terms(parts, ())
-    if extra:
-        terms += f" {_op(extra)} {abs(extra)} (helpers)"
-    terms += _terms((), penalties)
-    unnamed_penalty = result.penalty - sum(p.value for p in penalties)
-    if unnamed_penalty:
-        terms += f" − {unnamed_penalty} (penalty)"
-    text = f"2d6 ({result.dice_total}){terms} = **{result.total}** vs TN {result.base_tn}"
+    """``2d6 (9) + 3 (Wits) − 2 (attempt 2) = **10** vs TN 15 + 5 (Darkness) = **20**``."""
+    text = f"{_sum(result, parts, penalties)} vs TN {result.base_tn}"
     if result.conditions:
         text += "".join(f" {_op(c.tn)} {abs(c.tn)} ({c.label})" for c in result.conditions if c.tn)
         text += f" = **{result.tn}**"
@@ -101,11 +103,36 @@ def ones_note(result: coda.TestResult) -> str | None:
     return None
 
 
-def _footer(embed: discord.Embed, who: str, secret: bool, extra: str = "") -> None:
-    text = f"{who}{extra}"
+def result_lines(
+    result: coda.TestResult,
+    parts: tuple[Part, ...],
+    penalties: tuple[Part, ...],
+    chance: float,
+    *notes: str,
+) -> str:
+    """A whole test: dice, arithmetic, degree and time, the rolling-1s note, ``notes``, and
+    the chance of success it had before the dice were rolled."""
+    lines = [
+        f"**Dice:** {dice_text(result.faces, coda.TEST_DICE)}",
+        arithmetic(result, parts, penalties),
+        degree_line(result),
+    ]
+    if note := ones_note(result):
+        lines.append(note)
+    lines += [*notes, f"Chance: {percent(chance)}"]
+    return "\n".join(lines)
+
+
+def _footer(embed: discord.Embed, who: str, secret: bool, kind: str) -> None:
+    text = f"{who} · CODA {kind}"
     if secret:
         text += " · secret roll"
     embed.set_footer(text=clip(text, 2000))
+
+
+def _character_field(embed: discord.Embed, roller: Roller) -> None:
+    if roller.character:
+        embed.add_field(name="Character", value=clip(roller.name, 1024))
 
 
 def coda_test_embed(outcome: TestOutcome, roller: str) -> discord.Embed:
@@ -114,23 +141,20 @@ def coda_test_embed(outcome: TestOutcome, roller: str) -> discord.Embed:
         f"{DEGREE_ICONS[result.degree]} {result.degree.label}",
         outcome.label or outcome.roller.subject,
     )
-    lines = [
-        f"**Dice:** {dice_text(result.faces, coda.TEST_DICE)}",
-        arithmetic(result, outcome.roller.parts, outcome.penalties),
-        degree_line(result),
+    description = result_lines(
+        result,
+        outcome.roller.parts,
+        outcome.penalties,
+        outcome.chance,
         f"*{result.degree.meaning}*",
-    ]
-    if note := ones_note(result):
-        lines.append(note)
-    lines.append(f"Chance: {percent(outcome.chance)}")
+    )
     embed = discord.Embed(
-        title=title, description="\n".join(lines), colour=DEGREE_COLOURS[result.degree]
+        title=title, description=description, colour=DEGREE_COLOURS[result.degree]
     )
     if outcome.difficulty:
         embed.add_field(name="Difficulty", value=f"{outcome.difficulty} ({result.base_tn})")
-    if outcome.roller.character:
-        embed.add_field(name="Character", value=clip(outcome.roller.name, 1024))
-    _footer(embed, roller, outcome.secrecy.secret, f" · CODA {outcome.kind}")
+    _character_field(embed, outcome.roller)
+    _footer(embed, roller, outcome.secrecy.secret, outcome.kind)
     return fit_embed(embed)
 
 
@@ -145,28 +169,20 @@ def damage_embed(outcome: DamageOutcome, roller: str) -> discord.Embed:
     if result.exploded:
         lines.append(f"{EXPLOSION} Every die showed 6: rolling 6s added {len(result.extra_faces)}.")
     embed = discord.Embed(title=title, description="\n".join(lines), colour=colours.NEUTRAL)
-    _footer(embed, roller, outcome.secrecy.secret, " · CODA damage")
+    _footer(embed, roller, outcome.secrecy.secret, "damage")
     return fit_embed(embed)
-
-
-def _side_text(side: Roller, result: coda.TestResult) -> str:
-    return (
-        f"**Dice:** {dice_text(result.faces, coda.TEST_DICE)}\n"
-        f"2d6 ({result.dice_total}){_terms(side.parts, ())} = **{result.total}**"
-    )
 
 
 def opposed_embed(outcome: OpposedOutcome, roller: str) -> discord.Embed:
     result = outcome.result
     names = {"a": f"A ({outcome.a.name})", "b": f"B ({outcome.b.name})"}
-    if result.winner is None or result.degree is None:
+    winning = result.winning
+    if result.winner is None or winning is None:
         title = titled("⚖️ Tie", outcome.label)
         summary = f"Both results are {result.a.total}: a tie (RULES.md: the Narrator decides)."
         colour = colours.PARTIAL
     else:
-        degree = result.degree
-        winning = result.winning
-        assert winning is not None
+        degree = winning.degree
         title = titled(f"{DEGREE_ICONS[degree]} {names[result.winner]} wins", outcome.label)
         summary = (
             f"{names[result.winner]} wins by {result.margin}: **{degree.label}** "
@@ -178,10 +194,27 @@ def opposed_embed(outcome: OpposedOutcome, roller: str) -> discord.Embed:
     a_win, b_win, tie = outcome.chances
     summary += f"\nChance: A wins {percent(a_win)} · B wins {percent(b_win)} · tie {percent(tie)}"
     embed = discord.Embed(title=title, description=summary, colour=colour)
-    embed.add_field(name=clip(f"Side {names['a']}", 256), value=_side_text(outcome.a, result.a))
-    embed.add_field(name=clip(f"Side {names['b']}", 256), value=_side_text(outcome.b, result.b))
-    _footer(embed, roller, outcome.secrecy.secret, " · CODA opposed test")
+    for key, side, test in (("a", outcome.a, result.a), ("b", outcome.b, result.b)):
+        dice = dice_text(test.faces, coda.TEST_DICE)
+        embed.add_field(
+            name=clip(f"Side {names[key]}", 256),
+            value=f"**Dice:** {dice}\n{_sum(test, side.parts, ())}",
+        )
+    _footer(embed, roller, outcome.secrecy.secret, "opposed test")
     return fit_embed(embed)
+
+
+def _helper_lines(outcome: CombinedOutcome, *, named_terms: bool) -> list[str]:
+    lines = []
+    helpers = zip(outcome.helpers, outcome.result.helpers, outcome.helper_chances, strict=True)
+    for index, (helper, test, chance) in enumerate(helpers, 1):
+        parts = helper.parts if named_terms else (Part("modifier", helper.modifier),)
+        lines.append(
+            f"**{index}. {clip(helper.name, 80)}** {dice_text(test.faces, coda.TEST_DICE)} · "
+            f"{arithmetic(test, parts)}: {DEGREE_ICONS[test.degree]} {test.degree.label} → "
+            f"**{signed(test.degree.contribution)}** (chance {percent(chance)})"
+        )
+    return lines
 
 
 def combined_embed(outcome: CombinedOutcome, roller: str) -> discord.Embed:
@@ -190,49 +223,39 @@ def combined_embed(outcome: CombinedOutcome, roller: str) -> discord.Embed:
     title = titled(
         f"{DEGREE_ICONS[leader.degree]} {leader.degree.label}", outcome.label or "Combined test"
     )
-    helper_tn = leader.base_tn - coda.COMBINED_HELPER_TN_SHIFT
-    lines = []
-    for index, (helper, test) in enumerate(zip(outcome.helpers, result.helpers, strict=True), 1):
-        lines.append(
-            f"**{index}. {clip(helper.name, 80)}** {dice_text(test.faces, coda.TEST_DICE)} → "
-            f"{test.total} vs {test.tn}: {test.degree.label} → "
-            f"**{signed(test.degree.contribution)}**"
-        )
-    embed = discord.Embed(
-        title=title,
-        description="\n".join(
-            [
-                f"Helpers test at TN {helper_tn}; their sum is **{signed(result.bonus)}**.",
-                *lines,
-            ]
-        ),
-        colour=DEGREE_COLOURS[leader.degree],
+    head = (
+        f"Helpers test at TN {leader.base_tn - coda.COMBINED_HELPER_TN_SHIFT}; "
+        f"their sum is **{signed(result.bonus)}**."
     )
-    leader_lines = [
-        f"**Dice:** {dice_text(leader.faces, coda.TEST_DICE)}",
-        arithmetic(leader, outcome.leader.parts),
-        degree_line(leader),
-    ]
-    if note := ones_note(leader):
-        leader_lines.append(note)
-    leader_lines.append(f"Chance: {percent(outcome.chance)}")
+    description = "\n".join([head, *_helper_lines(outcome, named_terms=True)])
+    if len(description) > DESCRIPTION:  # many long names: keep every helper, drop the names
+        description = "\n".join([head, *_helper_lines(outcome, named_terms=False)])
+    embed = discord.Embed(
+        title=title, description=description, colour=DEGREE_COLOURS[leader.degree]
+    )
     embed.add_field(
         name=clip(f"Leader: {outcome.leader.name}", 256),
-        value=clip("\n".join(leader_lines), 1024),
+        value=clip(result_lines(leader, outcome.leader.parts, (), outcome.chance), 1024),
         inline=False,
     )
     if outcome.difficulty:
         embed.add_field(name="Difficulty", value=f"{outcome.difficulty} ({leader.base_tn})")
-    _footer(embed, roller, outcome.secrecy.secret, " · CODA combined test")
+    _footer(embed, roller, outcome.secrecy.secret, "combined test")
     return fit_embed(embed)
+
+
+def _time(amount: int, unit: str) -> str:
+    """``1 day``, ``4 days``, ``0 units``: the units offered are plurals; none given is "units"."""
+    unit = unit or "units"
+    return f"{amount} {unit.removesuffix('s') if amount == 1 else unit}"
 
 
 def _progress(task: coda.ExtendedTask) -> str:
     current = task.current
-    interval = f"{task.interval} {task.unit}".strip()
     lines = [
         f"**Total:** {task.total} / {task.aggregate_tn} (aggregate TN)",
-        f"**Tests made:** {task.tests} · **Elapsed:** {task.elapsed_text} (interval {interval})",
+        f"**Tests made:** {task.tests} · **Elapsed:** {_time(task.elapsed, task.unit)} "
+        f"(each test {_time(task.interval, task.unit)})",
     ]
     stages = " · ".join(
         f"{'✅' if i < task.stage or task.complete else '▶️' if i == task.stage else '▫️'} "
@@ -265,19 +288,13 @@ def extended_roll_embed(outcome: ExtendedOutcome, roller: str) -> discord.Embed:
         if step.passed
         else "➖ Below the stage's TN: nothing added, but the interval is spent."
     )
-    lines = [
-        f"**Dice:** {dice_text(result.faces, coda.TEST_DICE)}",
-        arithmetic(result, outcome.roller.parts, outcome.penalties),
-        degree_line(result),
-    ]
-    if note := ones_note(result):
-        lines.append(note)
-    lines += [counted, f"Chance: {percent(outcome.chance)}"]
-    embed = discord.Embed(title=title, description="\n".join(lines), colour=colour)
+    description = result_lines(
+        result, outcome.roller.parts, outcome.penalties, outcome.chance, counted
+    )
+    embed = discord.Embed(title=title, description=description, colour=colour)
     embed.add_field(name="Progress", value=clip(_progress(step.after), 1024), inline=False)
-    if outcome.roller.character:
-        embed.add_field(name="Character", value=clip(outcome.roller.name, 1024))
-    _footer(embed, roller, outcome.secrecy.secret, " · CODA extended test")
+    _character_field(embed, outcome.roller)
+    _footer(embed, roller, outcome.secrecy.secret, "extended test")
     return fit_embed(embed)
 
 

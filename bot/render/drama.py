@@ -7,10 +7,12 @@ import discord
 from bot.render import colours
 from bot.render.common import percent, signed, titled
 from bot.render.limits import FIELD_VALUE, clip, fit_embed
-from bot.render.penalty import change_line, level_line
+from bot.render.penalty import change_line, dice_count, level_line
+from bot.render.rps import roll_footer
 from bot.services.drama import PRICE_WINDOW, OpposedOutcome, PriceOutcome, RollOutcome
 from engine import penalty
 from engine.systems.drama import (
+    PRICE_PENALTY,
     DramaResult,
     Outcome,
     Pools,
@@ -21,6 +23,10 @@ from engine.systems.drama import (
     OpposedOutcome as OpposedKind,
 )
 
+PRICE_OFFER = (
+    f"Pay the price (+{PRICE_PENALTY} penalty die) within "
+    f"{int(PRICE_WINDOW.total_seconds() // 60)} minutes to make it a success."
+)
 LEGEND = "bold = counts · 💥 explodes · ⤷ extra die · ⚠️ penalty die"
 OUTCOME_ICONS = {Outcome.SUCCESS: "✅", Outcome.YES_BUT: "⚖️", Outcome.FAILURE: "❌"}
 OUTCOME_COLOURS = {
@@ -100,10 +106,13 @@ def _penalty_lines(
 ) -> list[str]:
     if character is None:
         return ["No Drama character active here: penalty dice are not tracked."]
-    level = penalty.level_of(penalty_dice)
-    lines = [f"{penalty_dice} penalty dice added to Rd ({level.label})."]
+    if penalty_dice:
+        level = penalty.level_of(penalty_dice)
+        lines = [f"{dice_count(penalty_dice)} added to Rd ({character} is {level.label})."]
+    else:
+        lines = [f"{character} has no penalty dice."]
     if gained is not None:
-        lines.append(change_line(gained, what="from drama-die 1s"))
+        lines.append(change_line(gained, what=f"for {character} from drama-die 1s"))
         if gained.level_changed:
             lines.append(level_line(character, gained))
     return lines
@@ -111,38 +120,53 @@ def _penalty_lines(
 
 def test_embed(outcome: RollOutcome, roller: str) -> discord.Embed:
     result = outcome.result
-    title = f"{OUTCOME_ICONS[result.outcome]} {result.outcome.label} — net {result.net}"
+    title = f"{OUTCOME_ICONS[outcome.outcome]} {outcome.outcome.label} — net {outcome.net}"
     lines = [pools_line(outcome.pools)]
-    if result.outcome is Outcome.YES_BUT:
-        minutes = int(PRICE_WINDOW.total_seconds() // 60)
-        lines.append(
-            f"Pay the price (+1 penalty die) within {minutes} minutes to make it a success."
+    if outcome.helpers:
+        me = outcome.character or roller
+        nets = " + ".join(
+            f"{name} {net}"
+            for name, net in [(me, result.net), *((h.name, h.result.net) for h in outcome.helpers)]
         )
+        lines.append(f"Working together, the nets add up: {nets} = **{outcome.net}**.")
+    if outcome.outcome is Outcome.YES_BUT:
+        lines.append(PRICE_OFFER)
+    chances = outcome.chances
+    lines.append(
+        f"Chance: {percent(chances[Outcome.SUCCESS])} of success · "
+        f"{percent(chances[Outcome.YES_BUT])} of Yes, but…"
+    )
     embed = discord.Embed(
         title=titled(title, outcome.label),
         description="\n".join(lines),
-        colour=OUTCOME_COLOURS[result.outcome],
+        colour=OUTCOME_COLOURS[outcome.outcome],
     )
     result_fields(embed, result)
-    embed.add_field(
-        name="Penalty dice",
-        value=clip(
-            "\n".join(_penalty_lines(outcome.character, outcome.penalty_dice, outcome.gained)),
-            FIELD_VALUE,
-        ),
-        inline=False,
-    )
-    embed.add_field(name="Chance of net ≥ 2", value=f"Chance: {percent(outcome.chance)}")
+    for helper in outcome.helpers:
+        embed.add_field(
+            name=clip(f"{helper.name}: net {helper.result.net}", 256),
+            value=clip(f"{pools_line(helper.pools)}\n{_compact(helper.result)}", FIELD_VALUE),
+            inline=False,
+        )
+    _penalty_field(embed, _penalty_lines(outcome.character, outcome.penalty_dice, outcome.gained))
     _footer(embed, roller, outcome.character, outcome.secrecy.secret)
     return fit_embed(embed)
 
 
+def _compact(result: DramaResult) -> str:
+    """A helper's faces on one line (they roll no drama dice)."""
+    return (
+        f"Bd {signed(result.base_successes)}: {base_faces(result)} · "
+        f"Rd {signed(-result.resistance_losses)}: {resistance_faces(result)}"
+    )
+
+
+def _penalty_field(embed: discord.Embed, lines: list[str]) -> None:
+    embed.add_field(name="Penalty dice", value=clip("\n".join(lines), FIELD_VALUE), inline=False)
+
+
 def _footer(embed: discord.Embed, roller: str, character: str | None, secret: bool) -> None:
-    who = f"{roller} as {character}" if character else roller
-    text = f"{who} · Drama in History · {LEGEND}"
-    if secret:
-        text += " · secret roll"
-    embed.set_footer(text=clip(text, 2000))
+    roll_footer(embed, roller, character, secret, "Drama in History", LEGEND)
 
 
 def price_paid_embed(original: discord.Embed, outcome: PriceOutcome) -> discord.Embed:
@@ -151,6 +175,7 @@ def price_paid_embed(original: discord.Embed, outcome: PriceOutcome) -> discord.
     title = original.title or ""
     embed.title = clip(title.replace("⚖️ Yes, but…", "✅ Success (price paid)", 1), 256)
     embed.colour = colours.SUCCESS
+    embed.description = (original.description or "").replace(f"\n{PRICE_OFFER}", "")
     if outcome.change is not None and outcome.character is not None:
         lines = [change_line(outcome.change, what="for paying the price")]
         if outcome.change.level_changed:
@@ -185,6 +210,12 @@ def opposed_embed(outcome: OpposedOutcome, roller: str) -> discord.Embed:
             lines.append(f"Momentum settles the draw: **{names[result.winner]}** prevails.")
         else:
             lines.append("A draw: whoever has the momentum prevails (the GM says who).")
+    chances = outcome.chances
+    lines.append(
+        f"Chance: {me} wins {percent(chances['a'])} · {outcome.their_name} wins "
+        f"{percent(chances['b'])} · draw {percent(chances['draw'])} · both fail "
+        f"{percent(chances['both fail'])}"
+    )
     embed = discord.Embed(
         title=titled(title, outcome.label),
         description="\n".join(lines),
@@ -202,21 +233,11 @@ def opposed_embed(outcome: OpposedOutcome, roller: str) -> discord.Embed:
         inline=False,
     )
     result_fields(embed, result.b, prefix=f"{outcome.their_name}: ")
-    embed.add_field(
-        name="Penalty dice",
-        value=clip(
-            "\n".join(_penalty_lines(outcome.character, outcome.penalty_dice, outcome.gained)),
-            FIELD_VALUE,
-        ),
-        inline=False,
-    )
-    chances = outcome.chances
-    embed.add_field(
-        name="Chances",
-        value=f"Chance: {me} wins {percent(chances['a'])} · {outcome.their_name} wins "
-        f"{percent(chances['b'])} · draw {percent(chances['draw'])} · both fail "
-        f"{percent(chances['both fail'])}",
-        inline=False,
-    )
+    lines = _penalty_lines(outcome.character, outcome.penalty_dice, outcome.gained)
+    if outcome.their_character is not None:
+        lines += _penalty_lines(
+            outcome.their_character, outcome.their_penalty_dice, outcome.their_gained
+        )
+    _penalty_field(embed, lines)
     _footer(embed, roller, outcome.character, outcome.secrecy.secret)
     return fit_embed(embed)

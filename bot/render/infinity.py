@@ -94,18 +94,28 @@ def normal_embed(outcome: NormalOutcome, roller: str) -> discord.Embed:
 
 
 _SIDE = {"a": "Active", "b": "Reactive"}
+#: A face to face nobody wins: its headline, and why in words.
+_NOBODY = {
+    Decision.BOTH_CRITICAL: (
+        "⚖️ Nobody wins: both rolled a Critical",
+        "Both sides rolled a Critical: every die is cancelled.",
+    ),
+    Decision.TIE: (
+        "⚖️ Nobody wins: the best successes tie",
+        "The best successes are equal: they cancel each other, and every lower success falls "
+        "with them.",
+    ),
+    Decision.BOTH_FAILED: ("❌ Nobody wins: both failed", "Neither side rolled a success."),
+}
 
 
 def _ftf_headline(outcome: FaceToFaceOutcome) -> str:
     result = outcome.result
     decision = result.decision
     if result.winner is None:
-        return {
-            Decision.BOTH_CRITICAL: "⚖️ Nobody wins: both rolled a Critical",
-            Decision.TIE: "⚖️ Nobody wins: the best successes tie",
-        }.get(decision, "❌ Nobody wins: both failed")
+        return _NOBODY[decision][0]
     side = _SIDE[result.winner]
-    hits = len(result.a_hits if result.winner == "a" else result.b_hits)
+    hits = len(result.hits)
     how = " with a Critical" if decision is Decision.CRITICAL else ""
     return f"{'💥' if how else '🎯'} {side} wins{how} — {_hits(hits)}"
 
@@ -121,9 +131,8 @@ def ftf_embed(outcome: FaceToFaceOutcome, roller: str) -> discord.Embed:
     else:
         colour = colours.SUCCESS if result.winner == "a" else colours.FAILURE
     lines = [f"*{_explain(outcome)}*"]
-    if result.winner is not None:
-        hits = result.a_hits if result.winner == "a" else result.b_hits
-        lines.append(f"**Hits:** {' · '.join(die_text(d) for d in hits)}")
+    if result.hits:
+        lines.append(f"**Hits:** {' · '.join(die_text(d) for d in result.hits)}")
     embed = discord.Embed(
         title=titled(_ftf_headline(outcome), outcome.label),
         description="\n".join(lines),
@@ -150,11 +159,7 @@ def _explain(outcome: FaceToFaceOutcome) -> str:
     result = outcome.result
     decision = result.decision
     if result.winner is None:
-        return {
-            Decision.BOTH_CRITICAL: "Both sides rolled a Critical: every die is cancelled.",
-            Decision.TIE: "The best successes are equal: they cancel each other, and every "
-            "lower success falls with them.",
-        }.get(decision, "Neither side rolled a success.")
+        return _NOBODY[decision][1]
     winner, loser = _SIDE[result.winner], _SIDE["b" if result.winner == "a" else "a"]
     if decision is Decision.CRITICAL:
         return f"A Critical beats any success: every {loser.lower()} success is cancelled."

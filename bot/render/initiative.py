@@ -2,12 +2,14 @@
 
 Hidden combatants appear only when ``gm`` is true (the GM's ephemeral views); the public
 tracker and public lines never name them, and a hidden combatant's turn reads as "the GM's
-turn". Names are at most 64 characters and an encounter at most 50 combatants, so the
-order fits a description; fit_embed still guards every embed.
+turn". A usual order fits the description with room to spare; only 50 combatants with
+64-character names would not, and then the list is cut at its end while whose turn it is
+stays on the first line; fit_embed guards every embed.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 import discord
@@ -27,7 +29,6 @@ class Reply:
 
     public: str | None
     gm_only: str | None = None
-    mention: int | None = None
 
 
 def _visible(combatant: ini.Combatant, gm: bool) -> bool:
@@ -41,15 +42,27 @@ def _turn_of(combatant: ini.Combatant) -> str:
     return f"**{combatant.name}**{hidden}'s turn{owner}"
 
 
-def _line(state: ini.Encounter, index: int, combatant: ini.Combatant) -> str:
+def _score(state: ini.Encounter, combatant: ini.Combatant, gm: bool) -> str:
+    """The total, with the roll-off dice when someone this viewer sees shares it."""
+    tied = any(
+        other is not combatant and other.total == combatant.total and _visible(other, gm)
+        for other in state.combatants
+    )
+    if not (tied and combatant.tiebreak):
+        return str(combatant.total)
+    return f"{combatant.total} (roll-off {', '.join(map(str, combatant.tiebreak))})"
+
+
+def _line(state: ini.Encounter, index: int, combatant: ini.Combatant, gm: bool) -> str:
     skip = ini.skip_reason(state, combatant) if state.started else None
     name = f"~~{combatant.name}~~" if skip else combatant.name
     hidden = f" {HIDDEN}" if combatant.hidden else ""
+    score = _score(state, combatant, gm)
     if index == state.turn:
-        text = f"▶ **{name}**{hidden} — {combatant.total}"
+        text = f"▶ **{name}**{hidden} — {score}"
     else:
         mark = "✓ " if combatant.acted and state.started else ""
-        text = f"{mark}{name}{hidden} — {combatant.total}"
+        text = f"{mark}{name}{hidden} — {score}"
     if skip:
         text += f" · *{skip}*"
     return text
@@ -88,7 +101,7 @@ def tracker_embed(view: EncounterView, *, gm: bool = False) -> discord.Embed:
         title = f"{SWORDS} Initiative — gathering"
         colour = colours.INFO
     lines = [now_text(view, gm=gm), ""]
-    shown = [_line(state, index, c) for index, c in enumerate(state.order) if _visible(c, gm)]
+    shown = [_line(state, index, c, gm) for index, c in enumerate(state.order) if _visible(c, gm)]
     lines += shown or ["*Nobody has joined yet.*"]
     embed = discord.Embed(title=title, description=clip("\n".join(lines), 4096), colour=colour)
     delayed = [c for c in state.delayed if _visible(c, gm)]
@@ -97,7 +110,8 @@ def tracker_embed(view: EncounterView, *, gm: bool = False) -> discord.Embed:
             name="Delayed (act with `/init act`)",
             value=clip(
                 "\n".join(
-                    f"{c.name}{f' {HIDDEN}' if c.hidden else ''} — {c.total}" for c in delayed
+                    f"{c.name}{f' {HIDDEN}' if c.hidden else ''} — {_score(state, c, gm)}"
+                    for c in delayed
                 ),
                 1024,
             ),
@@ -122,54 +136,50 @@ def _rolled(joined: Joined) -> str:
     return f"**{joined.name}** joins: {joined.roll.detail} = **{joined.total}**"
 
 
-def _subject_hidden(outcome: InitOutcome) -> bool:
-    """Whether the change names a combatant the players may not see (before or after)."""
-    name = outcome.subject
-    if name is None:
-        return False
-    for state in (outcome.before, outcome.view.state):
+def _lookup(name: str, *states: ini.Encounter | None) -> ini.Combatant | None:
+    """The combatant called ``name`` in the first of ``states`` that has it."""
+    for state in states:
         if state is None:
             continue
         try:
-            if state.find(name).hidden:
-                return True
+            return state.find(name)
         except ini.UnknownCombatant:
             continue
-    return False
+    return None
 
 
-def _stored_name(name: str, *states: ini.Encounter) -> str:
-    """The combatant's own spelling (an event keeps what the GM typed, e.g. ``spy``)."""
-    for state in states:
-        try:
-            return state.find(name).name
-        except ini.UnknownCombatant:
-            continue
-    return name
+def _hidden(name: str | None, *states: ini.Encounter | None) -> bool:
+    """Whether ``name`` is hidden in any of ``states`` (before or after the change)."""
+    if name is None:
+        return False
+    return any(found is not None and found.hidden for found in (_lookup(name, s) for s in states))
 
 
 def _event_text(event: ini.Event, *states: ini.Encounter) -> str:
     if isinstance(event, ini.Add):
         return f"{event.name} joining"
-    if isinstance(event, ini.Remove):
-        return f"{_stored_name(event.name, *states)} leaving"
-    if isinstance(event, ini.Act | ini.Defend | ini.Reveal):
-        verb = {"act": "acting", "defend": "defending", "reveal": "being revealed"}[event.kind]
-        return f"{_stored_name(event.name, *states)} {verb}"
+    if isinstance(event, ini.NamedEvent):
+        found = _lookup(event.name, *states)
+        # The combatant's own spelling: an event keeps what the GM typed (e.g. ``spy``).
+        name = event.name if found is None else found.name
+        verb = {
+            "remove": "leaving",
+            "act": "acting",
+            "defend": "defending",
+            "reveal": "being revealed",
+        }[event.kind]
+        return f"{name} {verb}"
     return {"next": "a Next", "prev": "a Prev", "delay": "a delay", "end": "the end"}[event.kind]
 
 
 def _event_hidden(event: ini.Event, *states: ini.Encounter) -> bool:
-    name = getattr(event, "name", None)
-    if name is None:
-        return False
-    for state in states:
-        try:
-            if state.find(name).hidden:
-                return True
-        except ini.UnknownCombatant:
-            continue
-    return isinstance(event, ini.Add) and event.hidden
+    if isinstance(event, ini.Add) and event.hidden:
+        return True
+    return _hidden(getattr(event, "name", None), *states)
+
+
+def _joined(lines: Iterable[str | None]) -> str | None:
+    return "\n".join(line for line in lines if line) or None
 
 
 def reply(outcome: InitOutcome) -> Reply:
@@ -177,12 +187,8 @@ def reply(outcome: InitOutcome) -> Reply:
     view, state = outcome.view, outcome.view.state
     turn = now_text(view, gm=False) if outcome.turn_changed else None
     gm_turn = now_text(view, gm=True) if outcome.turn_changed else None
-    current = state.current
-    mention = (
-        current.owner_id
-        if outcome.turn_changed and current is not None and not current.hidden
-        else None
-    )
+    # The GM reads their own turn line only where it says more than the public one.
+    gm_extra = gm_turn if gm_turn != turn else None
     name = outcome.subject
     action = outcome.action
     if action == "add":
@@ -193,17 +199,10 @@ def reply(outcome: InitOutcome) -> Reply:
     if action == "undo":
         undone = outcome.undone
         assert undone is not None and outcome.before is not None
+        text = f"↩️ Undid {_event_text(undone, outcome.before, state)}."
         if _event_hidden(undone, outcome.before, state):
-            text = f"↩️ Undid {_event_text(undone, outcome.before, state)}."
-            return Reply(
-                "↩️ The GM undid a change." + (f"\n{turn}" if turn else ""),
-                text + (f"\n{gm_turn}" if gm_turn and gm_turn != turn else ""),
-                mention,
-            )
-        text = f"↩️ Undid {_event_text(undone, outcome.before, state)}." + (
-            f"\n{turn}" if turn else ""
-        )
-        return Reply(text, None, mention)
+            return Reply(_joined(("↩️ The GM undid a change.", turn)), _joined((text, gm_extra)))
+        return Reply(_joined((text, turn)), gm_extra)
     head = {
         "next": None,
         "prev": "⏪ Back one turn.",
@@ -213,13 +212,9 @@ def reply(outcome: InitOutcome) -> Reply:
         "reveal": f"👀 **{name}** is revealed!",
         "remove": f"🚪 **{name}** leaves the encounter.",
     }[action]
-    if _subject_hidden(outcome) and action != "reveal":
-        public = turn
-        gm_line = "\n".join(x for x in (head, gm_turn) if x)
-        return Reply(public, gm_line, mention)
-    public = "\n".join(x for x in (head, turn) if x) or None
-    gm_only = gm_turn if gm_turn and gm_turn != turn else None
-    return Reply(public, gm_only, mention)
+    if action != "reveal" and _hidden(name, outcome.before, state):
+        return Reply(turn, _joined((head, gm_turn)))
+    return Reply(_joined((head, turn)), gm_extra)
 
 
 def confirm_end_embed(view: EncounterView) -> discord.Embed:

@@ -25,21 +25,19 @@ LEVEL_COLOURS = {
 }
 
 
-def _dice(count: int) -> str:
+def dice_count(count: int) -> str:
     return f"{count} penalty {'die' if abs(count) == 1 else 'dice'}"
 
 
 def change_line(change: PenaltyChange, *, what: str = "") -> str:
     """E.g. "+1 penalty die from drama-die 1s: 3 → 4 (shaken)"."""
     if change.delta == 0:
-        text = f"No change ({what})" if what else "No change"
-        text += f": the pool stays at **{change.after}** ({change.level_after.label})"
-    else:
-        sign = "+" if change.delta > 0 else "−"
-        text = f"{sign}{_dice(abs(change.delta))}"
-        if what:
-            text += f" {what}"
-        text += f": {change.before} → **{change.after}** ({change.level_after.label})"
+        return f"No change: the pool stays at **{change.after}** ({change.level_after.label})"
+    sign = "+" if change.delta > 0 else "−"
+    text = f"{sign}{dice_count(abs(change.delta))}"
+    if what:
+        text += f" {what}"
+    text += f": {change.before} → **{change.after}** ({change.level_after.label})"
     if change.requested < 0 and change.delta != change.requested:
         text += " — the pool stops at 0"
     return text
@@ -67,8 +65,11 @@ def update_embed(update: PenaltyUpdate) -> discord.Embed:
     lines = [change_line(change, what=what)]
     if update.kind == "add" and update.reason:
         lines.append(f"Reason: {update.reason}")
-    if update.kind == "rest" and change.requested == 0:
-        lines.append("Less than 3 full hours of rest recovers nothing.")
+    if update.kind == "rest" and change.delta == 0:
+        if change.requested == 0:
+            lines.append("Less than 3 full hours of rest recovers nothing.")
+        else:
+            lines.append(f"{update.reason.capitalize()}: there was nothing to recover.")
     if change.level_changed:
         lines.append(level_line(update.character, change))
     embed = discord.Embed(
@@ -83,7 +84,7 @@ def update_embed(update: PenaltyUpdate) -> discord.Embed:
 def show_embed(view: PenaltyView) -> discord.Embed:
     embed = discord.Embed(
         title=clip(f"{LEVEL_ICONS[view.level]} Penalty pool — {view.character}", 256),
-        description=f"**{_dice(view.dice)}** · level **{view.level.label}**",
+        description=f"**{dice_count(view.dice)}** · level **{view.level.label}**",
         colour=LEVEL_COLOURS[view.level],
     )
     if view.log:

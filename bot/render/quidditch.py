@@ -14,6 +14,7 @@ import discord
 
 from bot.render import colours
 from bot.render.common import percent, signed
+from bot.render.hogwarts1990 import dice_text
 from bot.render.limits import clip, fit_embed
 from bot.services.quidditch import HouseRow, MatchView, OddsOutcome, TurnOutcome
 from engine import quidditch as q
@@ -23,12 +24,8 @@ BROOM = "🧹"
 
 
 def _roll(roll: Roll) -> str:
-    """``[12] [3] +5 = 17 vs 11`` (the kept die in bold)."""
-    kept = roll.dice.index(roll.kept)
-    shown = " ".join(
-        f"**[{face}]**" if index == kept else f"[{face}]" for index, face in enumerate(roll.dice)
-    )
-    text = f"{shown} {signed(roll.bonus)} = **{roll.total}**"
+    """``[12] [3] +5 = 17 vs 11`` (the kept die in bold), the dice shown as /h90 shows them."""
+    text = f"{dice_text(roll)} {signed(roll.bonus)} = **{roll.total}**"
     if roll.difficulty is not None:
         text += f" vs {roll.difficulty}"
     return text
@@ -75,6 +72,8 @@ def turn_embed(outcome: TurnOutcome) -> discord.Embed:
             )
         else:
             summary.append("No goals this turn.")
+    elif not report.snitch_only and not report.penalties:
+        summary.append("No chaser is left in play: nobody can score.")
     blocked = [s for s in report.shots if s.blocked_by]
     if blocked:
         summary.append("🛡️ Blocked: " + ", ".join(f"{s.chaser}" for s in blocked))
@@ -347,10 +346,10 @@ def odds_embed(outcome: OddsOutcome) -> discord.Embed:
         colour=colours.INFO,
     )
     embed.add_field(
-        name=f"{state.home.name} wins", value=percent(summary.home_win_rate), inline=True
+        name=f"{state.home.name} win", value=percent(summary.home_win_rate), inline=True
     )
     embed.add_field(
-        name=f"{state.away.name} wins", value=percent(summary.away_win_rate), inline=True
+        name=f"{state.away.name} win", value=percent(summary.away_win_rate), inline=True
     )
     embed.add_field(name="Draws", value=percent(summary.draw_rate), inline=True)
     embed.add_field(
@@ -369,7 +368,10 @@ def odds_embed(outcome: OddsOutcome) -> discord.Embed:
             value=f"{summary.capped} stopped at {summary.max_turns} turns (no seeker caught it)",
             inline=True,
         )
-    embed.set_footer(text=f"Simulated in {outcome.seconds:.2f} s")
+    footer = f"Simulated in {outcome.seconds:.2f} s"
+    if summary.matches < outcome.requested:
+        footer += f" (stopped at the time limit, {outcome.requested:,} were asked for)"
+    embed.set_footer(text=footer)
     return fit_embed(embed)
 
 

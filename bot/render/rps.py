@@ -14,6 +14,7 @@ from bot.services.rps import (
     SustainedOutcome,
     SustainedView,
 )
+from engine.systems import rps
 from engine.systems.rps import CheckResult, Special, TaskStatus
 
 SPECIAL_LINES = {
@@ -33,7 +34,13 @@ def colour_of(result: CheckResult) -> discord.Colour:
 
 
 def base_line(base: Base) -> str:
+    if base.parts == (f"Base {base.value}",):
+        return f"**Base {base.value}**"
     return f"**Base {base.value}** = {' + '.join(base.parts)}"
+
+
+def chance_line(chance: float) -> str:
+    return f"Chance: {percent(chance)} of SL ≥ 1"
 
 
 def check_lines(result: CheckResult) -> list[str]:
@@ -45,27 +52,40 @@ def check_lines(result: CheckResult) -> list[str]:
     lines = [f"2d10: [{first}] [{second}] → SL = {result.base} − {first + second} = {raw}"]
     if result.special is not None:
         lines.append(SPECIAL_LINES[result.special])
-    verdict = "Success" if result.success else "Failure"
-    lines.append(f"**SL {result.success_level}** — {verdict}, {result.label}.")
+    lines.append(f"**SL {result.success_level}** — {_verdict(result)}.")
     return lines
 
 
-def _footer(embed: discord.Embed, roller: str, character: str | None, secret: bool) -> None:
+def _verdict(result: CheckResult) -> str:
+    if result.success:
+        return f"success, {result.label}"
+    if result.success_level == 0:
+        return "failure, but barely (a retry is usually allowed)"
+    return "failure"
+
+
+def roll_footer(
+    embed: discord.Embed, roller: str, character: str | None, secret: bool, *notes: str
+) -> None:
+    """Who rolled (as which character), the system and notes, and whether it was secret."""
     who = f"{roller} as {character}" if character else roller
-    text = f"{who} · RPS"
-    if secret:
-        text += " · secret roll"
+    text = " · ".join([who, *notes, *(["secret roll"] if secret else [])])
     embed.set_footer(text=clip(text, 2000))
+
+
+def _footer(embed: discord.Embed, roller: str, character: str | None, secret: bool) -> None:
+    roll_footer(embed, roller, character, secret, "RPS")
 
 
 def check_embed(outcome: CheckOutcome, roller: str) -> discord.Embed:
     result = outcome.result
     embed = discord.Embed(
         title=titled(f"🎲 SL {result.success_level} — {result.label}", outcome.label),
-        description="\n".join([base_line(outcome.base), *check_lines(result)]),
+        description="\n".join(
+            [base_line(outcome.base), *check_lines(result), chance_line(outcome.chance)]
+        ),
         colour=colour_of(result),
     )
-    embed.add_field(name="Chance of SL ≥ 1", value=f"Chance: {percent(outcome.chance)}")
     _footer(embed, roller, outcome.base.character, outcome.secrecy.secret)
     return fit_embed(embed)
 
@@ -89,6 +109,7 @@ def resisted_embed(outcome: ResistedOutcome, roller: str) -> discord.Embed:
         title = f"⚔️ Tie after {len(result.rounds)} rounds"
         colour = colours.PARTIAL
         summary = f"Still tied after {len(result.rounds)} rounds: {', '.join(result.tied)}."
+    summary += "\n" + _resisted_chance_line(outcome)
     embed = discord.Embed(title=titled(title, outcome.label), description=summary, colour=colour)
     for number, round_ in enumerate(result.rounds, start=1):
         name = "Round 1" if number == 1 else f"Roll-off {number - 1}"
@@ -98,6 +119,16 @@ def resisted_embed(outcome: ResistedOutcome, roller: str) -> discord.Embed:
     embed.add_field(name="Bases", value=clip(sources, FIELD_VALUE), inline=False)
     _footer(embed, roller, None, outcome.secrecy.secret)
     return fit_embed(embed)
+
+
+def _resisted_chance_line(outcome: ResistedOutcome) -> str:
+    chances = outcome.chances
+    if chances is None:
+        return f"Chance: shown for up to {rps.MAX_CHANCE_PARTIES} parties."
+    shown = [f"{clip(name, 40)} wins {percent(p)}" for name, p in chances.wins.items()]
+    if chances.tie >= 0.001:
+        shown.append(f"tie {percent(chances.tie)}")
+    return clip("Chance: " + " · ".join(shown), 1500)
 
 
 STATUS_ICONS = {TaskStatus.IN_PROGRESS: "⏳", TaskStatus.COMPLETE: "✅", TaskStatus.FAILED: "💥"}
@@ -154,7 +185,9 @@ def sustained_roll_embed(outcome: SustainedOutcome, roller: str) -> discord.Embe
             f"pool {view.task.pool}/{view.task.goal}",
             outcome.label,
         ),
-        description="\n".join([base_line(outcome.base), *check_lines(step.check)]),
+        description="\n".join(
+            [base_line(outcome.base), *check_lines(step.check), chance_line(outcome.chance)]
+        ),
         colour=_status_colour(view)
         if view.task.status is not TaskStatus.IN_PROGRESS
         else colour_of(step.check),
@@ -164,6 +197,5 @@ def sustained_roll_embed(outcome: SustainedOutcome, roller: str) -> discord.Embe
         value=f"{step.before.pool} {signed(step.change)} → **{view.task.pool}** / {view.task.goal}",
     )
     embed.add_field(name="Status", value=_task_lines(view)[-1])
-    embed.add_field(name="Chance of SL ≥ 1", value=f"Chance: {percent(outcome.chance)}")
     _footer(embed, roller, outcome.base.character, outcome.secrecy.secret)
     return fit_embed(embed)

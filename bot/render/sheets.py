@@ -1,64 +1,88 @@
-"""Character sheet embeds: a sheet, a change to it, the list of a player's characters."""
+"""Character sheet embeds: a sheet (paged when long), a change, a player's characters."""
 
 from __future__ import annotations
 
 import discord
 
 from bot.render import colours
-from bot.render.limits import FIELD_VALUE, clip, fit_embed
-from bot.services.characters import CharacterSheet, ResourceChange
+from bot.render.limits import FIELD_VALUE, FIELDS, TOTAL, clip, fit_embed
+from bot.services.characters import CharacterSheet, Resource, ResourceChange, Skill
 from bot.services.sheet import TEMPLATES
 from bot.services.sheets import CharacterList
 from engine.systems import SYSTEMS
 
 
-def _resource_text(current: int, maximum: int | None) -> str:
-    return f"{current}" if maximum is None else f"{current}/{maximum}"
+def _resource_text(resource: Resource) -> str:
+    return f"{resource.current}" if resource.max is None else f"{resource.current}/{resource.max}"
 
 
-def sheet_embed(sheet: CharacterSheet, *, changed: str | None = None) -> discord.Embed:
-    embed = discord.Embed(
-        title=sheet.name if changed is None else f"{sheet.name} — {changed}",
-        description=f"{sheet.system_title} · played by <@{sheet.owner_id}>",
-        colour=colours.INFO,
-    )
-    embed.add_field(
-        name=f"Attributes ({len(sheet.attributes)})",
-        value=clip(
-            " · ".join(f"{name} **{value}**" for name, value in sheet.attributes.items())
-            or "none yet (`/sheet set`)",
-            FIELD_VALUE,
+#: Room left on a page for the footer ("Page 2/3") and the shortened-note of fit_embed.
+PAGE_BUDGET = TOTAL - 200
+
+
+def _skill_text(name: str, skill: Skill) -> str:
+    line = f"{name} **{skill.ranks}**"
+    if skill.attribute:
+        line += f" ({skill.attribute})"
+    if skill.specialties:
+        line += f" [{', '.join(skill.specialties)}]"
+    return line
+
+
+def _fields(title: str, items: list[str], empty: str) -> list[tuple[str, str]]:
+    """One section as fields of at most FIELD_VALUE characters, split between entries."""
+    if not items:
+        return [(f"{title} (0)", empty)]
+    values: list[list[str]] = [[]]
+    for item in (clip(item, FIELD_VALUE) for item in items):
+        if values[-1] and len(" · ".join([*values[-1], item])) > FIELD_VALUE:
+            values.append([])
+        values[-1].append(item)
+    names = [f"{title} ({len(items)})"] + [f"{title} (continued)"] * (len(values) - 1)
+    return [(name, " · ".join(value)) for name, value in zip(names, values, strict=True)]
+
+
+def sheet_pages(sheet: CharacterSheet, *, changed: str | None = None) -> list[discord.Embed]:
+    """The whole sheet, on as many embeds as Discord's limits need (a full sheet of 128
+    skills does not fit one), so that nothing on it is ever cut from view."""
+    fields = [
+        *_fields(
+            "Attributes",
+            [f"{name} **{value}**" for name, value in sheet.attributes.items()],
+            "none yet (`/sheet set`)",
         ),
-        inline=False,
-    )
-    skills = []
-    for name, skill in sheet.skills.items():
-        line = f"{name} **{skill.ranks}**"
-        if skill.attribute:
-            line += f" ({skill.attribute})"
-        if skill.specialties:
-            line += f" [{', '.join(skill.specialties)}]"
-        skills.append(line)
-    embed.add_field(
-        name=f"Skills ({len(sheet.skills)})",
-        value=clip(" · ".join(skills) or "none yet (`/sheet skill`)", FIELD_VALUE),
-        inline=False,
-    )
-    embed.add_field(
-        name=f"Resources ({len(sheet.resources)})",
-        value=clip(
-            " · ".join(
-                f"{name} **{_resource_text(r.current, r.max)}**"
-                for name, r in sheet.resources.items()
-            )
-            or "none yet (`/sheet resource`)",
-            FIELD_VALUE,
+        *_fields(
+            "Skills",
+            [_skill_text(name, skill) for name, skill in sheet.skills.items()],
+            "none yet (`/sheet skill`)",
         ),
-        inline=False,
-    )
+        *_fields(
+            "Resources",
+            [f"{name} **{_resource_text(r)}**" for name, r in sheet.resources.items()],
+            "none yet (`/sheet resource`)",
+        ),
+    ]
     if sheet.notes:
-        embed.add_field(name="Notes", value=clip(sheet.notes, FIELD_VALUE), inline=False)
-    return fit_embed(embed)
+        fields.append(("Notes", clip(sheet.notes, FIELD_VALUE)))
+
+    def page() -> discord.Embed:
+        return discord.Embed(
+            title=sheet.name if changed is None else f"{sheet.name} — {changed}",
+            description=f"{sheet.system_title} · played by <@{sheet.owner_id}>",
+            colour=colours.INFO,
+        )
+
+    pages = [page()]
+    for name, value in fields:
+        embed = pages[-1]
+        full = len(embed.fields) >= FIELDS or len(embed) + len(name) + len(value) > PAGE_BUDGET
+        if full and embed.fields:
+            pages.append(page())
+        pages[-1].add_field(name=name, value=value, inline=False)
+    if len(pages) > 1:
+        for number, embed in enumerate(pages, start=1):
+            embed.set_footer(text=f"Page {number}/{len(pages)}")
+    return [fit_embed(embed) for embed in pages]
 
 
 def created_embed(sheet: CharacterSheet) -> discord.Embed:
@@ -84,11 +108,11 @@ def created_embed(sheet: CharacterSheet) -> discord.Embed:
 
 
 def resource_embed(change: ResourceChange) -> discord.Embed:
-    after = _resource_text(change.after.current, change.after.max)
+    after = _resource_text(change.after)
     if change.before is None:
         text = f"{change.resource} added: **{after}**"
     else:
-        before = _resource_text(change.before.current, change.before.max)
+        before = _resource_text(change.before)
         text = f"{change.resource}: {before} → **{after}**"
     if change.clamped:
         text += " (kept within its bounds)"

@@ -17,7 +17,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.actor import Actor
 from bot.errors import PermissionDenied, UserError
-from bot.services.permissions import is_gm
+from bot.services.permissions import is_gm, require_gm
 from bot.services.sheet import (
     KINDS,
     MAX_ATTRIBUTES,
@@ -145,12 +145,9 @@ async def _row_by_name(
         if own is not None:
             _check_system(own, system)
             return own
+    if owner_id is not None and owner_id != actor.user_id:
+        await require_gm(session, actor, "look at another player's characters")
     gm = await is_gm(session, actor)
-    if owner_id is not None and owner_id != actor.user_id and not gm:
-        raise PermissionDenied(
-            "Only the channel's GM can look at another player's characters. A GM holds a GM "
-            "role, has Manage Channels, or started this channel's current encounter or match."
-        )
     channel = await repo.in_channel(session, guild_id, actor.channel_id) if gm else []
     matches = [
         c

@@ -9,7 +9,7 @@ transaction starts wherever it can be.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -54,12 +54,30 @@ class Roller:
         """How the roller is shown: the character (and what it rolls), or its modifier."""
         if self.character:
             return f"{self.character} · {self.subject}" if self.subject else self.character
-        return f"modifier {self.modifier:+d}"
+        return f"modifier {self.modifier:+d}".replace("-", "−")
+
+
+@dataclass(frozen=True, slots=True)
+class TestRequest:
+    """What every single test asks besides who rolls: its TN and what is taken off."""
+
+    __test__ = False  # not a pytest test class
+
+    tn: int | None = None
+    difficulty: str | None = None
+    penalty: int = 0
+    attempt: int = 1
+    extra_actions: int = 0
+    conditions: str | None = None
+    label: str | None = None
+    secret: bool = False
 
 
 @dataclass(frozen=True, slots=True)
 class TestOutcome:
     """One test as the embed shows it."""
+
+    __test__ = False  # not a pytest test class
 
     result: coda.TestResult
     chance: float
@@ -69,8 +87,6 @@ class TestOutcome:
     difficulty: str | None
     label: str | None
     secrecy: secrecy.Secrecy
-
-    __test__ = False  # not a pytest test class
 
 
 def plain_roller(modifier: int) -> Roller:
@@ -92,11 +108,28 @@ def resolve_tn(tn: int | None, difficulty: str | None) -> tuple[int, str | None]
     return tn, None
 
 
+def penalties_of(*, penalty: int = 0, attempt: int = 1, extra_actions: int = 0) -> tuple[Part, ...]:
+    """The named penalties of a test, refused with their sum when they exceed the bound.
+
+    Each option is within its own range, but together they could pass the engine's bound,
+    whose message would name a number the user never typed.
+    """
+    parts = coda.penalty_parts(penalty=penalty, attempt=attempt, extra_actions=extra_actions)
+    total = sum(p.value for p in parts)
+    if total > coda.PENALTY_MAX:
+        terms = " + ".join(f"{p.value} ({p.label})" for p in parts)
+        raise UserError(
+            f"The penalties add up to {total}: {terms}. A test takes at most "
+            f"{coda.PENALTY_MAX}; lower one of them."
+        )
+    return parts
+
+
 async def _ones(session: AsyncSession, channel_id: int) -> str:
     return (await channel_settings.read(session, channel_id)).rule("coda.ones")
 
 
-def _arith(modifier: int, penalty: int) -> str:
+def _arith(modifier: int, penalty: int = 0) -> str:
     text = "2d6"
     if modifier:
         text += f"{modifier:+d}"
@@ -142,12 +175,10 @@ def _roll_and_log(
     ones: str,
 ) -> tuple[coda.TestResult, float]:
     """Inside a unit of work: the chance, the roll and its log entry."""
-    modifier = roller.modifier
-    penalty = sum(p.value for p in penalties)
     kwargs: dict[str, Any] = {
-        "modifier": modifier,
+        "modifier": roller.modifier,
         "tn": tn,
-        "penalty": penalty,
+        "penalty": sum(p.value for p in penalties),
         "ones": ones,
         "conditions": conditions,
     }
@@ -157,69 +188,84 @@ def _roll_and_log(
     return result, chance
 
 
-# --------------------------------------------------------------------------- /coda test
+# --------------------------------------------------------------------------- who rolls
+
+
+@dataclass(frozen=True, slots=True)
+class PlainRoll:
+    """``/coda test``: a bare modifier, no sheet."""
+
+    modifier: int = 0
+
+    kind: ClassVar[str] = "test"
+
+    async def roller(self, session: AsyncSession, actor: Actor) -> Roller:
+        return plain_roller(self.modifier)
+
+
+@dataclass(frozen=True, slots=True)
+class SkillRoll:
+    """``/coda skill``: a skill of the named (else active) character."""
+
+    skill: str
+    character: str | None = None
+    attribute: str | None = None
+    specialty: str | None = None
+    affinity: int = 0
+    modifier: int = 0
+
+    kind: ClassVar[str] = "skill test"
+
+    async def roller(self, session: AsyncSession, actor: Actor) -> Roller:
+        return skill_roller(
+            await load_sheet(session, actor, self.character),
+            self.skill,
+            attribute=self.attribute,
+            specialty=self.specialty,
+            affinity=self.affinity,
+            modifier=self.modifier,
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class AttributeRoll:
+    """``/coda attribute``: an attribute of the named (else active) character."""
+
+    name: str
+    character: str | None = None
+    modifier: int = 0
+
+    kind: ClassVar[str] = "attribute test"
+    reaction: ClassVar[bool] = False
+
+    async def roller(self, session: AsyncSession, actor: Actor) -> Roller:
+        sheet = await load_sheet(session, actor, self.character)
+        return attribute_roller(sheet, self.name, modifier=self.modifier, reaction=self.reaction)
+
+
+@dataclass(frozen=True, slots=True)
+class ReactionRoll(AttributeRoll):
+    """``/coda reaction``: a reaction score (Stamina, Swiftness, Willpower, Wisdom)."""
+
+    kind: ClassVar[str] = "reaction test"
+    reaction: ClassVar[bool] = True
+
+
+Who = PlainRoll | SkillRoll | AttributeRoll
 
 
 async def roll_test(
-    db: Database,
-    dice: Dice,
-    actor: Actor,
-    *,
-    modifier: int = 0,
-    tn: int | None = None,
-    difficulty: str | None = None,
-    penalty: int = 0,
-    attempt: int = 1,
-    extra_actions: int = 0,
-    conditions: str | None = None,
-    label: str | None = None,
-    secret: bool = False,
+    db: Database, dice: Dice, actor: Actor, who: Who, request: TestRequest
 ) -> TestOutcome:
-    """A test with a plain modifier."""
-    return await _test(
-        db,
-        dice,
-        actor,
-        resolve=None,
-        roller=plain_roller(modifier),
-        kind="test",
-        tn=tn,
-        difficulty=difficulty,
-        penalty=penalty,
-        attempt=attempt,
-        extra_actions=extra_actions,
-        conditions=conditions,
-        label=label,
-        secret=secret,
+    """Every single test: ``who`` says where the modifier comes from, ``request`` the rest."""
+    base_tn, difficulty_label = resolve_tn(request.tn, request.difficulty)
+    penalties = penalties_of(
+        penalty=request.penalty, attempt=request.attempt, extra_actions=request.extra_actions
     )
-
-
-async def _test(
-    db: Database,
-    dice: Dice,
-    actor: Actor,
-    *,
-    resolve: Any,
-    roller: Roller | None,
-    kind: str,
-    tn: int | None,
-    difficulty: str | None,
-    penalty: int,
-    attempt: int,
-    extra_actions: int,
-    conditions: str | None,
-    label: str | None,
-    secret: bool,
-) -> TestOutcome:
-    """Every single test: ``resolve(session)`` builds the roller from a sheet when given."""
-    base_tn, difficulty_label = resolve_tn(tn, difficulty)
-    penalties = coda.penalty_parts(penalty=penalty, attempt=attempt, extra_actions=extra_actions)
-    chosen = parse_conditions(conditions)
+    chosen = parse_conditions(request.conditions)
     async with db.unit_of_work() as session:
-        if resolve is not None:
-            roller = await resolve(session)
-        assert roller is not None
-        visibility = await secrecy.decide(session, actor.channel_id, secret)
+        roller = await who.roller(session, actor)
+        visibility = await secrecy.decide(session, actor.channel_id, request.secret)
         result, chance = _roll_and_log(
             session,
             dice,
@@ -229,8 +275,8 @@ async def _test(
             penalties=penalties,
             conditions=chosen,
             visibility=visibility,
-            label=label,
-            what=roller.subject or kind,
+            label=request.label,
+            what=roller.subject or who.kind,
             ones=await _ones(session, actor.channel_id),
         )
     return TestOutcome(
@@ -238,9 +284,9 @@ async def _test(
         chance=chance,
         roller=roller,
         penalties=penalties,
-        kind=kind,
+        kind=who.kind,
         difficulty=difficulty_label,
-        label=label,
+        label=request.label,
         secrecy=visibility,
     )
 
@@ -281,7 +327,7 @@ async def roll_damage(
     return DamageOutcome(result=result, label=label, secrecy=visibility)
 
 
-# --------------------------------------------------------------------------- sides
+# --------------------------------------------------------------------------- sheets
 
 
 def parse_modifier(text: str) -> int | None:
@@ -360,6 +406,10 @@ def skill_roller(
                 f"{sheet.name} has no skill `{skill.strip()}`: an untrained attempt (−2) needs "
                 f"the `attribute` it uses. Skills: {', '.join(sheet.skills) or 'none yet'}."
             )
+        if specialty:
+            raise UserError(
+                f"{sheet.name} is untrained in {skill.strip()}, so no specialty of it applies."
+            )
         key, ranks, parent = skill.strip(), None, attribute
     else:
         key, data = found
@@ -378,8 +428,6 @@ def skill_roller(
                     f"{sheet.name}'s {key} has no specialty `{specialty.strip()}`. "
                     f"Specialties: {listed}."
                 )
-    if found is None and specialty:
-        raise UserError(f"{sheet.name} is untrained in {key}, so no specialty of it applies.")
     attribute_name, attribute_value = _attribute(sheet, parent)
     parts = coda.skill_parts(
         attribute=attribute_value,
@@ -402,105 +450,17 @@ def attribute_roller(
     """Attribute test (2d6 + attribute modifier) or reaction test (2d6 + reaction score)."""
     key, value = _attribute(sheet, name)
     if reaction:
+        if key.casefold() not in REACTION_KEYS:
+            raise UserError(
+                f"{key} is not a reaction; the reactions are {', '.join(REACTIONS)}. "
+                f"Roll {key} with `/coda attribute`."
+            )
         parts = coda.reaction_parts(reaction=value, misc=modifier)
         names = {"reaction": key}
     else:
         parts = coda.attribute_parts(attribute=value, misc=modifier)
         names = {"attribute": key}
     return Roller(parts=_relabel(parts, names), character=sheet.name, subject=key)
-
-
-async def roll_skill(
-    db: Database,
-    dice: Dice,
-    actor: Actor,
-    *,
-    skill: str,
-    character: str | None = None,
-    attribute: str | None = None,
-    specialty: str | None = None,
-    affinity: int = 0,
-    modifier: int = 0,
-    tn: int | None = None,
-    difficulty: str | None = None,
-    penalty: int = 0,
-    attempt: int = 1,
-    extra_actions: int = 0,
-    conditions: str | None = None,
-    label: str | None = None,
-    secret: bool = False,
-) -> TestOutcome:
-    """A skill test from the sheet; untrained (−2) when the character lacks the skill."""
-
-    async def resolve(session: AsyncSession) -> Roller:
-        sheet = await load_sheet(session, actor, character)
-        return skill_roller(
-            sheet,
-            skill,
-            attribute=attribute,
-            specialty=specialty,
-            affinity=affinity,
-            modifier=modifier,
-        )
-
-    return await _test(
-        db,
-        dice,
-        actor,
-        resolve=resolve,
-        roller=None,
-        kind="skill test",
-        tn=tn,
-        difficulty=difficulty,
-        penalty=penalty,
-        attempt=attempt,
-        extra_actions=extra_actions,
-        conditions=conditions,
-        label=label,
-        secret=secret,
-    )
-
-
-async def roll_attribute(
-    db: Database,
-    dice: Dice,
-    actor: Actor,
-    *,
-    name: str,
-    reaction: bool = False,
-    character: str | None = None,
-    modifier: int = 0,
-    tn: int | None = None,
-    difficulty: str | None = None,
-    penalty: int = 0,
-    attempt: int = 1,
-    extra_actions: int = 0,
-    conditions: str | None = None,
-    label: str | None = None,
-    secret: bool = False,
-) -> TestOutcome:
-    """An attribute test, or a reaction test (``reaction``), from the sheet."""
-
-    async def resolve(session: AsyncSession) -> Roller:
-        sheet = await load_sheet(session, actor, character)
-        return attribute_roller(sheet, name, modifier=modifier, reaction=reaction)
-
-    return await _test(
-        db,
-        dice,
-        actor,
-        resolve=resolve,
-        roller=None,
-        kind="reaction test" if reaction else "attribute test",
-        tn=tn,
-        difficulty=difficulty,
-        penalty=penalty,
-        attempt=attempt,
-        extra_actions=extra_actions,
-        conditions=conditions,
-        label=label,
-        secret=secret,
-    )
 
 
 async def sheet_entries(
@@ -515,8 +475,7 @@ async def sheet_entries(
             names += await characters.attribute_names(session, actor, prefix, character)
         if "reaction" in kinds:
             found = await characters.attribute_names(session, actor, prefix, character)
-            reactions = [n for n in found if n.casefold() in REACTION_KEYS]
-            names += reactions or found
+            names += [n for n in found if n.casefold() in REACTION_KEYS]
     return list(dict.fromkeys(names))[: characters.AUTOCOMPLETE_LIMIT]
 
 
@@ -597,6 +556,7 @@ class CombinedOutcome:
     leader: Roller
     helpers: tuple[Roller, ...]
     chance: float
+    helper_chances: tuple[float, ...]
     difficulty: str | None
     label: str | None
     secrecy: secrecy.Secrecy
@@ -647,6 +607,9 @@ async def roll_combined(
             "conditions": chosen,
         }
         chance = coda.combined_chance(**kwargs)
+        helper_chances = coda.helper_chances(
+            tn=base_tn, helpers=kwargs["helpers"], ones=ones, conditions=chosen
+        )
         result = coda.combined(dice, **kwargs)
         for helper, test in zip(helping, result.helpers, strict=True):
             _log_test(
@@ -670,6 +633,7 @@ async def roll_combined(
         leader=lead,
         helpers=helping,
         chance=chance,
+        helper_chances=helper_chances,
         difficulty=difficulty_label,
         label=label,
         secrecy=visibility,
@@ -798,6 +762,7 @@ async def roll_extended(
     task: str | None = None,
     modifier: int | None = None,
     skill: str | None = None,
+    character: str | None = None,
     penalty: int = 0,
     conditions: str | None = None,
     label: str | None = None,
@@ -805,13 +770,13 @@ async def roll_extended(
 ) -> ExtendedOutcome:
     """The next test of an extended test, against its current stage's TN.
 
-    The roller is a plain modifier, or the active character's skill (``skill``, or the
-    skill the stage names when no modifier is given).
+    The roller is a plain modifier, or a character's skill (``skill``, or the skill the
+    stage names when no modifier is given) from the named (else active) character.
     """
     penalties = coda.penalty_parts(penalty=penalty)
     chosen = parse_conditions(conditions)
-    if modifier is not None and skill:
-        raise UserError("Give either a modifier or a skill, not both.")
+    if modifier is not None and (skill or character):
+        raise UserError("Give either a modifier or a character's skill, not both.")
     async with db.unit_of_work() as session:
         rows = await tasks_repo.in_channel(session, actor.channel_id, for_update=True)
         row = _pick(rows, task)
@@ -819,9 +784,14 @@ async def roll_extended(
         stage = state.current
         assert stage is not None  # complete tasks are deleted
         wanted_skill = skill or (stage.skill if modifier is None else None)
+        if character and not wanted_skill:
+            raise UserError(
+                f"Stage {state.stage + 1} of `{state.name}` names no skill: say which `skill` "
+                f"{character.strip()} rolls."
+            )
         if wanted_skill:
             try:
-                sheet = await load_sheet(session, actor, None)
+                sheet = await load_sheet(session, actor, character)
                 roller = skill_roller(sheet, wanted_skill)
             except UserError as error:
                 if skill:

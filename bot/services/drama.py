@@ -7,7 +7,7 @@ roller can take, once, within :data:`PRICE_WINDOW`, even across a restart.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -17,6 +17,7 @@ from bot.errors import PermissionDenied, UserError
 from bot.services import channel_settings, secrecy
 from bot.services import penalty as penalty_service
 from bot.services.characters import CharacterSheet, active_character
+from bot.services.rps import MENTION, PartySpec, named_attribute, parse_parties, skill_stat
 from bot.storage import Database
 from bot.storage.models import DramaPriceOffer, PenaltyPool
 from bot.storage.repositories import drama as offers
@@ -45,6 +46,8 @@ class PoolRequest:
     resistance: int = 0
     target: int = 0
     drama: int = 0
+    # Lending a hand: the helpers' attributes, added to Bd.
+    hand: int = 0
 
     @property
     def from_sheet(self) -> bool:
@@ -59,6 +62,7 @@ def pools_from(request: PoolRequest, sheet: CharacterSheet | None, *, penalty_di
         "target": request.target,
         "drama": request.drama,
         "penalty": penalty_dice,
+        "hands": (request.hand,) if request.hand else (),
     }
     if request.base is not None:
         if request.from_sheet:
@@ -67,51 +71,90 @@ def pools_from(request: PoolRequest, sheet: CharacterSheet | None, *, penalty_di
             )
         return drama.given_pools(request.base, **situation)
     if sheet is None or not request.from_sheet:
-        raise UserError("Give a number of Base dice, or an attribute or skill of your character.")
+        raise UserError(
+            "Give `base` (a number of Base dice), or an `attribute` or `skill` of your "
+            "Drama character."
+        )
     if request.skill is not None:
         if request.backgrounds is not None:
             raise UserError("Backgrounds stand in for a skill you lack: use one or the other.")
-        found = sheet.find_skill(request.skill)
-        if found is None:
-            raise UserError(
-                f"{sheet.name} has no skill `{request.skill.strip()}`: add it with "
-                "`/sheet skill …`, or let backgrounds stand in for it (`backgrounds:`)."
-            )
-        skill_name, skill = found
-        parent = request.attribute or skill.attribute
-        if parent is None:
-            raise UserError(
-                f"{sheet.name}'s skill {skill_name} has no attribute: name one with the "
-                "`attribute` option, or set it with `/sheet skill … attribute:…`."
-            )
-        return drama.skill_pools(_attribute(sheet, parent), skill.ranks, **situation)
+        stat = skill_stat(
+            sheet,
+            request.skill,
+            request.attribute,
+            instead="let backgrounds stand in for it (`backgrounds:`)",
+        )
+        return drama.skill_pools(
+            stat.attribute_value,
+            stat.ranks,
+            attribute_name=stat.attribute,
+            skill_name=stat.skill,
+            **situation,
+        )
     if request.attribute is None:
         raise UserError("Backgrounds add to an attribute: name it with the `attribute` option.")
-    value = _attribute(sheet, request.attribute)
+    attribute_name, value = named_attribute(sheet, request.attribute)
     if request.backgrounds is not None:
         fit = drama.BackgroundFit.INDIRECT if request.indirect else drama.BackgroundFit.DIRECT
-        return drama.background_pools(value, request.backgrounds, fit=fit, **situation)
-    return drama.attribute_pools(value, **situation)
+        return drama.background_pools(
+            value, request.backgrounds, fit=fit, attribute_name=attribute_name, **situation
+        )
+    return drama.attribute_pools(value, name=attribute_name, **situation)
 
 
-def _attribute(sheet: CharacterSheet, name: str) -> int:
-    return sheet.attribute(name)
+@dataclass(frozen=True, slots=True)
+class _Roller:
+    """Whoever rolls: their active Drama character (if any), its locked pool, their pools."""
+
+    sheet: CharacterSheet | None
+    pool: PenaltyPool | None
+    pools: Pools
+    criticals: bool
+
+    @property
+    def penalty_dice(self) -> int:
+        return self.pool.dice if self.pool is not None else 0
+
+    @property
+    def character(self) -> str | None:
+        return self.sheet.name if self.sheet is not None else None
 
 
 async def _roller(
-    session: AsyncSession, actor: Actor, request: PoolRequest
-) -> tuple[CharacterSheet | None, PenaltyPool | None]:
-    """The active Drama character (required for sheet values) and its locked penalty pool."""
-    if request.from_sheet:
+    session: AsyncSession,
+    actor: Actor,
+    request: PoolRequest,
+    *,
+    opponent: CharacterSheet | None = None,
+) -> tuple[_Roller, PenaltyPool | None]:
+    """Read the roller's character (required for sheet values), lock its pool (and the
+    opponent's), build the pools."""
+    try:
         sheet: CharacterSheet | None = await active_character(session, actor, system=SYSTEM)
-    else:
-        try:
-            sheet = await active_character(session, actor, system=SYSTEM)
-        except UserError:
-            sheet = None  # a bare pool rolled without a character: no penalty dice to track
-    if sheet is None:
-        return None, None
-    return sheet, await penalty_service.lock_pool(session, actor, sheet)
+    except UserError:
+        if request.from_sheet:
+            raise
+        sheet = None  # a bare pool rolled without a character: no penalty dice to track
+    pool, their_pool = await _lock_pools(session, actor, sheet, opponent)
+    penalty_dice = pool.dice if pool is not None else 0
+    roller = _Roller(
+        sheet=sheet,
+        pool=pool,
+        pools=pools_from(request, sheet, penalty_dice=penalty_dice),
+        criticals=await _criticals(session, actor.channel_id),
+    )
+    return roller, their_pool
+
+
+async def _lock_pools(
+    session: AsyncSession, actor: Actor, *sheets: CharacterSheet | None
+) -> list[PenaltyPool | None]:
+    """Lock the characters' pools in id order, so that two players opposing each other at
+    the same moment cannot deadlock (each holding one pool and waiting for the other)."""
+    locked: dict[int, PenaltyPool] = {}
+    for sheet in sorted({s.id: s for s in sheets if s is not None}.values(), key=lambda s: s.id):
+        locked[sheet.id] = await penalty_service.lock_pool(session, actor, sheet)
+    return [locked[s.id] if s is not None else None for s in sheets]
 
 
 def _gain(
@@ -143,20 +186,105 @@ def faces_of(result: DramaResult) -> list[list[int]]:
     return [list(result.base_faces), list(result.resistance_faces), list(result.drama_face_values)]
 
 
+# --- working together -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Helper:
+    """Someone working together with the roller: their own pools, with the full resistance."""
+
+    name: str
+    pools: Pools
+
+
+@dataclass(frozen=True, slots=True)
+class HelperRoll:
+    name: str
+    pools: Pools
+    result: DramaResult
+
+
+async def _helpers(
+    session: AsyncSession, actor: Actor, request: PoolRequest, text: str | None
+) -> tuple[Helper, ...]:
+    """Read "Tom:3, @bob" into helpers: a name with Bd, or a player rolling their character.
+
+    Each helper's test keeps the difficulty, situational Rd and target (the full resistance)
+    and adds their own penalty dice; the roller's Dd and helping hands are the roller's own.
+    """
+    if not text:
+        return ()
+    specs = parse_parties(text, number="number of Base dice", example="Tom:3, @bob")
+    if len(specs) > drama.MAX_HELPERS:
+        raise UserError(f"At most {drama.MAX_HELPERS} helpers can work together with you.")
+    own = replace(request, base=None, drama=0, hand=0)
+    helpers = []
+    for spec in specs:
+        if spec.user_id == actor.user_id:
+            raise UserError("You roll your own test already: helpers are the others.")
+        sheet: CharacterSheet | None = None
+        dice = 0
+        if spec.user_id is not None:
+            sheet, dice = await _helper_character(session, actor, spec, request)
+        if spec.base is not None:  # the Bd given: the same pools as for a bare number
+            given = replace(own, base=spec.base, attribute=None, skill=None, backgrounds=None)
+            pools = pools_from(given, None, penalty_dice=dice)
+        else:
+            pools = pools_from(own, sheet, penalty_dice=dice)
+        name = sheet.name if sheet is not None else spec.name or f"<@{spec.user_id}>"
+        helpers.append(Helper(name, pools))
+    names = [h.name.casefold() for h in helpers]
+    if len(set(names)) != len(names):
+        raise UserError("Each helper can be named only once.")
+    return tuple(helpers)
+
+
+async def _helper_character(
+    session: AsyncSession, actor: Actor, spec: PartySpec, request: PoolRequest
+) -> tuple[CharacterSheet | None, int]:
+    """A mentioned helper's active Drama character and its penalty dice (none without one)."""
+    assert spec.user_id is not None
+    player = replace(actor, user_id=spec.user_id, display_name="", gm_role=False)
+    try:
+        sheet = await active_character(session, player, system=SYSTEM)
+    except UserError:
+        if spec.base is not None:
+            return None, 0
+        raise UserError(
+            f"<@{spec.user_id}> has no active Drama character here: give their Base dice "
+            f"instead, like `<@{spec.user_id}>:4`."
+        ) from None
+    if spec.base is None and not request.from_sheet:
+        raise UserError(
+            f"Say which `attribute` or `skill` <@{spec.user_id}> rolls, "
+            f"or give their Base dice, like `<@{spec.user_id}>:4`."
+        )
+    return sheet, await penalty_service.current_dice(session, actor.channel_id, sheet.id)
+
+
 # --- /drama test ------------------------------------------------------------------------------
 
 
 @dataclass(frozen=True, slots=True)
 class RollOutcome:
+    """A test; with helpers working together, ``net`` and ``outcome`` are the summed ones."""
+
     result: DramaResult
     pools: Pools
-    chance: float
+    net: int
+    outcome: Outcome
+    chances: dict[Outcome, float]
     character: str | None
     penalty_dice: int
     gained: PenaltyChange | None
     offer_id: int | None
     label: str | None
     secrecy: secrecy.Secrecy
+    helpers: tuple[HelperRoll, ...] = ()
+
+    @property
+    def chance(self) -> float:
+        return self.chances[Outcome.SUCCESS]
 
 
 async def test(
@@ -166,59 +294,71 @@ async def test(
     request: PoolRequest,
     *,
     now: datetime,
+    helpers: str | None = None,
     label: str | None = None,
     secret: bool = False,
 ) -> RollOutcome:
-    """Build the pools, roll, add drama-die 1s to the pool, offer the price on "Yes, but…"."""
+    """Build the pools, roll (helpers after the roller), add drama-die 1s to the roller's
+    pool, and offer the price on a "Yes, but…"."""
     async with db.unit_of_work() as session:
-        sheet, pool = await _roller(session, actor, request)
-        penalty_dice = pool.dice if pool is not None else 0
-        pools = pools_from(request, sheet, penalty_dice=penalty_dice)
-        criticals = await _criticals(session, actor.channel_id)
-        result = drama.roll_pools(dice, pools, criticals=criticals)
-        gained = _gain(session, actor, pool, result)
+        roller, _ = await _roller(session, actor, request)
+        team = await _helpers(session, actor, request, helpers)
+        everyone = [roller.pools, *(h.pools for h in team)]
+        together = drama.together(dice, pools=everyone, criticals=roller.criticals)
+        result = together.tests[0]
+        gained = _gain(session, actor, roller.pool, result)
         offer_id = None
-        if result.outcome is Outcome.YES_BUT:
-            offer = await offers.add(
-                session,
-                DramaPriceOffer(
-                    guild_id=actor.guild_id,
-                    channel_id=actor.channel_id,
-                    user_id=actor.user_id,
-                    character_id=sheet.id if sheet else None,
-                    character_name=sheet.name if sheet else None,
-                    expires_at=now + PRICE_WINDOW,
-                ),
-            )
-            offer_id = offer.id
+        if together.outcome is Outcome.YES_BUT:
+            offer_id = await _offer(session, actor, roller.sheet, now)
         visibility = await secrecy.decide(session, actor.channel_id, secret)
-        who = f"{sheet.name}: " if sheet else ""
+        who = f"{roller.character}: " if roller.character else ""
+        with_helpers = "".join(f" + {h.name} {pools_text(h.pools)}" for h in team)
         roll_log.add(
             session,
             actor,
             system=SYSTEM,
-            input=f"{who}test {pools_text(pools)}",
-            faces=faces_of(result),
-            outcome=f"net {result.net}: {result.outcome.label}",
+            input=f"{who}test {pools_text(roller.pools)}{with_helpers}",
+            faces=faces_of(result) if not team else [faces_of(t) for t in together.tests],
+            outcome=f"net {together.net}: {together.outcome.label}",
             secret=visibility.secret,
             label=label,
         )
     return RollOutcome(
         result=result,
-        pools=pools,
-        chance=drama.chance(
-            base=pools.base, resistance=pools.resistance, drama=pools.drama, criticals=criticals
-        ),
-        character=sheet.name if sheet else None,
-        penalty_dice=penalty_dice,
+        pools=roller.pools,
+        net=together.net,
+        outcome=together.outcome,
+        chances=drama.together_chances(pools=everyone, criticals=roller.criticals),
+        character=roller.character,
+        penalty_dice=roller.penalty_dice,
         gained=gained,
         offer_id=offer_id,
         label=label,
         secrecy=visibility,
+        helpers=tuple(
+            HelperRoll(h.name, h.pools, t) for h, t in zip(team, together.tests[1:], strict=True)
+        ),
     )
 
 
 test.__test__ = False  # type: ignore[attr-defined]  # not a pytest test when imported
+
+
+async def _offer(
+    session: AsyncSession, actor: Actor, sheet: CharacterSheet | None, now: datetime
+) -> int:
+    offer = await offers.add(
+        session,
+        DramaPriceOffer(
+            guild_id=actor.guild_id,
+            channel_id=actor.channel_id,
+            user_id=actor.user_id,
+            character_id=sheet.id if sheet else None,
+            character_name=sheet.name if sheet else None,
+            expires_at=now + PRICE_WINDOW,
+        ),
+    )
+    return offer.id
 
 
 # --- Pay the price ----------------------------------------------------------------------------
@@ -275,6 +415,30 @@ class OpposedOutcome:
     gained: PenaltyChange | None
     label: str | None
     secrecy: secrecy.Secrecy
+    # A mentioned opponent's character: their penalty dice joined their Rd, their Dd 1s
+    # went into their pool.
+    their_character: str | None = None
+    their_penalty_dice: int = 0
+    their_gained: PenaltyChange | None = None
+
+
+async def _opponent(session: AsyncSession, actor: Actor, name: str) -> CharacterSheet | None:
+    """A mentioned opponent's active Drama character (none for a plain name)."""
+    mention = MENTION.match(name)
+    if mention is None:
+        return None
+    user_id = int(mention.group(1))
+    if user_id == actor.user_id:
+        raise UserError("You cannot oppose yourself: name someone else.")
+    player = replace(actor, user_id=user_id, display_name="", gm_role=False)
+    try:
+        sheet = await active_character(session, player, system=SYSTEM)
+    except UserError:
+        raise UserError(
+            f"<@{user_id}> has no active Drama character here: name the opponent instead "
+            "(e.g. `their_name:Tom`)."
+        ) from None
+    return sheet
 
 
 async def opposed(
@@ -291,32 +455,41 @@ async def opposed(
     label: str | None = None,
     secret: bool = False,
 ) -> OpposedOutcome:
-    """The roller's pools (side a, rolled first) against the opponent's given pools."""
+    """The roller's pools (side a, rolled first) against the opponent's given pools.
+
+    A mentioned opponent is a player: their character's penalty dice join their Rd and
+    their drama-die 1s go into their pool, as for the roller.
+    """
     if momentum not in (None, "me", "them"):
         raise UserError("Momentum goes to `me` or `them`.")
     their_pools = drama.given_pools(their_base, resistance=their_resistance, drama=their_drama)
     name = (their_name or "").strip() or "Opponent"
     async with db.unit_of_work() as session:
-        sheet, pool = await _roller(session, actor, request)
-        penalty_dice = pool.dice if pool is not None else 0
-        pools = pools_from(request, sheet, penalty_dice=penalty_dice)
-        criticals = await _criticals(session, actor.channel_id)
+        their_sheet = await _opponent(session, actor, name)
+        roller, their_pool = await _roller(session, actor, request, opponent=their_sheet)
+        their_penalty = their_pool.dice if their_pool is not None else 0
+        if their_sheet is not None:
+            name = their_sheet.name
+            their_pools = drama.given_pools(
+                their_base, resistance=their_resistance, drama=their_drama, penalty=their_penalty
+            )
         result = drama.opposed(
             dice,
-            a=pools,
+            a=roller.pools,
             b=their_pools,
-            criticals=criticals,
+            criticals=roller.criticals,
             momentum={"me": "a", "them": "b", None: None}[momentum],
         )
-        gained = _gain(session, actor, pool, result.a)
+        gained = _gain(session, actor, roller.pool, result.a)
+        their_gained = _gain(session, actor, their_pool, result.b)
         visibility = await secrecy.decide(session, actor.channel_id, secret)
-        me = sheet.name if sheet else actor.display_name
+        me = roller.character or actor.display_name
         winner = {"a": me, "b": name, None: None}[result.winner]
         roll_log.add(
             session,
             actor,
             system=SYSTEM,
-            input=f"opposed {me} {pools_text(pools)} vs {name} {pools_text(their_pools)}",
+            input=f"opposed {me} {pools_text(roller.pools)} vs {name} {pools_text(their_pools)}",
             faces=[faces_of(result.a), faces_of(result.b)],
             outcome=(
                 f"{result.a.net} vs {result.b.net}: "
@@ -327,13 +500,16 @@ async def opposed(
         )
     return OpposedOutcome(
         result=result,
-        pools=pools,
+        pools=roller.pools,
         their_pools=their_pools,
         their_name=name,
-        chances=drama.opposed_chances(a=pools, b=their_pools, criticals=criticals),
-        character=sheet.name if sheet else None,
-        penalty_dice=penalty_dice,
+        chances=drama.opposed_chances(a=roller.pools, b=their_pools, criticals=roller.criticals),
+        character=roller.character,
+        penalty_dice=roller.penalty_dice,
         gained=gained,
         label=label,
         secrecy=visibility,
+        their_character=their_sheet.name if their_sheet is not None else None,
+        their_penalty_dice=their_penalty,
+        their_gained=their_gained,
     )

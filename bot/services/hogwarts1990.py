@@ -23,6 +23,18 @@ SYSTEM = "h90"
 
 
 @dataclass(frozen=True, slots=True)
+class Roller:
+    """One side as the command gives it: an attribute (of whose sheet), a plain bonus, and how
+    it rolls. Both /h90 commands take the same options per side, so they share this shape."""
+
+    attribute: str | None = None
+    bonus: int | None = None
+    character: str | None = None
+    stress: bool = False
+    advantage: bool = False
+
+
+@dataclass(frozen=True, slots=True)
 class Side:
     """Who rolls and what is added: the attribute (from whose sheet) and any plain bonus."""
 
@@ -84,20 +96,15 @@ class OpposedOutcome:
 
 
 async def _side(
-    session: AsyncSession,
-    actor: Actor,
-    *,
-    attribute: str | None,
-    bonus: int | None,
-    character: str | None = None,
-    other: bool = False,
+    session: AsyncSession, actor: Actor, roller: Roller, *, other: bool = False
 ) -> Side:
     """Resolve one side: an attribute of a sheet and/or a plain number.
 
     The caller's side reads their active character unless ``character`` names another of
     theirs (or, for a GM, any character used here); the ``other`` side must name one.
     """
-    extra = bonus or 0
+    extra = roller.bonus or 0
+    attribute, character = roller.attribute, roller.character
     if attribute is None:
         if character is not None:
             option = "vs_attribute" if other else "attribute"
@@ -115,13 +122,13 @@ async def _side(
     return Side(character=sheet.name, attribute=name, attribute_value=value, extra=extra)
 
 
-def _log_input(side: Side, difficulty: int | None, stress: bool, advantage: bool) -> str:
+def _log_input(side: Side, roller: Roller, difficulty: int | None = None) -> str:
     text = f"{side.name} {_op(side.bonus)}{abs(side.bonus)}"
     if difficulty is not None:
         text += f" vs {difficulty}"
-    if stress:
+    if roller.stress:
         text += " stress"
-    if advantage:
+    if roller.advantage:
         text += " advantage"
     return text
 
@@ -137,33 +144,24 @@ async def roll(
     dice: Dice,
     actor: Actor,
     *,
-    attribute: str | None = None,
-    bonus: int | None = None,
-    character: str | None = None,
+    roller: Roller,
     difficulty: int | None = None,
-    stress: bool = False,
-    advantage: bool = False,
     label: str | None = None,
     secret: bool = False,
 ) -> RollOutcome:
+    how = {"stress": roller.stress, "advantage": roller.advantage}
     async with db.unit_of_work() as session:
-        side = await _side(session, actor, attribute=attribute, bonus=bonus, character=character)
+        side = await _side(session, actor, roller)
         odds = (
-            None
-            if difficulty is None
-            else h90.odds(
-                bonus=side.bonus, difficulty=difficulty, stress=stress, advantage=advantage
-            )
+            None if difficulty is None else h90.odds(bonus=side.bonus, difficulty=difficulty, **how)
         )
         visibility = await secrecy.decide(session, actor.channel_id, secret)
-        result = h90.roll(
-            dice, bonus=side.bonus, difficulty=difficulty, stress=stress, advantage=advantage
-        )
+        result = h90.roll(dice, bonus=side.bonus, difficulty=difficulty, **how)
         roll_log.add(
             session,
             actor,
             system=SYSTEM,
-            input=_log_input(side, difficulty, stress, advantage),
+            input=_log_input(side, roller, difficulty),
             faces=list(result.faces),
             outcome=_log_outcome(result),
             secret=visibility.secret,
@@ -177,57 +175,34 @@ async def opposed(
     dice: Dice,
     actor: Actor,
     *,
-    attribute: str | None = None,
-    bonus: int | None = None,
-    character: str | None = None,
-    stress: bool = False,
-    advantage: bool = False,
-    vs_character: str | None = None,
+    roller: Roller,
+    vs: Roller,
     vs_name: str | None = None,
-    vs_attribute: str | None = None,
-    vs_bonus: int | None = None,
-    vs_stress: bool = False,
-    vs_advantage: bool = False,
     label: str | None = None,
     secret: bool = False,
 ) -> OpposedOutcome:
     async with db.unit_of_work() as session:
-        a = await _side(session, actor, attribute=attribute, bonus=bonus, character=character)
-        b = await _side(
-            session,
-            actor,
-            attribute=vs_attribute,
-            bonus=vs_bonus,
-            character=vs_character,
-            other=True,
-        )
+        a = await _side(session, actor, roller)
+        b = await _side(session, actor, vs, other=True)
         if vs_name and not b.attribute:
             b = replace(b, display=" ".join(vs_name.split()))
-        odds = h90.opposed_odds(
-            a_bonus=a.bonus,
-            a_stress=stress,
-            a_advantage=advantage,
-            b_bonus=b.bonus,
-            b_stress=vs_stress,
-            b_advantage=vs_advantage,
-        )
+        sides = {
+            "a_bonus": a.bonus,
+            "a_stress": roller.stress,
+            "a_advantage": roller.advantage,
+            "b_bonus": b.bonus,
+            "b_stress": vs.stress,
+            "b_advantage": vs.advantage,
+        }
+        odds = h90.opposed_odds(**sides)
         visibility = await secrecy.decide(session, actor.channel_id, secret)
-        result = h90.opposed(
-            dice,
-            a_bonus=a.bonus,
-            a_stress=stress,
-            a_advantage=advantage,
-            b_bonus=b.bonus,
-            b_stress=vs_stress,
-            b_advantage=vs_advantage,
-        )
+        result = h90.opposed(dice, **sides)
         winner = {"a": a.name, "b": b.name, None: "tie"}[result.winner]
         roll_log.add(
             session,
             actor,
             system=SYSTEM,
-            input=f"{_log_input(a, None, stress, advantage)} vs "
-            f"{_log_input(b, None, vs_stress, vs_advantage)}",
+            input=f"{_log_input(a, roller)} vs {_log_input(b, vs)}",
             faces=[*result.a.faces, *result.b.faces],
             outcome=f"{result.a.total} vs {result.b.total}: {winner}",
             secret=visibility.secret,

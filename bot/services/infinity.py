@@ -279,5 +279,4 @@ def _ftf_summary(result: FaceToFaceResult) -> str:
     if result.winner is None:
         return f"nobody wins ({result.decision.value})"
     side = "active" if result.winner == "a" else "reactive"
-    hits = result.a_hits if result.winner == "a" else result.b_hits
-    return f"{side} wins, {len(hits)} hit(s) ({result.decision.value})"
+    return f"{side} wins, {len(result.hits)} hit(s) ({result.decision.value})"

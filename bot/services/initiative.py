@@ -14,7 +14,6 @@ Who may do what (issue 7): the GM runs everything; a player may join, and may ``
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from dataclasses import dataclass
 
 from sqlalchemy.exc import IntegrityError
@@ -105,10 +104,10 @@ class InitOutcome:
 
 
 @register_gm_source
-async def started_an_encounter_here(session: AsyncSession, actor: Actor) -> bool:
+async def encounter_starter(session: AsyncSession, channel_id: int) -> int | None:
     """DESIGN.md: whoever started the channel's current encounter is one of its GMs."""
-    row = await encounters.active(session, actor.channel_id)
-    return row is not None and row.started_by == actor.user_id
+    row = await encounters.active(session, channel_id)
+    return row.started_by if row is not None else None
 
 
 def _view(row: InitiativeEncounter, state: ini.Encounter, *, gm: bool) -> EncounterView:
@@ -329,29 +328,31 @@ async def add(
 async def _change(
     db: Database,
     actor: Actor,
-    make: Callable[[ini.Encounter], ini.Event],
+    event: ini.Event,
     *,
     action: str,
     players_on_their_turn: bool = False,
-    subject: str | None = None,
 ) -> InitOutcome:
-    """Apply one event to the channel's encounter under the permission rules."""
+    """Apply one event to the channel's encounter under the permission rules.
+
+    ``players_on_their_turn``: a player may also do it while the current turn is their own
+    combatant's (next, delay); otherwise only a GM may.
+    """
     async with db.unit_of_work() as session:
         row = await _require(session, actor.channel_id, lock=True)
         state = ini.from_dict(row.state)
         gm = await is_gm(session, actor)
         if not gm:
             current = state.current
-            own_turn = current is not None and current.owner_id == actor.user_id
-            if not (players_on_their_turn and own_turn):
-                if players_on_their_turn:
-                    raise PermissionDenied(NOT_YOUR_TURN.format(action=action))
+            if not players_on_their_turn:
                 await require_gm(session, actor, action)
-        event = make(state)
+            elif current is None or current.owner_id != actor.user_id:
+                raise PermissionDenied(NOT_YOUR_TURN.format(action=action))
         new = ini.apply(state, event)
         _save(row, new)
-        if subject is not None:
-            subject = state.find(subject).name
+        subject = None
+        if isinstance(event, ini.NamedEvent):
+            subject = state.find(event.name).name  # its own spelling, not what was typed
         elif isinstance(event, ini.Delay) and state.current is not None:
             subject = state.current.name
         return InitOutcome(_view(row, new, gm=gm), event.kind, state, subject)
@@ -359,42 +360,34 @@ async def _change(
 
 async def next_turn(db: Database, actor: Actor) -> InitOutcome:
     return await _change(
-        db, actor, lambda s: ini.Next(), action="move to the next turn", players_on_their_turn=True
+        db, actor, ini.Next(), action="move to the next turn", players_on_their_turn=True
     )
 
 
 async def prev_turn(db: Database, actor: Actor) -> InitOutcome:
-    return await _change(db, actor, lambda s: ini.Prev(), action="go back a turn")
+    return await _change(db, actor, ini.Prev(), action="go back a turn")
 
 
 async def delay(db: Database, actor: Actor) -> InitOutcome:
     return await _change(
-        db, actor, lambda s: ini.Delay(), action="delay this turn", players_on_their_turn=True
+        db, actor, ini.Delay(), action="delay this turn", players_on_their_turn=True
     )
 
 
 async def remove(db: Database, actor: Actor, *, name: str) -> InitOutcome:
-    return await _change(
-        db, actor, lambda s: ini.Remove(name), action="remove combatants", subject=name
-    )
+    return await _change(db, actor, ini.Remove(name), action="remove combatants")
 
 
 async def act(db: Database, actor: Actor, *, name: str) -> InitOutcome:
-    return await _change(
-        db, actor, lambda s: ini.Act(name), action="let a delayed combatant act", subject=name
-    )
+    return await _change(db, actor, ini.Act(name), action="let a delayed combatant act")
 
 
 async def defend(db: Database, actor: Actor, *, name: str) -> InitOutcome:
-    return await _change(
-        db, actor, lambda s: ini.Defend(name), action="spend a turn on defence", subject=name
-    )
+    return await _change(db, actor, ini.Defend(name), action="spend a turn on defence")
 
 
 async def reveal(db: Database, actor: Actor, *, name: str) -> InitOutcome:
-    return await _change(
-        db, actor, lambda s: ini.Reveal(name), action="reveal combatants", subject=name
-    )
+    return await _change(db, actor, ini.Reveal(name), action="reveal combatants")
 
 
 async def undo(db: Database, actor: Actor) -> InitOutcome:

@@ -111,16 +111,25 @@ async def _sheet(session: AsyncSession, actor: Actor, character: str | None) -> 
     return await active_character(session, actor, system=SYSTEM)
 
 
+async def _own_or_gm(
+    session: AsyncSession, actor: Actor, character: str, doing: str
+) -> tuple[CharacterSheet, PenaltyPool]:
+    """The named character and its locked pool, if it is the actor's or the actor is GM."""
+    sheet = await character_by_name(session, actor, character, system=SYSTEM)
+    if sheet.owner_id != actor.user_id:
+        await require_gm(session, actor, doing)
+    return sheet, await lock_pool(session, actor, sheet)
+
+
 async def add(
     db: Database, actor: Actor, *, character: str, amount: int, reason: str = ""
 ) -> PenaltyUpdate:
     """Add penalty dice: the GM to anyone's character here, a player to their own."""
     reason = reason.strip()[:REASON_LENGTH]
     async with db.unit_of_work() as session:
-        sheet = await character_by_name(session, actor, character, system=SYSTEM)
-        if sheet.owner_id != actor.user_id:
-            await require_gm(session, actor, "add penalty dice to another player's character")
-        pool = await lock_pool(session, actor, sheet)
+        sheet, pool = await _own_or_gm(
+            session, actor, character, "add penalty dice to another player's character"
+        )
         change = penalty.add(pool.dice, amount)
         apply(session, pool, change, user_id=actor.user_id, kind="add", reason=reason)
     return PenaltyUpdate(sheet.name, sheet.owner_id, "add", change, reason)
@@ -140,10 +149,7 @@ async def recover(db: Database, actor: Actor, *, character: str, amount: int) ->
 async def rest(db: Database, actor: Actor, *, character: str, hours: float) -> PenaltyUpdate:
     """Recover 1 die per 3 full hours of sleep or serious rest (the owner or the GM)."""
     async with db.unit_of_work() as session:
-        sheet = await character_by_name(session, actor, character, system=SYSTEM)
-        if sheet.owner_id != actor.user_id:
-            await require_gm(session, actor, "rest another player's character")
-        pool = await lock_pool(session, actor, sheet)
+        sheet, pool = await _own_or_gm(session, actor, character, "rest another player's character")
         change = penalty.rest(pool.dice, hours)
         reason = f"{hours:g} hours of rest"
         apply(session, pool, change, user_id=actor.user_id, kind="rest", reason=reason)

@@ -1,8 +1,9 @@
 """Who is a GM of a channel: the one reusable check, with one refusal message.
 
 DESIGN.md: a GM holds the guild's GM role, has Manage Channels, or started the channel's
-current encounter or match. The first two come from Discord (``Actor.gm_role``); features
-that start things register a :data:`GmSource` so the check stays one function.
+current encounter or match. The first two come from Discord (``Actor.gm_role``); a feature
+that starts things registers a :data:`GmSource` naming who started it in a channel, so the
+check stays one function and secret rolls can reach those GMs too.
 """
 
 from __future__ import annotations
@@ -14,24 +15,28 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from bot.actor import Actor
 from bot.errors import PermissionDenied
 
-GmSource = Callable[[AsyncSession, Actor], Awaitable[bool]]
+#: Who started something still running in a channel (``None``: nothing is running).
+GmSource = Callable[[AsyncSession, int], Awaitable[int | None]]
 _gm_sources: list[GmSource] = []
 
 
 def register_gm_source(source: GmSource) -> GmSource:
-    """Let a feature say "this user started something here" (usable as a decorator)."""
+    """Let a feature say who started it in a channel (usable as a decorator)."""
     if source not in _gm_sources:
         _gm_sources.append(source)
     return source
 
 
+async def channel_starters(session: AsyncSession, channel_id: int) -> set[int]:
+    """The users who are GMs of the channel because they started what is running there."""
+    starters = {await source(session, channel_id) for source in _gm_sources}
+    return {user_id for user_id in starters if user_id is not None}
+
+
 async def is_gm(session: AsyncSession, actor: Actor) -> bool:
     if actor.gm_role:
         return True
-    for source in _gm_sources:
-        if await source(session, actor):
-            return True
-    return False
+    return actor.user_id in await channel_starters(session, actor.channel_id)
 
 
 async def require_gm(session: AsyncSession, actor: Actor, action: str) -> None:

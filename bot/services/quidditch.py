@@ -9,6 +9,8 @@ a match is a GM of the channel for as long as it is played.
 from __future__ import annotations
 
 import asyncio
+import time
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 from sqlalchemy.exc import IntegrityError
@@ -26,6 +28,9 @@ from engine import quidditch as q
 from engine.dice import Dice, SeededDice
 
 ODDS_MATCHES = 2_000
+ODDS_BUDGET = 1.5
+"""Seconds of simulation before /quidditch odds answers with the matches played so far."""
+ODDS_BATCH = 100
 NO_MATCH = (
     "No quidditch match is being played in this channel. A GM starts one with /quidditch new."
 )
@@ -66,13 +71,15 @@ class OddsOutcome:
     view: MatchView
     summary: q.SimulationSummary
     seconds: float
+    requested: int
+    """Matches asked for; ``summary.matches`` is fewer when the time budget ran out."""
 
 
 @register_gm_source
-async def started_a_match_here(session: AsyncSession, actor: Actor) -> bool:
+async def match_starter(session: AsyncSession, channel_id: int) -> int | None:
     """DESIGN.md: whoever started the channel's current match is one of its GMs."""
-    match = await matches.active(session, actor.channel_id)
-    return match is not None and match.started_by == actor.user_id
+    match = await matches.active(session, channel_id)
+    return match.started_by if match is not None else None
 
 
 def _view(match: QuidditchMatch, state: q.MatchState | None = None) -> MatchView:
@@ -311,18 +318,38 @@ async def houses(db: Database, actor: Actor) -> list[HouseRow]:
         return [HouseRow(r.house, r.points, r.wins) for r in rows]
 
 
-async def odds(db: Database, actor: Actor, *, count: int = ODDS_MATCHES) -> OddsOutcome:
+async def odds(
+    db: Database,
+    actor: Actor,
+    *,
+    count: int = ODDS_MATCHES,
+    ready: Callable[[], Awaitable[object]] | None = None,
+) -> OddsOutcome:
     """Simulate the rest of the channel's match ``count`` times with the default decisions.
 
-    The seed comes from the match and its turn, so asking twice gives the same answer; the
-    simulation runs in a worker thread so the bot keeps answering meanwhile.
+    ``ready`` is awaited once every check has passed and before the simulation runs, so a
+    refusal can still be answered privately while a long answer is announced (the cog defers
+    there). The seed comes from the match and its turn, so asking twice gives the same
+    answer; the simulation runs in a worker thread so the bot keeps answering meanwhile.
     """
-    view = await show(db, actor)
-    lacking = view.missing
-    if lacking:
-        raise UserError("The rosters are incomplete: " + "; ".join(lacking) + ".")
+    async with db.unit_of_work(read_only=True) as session:
+        # A GM's tool (it weighs a roster), and 2,000 matches of CPU are not for every player.
+        await require_gm(session, actor, "simulate the quidditch match")
+        view = _view(await _require_match(session, actor, lock=False))
+    q.check_simulable(view.state)
+    if ready is not None:
+        await ready()
     seed = f"{actor.channel_id}:{view.state.turn}:{view.state.home_score}:{view.state.away_score}"
-    loop = asyncio.get_running_loop()
-    start = loop.time()
-    summary = await asyncio.to_thread(q.simulate_many, SeededDice(seed), view.state, matches=count)
-    return OddsOutcome(view, summary, loop.time() - start)
+    dice = SeededDice(seed)
+    results: list[q.SimulatedMatch] = []
+    start = time.perf_counter()  # wall time: what the GM waits (the loop's clock may be virtual)
+    # Batches in a worker thread keep the bot answering meanwhile; the budget bounds the wait
+    # for rosters whose matches run long (the answer then says how many were played).
+    while len(results) < count and (not results or time.perf_counter() - start < ODDS_BUDGET):
+        batch = min(ODDS_BATCH, count - len(results))
+        results += await asyncio.to_thread(_simulate, dice, view.state, batch)
+    return OddsOutcome(view, q.summarise(results), time.perf_counter() - start, count)
+
+
+def _simulate(dice: Dice, state: q.MatchState, matches: int) -> list[q.SimulatedMatch]:
+    return [q.simulate(dice, state) for _ in range(matches)]

@@ -85,36 +85,59 @@ def base_from(request: BaseRequest, sheet: CharacterSheet | None) -> Base:
         )
         return Base(value, (f"Base {request.base}", *extra))
     if sheet is None or not request.from_sheet:
-        raise UserError("Give a Base, or an attribute or skill of your RPS character.")
+        raise UserError(
+            "Give `base` (a number), or an `attribute` or `skill` of your RPS character."
+        )
     if request.skill is None:
         assert request.attribute is not None
-        name, value = _attribute(sheet, request.attribute)
+        name, value = named_attribute(sheet, request.attribute)
         total = rps.attribute_base(value, difficulty=request.difficulty, modifier=request.modifier)
         return Base(total, (f"2 × {name} {value}", *extra), sheet.name)
-    found = sheet.find_skill(request.skill)
+    stat = skill_stat(sheet, request.skill, request.attribute, instead="roll an attribute check")
+    total = rps.skill_base(
+        stat.ranks, stat.attribute_value, difficulty=request.difficulty, modifier=request.modifier
+    )
+    parts = (f"{stat.skill} {stat.ranks}", f"{stat.attribute} {stat.attribute_value}", *extra)
+    return Base(total, parts, sheet.name)
+
+
+@dataclass(frozen=True, slots=True)
+class SkillStat:
+    """A skill and the attribute it is rolled with, as the sheet spells them."""
+
+    skill: str
+    ranks: int
+    attribute: str
+    attribute_value: int
+
+
+def skill_stat(
+    sheet: CharacterSheet, skill: str, attribute: str | None, *, instead: str
+) -> SkillStat:
+    """The skill and its parent attribute (or the one named), or an error saying what to do.
+
+    RPS and Drama skill tests both read a sheet this way; ``instead`` is the other way to roll.
+    """
+    found = sheet.find_skill(skill)
     if found is None:
         raise UserError(
-            f"{sheet.name} has no skill `{request.skill.strip()}`: add it with "
-            f"`/sheet skill name:{request.skill.strip()} ranks:… attribute:…`, "
-            "or roll an attribute check."
+            f"{sheet.name} has no skill `{skill.strip()}`: add it with "
+            f"`/sheet skill name:{skill.strip()} ranks:… attribute:…`, or {instead}."
         )
-    skill_name, skill = found
-    parent = request.attribute or skill.attribute
+    skill_name, entry = found
+    parent = attribute or entry.attribute
     if parent is None:
         raise UserError(
             f"{sheet.name}'s skill {skill_name} has no parent attribute: name one with the "
             "`attribute` option, or set it with `/sheet skill … attribute:…`."
         )
-    attribute_name, attribute_value = _attribute(sheet, parent)
-    total = rps.skill_base(
-        skill.ranks, attribute_value, difficulty=request.difficulty, modifier=request.modifier
-    )
-    parts = (f"{skill_name} {skill.ranks}", f"{attribute_name} {attribute_value}", *extra)
-    return Base(total, parts, sheet.name)
+    attribute_name, value = named_attribute(sheet, parent)
+    return SkillStat(skill_name, entry.ranks, attribute_name, value)
 
 
-def _attribute(sheet: CharacterSheet, name: str) -> tuple[str, int]:
-    sheet.attribute(name)  # the helpful error when it is missing
+def named_attribute(sheet: CharacterSheet, name: str) -> tuple[str, int]:
+    """The attribute as the sheet spells it, with its value (or the sheet's helpful error)."""
+    sheet.attribute(name)  # raises the helpful error when it is missing
     found = sheet.find_attribute(name)
     assert found is not None
     return found
@@ -184,7 +207,7 @@ async def check(
 
 # --- /rps resisted ------------------------------------------------------------------------------
 
-_MENTION = re.compile(r"^<@!?(\d+)>$")
+MENTION = re.compile(r"^<@!?(\d+)>$")
 
 
 @dataclass(frozen=True, slots=True)
@@ -196,10 +219,15 @@ class PartySpec:
     user_id: int | None = None
 
 
-def parse_parties(text: str) -> list[PartySpec]:
-    """Read "Johnny:12, Franky:9, <@123>" (commas or semicolons; "name: base")."""
+def parse_parties(
+    text: str, *, number: str = "Base", example: str = "Johnny:12, Franky:9, @alice"
+) -> list[PartySpec]:
+    """Read "Johnny:12, Franky:9, <@123>" (commas or semicolons; "name: number").
+
+    Drama's working together reads its helpers with it too, where the number is Base dice.
+    """
     if len(text) > PARTIES_LENGTH:
-        raise UserError(f"The list of parties is at most {PARTIES_LENGTH} characters.")
+        raise UserError(f"The list is at most {PARTIES_LENGTH} characters.")
     specs = []
     for raw in re.split(r"[,;\n]", text):
         item = raw.strip()
@@ -213,20 +241,20 @@ def parse_parties(text: str) -> list[PartySpec]:
                 base = int(base_text.replace("−", "-"))
             except ValueError:
                 raise UserError(
-                    f"`{item}`: the Base after the colon must be a whole number."
+                    f"`{item}`: the {number} after the colon must be a whole number."
                 ) from None
-        mention = _MENTION.match(name)
+        mention = MENTION.match(name)
         if mention:
             specs.append(PartySpec(None, base, int(mention.group(1))))
         elif base is None:
             raise UserError(
-                f"`{item}` needs a Base, like `{name}:12` (or mention a player to roll "
+                f"`{item}` needs a {number}, like `{name}:4` (or mention a player to roll "
                 "their active character)."
             )
         else:
             specs.append(PartySpec(name, base))
     if not specs:
-        raise UserError("List the parties, e.g. `Johnny:12, Franky:9, @alice`.")
+        raise UserError(f"List them, e.g. `{example}`.")
     return specs
 
 
@@ -236,6 +264,8 @@ class ResistedOutcome:
     sources: dict[str, str]
     label: str | None
     secrecy: secrecy.Secrecy
+    # None when there are too many parties to count every roll-off exactly.
+    chances: rps.ResistedChances | None = None
 
 
 async def resisted(
@@ -281,7 +311,7 @@ async def resisted(
             secret=visibility.secret,
             label=label,
         )
-    return ResistedOutcome(result, sources, label, visibility)
+    return ResistedOutcome(result, sources, label, visibility, rps.resisted_chances(parties=named))
 
 
 async def _player_party(

@@ -8,6 +8,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.errors import UserError
 from bot.services import channel_settings
+from bot.services.permissions import channel_starters
 
 
 @dataclass(frozen=True, slots=True)
@@ -16,6 +17,8 @@ class Secrecy:
 
     secret: bool = False
     gm_channel_id: int | None = None
+    #: GMs by what they started here (an encounter, a match): Discord cannot tell who they are.
+    gm_user_ids: frozenset[int] = frozenset()
 
 
 PUBLIC = Secrecy()
@@ -32,4 +35,8 @@ async def decide(session: AsyncSession, channel_id: int, requested: bool) -> Sec
         )
     if settings.secret_mode == "open":
         return PUBLIC
-    return Secrecy(secret=True, gm_channel_id=settings.gm_channel_id)
+    return Secrecy(
+        secret=True,
+        gm_channel_id=settings.gm_channel_id,
+        gm_user_ids=frozenset(await channel_starters(session, channel_id)),
+    )

@@ -8,9 +8,9 @@ Import these names from :mod:`bot.services.characters`, which re-exports them.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 from bot.errors import UserError
 from engine.systems import SYSTEMS
@@ -25,6 +25,7 @@ NAME_LENGTH = 64  # character, attribute, skill, resource and specialty names
 NOTES_LENGTH = 1000
 
 Kind = Literal["attribute", "skill", "resource"]
+V = TypeVar("V")
 KINDS: tuple[Kind, ...] = ("attribute", "skill", "resource")
 
 
@@ -60,22 +61,13 @@ class CharacterSheet:
         return SYSTEMS.get(self.system, self.system)
 
     def find_attribute(self, name: str) -> tuple[str, int] | None:
-        key = find_key(self.attributes, name)
-        return None if key is None else (key, self.attributes[key])
+        return _found(self.attributes, name)
 
     def attribute(self, name: str) -> int:
-        found = self.find_attribute(name)
-        if found is None:
-            raise UserError(
-                f"{self.name} has no attribute `{name.strip()}`. "
-                f"Attributes: {_listing(self.attributes)}. "
-                f"Set one with `/sheet set attribute:{name.strip()} value:…`."
-            )
-        return found[1]
+        return self._required(self.attributes, "attribute", name, "set attribute:{} value")
 
     def find_skill(self, name: str) -> tuple[str, Skill] | None:
-        key = find_key(self.skills, name)
-        return None if key is None else (key, self.skills[key])
+        return _found(self.skills, name)
 
     def skill(self, name: str) -> Skill | None:
         """The skill, or None when the character is untrained in it."""
@@ -83,18 +75,21 @@ class CharacterSheet:
         return None if found is None else found[1]
 
     def find_resource(self, name: str) -> tuple[str, Resource] | None:
-        key = find_key(self.resources, name)
-        return None if key is None else (key, self.resources[key])
+        return _found(self.resources, name)
 
     def resource(self, name: str) -> Resource:
-        found = self.find_resource(name)
-        if found is None:
-            raise UserError(
-                f"{self.name} has no resource `{name.strip()}`. "
-                f"Resources: {_listing(self.resources)}. "
-                f"Set one with `/sheet resource name:{name.strip()} current:…`."
-            )
-        return found[1]
+        return self._required(self.resources, "resource", name, "resource name:{} current")
+
+    def _required(self, entries: Mapping[str, V], kind: Kind, name: str, command: str) -> V:
+        """The entry called ``name``, or a UserError listing the sheet's and how to add it."""
+        found = _found(entries, name)
+        if found is not None:
+            return found[1]
+        wanted = name.strip()
+        raise UserError(
+            f"{self.name} has no {kind} `{wanted}`. {kind.capitalize()}s: {_listing(entries)}. "
+            f"Set one with `/sheet {command.format(wanted)}:…`."
+        )
 
     def to_dict(self) -> dict[str, Any]:
         """The sheet as export JSON (what ``/sheet import`` reads back)."""
@@ -243,6 +238,11 @@ def name_key(name: str) -> str:
     return " ".join(name.split()).casefold()
 
 
+def _found(entries: Mapping[str, V], name: str) -> tuple[str, V] | None:
+    key = find_key(entries, name)
+    return None if key is None else (key, entries[key])
+
+
 def find_key(entries: Iterable[str], name: str) -> str | None:
     """The stored spelling of ``name`` among ``entries``, if it is there."""
     key = name_key(name)
@@ -338,65 +338,72 @@ def parse_sheet(data: Any) -> dict[str, Any]:
     system = data.get("system")
     if system not in SYSTEMS:
         raise SheetFileError(f"`system`: must be one of {', '.join(SYSTEMS)}.")
-    attributes = _mapping(data.get("attributes", {}), "attributes", MAX_ATTRIBUTES)
-    parsed_attributes = {
-        _entry_name(key, f"attributes.{key}"): _int(value, f"attributes.{key}")
-        for key, value in attributes.items()
-    }
-    skills = _mapping(data.get("skills", {}), "skills", MAX_SKILLS)
-    parsed_skills: dict[str, Any] = {}
-    for key, value in skills.items():
-        path = f"skills.{key}"
-        key = _entry_name(key, path)
-        if not isinstance(value, dict):
-            raise SheetFileError(f"`{path}`: must be an object with ranks, attribute, specialties.")
-        extra = sorted(set(value) - {"ranks", "attribute", "specialties"})
-        if extra:
-            raise SheetFileError(f"`{path}.{extra[0]}`: not a skill field.")
-        ranks = _int(value.get("ranks"), f"{path}.ranks")
-        attribute = value.get("attribute")
-        if attribute is not None:
-            attribute = _entry_name(attribute, f"{path}.attribute")
-        specialties = value.get("specialties", [])
-        if not isinstance(specialties, list) or len(specialties) > MAX_SPECIALTIES:
-            raise SheetFileError(
-                f"`{path}.specialties`: must be a list of at most {MAX_SPECIALTIES} names."
-            )
-        parsed_skills[key] = {
-            "ranks": ranks,
-            "attribute": attribute,
-            "specialties": [
-                _entry_name(s, f"{path}.specialties[{i}]") for i, s in enumerate(specialties)
-            ],
-        }
-    resources = _mapping(data.get("resources", {}), "resources", MAX_RESOURCES)
-    parsed_resources: dict[str, Any] = {}
-    for key, value in resources.items():
-        path = f"resources.{key}"
-        key = _entry_name(key, path)
-        if not isinstance(value, dict):
-            raise SheetFileError(f"`{path}`: must be an object with current and max.")
-        extra = sorted(set(value) - {"current", "max"})
-        if extra:
-            raise SheetFileError(f"`{path}.{extra[0]}`: not a resource field.")
-        current = _int(value.get("current"), f"{path}.current")
-        maximum = value.get("max")
-        if maximum is not None:
-            maximum = _int(maximum, f"{path}.max")
-            if current > maximum:
-                raise SheetFileError(f"`{path}.current`: above its max ({current} > {maximum}).")
-        parsed_resources[key] = {"current": current, "max": maximum}
+    attributes = _section(data, "attributes", MAX_ATTRIBUTES, _int)
+    skills = _section(data, "skills", MAX_SKILLS, _skill)
+    resources = _section(data, "resources", MAX_RESOURCES, _resource)
     notes = data.get("notes", "")
     if not isinstance(notes, str) or len(notes) > NOTES_LENGTH:
         raise SheetFileError(f"`notes`: must be text of at most {NOTES_LENGTH} characters.")
     return {
         "name": name,
         "system": system,
-        "attributes": parsed_attributes,
-        "skills": parsed_skills,
-        "resources": parsed_resources,
+        "attributes": attributes,
+        "skills": skills,
+        "resources": resources,
         "notes": notes,
     }
+
+
+def _section(
+    data: dict[str, Any], section: str, limit: int, parse: Callable[[Any, str], Any]
+) -> dict[str, Any]:
+    """One name → entry section, each name checked before its entry (first bad field wins)."""
+    entries = _mapping(data.get(section, {}), section, limit)
+    return {
+        _entry_name(key, f"{section}.{key}"): parse(value, f"{section}.{key}")
+        for key, value in entries.items()
+    }
+
+
+def _record(value: Any, path: str, fields: tuple[str, ...], what: str) -> dict[str, Any]:
+    """``value`` as an object holding only ``fields``, or the error naming the first stray one."""
+    if not isinstance(value, dict):
+        raise SheetFileError(f"`{path}`: must be an object with {', '.join(fields)}.")
+    extra = sorted(set(value) - set(fields))
+    if extra:
+        raise SheetFileError(f"`{path}.{extra[0]}`: not a {what} field.")
+    return value
+
+
+def _skill(value: Any, path: str) -> dict[str, Any]:
+    record = _record(value, path, ("ranks", "attribute", "specialties"), "skill")
+    ranks = _int(record.get("ranks"), f"{path}.ranks")
+    attribute = record.get("attribute")
+    if attribute is not None:
+        attribute = _entry_name(attribute, f"{path}.attribute")
+    specialties = record.get("specialties", [])
+    if not isinstance(specialties, list) or len(specialties) > MAX_SPECIALTIES:
+        raise SheetFileError(
+            f"`{path}.specialties`: must be a list of at most {MAX_SPECIALTIES} names."
+        )
+    return {
+        "ranks": ranks,
+        "attribute": attribute,
+        "specialties": [
+            _entry_name(s, f"{path}.specialties[{i}]") for i, s in enumerate(specialties)
+        ],
+    }
+
+
+def _resource(value: Any, path: str) -> dict[str, Any]:
+    record = _record(value, path, ("current", "max"), "resource")
+    current = _int(record.get("current"), f"{path}.current")
+    maximum = record.get("max")
+    if maximum is not None:
+        maximum = _int(maximum, f"{path}.max")
+        if current > maximum:
+            raise SheetFileError(f"`{path}.current`: above its max ({current} > {maximum}).")
+    return {"current": current, "max": maximum}
 
 
 def _text(value: Any, path: str, limit: int) -> str:

@@ -18,6 +18,7 @@ from bot.errors import PermissionDenied, UserError
 from bot.services import characters
 from bot.services.characters import (
     CharacterSheet,
+    Kind,
     ResourceChange,
     _active_row,
     _row_by_name,
@@ -25,7 +26,7 @@ from bot.services.characters import (
     check_value,
     guild_key,
 )
-from bot.services.permissions import is_gm
+from bot.services.permissions import require_gm
 from bot.services.sheet import (
     MAX_ATTRIBUTES,
     MAX_SKILLS,
@@ -149,11 +150,7 @@ async def show(
 
 
 async def _players_active(session: AsyncSession, actor: Actor, owner_id: int) -> CharacterSheet:
-    if not await is_gm(session, actor):
-        raise PermissionDenied(
-            "Only the channel's GM can look at another player's characters. A GM holds a GM "
-            "role, has Manage Channels, or started this channel's current encounter or match."
-        )
+    await require_gm(session, actor, "look at another player's characters")
     player = Actor(user_id=owner_id, channel_id=actor.channel_id, guild_id=actor.guild_id)
     try:
         row = await _active_row(session, player)
@@ -168,25 +165,16 @@ async def set_attribute(
     """Set an attribute, or remove it when ``value`` is None."""
     async with db.unit_of_work() as session:
         row = await _own_row(session, actor, character)
-        attributes = dict(row.attributes)
-        key = _existing(attributes, attribute)
         if value is None:
-            if key is None:
-                raise UserError(f"{row.name} has no attribute `{attribute.strip()}` to remove.")
-            del attributes[key]
-            summary = f"removed {key}"
-        else:
-            check_value(attribute.strip(), value)
-            if key is None and len(attributes) >= MAX_ATTRIBUTES:
-                raise UserError(
-                    f"A sheet has at most {MAX_ATTRIBUTES} attributes; {row.name} is full."
-                )
-            name = check_entry_name("attribute", attribute)
-            attributes = _put(row.attributes, key, name, value)
-            summary = f"{name} = {value}"
-        row.attributes = attributes
+            return await _remove_entry(session, row, "attribute", attribute)
+        check_value(attribute.strip(), value)
+        key = find_key(row.attributes, attribute)
+        if key is None and len(row.attributes) >= MAX_ATTRIBUTES:
+            raise UserError(f"A sheet has at most {MAX_ATTRIBUTES} attributes; {row.name} is full.")
+        name = check_entry_name("attribute", attribute)
+        row.attributes = _put(row.attributes, key, name, value)
         await session.flush()
-        return SheetChange(sheet_from_row(row), summary)
+        return SheetChange(sheet_from_row(row), f"{name} = {value}")
 
 
 async def set_skill(
@@ -205,15 +193,10 @@ async def set_skill(
     replacing the old one ("" clears). ``remove`` deletes the skill."""
     async with db.unit_of_work() as session:
         row = await _own_row(session, actor, character)
-        skills = dict(row.skills)
-        key = _existing(skills, skill)
         if remove:
-            if key is None:
-                raise UserError(f"{row.name} has no skill `{skill.strip()}` to remove.")
-            del skills[key]
-            row.skills = skills
-            await session.flush()
-            return SheetChange(sheet_from_row(row), f"removed {key}")
+            return await _remove_entry(session, row, "skill", skill)
+        skills = row.skills
+        key = find_key(skills, skill)
         old = skills[key] if key else {}
         if ranks is None:
             if key is None:
@@ -224,7 +207,7 @@ async def set_skill(
             raise UserError(f"A sheet has at most {MAX_SKILLS} skills; {row.name} is full.")
         parent = old.get("attribute")
         if attribute is not None:
-            found = _existing(row.attributes, attribute) if attribute.strip() else None
+            found = find_key(row.attributes, attribute) if attribute.strip() else None
             if attribute.strip() and found is None:
                 raise UserError(
                     f"{row.name} has no attribute `{attribute.strip()}`. Attributes: "
@@ -269,14 +252,7 @@ async def remove_resource(
 ) -> SheetChange:
     async with db.unit_of_work() as session:
         row = await _own_row(session, actor, character)
-        resources = dict(row.resources)
-        key = _existing(resources, resource)
-        if key is None:
-            raise UserError(f"{row.name} has no resource `{resource.strip()}` to remove.")
-        del resources[key]
-        row.resources = resources
-        await session.flush()
-        return SheetChange(sheet_from_row(row), f"removed {key}")
+        return await _remove_entry(session, row, "resource", resource)
 
 
 async def set_notes(
@@ -301,13 +277,7 @@ async def use(db: Database, actor: Actor, character: str) -> CharacterSheet:
 
 async def _use(db: Database, actor: Actor, character: str) -> CharacterSheet:
     async with db.unit_of_work() as session:
-        row = await repo.by_name(session, guild_key(actor), actor.user_id, character)
-        if row is None:
-            names = [c.name for c in await repo.owned(session, guild_key(actor), actor.user_id)]
-            raise UserError(
-                f"You have no character called `{character.strip()}`. "
-                f"Yours: {', '.join(names) if names else 'none yet (use /sheet create)'}."
-            )
+        row = await _owned_by_name(session, actor, character)
         await repo.select_character(session, row, actor.user_id, actor.channel_id)
         return sheet_from_row(row)
 
@@ -315,11 +285,8 @@ async def _use(db: Database, actor: Actor, character: str) -> CharacterSheet:
 async def list_characters(db: Database, actor: Actor, owner_id: int | None = None) -> CharacterList:
     owner = actor.user_id if owner_id is None else owner_id
     async with db.unit_of_work(read_only=True) as session:
-        if owner != actor.user_id and not await is_gm(session, actor):
-            raise PermissionDenied(
-                "Only the channel's GM can list another player's characters. A GM holds a GM "
-                "role, has Manage Channels, or started this channel's current encounter or match."
-            )
+        if owner != actor.user_id:
+            await require_gm(session, actor, "list another player's characters")
         player = Actor(user_id=owner, channel_id=actor.channel_id, guild_id=actor.guild_id)
         owned = await repo.owned(session, guild_key(actor), owner)
         try:
@@ -334,15 +301,25 @@ async def list_characters(db: Database, actor: Actor, owner_id: int | None = Non
 async def own_character(db: Database, actor: Actor, character: str) -> CharacterSheet:
     """The caller's own character by name (what ``/sheet delete`` asks to confirm)."""
     async with db.unit_of_work(read_only=True) as session:
-        row = await repo.by_name(session, guild_key(actor), actor.user_id, character)
-        if row is None:
-            names = [c.name for c in await repo.owned(session, guild_key(actor), actor.user_id)]
-            raise UserError(
-                f"You have no character called `{character.strip()}`. "
-                f"Yours: {', '.join(names) if names else 'none yet'}. "
-                "Only a character's owner can delete it."
-            )
+        row = await _owned_by_name(
+            session, actor, character, note=" Only a character's owner can delete it."
+        )
         return sheet_from_row(row)
+
+
+async def _owned_by_name(
+    session: AsyncSession, actor: Actor, character: str, *, note: str = ""
+) -> Character:
+    """The caller's own character called ``character``; the refusal lists theirs."""
+    row = await repo.by_name(session, guild_key(actor), actor.user_id, character)
+    if row is None:
+        names = [c.name for c in await repo.owned(session, guild_key(actor), actor.user_id)]
+        raise UserError(
+            f"You have no character called `{character.strip()}`. "
+            f"Yours: {', '.join(names) if names else 'none yet (create one with /sheet create)'}."
+            + note
+        )
+    return row
 
 
 async def delete(db: Database, actor: Actor, character_id: int) -> str:
@@ -421,8 +398,20 @@ def check_import_size(size: int) -> None:
         )
 
 
-def _existing(entries: dict, name: str) -> str | None:
-    return find_key(entries, name)
+async def _remove_entry(
+    session: AsyncSession, row: Character, kind: Kind, name: str
+) -> SheetChange:
+    """Delete one attribute, skill or resource (its JSON column is replaced, not mutated,
+    so SQLAlchemy sees the change)."""
+    column = f"{kind}s"
+    entries = dict(getattr(row, column))
+    key = find_key(entries, name)
+    if key is None:
+        raise UserError(f"{row.name} has no {kind} `{name.strip()}` to remove.")
+    del entries[key]
+    setattr(row, column, entries)
+    await session.flush()
+    return SheetChange(sheet_from_row(row), f"removed {key}")
 
 
 def _put(entries: dict, old_key: str | None, new_key: str, value: object) -> dict:

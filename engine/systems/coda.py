@@ -29,7 +29,7 @@ from types import MappingProxyType
 
 from engine.dice import Dice
 from engine.errors import InputError
-from engine.systems.coda_tables import MAX_CONDITIONS, AppliedCondition
+from engine.systems.coda_tables import MAX_CONDITIONS, AppliedCondition, tn_change
 
 DIE_SIDES = 6
 TEST_DICE = 2
@@ -104,40 +104,55 @@ _ONES_BY_TEXT: dict[str, Ones] = {o.value: o for o in Ones}
 
 
 class Degree(enum.IntEnum):
-    """The seven degrees of success, ordered from worst to best (so they compare)."""
+    """The seven degrees of success, ordered from worst to best (so they compare).
 
-    DISASTROUS_FAILURE = -3
-    COMPLETE_FAILURE = -2
-    FAILURE = -1
-    MARGINAL_SUCCESS = 0
-    COMPLETE_SUCCESS = 1
-    SUPERIOR_SUCCESS = 2
-    EXTRAORDINARY_SUCCESS = 3
+    Each member carries its row of the degree table, so the table is written once: the
+    RULES.md name, the time factor, what a helper of a combined test with this degree adds
+    to the leader, its margins (None where open-ended) and what it means at the table
+    (table 9-5).
+    """
 
-    @property
-    def label(self) -> str:
-        """The RULES.md name ("Complete Success")."""
-        return _DEGREE_INFO[self][0]
+    label: str
+    time_factor: float
+    contribution: int
+    margins: tuple[int | None, int | None]
+    meaning: str
 
-    @property
-    def time_factor(self) -> float:
-        """How the degree scales the time the action takes (×1.5 … ×0.25)."""
-        return _DEGREE_INFO[self][1]
+    def __new__(
+        cls,
+        rank: int,
+        label: str,
+        time_factor: float,
+        contribution: int,
+        margins: tuple[int | None, int | None],
+        meaning: str,
+    ) -> Degree:
+        member = int.__new__(cls, rank)
+        member._value_ = rank
+        member.label = label
+        member.time_factor = time_factor
+        member.contribution = contribution
+        member.meaning = meaning
+        member.margins = margins
+        return member
 
-    @property
-    def contribution(self) -> int:
-        """What a helper of a combined test with this degree adds to the leader's test."""
-        return _DEGREE_INFO[self][2]
-
-    @property
-    def meaning(self) -> str:
-        """What the degree means at the table (table 9-5)."""
-        return _DEGREE_INFO[self][3]
-
-    @property
-    def margins(self) -> tuple[int | None, int | None]:
-        """The margins (result − TN) that give this degree; None where open-ended."""
-        return _DEGREE_INFO[self][4]
+    # fmt: off
+    #                        rank  name                    time  helper  margins
+    DISASTROUS_FAILURE    = (-3, "Disastrous Failure",    1.5,  -2, (None, -11),
+                             "The attempt may make matters worse.")
+    COMPLETE_FAILURE      = (-2, "Complete Failure",      1.0,  -1, (-10, -6),
+                             "The attempt fails and may prevent future attempts.")
+    FAILURE               = (-1, "Failure",               1.0,   0, (-5, -1),
+                             "The attempt fails but may be tried again at a cumulative −2.")
+    MARGINAL_SUCCESS      = (0,  "Marginal Success",      1.0,   1, (0, 0),
+                             "The basic goal is achieved, possibly with minor setbacks.")
+    COMPLETE_SUCCESS      = (1,  "Complete Success",      0.75,  1, (1, 5),
+                             "The goal is achieved with no setbacks.")
+    SUPERIOR_SUCCESS      = (2,  "Superior Success",      0.5,   2, (6, 10),
+                             "Beyond expectation, possibly with a small advantage.")
+    EXTRAORDINARY_SUCCESS = (3,  "Extraordinary Success", 0.25,  3, (11, None),
+                             "Far beyond expectation, with an advantage.")
+    # fmt: on
 
     @property
     def success(self) -> bool:
@@ -145,81 +160,15 @@ class Degree(enum.IntEnum):
 
     @classmethod
     def of(cls, margin: int) -> Degree:
-        """The degree of a margin (result − TN)."""
+        """The degree of a margin (result − TN): a lookup, as every test reads one."""
         if -11 <= margin <= 11:
             return _DEGREE_BY_MARGIN[margin + 11]
-        return cls._compute(margin)
-
-    @classmethod
-    def _compute(cls, margin: int) -> Degree:
-        if margin >= 0:
-            if margin == 0:
-                return cls.MARGINAL_SUCCESS
-            if margin <= 5:
-                return cls.COMPLETE_SUCCESS
-            if margin <= 10:
-                return cls.SUPERIOR_SUCCESS
-            return cls.EXTRAORDINARY_SUCCESS
-        if margin >= -5:
-            return cls.FAILURE
-        if margin >= -10:
-            return cls.COMPLETE_FAILURE
-        return cls.DISASTROUS_FAILURE
+        return cls.DISASTROUS_FAILURE if margin < 0 else cls.EXTRAORDINARY_SUCCESS
 
 
-_DEGREE_INFO: dict[Degree, tuple[str, float, int, str, tuple[int | None, int | None]]] = {
-    Degree.DISASTROUS_FAILURE: (
-        "Disastrous Failure",
-        1.5,
-        -2,
-        "The attempt may make matters worse.",
-        (None, -11),
-    ),
-    Degree.COMPLETE_FAILURE: (
-        "Complete Failure",
-        1.0,
-        -1,
-        "The attempt fails and may prevent future attempts.",
-        (-10, -6),
-    ),
-    Degree.FAILURE: (
-        "Failure",
-        1.0,
-        0,
-        "The attempt fails but may be tried again at a cumulative −2.",
-        (-5, -1),
-    ),
-    Degree.MARGINAL_SUCCESS: (
-        "Marginal Success",
-        1.0,
-        1,
-        "The basic goal is achieved, possibly with minor setbacks.",
-        (0, 0),
-    ),
-    Degree.COMPLETE_SUCCESS: (
-        "Complete Success",
-        0.75,
-        1,
-        "The goal is achieved with no setbacks.",
-        (1, 5),
-    ),
-    Degree.SUPERIOR_SUCCESS: (
-        "Superior Success",
-        0.5,
-        2,
-        "Beyond expectation, possibly with a small advantage.",
-        (6, 10),
-    ),
-    Degree.EXTRAORDINARY_SUCCESS: (
-        "Extraordinary Success",
-        0.25,
-        3,
-        "Far beyond expectation, with an advantage.",
-        (11, None),
-    ),
-}
-
-_DEGREE_BY_MARGIN: tuple[Degree, ...] = tuple(Degree._compute(m) for m in range(-11, 12))
+_DEGREE_BY_MARGIN: tuple[Degree, ...] = tuple(
+    next(d for d in Degree if d.margins[1] is None or m <= d.margins[1]) for m in range(-11, 12)
+)
 
 _ONES_CAP: dict[Ones, Degree] = {
     Ones.FAILURE: Degree.FAILURE,
@@ -289,7 +238,7 @@ def _check_conditions(conditions: Sequence[AppliedCondition]) -> int:
     for condition in conditions:
         if not isinstance(condition, AppliedCondition):
             raise CodaError(f"{condition!r} is not a condition of tables 9-2 … 9-13.")
-    return sum(c.tn for c in conditions)
+    return tn_change(conditions)
 
 
 # --------------------------------------------------------------------------- rolling
@@ -567,7 +516,15 @@ def clear_caches() -> None:
 
 
 def _need(modifier: int, tn: int, penalty: int) -> int:
+    """What the dice must total for margin 0: every chance is a function of this alone."""
     return tn - modifier + penalty
+
+
+def _checked_need(
+    modifier: int, tn: int, penalty: int, conditions: Sequence[AppliedCondition]
+) -> int:
+    _check_test(modifier, tn, penalty)
+    return _need(modifier, tn + _check_conditions(conditions), penalty)
 
 
 def chance(
@@ -579,9 +536,7 @@ def chance(
     conditions: Sequence[AppliedCondition] = (),
 ) -> float:
     """The exact chance that a test succeeds (result ≥ TN, and not capped by all 1s)."""
-    _check_test(modifier, tn, penalty)
-    shift = _check_conditions(conditions)
-    return _success_probability(_need(modifier, tn + shift, penalty), Ones.parse(ones))
+    return _success_probability(_checked_need(modifier, tn, penalty, conditions), Ones.parse(ones))
 
 
 def degree_chances(
@@ -593,9 +548,8 @@ def degree_chances(
     conditions: Sequence[AppliedCondition] = (),
 ) -> Mapping[Degree, float]:
     """The exact chance of each degree (read-only mapping, worst degree first)."""
-    _check_test(modifier, tn, penalty)
-    shift = _check_conditions(conditions)
-    probs = _degree_probabilities(_need(modifier, tn + shift, penalty), Ones.parse(ones))
+    need = _checked_need(modifier, tn, penalty, conditions)
+    probs = _degree_probabilities(need, Ones.parse(ones))
     return MappingProxyType(dict(zip(Degree, probs, strict=True)))
 
 
@@ -936,6 +890,23 @@ def combined_chance(
     )
 
 
+def helper_chances(
+    *,
+    tn: int,
+    helpers: Sequence[int | Side],
+    ones: str | Ones = "off",
+    conditions: Sequence[AppliedCondition] = (),
+) -> tuple[float, ...]:
+    """The exact chance that each helper of a combined test succeeds at TN − 5."""
+    sides, shift = _check_combined(tn, Side(), helpers, conditions)
+    setting = Ones.parse(ones)
+    helper_tn = tn - COMBINED_HELPER_TN_SHIFT + shift
+    return tuple(
+        _success_probability(_need(side.modifier, helper_tn, side.penalty), setting)
+        for side in sides
+    )
+
+
 # --------------------------------------------------------------------------- extended tests
 
 
@@ -999,10 +970,6 @@ class ExtendedTask:
     def elapsed(self) -> int:
         """Game time spent so far: tests made × interval (in ``unit``)."""
         return self.tests * self.interval
-
-    @property
-    def elapsed_text(self) -> str:
-        return f"{self.elapsed} {self.unit}".strip()
 
 
 def parse_stages(text: str) -> tuple[Stage, ...]:

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -368,6 +368,6 @@ def condition_options() -> Iterator[str]:
                 yield f"{condition.name} {value:+d}"
 
 
-def tn_change(conditions: tuple[AppliedCondition, ...]) -> int:
+def tn_change(conditions: Sequence[AppliedCondition]) -> int:
     """The total TN change of the chosen conditions."""
     return sum(c.tn for c in conditions)

@@ -16,12 +16,12 @@ from __future__ import annotations
 import enum
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from functools import lru_cache
+from functools import lru_cache, partial
 from math import comb
 from typing import TypedDict, Unpack
 
 from engine.dice import Dice
-from engine.errors import InputError
+from engine.errors import InputError, whole_number
 
 SIDES = 6
 MAX_POOL = 60
@@ -39,10 +39,15 @@ MAX_PENALTY = 999
 # A fair die ends an explosion chain within a few dice; this only stops a broken source.
 MAX_EXPLOSIONS = 10_000
 SERIES_REMAINDER = 1e-12
+# Probabilities below this are dropped while summing many nets (see together_chances).
+_NEGLIGIBLE = 1e-16
 
 
 class DramaError(InputError):
     """Inputs a Drama test cannot roll; the message is written to be shown to the user."""
+
+
+_int = partial(whole_number, error=DramaError)
 
 
 class Outcome(enum.StrEnum):
@@ -152,15 +157,6 @@ class DramaResult:
         return self.penalty_gained + (PRICE_PENALTY if self.price_paid else 0)
 
 
-def _int(value: object, what: str, low: int, high: int) -> int:
-    # bool is an int in Python; True dice is a bug, not one die.
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise DramaError(f"{what} must be a whole number, not {value!r}.")
-    if not low <= value <= high:
-        raise DramaError(f"{what} must be between {low} and {high}, not {value}.")
-    return value
-
-
 def _pools(base: int, resistance: int, drama: int) -> tuple[int, int, int]:
     return (
         _int(base, "The Base dice (Bd)", 0, MAX_POOL),
@@ -249,14 +245,16 @@ def _add(target: Pmf, source: Mapping[int, float], *, shift: int = 0, weight: fl
         target[value + shift] = target.get(value + shift, 0.0) + weight * p
 
 
-def _convolve(*pmfs: Mapping[int, float]) -> Pmf:
+def _convolve(*pmfs: Mapping[int, float], floor: float = 0.0) -> Pmf:
+    """The distribution of a sum; terms below ``floor`` are dropped as they are made."""
     result: Pmf = {0: 1.0}
     for pmf in pmfs:
+        terms = [(b, pb) for b, pb in pmf.items() if pb >= floor]
         combined: Pmf = {}
         for a, pa in result.items():
-            for b, pb in pmf.items():
+            for b, pb in terms:
                 combined[a + b] = combined.get(a + b, 0.0) + pa * pb
-        result = combined
+        result = {value: p for value, p in combined.items() if p >= floor}
     return result
 
 
@@ -463,7 +461,7 @@ class Situation(TypedDict, total=False):
     target: int
     drama: int
     penalty: int
-    helpers: Sequence[int]
+    hands: Sequence[int]
 
 
 class BackgroundFit(enum.StrEnum):
@@ -474,31 +472,49 @@ class BackgroundFit(enum.StrEnum):
 def given_pools(base: int, **situation: Unpack[Situation]) -> Pools:
     """A test whose Bd the player gives as a number (an NPC, or a pool built by hand)."""
     base = _int(base, "The Base dice (Bd)", 0, MAX_POOL)
-    return _situation((PoolPart(f"{base} Bd given", base=base),), **situation)
+    return _situation((PoolPart("Base dice", base=base),), **situation)
 
 
-def attribute_pools(attribute: int, **situation: Unpack[Situation]) -> Pools:
-    """An attribute test: Bd = 2 × attribute (none if that is below 0)."""
+def attribute_pools(
+    attribute: int, *, name: str = "attribute", **situation: Unpack[Situation]
+) -> Pools:
+    """An attribute test: Bd = 2 × attribute (none if that is below 0).
+
+    ``name`` (and the skill's) only label the breakdown, so the embed can say "2 × Physical 2".
+    """
     attribute = _int(attribute, "The attribute", MIN_ATTRIBUTE, MAX_ATTRIBUTE)
-    part = PoolPart(f"2 × attribute {attribute}", base=max(0, 2 * attribute))
+    part = PoolPart(f"2 × {name} {attribute}", base=max(0, 2 * attribute))
     return _situation((part,), **situation)
 
 
-def _parent_attribute_resistance(attribute: int, skill: int, what: str) -> tuple[PoolPart, ...]:
+def _parent_attribute_resistance(
+    attribute: int, skill: int, attribute_name: str, skill_name: str
+) -> tuple[PoolPart, ...]:
     if attribute <= 0:
-        return (PoolPart(f"attribute {attribute} ≤ 0", resistance=2),)
+        return (PoolPart(f"{attribute_name} {attribute} ≤ 0", resistance=2),)
     if 2 * attribute <= skill:
-        return (PoolPart(f"attribute {attribute} ≤ {what} {skill} / 2", resistance=1),)
+        label = f"{attribute_name} {attribute} ≤ {skill_name} {skill} / 2"
+        return (PoolPart(label, resistance=1),)
     return ()
 
 
-def skill_pools(attribute: int, skill: int, **situation: Unpack[Situation]) -> Pools:
+def skill_pools(
+    attribute: int,
+    skill: int,
+    *,
+    attribute_name: str = "attribute",
+    skill_name: str = "skill",
+    **situation: Unpack[Situation],
+) -> Pools:
     """A skill test: Bd = attribute + skill; +1 Rd if 0 < attribute ≤ skill / 2; +2 if ≤ 0."""
     attribute = _int(attribute, "The attribute", MIN_ATTRIBUTE, MAX_ATTRIBUTE)
     skill = _int(skill, "The skill", 0, MAX_POOL)
     parts = (
-        PoolPart(f"attribute {attribute} + skill {skill}", base=max(0, attribute + skill)),
-        *_parent_attribute_resistance(attribute, skill, "skill"),
+        PoolPart(
+            f"{attribute_name} {attribute} + {skill_name} {skill}",
+            base=max(0, attribute + skill),
+        ),
+        *_parent_attribute_resistance(attribute, skill, attribute_name, skill_name),
     )
     return _situation(parts, **situation)
 
@@ -508,6 +524,7 @@ def background_pools(
     backgrounds: int,
     *,
     fit: BackgroundFit | str = BackgroundFit.DIRECT,
+    attribute_name: str = "attribute",
     **situation: Unpack[Situation],
 ) -> Pools:
     """Backgrounds standing in for a skill: +1 Bd each (at most 3); indirect ones +1 Rd each.
@@ -524,11 +541,11 @@ def background_pools(
     indirect = fit is BackgroundFit.INDIRECT
     parts = (
         PoolPart(
-            f"attribute {attribute} + {backgrounds} {fit.value} background(s)",
+            f"{attribute_name} {attribute} + {backgrounds} {fit.value} background(s)",
             base=max(0, attribute + backgrounds),
             resistance=backgrounds if indirect else 0,
         ),
-        *_parent_attribute_resistance(attribute, backgrounds, "backgrounds"),
+        *_parent_attribute_resistance(attribute, backgrounds, attribute_name, "backgrounds"),
     )
     return _situation(parts, **situation)
 
@@ -541,10 +558,10 @@ def _situation(
     target: int = 0,
     drama: int = 0,
     penalty: int = 0,
-    helpers: Sequence[int] = (),
+    hands: Sequence[int] = (),
 ) -> Pools:
     """Add what every kind of test shares: difficulty, situational Rd, the target's stat,
-    drama dice, the actor's penalty dice and helpers lending a hand."""
+    drama dice, the actor's penalty dice and helpers lending a hand (their attributes)."""
     extra: list[PoolPart] = []
     if difficulty is not None:
         found = _find_difficulty(difficulty)
@@ -554,12 +571,12 @@ def _situation(
         extra.append(PoolPart("situational resistance", resistance=resistance))
     if _int(target, "The target's stat", 0, MAX_POOL):
         extra.append(PoolPart("target's stat", resistance=target))
-    if len(helpers) > MAX_HELPERS:
+    if len(hands) > MAX_HELPERS:
         raise DramaError(f"At most {MAX_HELPERS} helpers can lend a hand.")
-    for helper in helpers:
-        value = _int(helper, "A helper's attribute", MIN_ATTRIBUTE, MAX_ATTRIBUTE)
+    for hand in hands:
+        value = _int(hand, "A helper's attribute", MIN_ATTRIBUTE, MAX_ATTRIBUTE)
         if value > 0:
-            extra.append(PoolPart(f"lending a hand ({value})", base=value))
+            extra.append(PoolPart(f"lending a hand {value}", base=value))
     if _int(drama, "The Drama dice (Dd)", 0, MAX_POOL):
         extra.append(PoolPart("drama", drama=drama))
     if _int(penalty, "Penalty dice", 0, MAX_PENALTY):
@@ -636,10 +653,15 @@ def opposed(
     return read_opposed(first, second, momentum=momentum)
 
 
+def _pools_pmf(pools: Pools, criticals: bool) -> Mapping[int, float]:
+    return net_distribution(
+        base=pools.base, resistance=pools.resistance, drama=pools.drama, criticals=criticals
+    )
+
+
 def opposed_chances(*, a: Pools, b: Pools, criticals: bool = False) -> dict[str, float]:
     """Exact chances of "a" winning, "b" winning, a "draw" and "both fail"."""
-    pa = net_distribution(base=a.base, resistance=a.resistance, drama=a.drama, criticals=criticals)
-    pb = net_distribution(base=b.base, resistance=b.resistance, drama=b.drama, criticals=criticals)
+    pa, pb = _pools_pmf(a, criticals), _pools_pmf(b, criticals)
     result = {"a": 0.0, "b": 0.0, "draw": 0.0, "both fail": 0.0}
     for na, p in pa.items():
         for nb, q in pb.items():
@@ -665,30 +687,45 @@ class TogetherResult:
         return self.outcome is Outcome.SUCCESS
 
 
-MAX_TOGETHER = 10
+# The actor and up to 10 helpers working together.
+MAX_TOGETHER = 1 + MAX_HELPERS
+
+
+def _together(pools: Sequence[Pools]) -> Sequence[Pools]:
+    if not 1 <= len(pools) <= MAX_TOGETHER:
+        raise DramaError(f"Between 1 and {MAX_TOGETHER} people can work together.")
+    return [p.validated() for p in pools]
 
 
 def together(dice: Dice, *, pools: Sequence[Pools], criticals: bool = False) -> TogetherResult:
-    """Each helper rolls their own pools with the full resistance, in the order given."""
-    if not 1 <= len(pools) <= MAX_TOGETHER:
-        raise DramaError(f"Between 1 and {MAX_TOGETHER} people can work together.")
-    for p in pools:
-        p.validated()
-    tests = tuple(roll_pools(dice, p, criticals=criticals) for p in pools)
+    """Each one rolls their own pools (with the full resistance), in the order given."""
+    tests = tuple(roll_pools(dice, p, criticals=criticals) for p in _together(pools))
     net = sum(t.net for t in tests)
     return TogetherResult(tests=tests, net=net, outcome=Outcome.of(net))
 
 
+def together_chances(*, pools: Sequence[Pools], criticals: bool = False) -> dict[Outcome, float]:
+    """Exact chance of each outcome of the summed nets (within 1e-11).
+
+    Sums that improbable are dropped along the way: 11 pools of 60 dice have a few thousand
+    sums, most below 1e-30, and carrying them costs half a second for nothing.
+    """
+    pmfs = [_pools_pmf(p, criticals) for p in _together(pools)]
+    combined = _convolve(*pmfs, floor=_NEGLIGIBLE)
+    yes_but = failure = 0.0
+    for net, p in combined.items():
+        if net == YES_BUT_NET:
+            yes_but += p
+        elif net < YES_BUT_NET:
+            failure += p
+    # What was dropped is at most (sums kept) × 1e-16 per step; give it to the success side.
+    return {
+        Outcome.SUCCESS: min(1.0, max(0.0, 1.0 - yes_but - failure)),
+        Outcome.YES_BUT: yes_but,
+        Outcome.FAILURE: failure,
+    }
+
+
 def together_chance(*, pools: Sequence[Pools], criticals: bool = False) -> float:
     """Exact chance that the summed nets reach 2."""
-    if not 1 <= len(pools) <= MAX_TOGETHER:
-        raise DramaError(f"Between 1 and {MAX_TOGETHER} people can work together.")
-    combined = _convolve(
-        *(
-            net_distribution(
-                base=p.base, resistance=p.resistance, drama=p.drama, criticals=criticals
-            )
-            for p in pools
-        )
-    )
-    return sum(p for net, p in combined.items() if net >= SUCCESS_NET)
+    return together_chances(pools=pools, criticals=criticals)[Outcome.SUCCESS]

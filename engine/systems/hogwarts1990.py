@@ -156,6 +156,11 @@ def _check_bonus(bonus: int, name: str = "bonus") -> None:
         raise H90Error(f"{name} must be between {BONUS_MIN} and {BONUS_MAX} (got {bonus})")
 
 
+def _check_sides(a_bonus: int, b_bonus: int) -> None:
+    _check_bonus(a_bonus, "side A's bonus")
+    _check_bonus(b_bonus, "side B's bonus")
+
+
 def _check_difficulty(difficulty: int) -> None:
     if isinstance(difficulty, bool) or not isinstance(difficulty, int):
         raise H90Error(f"difficulty must be a whole number (got {difficulty!r})")
@@ -262,8 +267,7 @@ def opposed(
     b_advantage: bool = False,
 ) -> Opposed:
     """Both sides roll (A's dice first); the higher total wins, equal totals tie."""
-    _check_bonus(a_bonus, "side A's bonus")
-    _check_bonus(b_bonus, "side B's bonus")
+    _check_sides(a_bonus, b_bonus)
     a = _roll(dice, a_bonus, None, a_stress, a_advantage)
     b = _roll(dice, b_bonus, None, b_stress, b_advantage)
     margin = a.total - b.total
@@ -370,8 +374,7 @@ def opposed_odds(
     b_advantage: bool = False,
 ) -> OpposedOdds:
     """Exact chances that side A wins, side B wins, or they tie."""
-    _check_bonus(a_bonus, "side A's bonus")
-    _check_bonus(b_bonus, "side B's bonus")
+    _check_sides(a_bonus, b_bonus)
     # Only the bonus difference matters, and beyond ±20 the result is certain.
     margin = min(max(a_bonus - b_bonus, -SIDES), SIDES)
     a_wins, b_wins, tie = _opposed_fractions(margin, a_stress, a_advantage, b_stress, b_advantage)

@@ -19,6 +19,7 @@ from enum import Enum
 from fractions import Fraction
 from functools import lru_cache
 from math import comb
+from typing import Generic, Protocol, TypeVar
 
 from engine.dice import Dice
 from engine.errors import InputError
@@ -104,6 +105,13 @@ def _sv(attribute: int, mods: int, side: str = "") -> int:
     _check("attribute", attribute, ATTRIBUTE_RANGE, side)
     _check("mods", mods, MODS_RANGE, side)
     return attribute + clamp_mods(mods)
+
+
+def _rolling_sv(attribute: int, mods: int, burst: int, side: str = "") -> int:
+    """Check everything one side rolls with (``side`` "a_"/"b_" names it) and give its SV."""
+    sv = _sv(attribute, mods, side)
+    _check("burst", burst, BURST_RANGE, side)
+    return sv
 
 
 def describe_sv(attribute: int, mods: int, name: str = "") -> str:
@@ -199,24 +207,36 @@ def _status(critical: bool, success: bool) -> DieStatus:
     return DieStatus.SUCCESS if success else DieStatus.FAILURE
 
 
+class _Face(Protocol):
+    @property
+    def face(self) -> int: ...
+
+
+D = TypeVar("D", bound=_Face)
+
+
 @dataclass(frozen=True, slots=True)
-class NormalResult:
-    """A normal roll: every die judged on its own against the SV.
+class _Rolled(Generic[D]):
+    """What every Infinity roll keeps: the MODs asked for, what the ±12 cap let through, and
+    its dice in draw order (a normal roll's judged dice, or a save's)."""
 
-    ``mods`` is what was asked for, ``applied_mods`` what the ±12 cap let through.
-    """
-
-    attribute: int
     mods: int
     applied_mods: int
-    sv: int
-    burst: int
-    dice: tuple[Die, ...]
-    auto_fail: bool
+    dice: tuple[D, ...]
 
     @property
     def faces(self) -> tuple[int, ...]:
         return tuple(d.face for d in self.dice)
+
+
+@dataclass(frozen=True, slots=True)
+class NormalResult(_Rolled[Die]):
+    """A normal roll: every die judged on its own against the SV."""
+
+    attribute: int
+    sv: int
+    burst: int
+    auto_fail: bool
 
     @property
     def mods_clamped(self) -> bool:
@@ -247,15 +267,15 @@ class NormalResult:
 
     @property
     def success(self) -> bool:
-        return any(d.success for d in self.dice)
+        return self.successes > 0
 
     @property
     def critical(self) -> bool:
-        return any(d.critical for d in self.dice)
+        return self.criticals > 0
 
     @property
     def arithmetic(self) -> str:
-        return describe_sv(self.attribute, self.mods)
+        return self.describe()
 
     def describe(self, name: str = "") -> str:
         """The SV arithmetic with the attribute's name (``BS 12 + MOD −3 = SV 9``)."""
@@ -265,17 +285,22 @@ class NormalResult:
 def _roll(dice: Dice, attribute: int, mods: int, burst: int) -> NormalResult:
     applied = clamp_mods(mods)
     sv = attribute + applied
-    if sv < 1:
-        # Seed 002: below 1 the player does not roll at all.
-        return NormalResult(attribute, mods, applied, sv, burst, (), True)
-    rolled = tuple(_judge(dice.roll(D20), sv) for _ in range(burst))
-    return NormalResult(attribute, mods, applied, sv, burst, rolled, False)
+    # Seed 002: below 1 the player does not roll at all.
+    rolled = () if sv < 1 else tuple(_judge(dice.roll(D20), sv) for _ in range(burst))
+    return NormalResult(
+        mods=mods,
+        applied_mods=applied,
+        dice=rolled,
+        attribute=attribute,
+        sv=sv,
+        burst=burst,
+        auto_fail=sv < 1,
+    )
 
 
 def normal(dice: Dice, *, attribute: int, mods: int = 0, burst: int = 1) -> NormalResult:
     """A normal roll of ``burst`` d20 against attribute + MODs."""
-    _sv(attribute, mods)
-    _check("burst", burst, BURST_RANGE)
+    _rolling_sv(attribute, mods, burst)
     return _roll(dice, attribute, mods, burst)
 
 
@@ -312,6 +337,11 @@ class FaceToFaceResult:
     def dice(self) -> tuple[Die, ...]:
         """Every die in draw order (A's, then B's)."""
         return self.a.dice + self.b.dice
+
+    @property
+    def hits(self) -> tuple[Die, ...]:
+        """The winner's hits (none when nobody wins): at most one side ever has any."""
+        return self.a_hits or self.b_hits
 
 
 def _cancel(mine: tuple[Die, ...], theirs: tuple[Die, ...]) -> tuple[Die, ...]:
@@ -351,10 +381,8 @@ def face_to_face(
     b_burst: int = 1,
 ) -> FaceToFaceResult:
     """A face to face roll: side A (usually the active trooper) against side B (the ARO)."""
-    _sv(a_attribute, a_mods, "a_")
-    _check("burst", a_burst, BURST_RANGE, "a_")
-    _sv(b_attribute, b_mods, "b_")
-    _check("burst", b_burst, BURST_RANGE, "b_")
+    _rolling_sv(a_attribute, a_mods, a_burst, "a_")
+    _rolling_sv(b_attribute, b_mods, b_burst, "b_")
     a = _roll(dice, a_attribute, a_mods, a_burst)
     b = _roll(dice, b_attribute, b_mods, b_burst)
     a_dice = _cancel(a.dice, b.dice)
@@ -418,8 +446,7 @@ def _normal_exact(sv: int, burst: int) -> tuple[Fraction, Fraction, Fraction, Fr
 
 def normal_odds(*, attribute: int, mods: int = 0, burst: int = 1) -> NormalOdds:
     """Exact odds of a normal roll: success, Critical, expected successes and Criticals."""
-    sv = _sv(attribute, mods)
-    _check("burst", burst, BURST_RANGE)
+    sv = _rolling_sv(attribute, mods, burst)
     exact = _normal_exact(sv, burst)
     return NormalOdds(*(float(x) for x in exact))
 
@@ -488,10 +515,8 @@ def ftf_odds(
     b_burst: int = 1,
 ) -> FaceToFaceOdds:
     """Exact odds of a face to face: P(A wins), P(B wins), P(neither), expected hits."""
-    sv_a = _sv(a_attribute, a_mods, "a_")
-    _check("burst", a_burst, BURST_RANGE, "a_")
-    sv_b = _sv(b_attribute, b_mods, "b_")
-    _check("burst", b_burst, BURST_RANGE, "b_")
+    sv_a = _rolling_sv(a_attribute, a_mods, a_burst, "a_")
+    sv_b = _rolling_sv(b_attribute, b_mods, b_burst, "b_")
     exact = _ftf_exact(sv_a, a_burst, sv_b, b_burst)
     return FaceToFaceOdds(*(float(x) for x in exact))
 
@@ -537,22 +562,18 @@ class SaveDie:
 
 
 @dataclass(frozen=True, slots=True)
-class SaveResult:
-    """A saving roll: one d20 per hit against the attack damage."""
+class SaveResult(_Rolled[SaveDie]):
+    """A saving roll: one d20 per hit against the attack damage.
+
+    ``applied_mods`` is the cover and the other MODs together, after the ±12 cap.
+    """
 
     damage: int
     armor: int
     cover: bool
-    mods: int
-    applied_mods: int
     hits: int
     attack_damage: int
-    dice: tuple[SaveDie, ...]
     wounds: int
-
-    @property
-    def faces(self) -> tuple[int, ...]:
-        return tuple(d.face for d in self.dice)
 
     @property
     def saved(self) -> int:
@@ -595,16 +616,35 @@ def _save_mods(cover: bool, mods: int) -> int:
     return clamp_mods(mods + (COVER_MOD if cover else 0))
 
 
+def _save_target(damage: int, armor: int, cover: bool, mods: int, hits: int) -> int:
+    """Check a saving roll's inputs and give the attack damage its faces must beat."""
+    target = attack_damage(damage=damage, armor=armor, cover=cover, mods=mods)
+    _check("hits", hits, HITS_RANGE)
+    return target
+
+
+def _fail_fraction(target: int) -> Fraction:
+    """P(one save fails): the faces 1..target of a d20."""
+    return Fraction(max(0, min(D20, target)), D20)
+
+
 def save(
     dice: Dice, *, damage: int, armor: int, cover: bool = False, mods: int = 0, hits: int = 1
 ) -> SaveResult:
     """Saving rolls against ``hits`` hits (one d20 each, in order); each failure is a Wound."""
-    target = attack_damage(damage=damage, armor=armor, cover=cover, mods=mods)
-    _check("hits", hits, HITS_RANGE)
+    target = _save_target(damage, armor, cover, mods, hits)
     rolled = tuple(SaveDie(f, f > target) for f in (dice.roll(D20) for _ in range(hits)))
     wounds = sum(not d.saved for d in rolled)
     return SaveResult(
-        damage, armor, cover, mods, _save_mods(cover, mods), hits, target, rolled, wounds
+        mods=mods,
+        applied_mods=_save_mods(cover, mods),
+        dice=rolled,
+        damage=damage,
+        armor=armor,
+        cover=cover,
+        hits=hits,
+        attack_damage=target,
+        wounds=wounds,
     )
 
 
@@ -623,7 +663,7 @@ class SaveOdds:
 
 @lru_cache(maxsize=1024)
 def _save_exact(target: int, hits: int) -> tuple[Fraction, ...]:
-    p = Fraction(max(0, min(D20, target)), D20)
+    p = _fail_fraction(target)
     return tuple(comb(hits, w) * p**w * (1 - p) ** (hits - w) for w in range(hits + 1))
 
 
@@ -631,10 +671,9 @@ def save_odds(
     *, damage: int, armor: int, cover: bool = False, mods: int = 0, hits: int = 1
 ) -> SaveOdds:
     """Exact distribution of Wounds from a saving roll."""
-    target = attack_damage(damage=damage, armor=armor, cover=cover, mods=mods)
-    _check("hits", hits, HITS_RANGE)
+    target = _save_target(damage, armor, cover, mods, hits)
     distribution = _save_exact(target, hits)
-    p = Fraction(max(0, min(D20, target)), D20)
+    p = _fail_fraction(target)
     return SaveOdds(
         fail_chance=float(p),
         no_wounds=float(distribution[0]),

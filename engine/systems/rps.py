@@ -10,10 +10,11 @@ from __future__ import annotations
 import enum
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
-from functools import lru_cache
+from functools import lru_cache, partial
+from itertools import combinations
 
 from engine.dice import Dice
-from engine.errors import InputError
+from engine.errors import InputError, whole_number
 
 DIE_SIDES = 10
 MIN_BASE = -100
@@ -39,7 +40,18 @@ class RpsError(InputError):
     """Inputs RPS cannot roll; the message is written to be shown to the user."""
 
 
-class Reading(enum.Enum):
+_int = partial(whole_number, error=RpsError)
+
+
+class _Named(enum.Enum):
+    """An enum whose value is already the words RULES.md uses for it."""
+
+    @property
+    def label(self) -> str:
+        return str(self.value)
+
+
+class Reading(_Named):
     """How good a Success Level is, in the words of RULES.md ("Reading SL")."""
 
     FAILURE = "failure"
@@ -49,10 +61,6 @@ class Reading(enum.Enum):
     IMPRESSIVE = "impressive"
     SPECTACULAR = "spectacular"
     MIRACULOUS = "miraculous"
-
-    @property
-    def label(self) -> str:
-        return self.value
 
     @classmethod
     def of(cls, success_level: int) -> Reading:
@@ -71,17 +79,13 @@ class Reading(enum.Enum):
         return cls.MIRACULOUS
 
 
-class Special(enum.Enum):
+class Special(_Named):
     """The four named results of double 1s and double 10s."""
 
     AUTOMATIC_SUCCESS = "automatic success"
     CRITICAL_SUCCESS = "critical success"
     AUTOMATIC_FAILURE = "automatic failure"
     CRITICAL_FAILURE = "critical failure"
-
-    @property
-    def label(self) -> str:
-        return self.value
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,15 +126,6 @@ def difficulty(name: str) -> Difficulty:
         names = ", ".join(d.name for d in DIFFICULTIES)
         raise RpsError(f"Unknown RPS difficulty {name!r}; choose one of: {names}.")
     return found
-
-
-def _int(value: object, what: str, low: int, high: int) -> int:
-    # bool is an int in Python; a True Base is a bug, not a 1.
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise RpsError(f"{what} must be a whole number, not {value!r}.")
-    if not low <= value <= high:
-        raise RpsError(f"{what} must be between {low} and {high}, not {value}.")
-    return value
 
 
 def _modifiers(difficulty_name: str | None, modifier: int) -> int:
@@ -196,18 +191,7 @@ def check(dice: Dice, *, base: int, forgo: bool = False) -> CheckResult:
     if forgo:
         check_forgo_allowed(base)
         # An assumed success is only SL 1 and can be neither automatic nor critical.
-        return CheckResult(
-            base=base,
-            faces=(),
-            success_level=1,
-            success=True,
-            automatic=False,
-            critical=False,
-            forgone=True,
-            special=None,
-            reading=Reading.of(1),
-            label=Reading.of(1).label,
-        )
+        return _result(base, (), 1, None, forgone=True)
     first = dice.roll(DIE_SIDES)
     second = dice.roll(DIE_SIDES)
     return _evaluate(base, first, second)
@@ -227,17 +211,29 @@ def _evaluate(base: int, first: int, second: int) -> CheckResult:
             special, success_level = Special.AUTOMATIC_FAILURE, 0
         else:
             special = Special.CRITICAL_FAILURE
+    return _result(base, (first, second), success_level, special)
+
+
+def _result(
+    base: int,
+    faces: tuple[int, ...],
+    success_level: int,
+    special: Special | None,
+    *,
+    forgone: bool = False,
+) -> CheckResult:
+    reading = Reading.of(success_level)
     return CheckResult(
         base=base,
-        faces=(first, second),
+        faces=faces,
         success_level=success_level,
         success=success_level >= 1,
         automatic=special in (Special.AUTOMATIC_SUCCESS, Special.AUTOMATIC_FAILURE),
         critical=special in (Special.CRITICAL_SUCCESS, Special.CRITICAL_FAILURE),
-        forgone=False,
+        forgone=forgone,
         special=special,
-        reading=Reading.of(success_level),
-        label=Reading.of(success_level).label,
+        reading=reading,
+        label=reading.label,
     )
 
 
@@ -262,7 +258,8 @@ def chance(*, base: int, forgo: bool = False) -> float:
 
 def clear_caches() -> None:
     """Forget the cached counts (for benchmarks that time the counting)."""
-    success_count.cache_clear()
+    for cached in (success_count, success_levels, _top_sets, _resisted_wins):
+        cached.cache_clear()
 
 
 def check_forgo_allowed(base: int) -> None:
@@ -352,26 +349,92 @@ def resisted(dice: Dice, *, parties: Sequence[tuple[str, int]]) -> ResistedResul
         rolling = top
 
 
+# Exact resisted chances enumerate every set of parties that can tie for highest, which
+# doubles with each party; beyond this many parties no chance is offered.
+MAX_CHANCE_PARTIES = 5
+
+
+@lru_cache(maxsize=512)
+def success_levels(base: int) -> tuple[tuple[int, float], ...]:
+    """P(SL = s) for every s one check at this Base can give (doubles included)."""
+    counts: dict[int, int] = {}
+    for first in range(1, DIE_SIDES + 1):
+        for second in range(1, DIE_SIDES + 1):
+            level = _evaluate(base, first, second).success_level
+            counts[level] = counts.get(level, 0) + 1
+    return tuple((level, n / DIE_SIDES**2) for level, n in sorted(counts.items()))
+
+
+@dataclass(frozen=True, slots=True)
+class ResistedChances:
+    """Each party's exact chance to win (roll-offs included), and of a tie after 20 rounds."""
+
+    wins: dict[str, float]
+    tie: float
+
+
+def resisted_chances(*, parties: Sequence[tuple[str, int]]) -> ResistedChances | None:
+    """Exact chances of a resisted action, or None above :data:`MAX_CHANCE_PARTIES` parties."""
+    checked = _parties(parties)
+    if len(checked) > MAX_CHANCE_PARTIES:
+        return None
+    bases = tuple(base for _, base in checked)
+    *wins, tie = _resisted_wins(bases, tuple(range(len(bases))), MAX_ROUNDS)
+    return ResistedChances(wins={name: wins[i] for i, (name, _) in enumerate(checked)}, tie=tie)
+
+
+@lru_cache(maxsize=4096)
+def _top_sets(
+    bases: tuple[int, ...], rolling: tuple[int, ...]
+) -> tuple[tuple[tuple[int, ...], float], ...]:
+    """P(exactly these parties share the highest SL) in one round of ``rolling``."""
+    dists = {i: dict(success_levels(bases[i])) for i in rolling}
+    levels = sorted({level for i in rolling for level in dists[i]})
+    below = {i: 0.0 for i in rolling}  # P(SL_i < level), growing as levels rise
+    result: dict[tuple[int, ...], float] = {}
+    for level in levels:
+        for size in range(1, len(rolling) + 1):
+            for top in combinations(rolling, size):
+                p = 1.0
+                for i in rolling:
+                    p *= dists[i].get(level, 0.0) if i in top else below[i]
+                if p:
+                    result[top] = result.get(top, 0.0) + p
+        for i in rolling:
+            below[i] += dists[i].get(level, 0.0)
+    return tuple(result.items())
+
+
+@lru_cache(maxsize=4096)
+def _resisted_wins(
+    bases: tuple[int, ...], rolling: tuple[int, ...], rounds: int
+) -> tuple[float, ...]:
+    """P(party i wins) when ``rolling`` roll with ``rounds`` rounds left (indexes into bases),
+    and last P(still tied when the rounds run out)."""
+    wins = [0.0] * (len(bases) + 1)
+    for top, p in _top_sets(bases, rolling):
+        if len(top) == 1:
+            wins[top[0]] += p
+        elif rounds > 1:
+            for i, w in enumerate(_resisted_wins(bases, top, rounds - 1)):
+                wins[i] += p * w
+        else:
+            wins[-1] += p
+    return tuple(wins)
+
+
 # --- Sustained actions ----------------------------------------------------------------
 
 
-class TaskStatus(enum.Enum):
+class TaskStatus(_Named):
     IN_PROGRESS = "in progress"
     COMPLETE = "complete"
     FAILED = "failed"
 
-    @property
-    def label(self) -> str:
-        return self.value
 
-
-class FailureReason(enum.Enum):
+class FailureReason(_Named):
     CRITICAL_FAILURE = "critical failure"
     POOL_EXHAUSTED = "success pool fell below −goal"
-
-    @property
-    def label(self) -> str:
-        return self.value
 
 
 @dataclass(frozen=True, slots=True)
@@ -407,8 +470,7 @@ def start_sustained(*, goal: int, no_loss: bool = False) -> SustainedTask:
 
 def apply_check(task: SustainedTask, result: CheckResult) -> SustainedRoll:
     """Add one check to a sustained action (pure: the old state is left as it was)."""
-    if task.status is not TaskStatus.IN_PROGRESS:
-        raise RpsError(f"This sustained action is already {task.status.label}.")
+    _require_in_progress(task)
     if result.success_level >= 1:
         change = result.success_level
     elif task.no_loss:
@@ -430,7 +492,11 @@ def apply_check(task: SustainedTask, result: CheckResult) -> SustainedRoll:
 def sustained_check(
     dice: Dice, task: SustainedTask, *, base: int, forgo: bool = False
 ) -> SustainedRoll:
-    """Roll the next check of a sustained action and apply it."""
+    """Roll the next check of a sustained action and apply it (a finished one rolls no dice)."""
+    _require_in_progress(task)
+    return apply_check(task, check(dice, base=base, forgo=forgo))
+
+
+def _require_in_progress(task: SustainedTask) -> None:
     if task.status is not TaskStatus.IN_PROGRESS:
         raise RpsError(f"This sustained action is already {task.status.label}.")
-    return apply_check(task, check(dice, base=base, forgo=forgo))

@@ -16,6 +16,16 @@ branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
 
+def _character_fk(table: str, ondelete: str) -> sa.ForeignKeyConstraint:
+    """``character_id`` → ``characters.id``, named by the project's convention."""
+    return sa.ForeignKeyConstraint(
+        ["character_id"],
+        ["characters.id"],
+        name=op.f(f"fk_{table}_character_id_characters"),
+        ondelete=ondelete,
+    )
+
+
 def upgrade() -> None:
     op.create_table(
         "penalty_pools",
@@ -25,12 +35,7 @@ def upgrade() -> None:
         sa.Column("character_id", sa.Integer(), nullable=False),
         sa.Column("dice", sa.Integer(), nullable=False),
         sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False),
-        sa.ForeignKeyConstraint(
-            ["character_id"],
-            ["characters.id"],
-            name=op.f("fk_penalty_pools_character_id_characters"),
-            ondelete="CASCADE",
-        ),
+        _character_fk("penalty_pools", "CASCADE"),
         sa.PrimaryKeyConstraint("id", name=op.f("pk_penalty_pools")),
         sa.UniqueConstraint(
             "channel_id", "character_id", name=op.f("uq_penalty_pools_channel_id_character_id")
@@ -91,12 +96,7 @@ def upgrade() -> None:
         sa.Column("expires_at", sa.DateTime(timezone=True), nullable=False),
         sa.Column("paid_at", sa.DateTime(timezone=True), nullable=True),
         sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
-        sa.ForeignKeyConstraint(
-            ["character_id"],
-            ["characters.id"],
-            name=op.f("fk_drama_price_offers_character_id_characters"),
-            ondelete="SET NULL",
-        ),
+        _character_fk("drama_price_offers", "SET NULL"),
         sa.PrimaryKeyConstraint("id", name=op.f("pk_drama_price_offers")),
     )
     with op.batch_alter_table("drama_price_offers", schema=None) as batch_op:

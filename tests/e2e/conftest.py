@@ -17,17 +17,14 @@ from tests.e2e.fake_discord import FakeDiscord
 from tests.e2e.process import BotProcess, narrator_script
 
 
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    here = Path(__file__).parent
-    for item in items:
-        if here in Path(str(item.fspath)).parents:
-            item.add_marker(pytest.mark.e2e)
+@pytest.fixture(autouse=True, scope="module")
+def _narrator_installed() -> None:
+    if not narrator_script().exists():
+        pytest.skip(f"the narrator console script is not installed next to {narrator_script()}")
 
 
 @pytest.fixture(scope="module")
 def e2e_workdir(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    if not narrator_script().exists():
-        pytest.skip(f"the narrator console script is not installed next to {narrator_script()}")
     return tmp_path_factory.mktemp("e2e")
 
 

@@ -15,7 +15,7 @@ import pytest
 from tests.e2e.fake_discord import FakeDiscord, InteractionResult
 from tests.e2e.process import BotProcess
 
-pytestmark = pytest.mark.asyncio(loop_scope="module")
+pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module")]
 
 CHANNEL_MESSAGE_WITH_SOURCE, UPDATE_MESSAGE = 4, 7
 Running = tuple[FakeDiscord, BotProcess]
@@ -72,6 +72,26 @@ async def test_bad_input_is_answered_privately(running: Running) -> None:
     assert result.content or result.embeds
 
 
+async def test_a_secret_roll_reaches_the_gm_by_direct_message(running: Running) -> None:
+    fake, _bot = running
+    result = await fake.interact(
+        "roll", channel=fake.channel(7), user="alice", expression="1d20", secret=True
+    )
+    assert result.ephemeral and result.embeds
+    gm_id = str(fake.user_id("gm"))
+    await fake._wait_state(
+        lambda: any(c["recipients"][0]["id"] == gm_id for c in fake.dm_channels.values()),
+        5,
+        "a DM channel with the GM",
+    )
+    (dm,) = [c for c in fake.dm_channels.values() if c["recipients"][0]["id"] == gm_id]
+    await fake._wait_state(
+        lambda: bool(fake.channel_messages.get(int(dm["id"]))), 5, "the DM to the GM"
+    )
+    (message,) = fake.channel_messages[int(dm["id"])]
+    assert message["embeds"] == [{"type": "rich", **e} for e in result.embeds]
+
+
 async def test_a_dropped_gateway_is_resumed_and_the_bot_answers(running: Running) -> None:
     fake, _bot = running
     identifies, resumes = fake.identifies, fake.resumes
@@ -86,6 +106,11 @@ async def test_a_dropped_gateway_is_resumed_and_the_bot_answers(running: Running
     assert fake.identifies == identifies, "the bot resumed the session instead of identifying"
     after = await fake.interact("roll", channel=fake.channel(2), expression="1d4")
     assert_public_embed(after)
+    connections = [r for r in fake.requests if r.path == "/gateway"]
+    assert len(connections) >= 2
+    for connection in connections:  # READY's resume_gateway_url is the stand-in too
+        assert connection.query == {"v": "10", "encoding": "json", "compress": "zlib-stream"}
+    assert fake.heartbeats >= len(connections), "a heartbeat right after each HELLO"
 
 
 async def test_a_gm_changes_a_rule_and_it_is_stored(running: Running) -> None:
@@ -128,6 +153,24 @@ async def test_sheet_create(running: Running) -> None:
             (fake.user_id("bob"),),
         ).fetchall()
     assert rows == [("coda",)]
+
+
+async def test_sheet_export_uploads_a_file_that_import_reads_back(running: Running) -> None:
+    fake, _bot = running
+    require(fake, "sheet create", "sheet export", "sheet import")
+    channel = fake.channel(8)
+    created = await fake.interact(
+        "sheet create", channel=channel, user="carol", name="Luna", system="coda"
+    )
+    assert created.callback_status == 200
+    exported = await fake.interact("sheet export", channel=channel, user="carol")
+    ((filename, content),) = exported.files.items()  # a multipart upload, as to Discord
+    assert filename.endswith(".json") and b"Luna" in content
+    file_id = fake.attach(filename, content.replace(b"Luna", b"Pandora"))
+    imported = await fake.interact("sheet import", channel=channel, user="carol", file=file_id)
+    assert imported.callback_status == 200 and "Pandora" in str(imported.embeds), imported.content
+    downloads = [r for r in fake.requests if r.path.startswith(f"/attachments/{file_id}/")]
+    assert len(downloads) == 1, "the bot read the file from the stand-in, not a CDN"
 
 
 async def test_initiative_with_buttons(running: Running) -> None:

@@ -28,6 +28,8 @@ ROUNDS = 10  # commands per channel
 CODA_ONES = ("fumble", "failure", "complete-failure")
 HEALTH = 500
 
+pytestmark = pytest.mark.e2e
+
 
 def _db(bot: BotProcess) -> sqlite3.Connection:
     path = bot.database_url.removeprefix("sqlite+aiosqlite:///")

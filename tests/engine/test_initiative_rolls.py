@@ -49,7 +49,9 @@ def test_coda_rolling_sixes_add_every_extra_die():
 
 def test_coda_one_six_does_not_roll_on():
     dice = ScriptedDice([6, 5])
-    assert coda_initiative(dice).total == 11
+    rolled = coda_initiative(dice)
+    assert rolled.total == 11
+    assert rolled.detail == "2d6 (6, 5)"  # no "+ 0" for a zero modifier
     assert dice.remaining == 0
 
 

@@ -51,16 +51,7 @@ def build(
         ],
     }
     for side, players in rosters.items():
-        for name, position, strength, dexterity, toughness, health in players:
-            player = q.make_player(
-                name,
-                position,
-                strength=strength,
-                dexterity=dexterity,
-                toughness=toughness,
-                health=health,
-            )
-            state = q.add_player(state, side, player)
+        state = q.add_players(state, side, players)
     return state
 
 
@@ -280,7 +271,7 @@ def test_a_foul_and_its_penalty_shot():
     assert shot.report.points == (0, 10)
     assert (shot.state.home_score, shot.state.away_score) == (0, 10)
     assert shot.state.open_fouls == ()
-    with pytest.raises(QuidditchError, match="no open foul against Snakes"):
+    with pytest.raises(QuidditchError, match="no open foul to award a penalty shot for"):
         q.penalty_shot(ScriptedDice([14, 3]), shot.state, team="away", chaser="A2")
 
 
@@ -293,7 +284,7 @@ def test_a_missed_penalty_shot_scores_nothing():
 
 def test_a_penalty_needs_a_foul_against_that_team():
     turn = play(build(), script(home_beaters=[(15, 2), MISS]))
-    with pytest.raises(QuidditchError, match="no open foul against Lions"):
+    with pytest.raises(QuidditchError, match="against Lions: the open foul is against Snakes"):
         q.penalty_shot(ScriptedDice([14, 3]), turn.state, team="home", chaser="H1")
     with pytest.raises(QuidditchError, match="no chaser named 'AK'"):
         q.penalty_shot(ScriptedDice([14, 3]), turn.state, team="away", chaser="AK")
@@ -310,7 +301,7 @@ def test_fouls_lapse_when_the_next_turn_starts():
     turn = play(build(), script(home_beaters=[(15, 2), MISS]))
     turn = play(turn.state, script())
     assert turn.state.fouls == ()
-    with pytest.raises(QuidditchError, match="no open foul"):
+    with pytest.raises(QuidditchError, match="taken before the next turn is played"):
         q.penalty_shot(ScriptedDice([14, 3]), turn.state, team="away", chaser="A1")
 
 

@@ -2,31 +2,29 @@
 
 from __future__ import annotations
 
+import dataclasses
+from collections.abc import Mapping
+from typing import Any, TypeVar
+
 import discord
 from discord import app_commands
 
-from bot.cogs._common import (
-    LABEL_LENGTH,
-    Choices,
-    NarratorCog,
-    actor_from,
-    safe_autocomplete,
-    send_roll,
-)
+from bot.cogs._common import Choices, NarratorCog, actor_from, safe_autocomplete, send_roll
+from bot.cogs._options import CHARACTER_HELP, ROLL_HELP, Label, SheetName
 from bot.cogs._sheets import attribute_autocomplete, character_autocomplete, skill_autocomplete
 from bot.render import coda as render
 from bot.services import coda as service
 from engine.systems import coda
 from engine.systems.coda_tables import condition_options
 
-Label = app_commands.Range[str, 1, LABEL_LENGTH]
 Modifier = app_commands.Range[int, coda.MODIFIER_MIN, coda.MODIFIER_MAX]
 TN = app_commands.Range[int, coda.TN_MIN, coda.TN_MAX]
 Penalty = app_commands.Range[int, coda.PENALTY_MIN, coda.PENALTY_MAX]
 Attempt = app_commands.Range[int, 1, coda.MAX_ATTEMPT]
 ExtraActions = app_commands.Range[int, 0, coda.MAX_ACTIONS]
+Affinity = app_commands.Range[int, 0, coda.AFFINITY_MAX]
 Conditions = app_commands.Range[str, 1, 1000]
-Name = app_commands.Range[str, 1, 100]
+TaskName = app_commands.Range[str, 1, coda.MAX_NAME_LENGTH]
 
 DIFFICULTIES = [
     app_commands.Choice(name=f"{d.label} ({d.tn})", value=d.label) for d in coda.Difficulty
@@ -38,16 +36,32 @@ UNITS = [
 AUTOCOMPLETE_LIMIT = 25
 CHOICE_LENGTH = 100
 
-_TEST_HELP = {
+TEST_HELP = {
     "tn": "The target number (or pick a difficulty instead)",
     "difficulty": "A named TN: Routine 5 … Virtually Impossible 25",
     "penalty": "Penalties to subtract (wounds, …)",
     "attempt": "Which attempt at this task this is: −2 per earlier failure",
     "extra_actions": "Actions this round beyond the second: −5 each (3rd action = 1)",
     "conditions": "Tables 9-2…9-4 and combat modifiers, e.g. 'Darkness +5, Heavy rain -3'",
-    "label": "What the test is for (shown in the title)",
-    "secret": "Show the result only to you and the GM",
+    **ROLL_HELP,
 }
+SHEET_TEST_HELP = {
+    "modifier": "Anything else added to the test",
+    "character": CHARACTER_HELP,
+    **TEST_HELP,
+}
+
+T = TypeVar("T")
+
+
+def from_options(cls: type[T], options: Mapping[str, Any]) -> T:
+    """The dataclass ``cls`` built from a command's options of the same names.
+
+    discord.py needs every option spelled out in the command's signature; handing them on
+    by name (``locals()``) keeps each written once there instead of again in every call.
+    """
+    names = {field.name for field in dataclasses.fields(cls)}  # type: ignore[arg-type]
+    return cls(**{name: value for name, value in options.items() if name in names})
 
 
 def condition_choices(current: str) -> Choices:
@@ -67,6 +81,32 @@ def condition_choices(current: str) -> Choices:
     return choices
 
 
+@safe_autocomplete
+async def conditions_autocomplete(interaction: discord.Interaction, current: str) -> Choices:
+    return condition_choices(current)
+
+
+def sheet_entries(kinds: tuple[str, ...], character_option: str = "character") -> Any:
+    """Autocomplete for what a character rolls (``kinds``: skill, attribute, reaction), from
+    the sheet named in the option ``character_option`` (else the caller's active one)."""
+
+    @safe_autocomplete
+    async def complete(interaction: discord.Interaction, current: str) -> Choices:
+        character = getattr(interaction.namespace, character_option, None)
+        if character and service.parse_modifier(str(character)) is not None:
+            return []  # the side is a bare modifier: it rolls nothing from a sheet
+        names = await service.sheet_entries(
+            interaction.client.db,  # type: ignore[attr-defined]
+            actor_from(interaction),
+            current,
+            character=character,
+            kinds=kinds,
+        )
+        return [app_commands.Choice(name=n, value=n) for n in names]
+
+    return complete
+
+
 class CodaCog(NarratorCog):
     coda_group = app_commands.Group(name="coda", description="CODA (Harry Potter RPG) tests")
     extended = app_commands.Group(
@@ -75,11 +115,26 @@ class CodaCog(NarratorCog):
         parent=coda_group,
     )
 
-    # ----------------------------------------------------------------------- /coda test
+    async def _test(
+        self, interaction: discord.Interaction, who: type[service.Who], options: dict[str, Any]
+    ) -> None:
+        """Every single test: who rolls (a modifier or a sheet) and the shared options."""
+        outcome = await service.roll_test(
+            self.db,
+            self.dice,
+            actor_from(interaction),
+            from_options(who, options),
+            from_options(service.TestRequest, options),
+        )
+        embed = render.coda_test_embed(outcome, interaction.user.display_name)
+        await send_roll(interaction, embed, outcome.secrecy)
+
+    # ----------------------------------------------------------------------- single tests
 
     @coda_group.command(name="test", description="2d6 + modifier − penalties against a TN")
-    @app_commands.describe(modifier="Everything added to 2d6", **_TEST_HELP)
+    @app_commands.describe(modifier="Everything added to 2d6", **TEST_HELP)
     @app_commands.choices(difficulty=DIFFICULTIES)
+    @app_commands.autocomplete(conditions=conditions_autocomplete)
     async def test(
         self,
         interaction: discord.Interaction,
@@ -93,29 +148,7 @@ class CodaCog(NarratorCog):
         label: Label | None = None,
         secret: bool = False,
     ) -> None:
-        outcome = await service.roll_test(
-            self.db,
-            self.dice,
-            actor_from(interaction),
-            modifier=modifier,
-            tn=tn,
-            difficulty=difficulty,
-            penalty=penalty,
-            attempt=attempt,
-            extra_actions=extra_actions,
-            conditions=conditions,
-            label=label,
-            secret=secret,
-        )
-        embed = render.coda_test_embed(outcome, interaction.user.display_name)
-        await send_roll(interaction, embed, outcome.secrecy)
-
-    @test.autocomplete("conditions")
-    @safe_autocomplete
-    async def _test_conditions(self, interaction: discord.Interaction, current: str) -> Choices:
-        return condition_choices(current)
-
-    # ----------------------------------------------------------------------- sheet tests
+        await self._test(interaction, service.PlainRoll, locals())
 
     @coda_group.command(name="skill", description="A skill test from your character's sheet")
     @app_commands.describe(
@@ -123,55 +156,34 @@ class CodaCog(NarratorCog):
         attribute="The attribute to use (default: the skill's own)",
         specialty="A specialty of the skill that applies (+2)",
         affinity="An affinity bonus that applies (+1 or more)",
-        modifier="Anything else added to the test",
-        character="Whose sheet (default: your active character)",
-        **_TEST_HELP,
+        **SHEET_TEST_HELP,
     )
     @app_commands.choices(difficulty=DIFFICULTIES)
     @app_commands.autocomplete(
         skill=skill_autocomplete,
         attribute=attribute_autocomplete,
         character=character_autocomplete,
+        conditions=conditions_autocomplete,
     )
     async def skill(
         self,
         interaction: discord.Interaction,
-        skill: Name,
+        skill: SheetName,
         tn: TN | None = None,
         difficulty: str | None = None,
-        attribute: Name | None = None,
-        specialty: Name | None = None,
-        affinity: app_commands.Range[int, 0, coda.AFFINITY_MAX] = 0,
+        attribute: SheetName | None = None,
+        specialty: SheetName | None = None,
+        affinity: Affinity = 0,
         modifier: Modifier = 0,
         penalty: Penalty = 0,
         attempt: Attempt = 1,
         extra_actions: ExtraActions = 0,
         conditions: Conditions | None = None,
-        character: Name | None = None,
+        character: SheetName | None = None,
         label: Label | None = None,
         secret: bool = False,
     ) -> None:
-        outcome = await service.roll_skill(
-            self.db,
-            self.dice,
-            actor_from(interaction),
-            skill=skill,
-            character=character,
-            attribute=attribute,
-            specialty=specialty,
-            affinity=affinity,
-            modifier=modifier,
-            tn=tn,
-            difficulty=difficulty,
-            penalty=penalty,
-            attempt=attempt,
-            extra_actions=extra_actions,
-            conditions=conditions,
-            label=label,
-            secret=secret,
-        )
-        embed = render.coda_test_embed(outcome, interaction.user.display_name)
-        await send_roll(interaction, embed, outcome.secrecy)
+        await self._test(interaction, service.SkillRoll, locals())
 
     @skill.autocomplete("specialty")
     @safe_autocomplete
@@ -185,24 +197,18 @@ class CodaCog(NarratorCog):
         )
         return [app_commands.Choice(name=n, value=n) for n in names]
 
-    @skill.autocomplete("conditions")
-    @safe_autocomplete
-    async def _skill_conditions(self, interaction: discord.Interaction, current: str) -> Choices:
-        return condition_choices(current)
-
     @coda_group.command(name="attribute", description="An attribute test from your sheet")
-    @app_commands.describe(
-        name="The attribute",
-        modifier="Anything else added to the test",
-        character="Whose sheet (default: your active character)",
-        **_TEST_HELP,
-    )
+    @app_commands.describe(name="The attribute", **SHEET_TEST_HELP)
     @app_commands.choices(difficulty=DIFFICULTIES)
-    @app_commands.autocomplete(name=attribute_autocomplete, character=character_autocomplete)
+    @app_commands.autocomplete(
+        name=attribute_autocomplete,
+        character=character_autocomplete,
+        conditions=conditions_autocomplete,
+    )
     async def attribute(
         self,
         interaction: discord.Interaction,
-        name: Name,
+        name: SheetName,
         tn: TN | None = None,
         difficulty: str | None = None,
         modifier: Modifier = 0,
@@ -210,39 +216,26 @@ class CodaCog(NarratorCog):
         attempt: Attempt = 1,
         extra_actions: ExtraActions = 0,
         conditions: Conditions | None = None,
-        character: Name | None = None,
+        character: SheetName | None = None,
         label: Label | None = None,
         secret: bool = False,
     ) -> None:
-        await self._attribute_test(
-            interaction,
-            reaction=False,
-            name=name,
-            tn=tn,
-            difficulty=difficulty,
-            modifier=modifier,
-            penalty=penalty,
-            attempt=attempt,
-            extra_actions=extra_actions,
-            conditions=conditions,
-            character=character,
-            label=label,
-            secret=secret,
-        )
+        await self._test(interaction, service.AttributeRoll, locals())
 
     @coda_group.command(name="reaction", description="A reaction test (Stamina, Swiftness, …)")
     @app_commands.describe(
-        name="The reaction: Stamina, Swiftness, Willpower or Wisdom",
-        modifier="Anything else added to the test",
-        character="Whose sheet (default: your active character)",
-        **_TEST_HELP,
+        name="The reaction: Stamina, Swiftness, Willpower or Wisdom", **SHEET_TEST_HELP
     )
     @app_commands.choices(difficulty=DIFFICULTIES)
-    @app_commands.autocomplete(character=character_autocomplete)
+    @app_commands.autocomplete(
+        name=sheet_entries(("reaction",)),
+        character=character_autocomplete,
+        conditions=conditions_autocomplete,
+    )
     async def reaction(
         self,
         interaction: discord.Interaction,
-        name: Name,
+        name: SheetName,
         tn: TN | None = None,
         difficulty: str | None = None,
         modifier: Modifier = 0,
@@ -250,75 +243,17 @@ class CodaCog(NarratorCog):
         attempt: Attempt = 1,
         extra_actions: ExtraActions = 0,
         conditions: Conditions | None = None,
-        character: Name | None = None,
+        character: SheetName | None = None,
         label: Label | None = None,
         secret: bool = False,
     ) -> None:
-        await self._attribute_test(
-            interaction,
-            reaction=True,
-            name=name,
-            tn=tn,
-            difficulty=difficulty,
-            modifier=modifier,
-            penalty=penalty,
-            attempt=attempt,
-            extra_actions=extra_actions,
-            conditions=conditions,
-            character=character,
-            label=label,
-            secret=secret,
-        )
-
-    async def _attribute_test(
-        self, interaction: discord.Interaction, *, reaction: bool, **options: object
-    ) -> None:
-        outcome = await service.roll_attribute(
-            self.db,
-            self.dice,
-            actor_from(interaction),
-            reaction=reaction,
-            **options,  # type: ignore[arg-type]
-        )
-        embed = render.coda_test_embed(outcome, interaction.user.display_name)
-        await send_roll(interaction, embed, outcome.secrecy)
-
-    @reaction.autocomplete("name")
-    @safe_autocomplete
-    async def _reactions(self, interaction: discord.Interaction, current: str) -> Choices:
-        return await self._entries(interaction, current, ("reaction",), "character")
-
-    @attribute.autocomplete("conditions")
-    @reaction.autocomplete("conditions")
-    @safe_autocomplete
-    async def _attribute_conditions(
-        self, interaction: discord.Interaction, current: str
-    ) -> Choices:
-        return condition_choices(current)
-
-    async def _entries(
-        self,
-        interaction: discord.Interaction,
-        current: str,
-        kinds: tuple[str, ...],
-        character_option: str,
-    ) -> Choices:
-        character = getattr(interaction.namespace, character_option, None)
-        if character and service.parse_modifier(str(character)) is not None:
-            return []  # the side is a bare modifier: it rolls nothing from a sheet
-        names = await service.sheet_entries(
-            self.db, actor_from(interaction), current, character=character, kinds=kinds
-        )
-        return [app_commands.Choice(name=n, value=n) for n in names]
+        await self._test(interaction, service.ReactionRoll, locals())
 
     # ----------------------------------------------------------------------- /coda damage
 
     @coda_group.command(name="damage", description="A weapon's damage: Nd6 + modifier, rolling 6s")
     @app_commands.describe(
-        dice="How many d6 the weapon deals",
-        modifier="Added to the dice",
-        label=_TEST_HELP["label"],
-        secret=_TEST_HELP["secret"],
+        dice="How many d6 the weapon deals", modifier="Added to the dice", **ROLL_HELP
     )
     async def damage(
         self,
@@ -348,16 +283,21 @@ class CodaCog(NarratorCog):
         b="Side B: a modifier (+3) or a character's name",
         a_skill="The skill, attribute or reaction side A's character rolls",
         b_skill="The skill, attribute or reaction side B's character rolls",
-        label=_TEST_HELP["label"],
-        secret=_TEST_HELP["secret"],
+        **ROLL_HELP,
+    )
+    @app_commands.autocomplete(
+        a=character_autocomplete,
+        b=character_autocomplete,
+        a_skill=sheet_entries(("skill", "attribute"), "a"),
+        b_skill=sheet_entries(("skill", "attribute"), "b"),
     )
     async def opposed(
         self,
         interaction: discord.Interaction,
-        a: Name,
-        b: Name,
-        a_skill: Name | None = None,
-        b_skill: Name | None = None,
+        a: SheetName,
+        b: SheetName,
+        a_skill: SheetName | None = None,
+        b_skill: SheetName | None = None,
         label: Label | None = None,
         secret: bool = False,
     ) -> None:
@@ -375,22 +315,6 @@ class CodaCog(NarratorCog):
         embed = render.opposed_embed(outcome, interaction.user.display_name)
         await send_roll(interaction, embed, outcome.secrecy)
 
-    @opposed.autocomplete("a")
-    @opposed.autocomplete("b")
-    @safe_autocomplete
-    async def _opposed_sides(self, interaction: discord.Interaction, current: str) -> Choices:
-        return await character_autocomplete(interaction, current)
-
-    @opposed.autocomplete("a_skill")
-    @safe_autocomplete
-    async def _a_skill(self, interaction: discord.Interaction, current: str) -> Choices:
-        return await self._entries(interaction, current, ("skill", "attribute"), "a")
-
-    @opposed.autocomplete("b_skill")
-    @safe_autocomplete
-    async def _b_skill(self, interaction: discord.Interaction, current: str) -> Choices:
-        return await self._entries(interaction, current, ("skill", "attribute"), "b")
-
     # ----------------------------------------------------------------------- /coda combined
 
     @coda_group.command(
@@ -400,21 +324,25 @@ class CodaCog(NarratorCog):
         leader="The leader: a modifier (+4) or a character's name",
         helpers="Helpers in order, separated by commas: modifiers or characters' names",
         skill="The skill, attribute or reaction the characters roll",
-        tn=_TEST_HELP["tn"],
-        difficulty=_TEST_HELP["difficulty"],
-        conditions=_TEST_HELP["conditions"],
-        label=_TEST_HELP["label"],
-        secret=_TEST_HELP["secret"],
+        tn=TEST_HELP["tn"],
+        difficulty=TEST_HELP["difficulty"],
+        conditions=TEST_HELP["conditions"],
+        **ROLL_HELP,
     )
     @app_commands.choices(difficulty=DIFFICULTIES)
+    @app_commands.autocomplete(
+        leader=character_autocomplete,
+        skill=sheet_entries(("skill", "attribute"), "leader"),
+        conditions=conditions_autocomplete,
+    )
     async def combined(
         self,
         interaction: discord.Interaction,
-        leader: Name,
+        leader: SheetName,
         helpers: app_commands.Range[str, 1, 1000],
         tn: TN | None = None,
         difficulty: str | None = None,
-        skill: Name | None = None,
+        skill: SheetName | None = None,
         conditions: Conditions | None = None,
         label: Label | None = None,
         secret: bool = False,
@@ -435,21 +363,6 @@ class CodaCog(NarratorCog):
         embed = render.combined_embed(outcome, interaction.user.display_name)
         await send_roll(interaction, embed, outcome.secrecy)
 
-    @combined.autocomplete("leader")
-    @safe_autocomplete
-    async def _leader(self, interaction: discord.Interaction, current: str) -> Choices:
-        return await character_autocomplete(interaction, current)
-
-    @combined.autocomplete("skill")
-    @safe_autocomplete
-    async def _combined_skill(self, interaction: discord.Interaction, current: str) -> Choices:
-        return await self._entries(interaction, current, ("skill", "attribute"), "leader")
-
-    @combined.autocomplete("conditions")
-    @safe_autocomplete
-    async def _combined_conditions(self, interaction: discord.Interaction, current: str) -> Choices:
-        return condition_choices(current)
-
     # ----------------------------------------------------------------------- /coda extended
 
     @extended.command(name="start", description="Start an extended test in this channel")
@@ -463,7 +376,7 @@ class CodaCog(NarratorCog):
     async def extended_start(
         self,
         interaction: discord.Interaction,
-        name: Name,
+        name: TaskName,
         stages: app_commands.Range[str, 1, 400],
         interval: app_commands.Range[int, 1, coda.MAX_INTERVAL] = 1,
         unit: str = "",
@@ -479,18 +392,24 @@ class CodaCog(NarratorCog):
     @app_commands.describe(
         task="Which extended test (needed only when several are in progress)",
         modifier="Everything added to 2d6 (or use skill)",
-        skill="Your active character's skill (default: the stage's skill, if it names one)",
-        penalty=_TEST_HELP["penalty"],
-        conditions=_TEST_HELP["conditions"],
-        label=_TEST_HELP["label"],
-        secret=_TEST_HELP["secret"],
+        skill="The character's skill (default: the stage's skill, if it names one)",
+        character=CHARACTER_HELP,
+        penalty=TEST_HELP["penalty"],
+        conditions=TEST_HELP["conditions"],
+        **ROLL_HELP,
+    )
+    @app_commands.autocomplete(
+        skill=sheet_entries(("skill",)),
+        character=character_autocomplete,
+        conditions=conditions_autocomplete,
     )
     async def extended_roll(
         self,
         interaction: discord.Interaction,
-        task: Name | None = None,
+        task: TaskName | None = None,
         modifier: Modifier | None = None,
-        skill: Name | None = None,
+        skill: SheetName | None = None,
+        character: SheetName | None = None,
         penalty: Penalty = 0,
         conditions: Conditions | None = None,
         label: Label | None = None,
@@ -503,6 +422,7 @@ class CodaCog(NarratorCog):
             task=task,
             modifier=modifier,
             skill=skill,
+            character=character,
             penalty=penalty,
             conditions=conditions,
             label=label,
@@ -514,7 +434,7 @@ class CodaCog(NarratorCog):
     @extended.command(name="status", description="Extended tests in progress in this channel")
     @app_commands.describe(task="One extended test (default: all of them)")
     async def extended_status(
-        self, interaction: discord.Interaction, task: Name | None = None
+        self, interaction: discord.Interaction, task: TaskName | None = None
     ) -> None:
         views = await service.extended_status(self.db, actor_from(interaction), task=task)
         await interaction.response.send_message(embed=render.status_embed(views))
@@ -522,7 +442,7 @@ class CodaCog(NarratorCog):
     @extended.command(name="abandon", description="Give up an extended test (starter or GM)")
     @app_commands.describe(task="Which extended test (needed only when several are in progress)")
     async def extended_abandon(
-        self, interaction: discord.Interaction, task: Name | None = None
+        self, interaction: discord.Interaction, task: TaskName | None = None
     ) -> None:
         view = await service.abandon_extended(self.db, actor_from(interaction), task=task)
         await interaction.response.send_message(
@@ -541,13 +461,3 @@ class CodaCog(NarratorCog):
             for name in names
             if wanted in name.casefold()
         ]
-
-    @extended_roll.autocomplete("skill")
-    @safe_autocomplete
-    async def _extended_skill(self, interaction: discord.Interaction, current: str) -> Choices:
-        return await self._entries(interaction, current, ("skill",), "character")
-
-    @extended_roll.autocomplete("conditions")
-    @safe_autocomplete
-    async def _extended_conditions(self, interaction: discord.Interaction, current: str) -> Choices:
-        return condition_choices(current)

@@ -8,22 +8,26 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.cogs._common import LABEL_LENGTH, NarratorCog, actor_from, send_roll
+from bot.cogs._common import NarratorCog, actor_from, send_roll
+from bot.cogs._options import ROLL_HELP, Label, SheetName
 from bot.cogs._sheets import attribute_autocomplete, skill_autocomplete
+from bot.cogs.rps._cog import typed_mentions
 from bot.errors import UserError
 from bot.render import drama as render
 from bot.services import drama as service
 from bot.services.drama import OfferClosed, PoolRequest
+from bot.services.rps import PARTIES_LENGTH
 from bot.tree import send_ephemeral
 from engine.errors import InputError
 from engine.systems import drama
 
 log = logging.getLogger(__name__)
 
-Label = app_commands.Range[str, 1, LABEL_LENGTH]
 Dice = app_commands.Range[int, 0, drama.MAX_POOL]
 Backgrounds = app_commands.Range[int, 1, drama.MAX_BACKGROUNDS]
+Attribute = app_commands.Range[int, 0, drama.MAX_ATTRIBUTE]
 Name = app_commands.Range[str, 1, 64]
+Helpers = app_commands.Range[str, 1, PARTIES_LENGTH]
 
 
 def _difficulty_name(d: drama.Difficulty) -> str:
@@ -50,6 +54,7 @@ _POOL_HELP = {
     "difficulty": "Very Easy +4 Bd … Formidable 10 Rd",
     "resistance": "Situational resistance dice (Rd)",
     "drama": "Drama dice from risks, advantages and passions (6s explode, 1s cost)",
+    "hand": "Lending a hand: the helpers' attributes (added up), added to your Bd",
 }
 
 
@@ -121,9 +126,10 @@ class DramaCog(NarratorCog):
     )
     @app_commands.describe(
         target="A resisted test: the target's stat or skill, added to Rd",
-        label="What the test is for (shown in the title)",
-        secret="Show the result only to you and the GM",
+        helpers="Working together, e.g. 'Tom:3, @bob': each rolls their Bd with the full "
+        "resistance; the nets add up",
         **_POOL_HELP,
+        **ROLL_HELP,
     )
     @app_commands.choices(difficulty=DIFFICULTIES)
     @app_commands.autocomplete(attribute=attribute_autocomplete, skill=skill_autocomplete)
@@ -131,19 +137,30 @@ class DramaCog(NarratorCog):
         self,
         interaction: discord.Interaction,
         base: Dice | None = None,
-        attribute: Name | None = None,
-        skill: Name | None = None,
+        attribute: SheetName | None = None,
+        skill: SheetName | None = None,
         backgrounds: Backgrounds | None = None,
         indirect: bool = False,
         difficulty: str | None = None,
         resistance: Dice = 0,
         target: Dice = 0,
         drama: Dice = 0,
+        hand: Attribute = 0,
+        helpers: Helpers | None = None,
         label: Label | None = None,
         secret: bool = False,
     ) -> None:
         request = PoolRequest(
-            base, attribute, skill, backgrounds, indirect, difficulty, resistance, target, drama
+            base,
+            attribute,
+            skill,
+            backgrounds,
+            indirect,
+            difficulty,
+            resistance,
+            target,
+            drama,
+            hand,
         )
         outcome = await service.test(
             self.db,
@@ -151,6 +168,7 @@ class DramaCog(NarratorCog):
             actor_from(interaction),
             request,
             now=interaction.created_at,
+            helpers=typed_mentions(interaction, helpers) if helpers else None,
             label=label,
             secret=secret,
         )
@@ -163,13 +181,12 @@ class DramaCog(NarratorCog):
     )
     @app_commands.describe(
         their_base="The opponent's Base dice",
-        their_name="Who the opponent is (shown in the result)",
+        their_name="Who the opponent is: a name, or @player to track their penalty dice",
         their_resistance="The opponent's Resistance dice (their penalties, situation)",
         their_drama="The opponent's Drama dice",
         momentum="Who has the momentum if it is a draw (the GM says)",
-        label="What the contest is about (shown in the title)",
-        secret="Show the result only to you and the GM",
         **{key: text for key, text in _POOL_HELP.items() if key != "difficulty"},
+        **ROLL_HELP,
     )
     @app_commands.choices(momentum=MOMENTUM)
     @app_commands.autocomplete(attribute=attribute_autocomplete, skill=skill_autocomplete)
@@ -181,18 +198,19 @@ class DramaCog(NarratorCog):
         their_resistance: Dice = 0,
         their_drama: Dice = 0,
         base: Dice | None = None,
-        attribute: Name | None = None,
-        skill: Name | None = None,
+        attribute: SheetName | None = None,
+        skill: SheetName | None = None,
         backgrounds: Backgrounds | None = None,
         indirect: bool = False,
         resistance: Dice = 0,
         drama: Dice = 0,
+        hand: Attribute = 0,
         momentum: str | None = None,
         label: Label | None = None,
         secret: bool = False,
     ) -> None:
         request = PoolRequest(
-            base, attribute, skill, backgrounds, indirect, None, resistance, 0, drama
+            base, attribute, skill, backgrounds, indirect, None, resistance, 0, drama, hand
         )
         outcome = await service.opposed(
             self.db,
@@ -202,7 +220,7 @@ class DramaCog(NarratorCog):
             their_base=their_base,
             their_resistance=their_resistance,
             their_drama=their_drama,
-            their_name=their_name,
+            their_name=typed_mentions(interaction, their_name) if their_name else None,
             momentum=momentum,
             label=label,
             secret=secret,

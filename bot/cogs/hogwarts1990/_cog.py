@@ -5,33 +5,24 @@ from __future__ import annotations
 import discord
 from discord import app_commands
 
-from bot.cogs._common import (
-    LABEL_LENGTH,
-    Choices,
-    NarratorCog,
-    actor_from,
-    safe_autocomplete,
-    send_roll,
-)
+from bot.cogs._common import Choices, NarratorCog, actor_from, safe_autocomplete, send_roll
+from bot.cogs._options import CHARACTER_HELP, ROLL_HELP, Label, SheetName
 from bot.cogs._sheets import attribute_autocomplete, character_autocomplete
 from bot.render import hogwarts1990 as render
 from bot.services import characters
 from bot.services import hogwarts1990 as service
 from engine.systems import hogwarts1990 as h90
 
-Label = app_commands.Range[str, 1, LABEL_LENGTH]
 Bonus = app_commands.Range[int, h90.BONUS_MIN, h90.BONUS_MAX]
 Difficulty = app_commands.Range[int, h90.DIFFICULTY_MIN, h90.DIFFICULTY_MAX]
-Name = app_commands.Range[str, 1, 100]
 
 _HELP = {
     "attribute": "An attribute of your character (added to the roll)",
     "bonus": "A number to add (alone, or on top of the attribute)",
-    "character": "Which of your characters (default: your active one here)",
+    "character": CHARACTER_HELP,
     "stress": "A stress roll keeps the LOWER die (bad circumstances)",
     "advantage": "Reroll the lower die once",
-    "label": "What the roll is for (shown in the title)",
-    "secret": "Show the result only to you and the GM",
+    **ROLL_HELP,
 }
 
 
@@ -45,12 +36,12 @@ class Hogwarts1990Cog(NarratorCog):
     async def roll(
         self,
         interaction: discord.Interaction,
-        attribute: Name | None = None,
+        attribute: SheetName | None = None,
         bonus: Bonus | None = None,
         difficulty: Difficulty | None = None,
         stress: bool = False,
         advantage: bool = False,
-        character: Name | None = None,
+        character: SheetName | None = None,
         label: Label | None = None,
         secret: bool = False,
     ) -> None:
@@ -58,12 +49,8 @@ class Hogwarts1990Cog(NarratorCog):
             self.db,
             self.dice,
             actor_from(interaction),
-            attribute=attribute,
-            bonus=bonus,
-            character=character,
+            roller=service.Roller(attribute, bonus, character, stress, advantage),
             difficulty=difficulty,
-            stress=stress,
-            advantage=advantage,
             label=label,
             secret=secret,
         )
@@ -86,17 +73,17 @@ class Hogwarts1990Cog(NarratorCog):
     async def opposed(
         self,
         interaction: discord.Interaction,
-        attribute: Name | None = None,
+        attribute: SheetName | None = None,
         bonus: Bonus | None = None,
         stress: bool = False,
         advantage: bool = False,
-        vs_character: Name | None = None,
-        vs_name: Name | None = None,
-        vs_attribute: Name | None = None,
+        vs_character: SheetName | None = None,
+        vs_name: SheetName | None = None,
+        vs_attribute: SheetName | None = None,
         vs_bonus: Bonus | None = None,
         vs_stress: bool = False,
         vs_advantage: bool = False,
-        character: Name | None = None,
+        character: SheetName | None = None,
         label: Label | None = None,
         secret: bool = False,
     ) -> None:
@@ -104,17 +91,9 @@ class Hogwarts1990Cog(NarratorCog):
             self.db,
             self.dice,
             actor_from(interaction),
-            attribute=attribute,
-            bonus=bonus,
-            character=character,
-            stress=stress,
-            advantage=advantage,
-            vs_character=vs_character,
+            roller=service.Roller(attribute, bonus, character, stress, advantage),
+            vs=service.Roller(vs_attribute, vs_bonus, vs_character, vs_stress, vs_advantage),
             vs_name=vs_name,
-            vs_attribute=vs_attribute,
-            vs_bonus=vs_bonus,
-            vs_stress=vs_stress,
-            vs_advantage=vs_advantage,
             label=label,
             secret=secret,
         )

@@ -5,22 +5,14 @@ from __future__ import annotations
 import discord
 from discord import app_commands
 
-from bot.cogs._common import (
-    LABEL_LENGTH,
-    Choices,
-    NarratorCog,
-    actor_from,
-    safe_autocomplete,
-    send_roll,
-)
+from bot.cogs._common import Choices, NarratorCog, actor_from, safe_autocomplete, send_roll
+from bot.cogs._options import CHARACTER_HELP, ROLL_HELP, Label, SheetName
 from bot.cogs._sheets import attribute_autocomplete, character_autocomplete
 from bot.render import infinity as render
 from bot.services import characters
 from bot.services import infinity as service
 from engine.systems import infinity
 
-Label = app_commands.Range[str, 1, LABEL_LENGTH]
-Name = app_commands.Range[str, 1, 100]
 Mods = app_commands.Range[int, infinity.MODS_RANGE[0], infinity.MODS_RANGE[1]]
 Burst = app_commands.Range[int, infinity.BURST_RANGE[0], infinity.BURST_RANGE[1]]
 Hits = app_commands.Range[int, infinity.HITS_RANGE[0], infinity.HITS_RANGE[1]]
@@ -28,11 +20,7 @@ Damage = app_commands.Range[int, infinity.DAMAGE_RANGE[0], infinity.DAMAGE_RANGE
 
 _ATTRIBUTE = "A number, or an attribute of the sheet (BS, CC, PH, WIP…)"
 _MODS = "The sum of MODs (+3 range −3 cover = 0); beyond ±12 it counts as ±12"
-_HELP = {
-    "character": "Whose sheet names are read from (default: your active character here)",
-    "label": "What the roll is for (shown in the title)",
-    "secret": "Show the result only to you and the GM",
-}
+_HELP = {"character": CHARACTER_HELP, **ROLL_HELP}
 
 
 class InfinityCog(NarratorCog):
@@ -45,10 +33,10 @@ class InfinityCog(NarratorCog):
     async def roll(
         self,
         interaction: discord.Interaction,
-        attribute: Name,
+        attribute: SheetName,
         mods: Mods = 0,
         burst: Burst = 1,
-        character: Name | None = None,
+        character: SheetName | None = None,
         label: Label | None = None,
         secret: bool = False,
     ) -> None:
@@ -79,20 +67,19 @@ class InfinityCog(NarratorCog):
         reactive_burst="Reactive side: how many d20 (an ARO usually 1)",
         active_character="The active side's sheet (default: your active character here)",
         reactive_character="The reactive side's sheet (default: your active character here)",
-        label=_HELP["label"],
-        secret=_HELP["secret"],
+        **ROLL_HELP,
     )
     async def ftf(
         self,
         interaction: discord.Interaction,
-        active_attribute: Name,
-        reactive_attribute: Name,
+        active_attribute: SheetName,
+        reactive_attribute: SheetName,
         active_mods: Mods = 0,
         active_burst: Burst = 1,
         reactive_mods: Mods = 0,
         reactive_burst: Burst = 1,
-        active_character: Name | None = None,
-        reactive_character: Name | None = None,
+        active_character: SheetName | None = None,
+        reactive_character: SheetName | None = None,
         label: Label | None = None,
         secret: bool = False,
     ) -> None:
@@ -124,11 +111,11 @@ class InfinityCog(NarratorCog):
         self,
         interaction: discord.Interaction,
         damage: Damage,
-        armor: Name,
+        armor: SheetName,
         cover: bool = False,
         hits: Hits = 1,
         mods: Mods = 0,
-        character: Name | None = None,
+        character: SheetName | None = None,
         label: Label | None = None,
         secret: bool = False,
     ) -> None:

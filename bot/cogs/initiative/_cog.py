@@ -21,16 +21,17 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.cogs._common import Choices, NarratorCog, actor_from, safe_autocomplete
+from bot.cogs._confirm import Confirm, KindView
+from bot.cogs._options import CHARACTER_HELP, SYSTEM_CHOICES, SheetName
 from bot.cogs._sheets import character_autocomplete
 from bot.render import initiative as render
 from bot.render.limits import MESSAGE, clip
 from bot.services import initiative
+from bot.services.characters import matching
 from bot.services.initiative import EncounterView, InitOutcome
-from bot.tree import GENERIC_FAILURE, send_ephemeral, user_message
 from engine import initiative as ini
 from engine.initiative_rolls import MODIFIER_MAX, MODIFIER_MIN
 from engine.notation import MAX_EXPRESSION_LENGTH
-from engine.systems import SYSTEMS
 
 log = logging.getLogger(__name__)
 
@@ -38,13 +39,14 @@ Name = app_commands.Range[str, 1, ini.MAX_NAME_LENGTH]
 Modifier = app_commands.Range[int, MODIFIER_MIN, MODIFIER_MAX]
 Total = app_commands.Range[int, -1000, 1000]
 Count = app_commands.Range[int, 1, initiative.MAX_COUNT]
-CONFIRM_SECONDS = 120
 
-SYSTEM_CHOICES = [app_commands.Choice(name=title, value=key) for key, title in SYSTEMS.items()]
-SYSTEM_CHOICES.append(app_commands.Choice(name="Any other game (1d20 + modifier)", value="generic"))
+ANY_SYSTEM = [
+    *SYSTEM_CHOICES,
+    app_commands.Choice(name="Any other game (1d20 + modifier)", value=initiative.GENERIC),
+]
 
 
-class TrackerButtons(discord.ui.View):
+class TrackerButtons(KindView):
     """Next · Delay · Undo · End under the tracker; persistent (fixed custom ids, no timeout)."""
 
     def __init__(self, cog: InitiativeCog) -> None:
@@ -77,59 +79,6 @@ class TrackerButtons(discord.ui.View):
     )
     async def end_button(self, interaction: discord.Interaction, _b: discord.ui.Button) -> None:
         await self.cog.ask_end(interaction)
-
-    async def on_error(
-        self, interaction: discord.Interaction, error: Exception, _item: discord.ui.Item[Any]
-    ) -> None:
-        await answer_error(interaction, error)
-
-
-class ConfirmEnd(discord.ui.View):
-    """The GM's ephemeral "really end?" prompt; only whoever asked may answer it."""
-
-    def __init__(self, cog: InitiativeCog, owner_id: int) -> None:
-        super().__init__(timeout=CONFIRM_SECONDS)
-        self.cog = cog
-        self.owner_id = owner_id
-
-    async def interaction_check(self, interaction: discord.Interaction) -> bool:
-        if interaction.user.id != self.owner_id:
-            await interaction.response.send_message(
-                "Only the GM who asked can answer this.", ephemeral=True
-            )
-            return False
-        return True
-
-    @discord.ui.button(label="End the encounter", style=discord.ButtonStyle.danger)
-    async def confirm(self, interaction: discord.Interaction, _b: discord.ui.Button) -> None:
-        self.stop()
-        await self.cog.finish(interaction)
-
-    @discord.ui.button(label="Keep playing", style=discord.ButtonStyle.secondary)
-    async def cancel(self, interaction: discord.Interaction, _b: discord.ui.Button) -> None:
-        self.stop()
-        await interaction.response.edit_message(
-            content="The encounter goes on.", embed=None, view=None
-        )
-
-    async def on_error(
-        self, interaction: discord.Interaction, error: Exception, _item: discord.ui.Item[Any]
-    ) -> None:
-        await answer_error(interaction, error)
-
-
-async def answer_error(interaction: discord.Interaction, error: BaseException) -> None:
-    """What the command tree does for commands, for buttons: a kind message, bugs logged."""
-    message = user_message(error)
-    if message is None:
-        log.error(
-            "initiative button failed (user %s, channel %s)",
-            interaction.user.id,
-            interaction.channel_id,
-            exc_info=error,
-        )
-        message = GENERIC_FAILURE
-    await send_ephemeral(interaction, message)
 
 
 Change = Callable[..., Awaitable[InitOutcome]]
@@ -175,7 +124,8 @@ class InitiativeCog(NarratorCog):
         if view.tracker_message_id is not None and channel is not None:
             try:
                 message = channel.get_partial_message(view.tracker_message_id)
-                await message.edit(embed=embed, view=buttons)
+                # content=None drops /init start's welcome line once play has moved on.
+                await message.edit(content=None, embed=embed, view=buttons)
                 return
             except discord.HTTPException as error:
                 log.info("tracker %s could not be edited (%s)", view.tracker_message_id, error)
@@ -195,11 +145,13 @@ class InitiativeCog(NarratorCog):
         reply = render.reply(outcome)
         gm_only = reply.gm_only if outcome.view.gm else None
         if reply.public:
-            await _send(interaction, content=clip(reply.public, MESSAGE))
+            await interaction.response.send_message(clip(reply.public, MESSAGE))
             if gm_only:
                 await interaction.followup.send(clip(gm_only, MESSAGE), ephemeral=True)
         else:
-            await _send(interaction, content=clip(gm_only or "Done.", MESSAGE), ephemeral=True)
+            await interaction.response.send_message(
+                clip(gm_only or "Done.", MESSAGE), ephemeral=True
+            )
         await self.refresh_tracker(interaction.channel, interaction.channel_id or 0)
 
     async def run_change(self, interaction: discord.Interaction, change: Change, **kw: Any) -> None:
@@ -208,11 +160,15 @@ class InitiativeCog(NarratorCog):
 
     async def ask_end(self, interaction: discord.Interaction) -> None:
         view = await initiative.check_end(self.db, actor_from(interaction))
-        await interaction.response.send_message(
-            embed=render.confirm_end_embed(view),
-            view=ConfirmEnd(self, interaction.user.id),
-            ephemeral=True,
+        confirm = Confirm(
+            interaction.user.id,
+            self.finish,
+            confirm_label="End the encounter",
+            cancel_label="Keep playing",
+            cancelled="The encounter goes on.",
+            refusal="Only the GM who asked can answer this.",
         )
+        await confirm.ask(interaction, embed=render.confirm_end_embed(view))
 
     async def finish(self, interaction: discord.Interaction) -> None:
         outcome = await initiative.end(self.db, actor_from(interaction))
@@ -229,13 +185,13 @@ class InitiativeCog(NarratorCog):
         attribute="Sheet attribute every joining character adds (Hogwarts 1990: the Finesse one)",
         dice="Dice notation replacing the system's initiative roll, e.g. 1d20+2",
     )
-    @app_commands.choices(system=SYSTEM_CHOICES)
+    @app_commands.choices(system=ANY_SYSTEM)
     async def start(
         self,
         interaction: discord.Interaction,
         system: str | None = None,
         initiator: Name | None = None,
-        attribute: app_commands.Range[str, 1, 64] | None = None,
+        attribute: SheetName | None = None,
         dice: app_commands.Range[str, 1, MAX_EXPRESSION_LENGTH] | None = None,
     ) -> None:
         outcome = await initiative.start(
@@ -261,7 +217,7 @@ class InitiativeCog(NarratorCog):
 
     @group.command(name="join", description="Join the encounter with your character")
     @app_commands.describe(
-        character="Your character (default: your active one)",
+        character=CHARACTER_HELP,
         modifier="Added to the roll",
         stress="Surprised: Hogwarts 1990 stress roll; CODA one action fewer in round 1",
     )
@@ -269,7 +225,7 @@ class InitiativeCog(NarratorCog):
     async def join(
         self,
         interaction: discord.Interaction,
-        character: Name | None = None,
+        character: SheetName | None = None,
         modifier: Modifier = 0,
         stress: bool = False,
     ) -> None:
@@ -384,12 +340,4 @@ class InitiativeCog(NarratorCog):
 
 
 def _matching(names: list[str], current: str) -> Choices:
-    wanted = current.strip().casefold()
-    return [app_commands.Choice(name=n, value=n) for n in names if wanted in n.casefold()]
-
-
-async def _send(interaction: discord.Interaction, **kwargs: Any) -> None:
-    if interaction.response.is_done():
-        await interaction.followup.send(**kwargs)
-    else:
-        await interaction.response.send_message(**kwargs)
+    return [app_commands.Choice(name=n, value=n) for n in matching(names, current)]

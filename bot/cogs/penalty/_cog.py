@@ -6,12 +6,12 @@ import discord
 from discord import app_commands
 
 from bot.cogs._common import NarratorCog, actor_from
+from bot.cogs._options import CHARACTER_HELP, SheetName
 from bot.cogs._sheets import character_autocomplete
 from bot.render import penalty as render
 from bot.services import penalty as service
 from engine import penalty
 
-Character = app_commands.Range[str, 1, 64]
 Amount = app_commands.Range[int, 1, penalty.MAX_CHANGE]
 Hours = app_commands.Range[float, 0, penalty.MAX_REST_HOURS]
 Reason = app_commands.Range[str, 1, service.REASON_LENGTH]
@@ -32,7 +32,7 @@ class PenaltyCog(NarratorCog):
     async def add(
         self,
         interaction: discord.Interaction,
-        character: Character,
+        character: SheetName,
         amount: Amount,
         reason: Reason | None = None,
     ) -> None:
@@ -49,7 +49,7 @@ class PenaltyCog(NarratorCog):
     @app_commands.describe(character="Whose pool", amount="How many dice")
     @app_commands.autocomplete(character=character_autocomplete)
     async def recover(
-        self, interaction: discord.Interaction, character: Character, amount: Amount
+        self, interaction: discord.Interaction, character: SheetName, amount: Amount
     ) -> None:
         update = await service.recover(
             self.db, actor_from(interaction), character=character, amount=amount
@@ -60,7 +60,7 @@ class PenaltyCog(NarratorCog):
     @app_commands.describe(character="Who rests", hours="Hours of sleep or serious rest")
     @app_commands.autocomplete(character=character_autocomplete)
     async def rest(
-        self, interaction: discord.Interaction, character: Character, hours: Hours
+        self, interaction: discord.Interaction, character: SheetName, hours: Hours
     ) -> None:
         update = await service.rest(
             self.db, actor_from(interaction), character=character, hours=hours
@@ -68,10 +68,10 @@ class PenaltyCog(NarratorCog):
         await interaction.response.send_message(embed=render.update_embed(update))
 
     @penalty_group.command(name="show", description="A pool's dice, level and recent changes")
-    @app_commands.describe(character="Whose pool (default: your active character)")
+    @app_commands.describe(character=CHARACTER_HELP)
     @app_commands.autocomplete(character=character_autocomplete)
     async def show(
-        self, interaction: discord.Interaction, character: Character | None = None
+        self, interaction: discord.Interaction, character: SheetName | None = None
     ) -> None:
         view = await service.show(self.db, actor_from(interaction), character=character)
         await interaction.response.send_message(embed=render.show_embed(view))

@@ -6,6 +6,7 @@ import discord
 from discord import app_commands
 
 from bot.cogs._common import Choices, NarratorCog, actor_from, safe_autocomplete
+from bot.cogs._options import SheetName
 from bot.cogs._sheets import character_autocomplete
 from bot.render import quidditch as render
 from bot.services import quidditch
@@ -71,10 +72,10 @@ class QuidditchCog(NarratorCog):
     async def player(
         self,
         interaction: discord.Interaction,
-        team: str,
+        team: Name,
         position: str,
         name: Name | None = None,
-        character: app_commands.Range[str, 1, 100] | None = None,
+        character: SheetName | None = None,
         strength: Stat | None = None,
         dexterity: Stat | None = None,
         toughness: Stat | None = None,
@@ -124,7 +125,7 @@ class QuidditchCog(NarratorCog):
 
     @group.command(name="penalty", description="Award a penalty shot for a foul (GM)")
     @app_commands.describe(team="The fouled team, which shoots", chaser="The chaser who shoots")
-    async def penalty(self, interaction: discord.Interaction, team: str, chaser: Name) -> None:
+    async def penalty(self, interaction: discord.Interaction, team: Name, chaser: Name) -> None:
         outcome = await quidditch.penalty(
             self.db, self.dice, actor_from(interaction), team=team, chaser=chaser
         )
@@ -138,7 +139,7 @@ class QuidditchCog(NarratorCog):
         interfere="True: double Dexterity but cannot catch; False: chase as usual",
     )
     async def snitch(
-        self, interaction: discord.Interaction, team: str, interfere: bool = True
+        self, interaction: discord.Interaction, team: Name, interfere: bool = True
     ) -> None:
         view = await quidditch.set_interference(
             self.db, actor_from(interaction), team=team, interfere=interfere
@@ -161,10 +162,15 @@ class QuidditchCog(NarratorCog):
         rows = await quidditch.houses(self.db, actor_from(interaction))
         await interaction.response.send_message(embed=render.houses_embed(rows))
 
-    @group.command(name="odds", description="Simulate the match 2,000 times: who is likely to win")
+    @group.command(
+        name="odds", description="Simulate the match 2,000 times: who is likely to win (GM)"
+    )
     async def odds(self, interaction: discord.Interaction) -> None:
-        await interaction.response.defer(thinking=True)
-        outcome = await quidditch.odds(self.db, actor_from(interaction))
+        outcome = await quidditch.odds(
+            self.db,
+            actor_from(interaction),
+            ready=lambda: interaction.response.defer(thinking=True),
+        )
         await interaction.followup.send(embed=render.odds_embed(outcome))
 
     @player.autocomplete("team")

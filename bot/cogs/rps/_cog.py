@@ -7,7 +7,8 @@ import re
 import discord
 from discord import app_commands
 
-from bot.cogs._common import LABEL_LENGTH, NarratorCog, actor_from, send_roll
+from bot.cogs._common import NarratorCog, actor_from, send_roll
+from bot.cogs._options import ROLL_HELP, Label, SheetName
 from bot.cogs._sheets import attribute_autocomplete, skill_autocomplete
 from bot.render import rps as render
 from bot.render.common import signed
@@ -15,11 +16,9 @@ from bot.services import rps as service
 from bot.services.rps import BaseRequest
 from engine.systems import rps
 
-Label = app_commands.Range[str, 1, LABEL_LENGTH]
 BaseValue = app_commands.Range[int, rps.MIN_BASE, rps.MAX_BASE]
 Modifier = app_commands.Range[int, rps.MIN_MODIFIER, rps.MAX_MODIFIER]
 Goal = app_commands.Range[int, 1, rps.MAX_GOAL]
-Name = app_commands.Range[str, 1, 64]
 Parties = app_commands.Range[str, 1, service.PARTIES_LENGTH]
 
 DIFFICULTIES = [
@@ -38,7 +37,8 @@ _CHECK_HELP = {
 _AT_NAME = re.compile(r"(?<![<\w])@([\w.]{2,32})")
 
 
-def _mentions(interaction: discord.Interaction, text: str) -> str:
+def typed_mentions(interaction: discord.Interaction, text: str) -> str:
+    """``text`` with each "@name" of a member of this guild written as their mention."""
     guild = interaction.guild
     if guild is None:
         return text
@@ -59,19 +59,15 @@ class RpsCog(NarratorCog):
     )
 
     @rps_group.command(name="check", description="A stat check: SL = Base − 2d10, 1 or more wins")
-    @app_commands.describe(
-        label="What the check is for (shown in the title)",
-        secret="Show the result only to you and the GM",
-        **_CHECK_HELP,
-    )
+    @app_commands.describe(**_CHECK_HELP, **ROLL_HELP)
     @app_commands.choices(difficulty=DIFFICULTIES)
     @app_commands.autocomplete(attribute=attribute_autocomplete, skill=skill_autocomplete)
     async def check(
         self,
         interaction: discord.Interaction,
         base: BaseValue | None = None,
-        attribute: Name | None = None,
-        skill: Name | None = None,
+        attribute: SheetName | None = None,
+        skill: SheetName | None = None,
         difficulty: str | None = None,
         modifier: Modifier = 0,
         forgo: bool = False,
@@ -99,16 +95,15 @@ class RpsCog(NarratorCog):
         "character)",
         attribute="What mentioned players roll: 2 × this attribute",
         skill="What mentioned players roll: this skill + its attribute",
-        label="What the contest is about (shown in the title)",
-        secret="Show the result only to you and the GM",
+        **ROLL_HELP,
     )
     @app_commands.autocomplete(attribute=attribute_autocomplete, skill=skill_autocomplete)
     async def resisted(
         self,
         interaction: discord.Interaction,
         parties: Parties,
-        attribute: Name | None = None,
-        skill: Name | None = None,
+        attribute: SheetName | None = None,
+        skill: SheetName | None = None,
         label: Label | None = None,
         secret: bool = False,
     ) -> None:
@@ -116,7 +111,7 @@ class RpsCog(NarratorCog):
             self.db,
             self.dice,
             actor_from(interaction),
-            parties=_mentions(interaction, parties),
+            parties=typed_mentions(interaction, parties),
             attribute=attribute,
             skill=skill,
             label=label,
@@ -145,15 +140,15 @@ class RpsCog(NarratorCog):
         await interaction.response.send_message(embed=embed)
 
     @sustained.command(name="roll", description="Roll the next check of the sustained action")
-    @app_commands.describe(secret="Show the result only to you and the GM", **_CHECK_HELP)
+    @app_commands.describe(secret=ROLL_HELP["secret"], **_CHECK_HELP)
     @app_commands.choices(difficulty=DIFFICULTIES)
     @app_commands.autocomplete(attribute=attribute_autocomplete, skill=skill_autocomplete)
     async def sustained_roll(
         self,
         interaction: discord.Interaction,
         base: BaseValue | None = None,
-        attribute: Name | None = None,
-        skill: Name | None = None,
+        attribute: SheetName | None = None,
+        skill: SheetName | None = None,
         difficulty: str | None = None,
         modifier: Modifier = 0,
         forgo: bool = False,

@@ -6,6 +6,7 @@ import discord
 from discord import app_commands
 
 from bot.cogs._common import Choices, NarratorCog, actor_from, safe_autocomplete
+from bot.cogs._options import SYSTEM_CHOICES
 from bot.render.settings import settings_embed
 from bot.services import channel_settings
 from bot.services.channel_settings import RULE_HELP, RULE_VALUES, SECRET_MODES
@@ -22,9 +23,7 @@ class SettingsCog(NarratorCog):
 
     @settings.command(name="system", description="Set this channel's default game system (GM)")
     @app_commands.describe(name="The system this channel plays")
-    @app_commands.choices(
-        name=[app_commands.Choice(name=title, value=key) for key, title in SYSTEMS.items()]
-    )
+    @app_commands.choices(name=SYSTEM_CHOICES)
     async def system(self, interaction: discord.Interaction, name: str) -> None:
         view = await channel_settings.set_system(self.db, actor_from(interaction), name)
         await interaction.response.send_message(

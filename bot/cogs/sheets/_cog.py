@@ -2,85 +2,47 @@
 
 from __future__ import annotations
 
+import functools
 import io
-import logging
 
 import discord
 from discord import app_commands
+from sqlalchemy.ext.asyncio import AsyncSession
 
-from bot.cogs._common import Choices, NarratorCog, actor_from, safe_autocomplete
+from bot.actor import Actor
+from bot.cogs._common import Choices, NarratorCog, Pages, actor_from, safe_autocomplete
+from bot.cogs._confirm import Confirm
+from bot.cogs._options import CHARACTER_HELP, SYSTEM_CHOICES, SheetName
 from bot.cogs._sheets import (
     attribute_autocomplete,
     character_autocomplete,
+    sheet_names,
     skill_autocomplete,
 )
 from bot.errors import UserError
-from bot.render.sheets import created_embed, list_embed, resource_embed, sheet_embed
+from bot.render.sheets import created_embed, list_embed, resource_embed, sheet_pages
 from bot.services import sheets
 from bot.services.sheet import MAX_VALUE, MIN_VALUE, NAME_LENGTH, NOTES_LENGTH
-from engine.systems import SYSTEMS
-
-log = logging.getLogger(__name__)
+from bot.services.sheets import SheetChange
 
 Value = app_commands.Range[int, MIN_VALUE, MAX_VALUE]
-Name = app_commands.Range[str, 1, NAME_LENGTH]
-SYSTEM_CHOICES = [app_commands.Choice(name=title, value=key) for key, title in SYSTEMS.items()]
-
-
-async def _suggest(interaction: discord.Interaction, current: str, kind: str) -> Choices:
-    character = getattr(interaction.namespace, "character", None)
-    async with interaction.client.db.unit_of_work(read_only=True) as session:  # type: ignore[attr-defined]
-        names = await sheets.suggested_names(
-            session, actor_from(interaction), kind, current, character or None
-        )
-    return [app_commands.Choice(name=name, value=name) for name in names]
 
 
 @safe_autocomplete
 async def attribute_suggestions(interaction: discord.Interaction, current: str) -> Choices:
     """The sheet's attributes, then its system template's missing ones."""
-    return await _suggest(interaction, current, "attributes")
+    return await sheet_names(interaction, current, functools.partial(_suggested, "attributes"))
 
 
 @safe_autocomplete
 async def resource_suggestions(interaction: discord.Interaction, current: str) -> Choices:
-    return await _suggest(interaction, current, "resources")
+    return await sheet_names(interaction, current, functools.partial(_suggested, "resources"))
 
 
-class ConfirmDelete(discord.ui.View):
-    """Delete / Cancel buttons for the character's owner."""
-
-    def __init__(self, db: object, owner_id: int, character_id: int, name: str) -> None:
-        super().__init__(timeout=120)
-        self.db = db
-        self.owner_id = owner_id
-        self.character_id = character_id
-        self.name = name
-
-    async def interaction_check(self, interaction: discord.Interaction) -> bool:
-        if interaction.user.id != self.owner_id:
-            await interaction.response.send_message(
-                "Only the character's owner can answer this.", ephemeral=True
-            )
-            return False
-        return True
-
-    @discord.ui.button(label="Delete", style=discord.ButtonStyle.danger)
-    async def confirm(self, interaction: discord.Interaction, _button: discord.ui.Button) -> None:
-        self.stop()
-        try:
-            name = await sheets.delete(self.db, actor_from(interaction), self.character_id)  # type: ignore[arg-type]
-        except UserError as error:
-            await interaction.response.edit_message(content=str(error), view=None)
-            return
-        await interaction.response.edit_message(content=f"Deleted {name}.", view=None)
-
-    @discord.ui.button(label="Cancel", style=discord.ButtonStyle.secondary)
-    async def cancel(self, interaction: discord.Interaction, _button: discord.ui.Button) -> None:
-        self.stop()
-        await interaction.response.edit_message(
-            content=f"Kept {self.name}: nothing was deleted.", view=None
-        )
+async def _suggested(
+    kind: str, session: AsyncSession, actor: Actor, prefix: str, character: str | None
+) -> list[str]:
+    return await sheets.suggested_names(session, actor, kind, prefix, character)
 
 
 class SheetsCog(NarratorCog):
@@ -89,26 +51,26 @@ class SheetsCog(NarratorCog):
     @sheet.command(name="create", description="Create a character (active here at once)")
     @app_commands.describe(name="The character's name", system="The game system it plays")
     @app_commands.choices(system=SYSTEM_CHOICES)
-    async def create(self, interaction: discord.Interaction, name: Name, system: str) -> None:
+    async def create(self, interaction: discord.Interaction, name: SheetName, system: str) -> None:
         sheet = await sheets.create(self.db, actor_from(interaction), name, system)
         await interaction.response.send_message(embed=created_embed(sheet), ephemeral=True)
 
     @sheet.command(name="show", description="Show a sheet: yours, or (GM) one used here")
     @app_commands.describe(
-        character="Which character (default: your active one)",
+        character=CHARACTER_HELP,
         player="Whose character (GM: another player's)",
     )
     @app_commands.autocomplete(character=character_autocomplete)
     async def show(
         self,
         interaction: discord.Interaction,
-        character: Name | None = None,
+        character: SheetName | None = None,
         player: discord.Member | None = None,
     ) -> None:
         sheet = await sheets.show(
             self.db, actor_from(interaction), character, player.id if player else None
         )
-        await interaction.response.send_message(embed=sheet_embed(sheet), ephemeral=True)
+        await _send_sheet(interaction, sheet_pages(sheet))
 
     @sheet.command(name="set", description="Set an attribute (remove:True deletes it)")
     @app_commands.describe(
@@ -121,19 +83,17 @@ class SheetsCog(NarratorCog):
     async def set_(
         self,
         interaction: discord.Interaction,
-        attribute: Name,
+        attribute: SheetName,
         value: Value | None = None,
         remove: bool = False,
-        character: Name | None = None,
+        character: SheetName | None = None,
     ) -> None:
         if not remove and value is None:
             raise UserError("Give the attribute a `value` (or `remove:True` to delete it).")
         change = await sheets.set_attribute(
             self.db, actor_from(interaction), attribute, None if remove else value, character
         )
-        await interaction.response.send_message(
-            embed=sheet_embed(change.sheet, changed=change.summary), ephemeral=True
-        )
+        await _reply_change(interaction, change)
 
     @sheet.command(name="skill", description="Add or change a skill (remove:True deletes it)")
     @app_commands.describe(
@@ -150,12 +110,12 @@ class SheetsCog(NarratorCog):
     async def skill(
         self,
         interaction: discord.Interaction,
-        name: Name,
+        name: SheetName,
         ranks: Value | None = None,
         attribute: app_commands.Range[str, 0, NAME_LENGTH] | None = None,
         specialty: app_commands.Range[str, 0, 1000] | None = None,
         remove: bool = False,
-        character: Name | None = None,
+        character: SheetName | None = None,
     ) -> None:
         change = await sheets.set_skill(
             self.db,
@@ -167,9 +127,7 @@ class SheetsCog(NarratorCog):
             character=character,
             remove=remove,
         )
-        await interaction.response.send_message(
-            embed=sheet_embed(change.sheet, changed=change.summary), ephemeral=True
-        )
+        await _reply_change(interaction, change)
 
     @sheet.command(
         name="resource", description="Set or change a resource (GM: any character used here)"
@@ -180,25 +138,23 @@ class SheetsCog(NarratorCog):
         change="Add to it (negative: damage), kept within its max",
         max="Its maximum (optional)",
         remove="Delete this resource instead (owner)",
-        character="Which character (default: your active one; GM: any used here)",
+        character=CHARACTER_HELP,
     )
     @app_commands.autocomplete(name=resource_suggestions, character=character_autocomplete)
     async def resource(
         self,
         interaction: discord.Interaction,
-        name: Name,
+        name: SheetName,
         current: Value | None = None,
         change: app_commands.Range[int, -2 * MAX_VALUE, 2 * MAX_VALUE] | None = None,
         max: Value | None = None,
         remove: bool = False,
-        character: Name | None = None,
+        character: SheetName | None = None,
     ) -> None:
         actor = actor_from(interaction)
         if remove:
             removed = await sheets.remove_resource(self.db, actor, name, character)
-            await interaction.response.send_message(
-                embed=sheet_embed(removed.sheet, changed=removed.summary), ephemeral=True
-            )
+            await _reply_change(interaction, removed)
             return
         result = await sheets.set_resource(
             self.db, actor, name, current=current, delta=change, maximum=max, character=character
@@ -218,17 +174,15 @@ class SheetsCog(NarratorCog):
         self,
         interaction: discord.Interaction,
         text: app_commands.Range[str, 1, NOTES_LENGTH] | None = None,
-        character: Name | None = None,
+        character: SheetName | None = None,
     ) -> None:
         change = await sheets.set_notes(self.db, actor_from(interaction), text, character)
-        await interaction.response.send_message(
-            embed=sheet_embed(change.sheet, changed=change.summary), ephemeral=True
-        )
+        await _reply_change(interaction, change)
 
     @sheet.command(name="use", description="Choose your active character in this channel")
     @app_commands.describe(character="One of your characters")
     @app_commands.autocomplete(character=character_autocomplete)
-    async def use(self, interaction: discord.Interaction, character: Name) -> None:
+    async def use(self, interaction: discord.Interaction, character: SheetName) -> None:
         sheet = await sheets.use(self.db, actor_from(interaction), character)
         await interaction.response.send_message(
             f"You now play **{sheet.name}** ({sheet.system_title}) in this channel.",
@@ -251,19 +205,31 @@ class SheetsCog(NarratorCog):
     @sheet.command(name="delete", description="Delete one of your characters (asks first)")
     @app_commands.describe(character="One of your characters")
     @app_commands.autocomplete(character=character_autocomplete)
-    async def delete(self, interaction: discord.Interaction, character: Name) -> None:
+    async def delete(self, interaction: discord.Interaction, character: SheetName) -> None:
         sheet = await sheets.own_character(self.db, actor_from(interaction), character)
-        view = ConfirmDelete(self.db, interaction.user.id, sheet.id, sheet.name)
-        await interaction.response.send_message(
-            f"Delete **{sheet.name}** and everything on its sheet? This cannot be undone.",
-            view=view,
-            ephemeral=True,
+
+        async def confirmed(pressed: discord.Interaction) -> None:
+            name = await sheets.delete(self.db, actor_from(pressed), sheet.id)
+            await pressed.response.edit_message(content=f"Deleted {name}.", view=None)
+
+        confirm = Confirm(
+            interaction.user.id,
+            confirmed,
+            confirm_label="Delete",
+            cancelled=f"Kept {sheet.name}: nothing was deleted.",
+            refusal="Only the character's owner can answer this.",
+        )
+        await confirm.ask(
+            interaction,
+            content=f"Delete **{sheet.name}** and everything on its sheet? This cannot be undone.",
         )
 
     @sheet.command(name="export", description="Download a sheet as a JSON file")
-    @app_commands.describe(character="Which character (default: your active one)")
+    @app_commands.describe(character=CHARACTER_HELP)
     @app_commands.autocomplete(character=character_autocomplete)
-    async def export(self, interaction: discord.Interaction, character: Name | None = None) -> None:
+    async def export(
+        self, interaction: discord.Interaction, character: SheetName | None = None
+    ) -> None:
         filename, data = await sheets.export(self.db, actor_from(interaction), character)
         await interaction.response.send_message(
             "Here is the sheet; `/sheet import` reads it back.",
@@ -284,6 +250,18 @@ class SheetsCog(NarratorCog):
         sheet = await sheets.import_sheet(
             self.db, actor_from(interaction), content, replace=replace
         )
-        await interaction.response.send_message(
-            embed=sheet_embed(sheet, changed="imported"), ephemeral=True
-        )
+        await _reply_change(interaction, SheetChange(sheet, "imported"))
+
+
+async def _reply_change(interaction: discord.Interaction, change: SheetChange) -> None:
+    """A changed sheet goes to its owner alone: only owners change anything but resources."""
+    await _send_sheet(interaction, sheet_pages(change.sheet, changed=change.summary))
+
+
+async def _send_sheet(interaction: discord.Interaction, pages: list[discord.Embed]) -> None:
+    """A sheet privately, with page buttons when it needs more than one embed."""
+    if len(pages) == 1:
+        await interaction.response.send_message(embed=pages[0], ephemeral=True)
+        return
+    view = Pages(pages, interaction.user.id)
+    await interaction.response.send_message(embed=pages[0], view=view, ephemeral=True)

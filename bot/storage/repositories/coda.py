@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from sqlalchemy import func, select
+from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.storage.models import CodaExtendedTask
@@ -25,11 +25,6 @@ async def in_channel(
     if for_update:
         query = query.with_for_update()
     return list((await session.execute(query)).scalars())
-
-
-async def count(session: AsyncSession, channel_id: int) -> int:
-    query = select(func.count()).where(CodaExtendedTask.channel_id == channel_id)
-    return int((await session.execute(query)).scalar_one())
 
 
 async def names(session: AsyncSession, channel_id: int) -> list[str]:

@@ -2,61 +2,54 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.storage.models.quidditch import HousePoints, QuidditchMatch
+from bot.storage.repositories import _channel_state
 
 
 async def active(
     session: AsyncSession, channel_id: int, *, for_update: bool = False
 ) -> QuidditchMatch | None:
     """The channel's match in play, locked for this transaction when ``for_update``."""
-    query = select(QuidditchMatch).where(QuidditchMatch.active_channel_id == channel_id)
-    if for_update:
-        query = query.with_for_update()
-    return (await session.execute(query)).scalar_one_or_none()
+    return await _channel_state.active(session, QuidditchMatch, channel_id, for_update=for_update)
 
 
-def start(
-    session: AsyncSession,
-    *,
-    guild_id: int | None,
-    channel_id: int,
-    started_by: int,
-    state: dict,
-) -> QuidditchMatch:
-    match = QuidditchMatch(
-        guild_id=guild_id,
-        channel_id=channel_id,
-        active_channel_id=channel_id,
-        started_by=started_by,
-        status="active",
-        state=state,
-    )
-    session.add(match)
-    return match
+def start(session: AsyncSession, **columns: Any) -> QuidditchMatch:
+    return _channel_state.start(session, QuidditchMatch, **columns)
 
 
 def close(match: QuidditchMatch, status: str) -> None:
     """The match leaves play ("finished" or "abandoned") and frees its channel."""
-    match.status = status
-    match.active_channel_id = None
+    _channel_state.close(match, status)
 
 
 async def award(session: AsyncSession, guild_id: int, house: str, points: int) -> HousePoints:
-    """Add a win worth ``points`` to ``house`` in the guild's table, creating its row."""
+    """Add a win worth ``points`` to ``house`` in the guild's table, creating its row.
+
+    Two matches may end at once with a house new to the table: the row is created in a
+    savepoint, and the transaction that loses that race adds to the winner's row instead.
+    """
     key = house.casefold()
-    row = (
-        await session.execute(
-            select(HousePoints)
-            .where(HousePoints.guild_id == guild_id, HousePoints.house_key == key)
-            .with_for_update()
-        )
-    ).scalar_one_or_none()
+    query = (
+        select(HousePoints)
+        .where(HousePoints.guild_id == guild_id, HousePoints.house_key == key)
+        .with_for_update()
+    )
+    row = (await session.execute(query)).scalar_one_or_none()
     if row is None:
-        row = HousePoints(guild_id=guild_id, house_key=key, house=house, points=0, wins=0)
-        session.add(row)
+        try:
+            async with session.begin_nested():
+                session.add(
+                    HousePoints(guild_id=guild_id, house_key=key, house=house, points=0, wins=0)
+                )
+        except IntegrityError:
+            pass  # created by a concurrent transaction, now committed: lock and use it
+        row = (await session.execute(query)).scalar_one()
     row.points += points
     row.wins += 1
     return row

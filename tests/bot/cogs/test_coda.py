@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 from simcord.backend.errors import OptionError
 
 from bot.app import create_bot
+from bot.cogs.coda._cog import CodaCog
 from bot.config import Settings
+from bot.services import coda as service
 from engine.dice import ScriptedDice
 from tests.conftest import Table, embed_of, text_of
 
@@ -100,13 +104,30 @@ async def test_conditions_autocomplete_completes_the_last_item(table: Table) -> 
         ({"tn": 10, "difficulty": "Routine"}, "not both"),
         ({"tn": 10, "conditions": "Dragons"}, "Unknown condition"),
         ({"tn": 10, "conditions": "Darkness 5"}, "hinders"),
-        ({"tn": 10, "penalty": 100, "attempt": 20}, "penalty must be between"),
+        ({"tn": 10, "penalty": 100, "attempt": 20}, "penalties add up to 138"),
     ],
 )
 async def test_test_bad_input_gets_a_private_explanation(table: Table, options, message) -> None:
     result = await table.alice.slash(table.channel, "coda test", **options)
     assert result.ephemeral
     assert message in result.response.content
+
+
+@pytest.mark.parametrize(
+    ("name", "who"),
+    [
+        ("test", service.PlainRoll),
+        ("skill", service.SkillRoll),
+        ("attribute", service.AttributeRoll),
+        ("reaction", service.ReactionRoll),
+    ],
+)
+def test_every_option_of_a_test_command_reaches_the_service(name, who) -> None:
+    # The commands hand their options on by name: one that matched no field would be lost.
+    options = {p.name for p in getattr(CodaCog, name).parameters}
+    fields = {f.name for f in dataclasses.fields(who)}
+    request = {f.name for f in dataclasses.fields(service.TestRequest)}
+    assert options == fields | request
 
 
 @pytest.mark.parametrize(
@@ -194,7 +215,7 @@ async def test_opposed_higher_result_wins(table: Table) -> None:
     table.bot.dice = ScriptedDice([3, 4, 6, 6, 2])
     result = await table.gm.slash(table.channel, "coda opposed", a="+3", b="-1")
     embed = embed_of(result)
-    assert "B (modifier −1) wins" in embed.title or "B (modifier -1) wins" in embed.title
+    assert "B (modifier −1) wins" in embed.title
     assert "wins by 3" in embed.description
     assert "Complete Success" in embed.description
     assert "Chance: A wins" in embed.description
@@ -228,6 +249,10 @@ async def test_combined_shows_each_helper_and_the_leader(table: Table) -> None:
     assert "Superior Success → **+2**" in text
     assert "Disastrous Failure → **−2**" in text
     assert "Marginal Success → **+1**" in text
+    # Each helper's line: its arithmetic against TN 10 and its chance before the roll.
+    assert "2d6 (15) + 2 (modifier) = **17** vs TN 10" in text
+    assert "**+2** (chance 41.7%)" in text  # +2 vs TN 10: 8+ on 2d6, 15/36
+    assert "**−2** (chance 1.9%)" in text  # −5 vs TN 10: 15+ needs 6,6 then 3+, 1/36 · 4/6
     assert "2d6 (10) + 3 (modifier) + 1 (helpers) = **14** vs TN 15" in text
     assert embed_of(result).title == "✖️ Failure — Combined test"
     assert "Chance: " in text
@@ -418,6 +443,10 @@ async def test_attribute_and_reaction_tests(table: Table) -> None:
     assert "2d6 (8) + 2 (Willpower) + 1 (modifier) = **11** vs TN 10" in description
     missing = await table.alice.slash(table.channel, "coda attribute", name="Charm", tn=10)
     assert missing.ephemeral and "has no attribute `Charm`" in missing.response.content
+    not_a_reaction = await table.alice.slash(table.channel, "coda reaction", name="Wits", tn=10)
+    assert not_a_reaction.ephemeral
+    assert "Wits is not a reaction" in not_a_reaction.response.content
+    assert "/coda attribute" in not_a_reaction.response.content
 
 
 async def test_sheet_autocomplete(table: Table) -> None:
@@ -462,7 +491,10 @@ async def test_combined_with_characters(table: Table) -> None:
         tn=15,
     )
     text = text_of(result)
-    assert "1. Hermione · Stealth (Wits)** [3] [3] → 11 vs 10: Complete Success → **+1**" in text
+    assert (
+        "**1. Hermione · Stealth (Wits)** [3] [3] · 2d6 (6) + 3 (Wits) + 2 (Stealth ranks) = "
+        "**11** vs TN 10: ✅ Complete Success → **+1** (chance 83.3%)"
+    ) in text
     assert "Complete Failure → **−1**" in text
     assert "their sum is **+0**" in text
     assert "Marginal Success" in embed_of(result).title
@@ -480,6 +512,27 @@ async def test_extended_roll_uses_the_stages_skill(table: Table) -> None:
     table.bot.dice = ScriptedDice([6, 4])
     second = await table.alice.slash(table.channel, "coda extended roll", modifier=0)
     assert "complete" in embed_of(second).title
+
+
+async def test_extended_roll_for_a_named_character(table: Table) -> None:
+    await hermione(table)
+    await table.gm.slash(table.channel, "coda extended start", name="Ward", stages="10:Stealth, 10")
+    table.bot.dice = ScriptedDice([3, 3])  # 6 + 5 = 11: passes
+    first = await table.gm.slash(table.channel, "coda extended roll", character="Hermione")
+    assert "2d6 (6) + 3 (Wits) + 2 (Stealth ranks) = **11** vs TN 10" in text_of(first)
+    assert "Hermione · Stealth (Wits)" in text_of(first)
+    both = await table.gm.slash(
+        table.channel, "coda extended roll", character="Hermione", modifier=2
+    )
+    assert both.ephemeral and "not both" in both.response.content
+    no_skill = await table.gm.slash(table.channel, "coda extended roll", character="Hermione")
+    assert no_skill.ephemeral
+    assert "Stage 2 of `Ward` names no skill" in no_skill.response.content
+    table.bot.dice = ScriptedDice([4, 4])
+    done = await table.gm.slash(
+        table.channel, "coda extended roll", character="Hermione", skill="Stealth"
+    )
+    assert "complete" in embed_of(done).title
 
 
 async def test_extended_stage_skill_without_a_sheet_suggests_a_modifier(table: Table) -> None:

@@ -40,10 +40,10 @@ async def test_attribute_test_from_the_seed_fails(table: Table) -> None:
     result = await table.alice.slash(table.channel, "drama test", attribute="Physical")
     embed = embed_of(result)
     assert embed.title == "❌ Failure — net 0"
-    assert "**4Bd · 0Rd · 0Dd** = 2 × attribute 2 (4Bd)" in embed.description
+    assert "**4Bd · 0Rd · 0Dd** = 2 × Physical 2 (4Bd)" in embed.description
     text = text_of(result)
     assert "Base dice +0 [4] [3] [3] [1]" in text
-    assert "0 penalty dice added to Rd (none)" in text
+    assert "William has no penalty dice." in text
     assert "Chance: " in text
     assert "alice as William" in embed.footer.text
     assert result.response.components == []  # no price to pay
@@ -57,7 +57,7 @@ async def test_skill_test_with_difficulty_and_the_half_attribute_rule(table: Tab
     )
     description = embed_of(result).description
     assert "**6Bd · 5Rd · 0Dd**" in description
-    assert "attribute 2 ≤ skill 4 / 2 (1Rd)" in description
+    assert "Physical 2 ≤ Dancing 4 / 2 (1Rd)" in description
     assert "Difficult (4Rd)" in description
     text = text_of(result)
     assert "Base dice +3 **[6]** **[5]** **[5]** [1] [2] [4]" in text
@@ -90,15 +90,15 @@ async def test_drama_dice_explode_and_their_ones_fill_the_penalty_pool(table: Ta
     text = text_of(result)
     assert embed_of(result).title == "✅ Success — net 3"
     assert "Drama dice +2, 2 exploded **[6]**💥 **[6]**💥 ⤷**[4]** ⤷**[1]**⚠️" in text
-    assert "+1 penalty die from drama-die 1s: 0 → **1** (distracted)" in text
+    assert "+1 penalty die for William from drama-die 1s: 0 → **1** (distracted)" in text
     assert "**William** is now **distracted** (was none)" in text
     # The next test rolls that die in Rd, automatically.
     table.bot.dice = ScriptedDice([5, 5, 1])
     again = await table.alice.slash(table.channel, "drama test", base=2)
     assert (
-        "**2Bd · 1Rd · 0Dd** = 2 Bd given (2Bd), penalty dice (1Rd)" in embed_of(again).description
+        "**2Bd · 1Rd · 0Dd** = Base dice (2Bd), penalty dice (1Rd)" in embed_of(again).description
     )
-    assert "1 penalty dice added to Rd (distracted)" in text_of(again)
+    assert "1 penalty die added to Rd (William is distracted)" in text_of(again)
     assert embed_of(again).title.startswith("⚖️ Yes, but… — net 1")
     shown = await table.alice.slash(table.channel, "penalty show")
     assert "drama-die 1s: 0 → 1" in text_of(shown)
@@ -121,7 +121,7 @@ async def test_criticals_when_the_channel_turns_them_on(table: Table) -> None:
 @pytest.mark.parametrize(
     ("options", "message"),
     [
-        ({}, "Give a number of Base dice, or an attribute or skill"),
+        ({}, "Give `base` (a number of Base dice), or an `attribute` or `skill`"),
         ({"base": 3, "attribute": "Agility"}, "not both"),
         ({"skill": "Riding", "backgrounds": 1}, "use one or the other"),
         ({"backgrounds": 2}, "Backgrounds add to an attribute"),
@@ -147,6 +147,24 @@ async def test_option_limits(table: Table) -> None:
         await table.bob.slash(table.channel, "drama test", base=61)
     with pytest.raises(OptionError):
         await table.bob.slash(table.channel, "drama test", base=2, backgrounds=4)
+    with pytest.raises(OptionError):
+        await table.bob.slash(table.channel, "drama opposed", their_base=61, base=2)
+    with pytest.raises(OptionError):
+        await table.bob.slash(table.channel, "drama opposed", their_base=2, momentum="both")
+
+
+async def test_a_secret_yes_but_keeps_its_button_for_the_roller(table: Table) -> None:
+    await william(table)
+    table.bot.dice = ScriptedDice([5, 3])
+    result = await table.alice.slash(table.channel, "drama test", base=2, secret=True)
+    assert result.ephemeral
+    assert result.response.components  # the roller can still pay the price
+    dm = table.gm.user.dm_channel.last_message
+    assert dm is not None and dm.embeds[0].title.startswith("⚖️ Yes, but… — net 1")
+    paid = await table.alice.click(result.response, label="Pay the price")
+    assert paid.acknowledged
+    shown = await table.alice.slash(table.channel, "penalty show")
+    assert "**1 penalty die**" in embed_of(shown).description
 
 
 async def test_tests_are_logged(table: Table) -> None:
@@ -164,6 +182,7 @@ async def test_only_the_roller_pays_once_and_gains_a_penalty_die(table: Table) -
     await william(table)
     rolled = await yes_but(table)
     message = rolled.response
+    assert "Pay the price (+1 penalty die) within 15 minutes" in embed_of(rolled).description
     refused = await table.bob.click(message, label="Pay the price")
     assert refused.ephemeral
     assert f"Only <@{table.alice.id}>, who rolled, can pay this price" in refused.response.content
@@ -171,6 +190,7 @@ async def test_only_the_roller_pays_once_and_gains_a_penalty_die(table: Table) -
     edited = table.channel.last_message
     embed = edited.embeds[0]
     assert embed.title.startswith("✅ Success (price paid) — net 1")
+    assert "Pay the price" not in embed.description  # the offer is taken
     assert "+1 penalty die for paying the price: 0 → **1** (distracted)" in "\n".join(
         f"{f.name} {f.value}" for f in embed.fields
     )
@@ -252,5 +272,130 @@ async def test_opposed_adds_the_roller_s_penalty_and_drama_ones(table: Table) ->
     )
     text = text_of(result)
     assert "**6Bd · 1Rd · 1Dd**" in text
-    assert "+1 penalty die from drama-die 1s: 1 → **2**" in text
+    assert "+1 penalty die for William from drama-die 1s: 1 → **2**" in text
     assert embed_of(result).title == "🏆 William wins by 5"
+
+
+# --- working together and lending a hand ------------------------------------------------------
+
+
+async def peter(table: Table) -> None:
+    """Bob's Peter: Agility 2, Riding 1, one penalty die."""
+    await table.bob.slash(table.channel, "sheet create", name="Peter", system="drama")
+    await table.bob.slash(table.channel, "sheet set", attribute="Agility", value=2)
+    await table.bob.slash(table.channel, "sheet skill", name="Riding", ranks=1, attribute="Agility")
+    await table.gm.slash(table.channel, "penalty add", character="Peter", amount=1)
+
+
+async def test_working_together_the_nets_add_up(table: Table) -> None:
+    await william(table)
+    await peter(table)
+    # William 5Bd 2Rd: +1 −0 = 1. Peter 3Bd, 2Rd + his penalty die: +1 −1 = 0.
+    # Tom 3Bd 2Rd: +2 −1 = 1. Together: 2, a success.
+    table.bot.dice = ScriptedDice([*(5, 3, 3, 3, 3, 4, 4), *(6, 3, 3, 3, 3, 1), *(5, 5, 3, 2, 4)])
+    result = await table.alice.slash(
+        table.channel,
+        "drama test",
+        skill="Riding",
+        difficulty="Troublesome",
+        helpers=f"<@{table.bob.id}>, Tom:3",
+    )
+    embed = embed_of(result)
+    assert embed.title == "✅ Success — net 2"
+    assert "Working together, the nets add up: William 1 + Peter 0 + Tom 1 = **2**." in (
+        embed.description
+    )
+    text = text_of(result)
+    assert "Peter: net 0 **3Bd · 3Rd · 0Dd** = Agility 2 + Riding 1 (3Bd)" in text
+    assert "Troublesome (2Rd), penalty dice (1Rd)" in text
+    assert "Tom: net 1 **3Bd · 2Rd · 0Dd** = Base dice (3Bd), Troublesome (2Rd)" in text
+    assert "Bd +2: **[5]** **[5]** [3] · Rd −1: **[2]** [4]" in text
+    assert result.response.components == []
+    history = await table.alice.slash(table.channel, "history")
+    assert "+ Peter 3Bd 3Rd 0Dd + Tom 3Bd 2Rd 0Dd" in text_of(history)
+    assert "net 2: Success" in text_of(history)
+    # Helpers roll no drama dice and pay nothing: Peter's pool is as it was.
+    shown = await table.bob.slash(table.channel, "penalty show")
+    assert "**1 penalty die**" in embed_of(shown).description
+
+
+async def test_a_yes_but_together_offers_the_roller_the_price(table: Table) -> None:
+    await william(table)
+    table.bot.dice = ScriptedDice([5, 3, 3, 3])
+    result = await table.alice.slash(table.channel, "drama test", base=2, helpers="Tom:2")
+    assert embed_of(result).title.startswith("⚖️ Yes, but… — net 1")
+    await table.alice.click(result.response, label="Pay the price")
+    assert table.channel.last_message.embeds[0].title.startswith("✅ Success (price paid)")
+
+
+@pytest.mark.parametrize(
+    ("helpers", "message"),
+    [
+        ("Tom", "`Tom` needs a number of Base dice, like `Tom:4`"),
+        ("Tom:3, tom:2", "Each helper can be named only once"),
+        (", ".join(f"H{i}:1" for i in range(11)), "At most 10 helpers"),
+        ("Tom:99", "between 0 and 60"),
+        ("{alice}", "You roll your own test already"),
+        ("{carol}", "has no active Drama character here: give their Base dice"),
+    ],
+)
+async def test_working_together_refusals(table: Table, helpers: str, message: str) -> None:
+    await william(table)
+    helpers = helpers.format(alice=f"<@{table.alice.id}>", carol=f"<@{table.carol.id}>")
+    result = await table.alice.slash(table.channel, "drama test", base=2, helpers=helpers)
+    assert result.ephemeral
+    assert message in result.response.content
+
+
+async def test_a_mentioned_helper_needs_a_stat_to_roll(table: Table) -> None:
+    await peter(table)
+    result = await table.alice.slash(
+        table.channel, "drama test", base=2, helpers=f"<@{table.bob.id}>"
+    )
+    assert "Say which `attribute` or `skill`" in result.response.content
+    table.bot.dice = ScriptedDice([5, 5, 5, 3, 3])
+    given = await table.alice.slash(
+        table.channel, "drama test", base=2, helpers=f"<@{table.bob.id}>:2"
+    )
+    # Peter's Bd are given; his penalty die still joins his Rd.
+    assert "Peter: net 1 **2Bd · 1Rd · 0Dd**" in text_of(given)
+
+
+async def test_lending_a_hand_adds_the_helper_s_attribute_to_bd(table: Table) -> None:
+    await william(table)
+    table.bot.dice = ScriptedDice([3] * 7)
+    result = await table.alice.slash(table.channel, "drama test", attribute="Physical", hand=3)
+    assert "**7Bd · 0Rd · 0Dd** = 2 × Physical 2 (4Bd), lending a hand 3 (3Bd)" in (
+        embed_of(result).description
+    )
+    with pytest.raises(OptionError):
+        await table.alice.slash(table.channel, "drama test", base=2, hand=61)
+
+
+async def test_opposing_a_player_tracks_both_pools(table: Table) -> None:
+    await william(table)
+    await peter(table)  # one penalty die
+    # William 2Bd {5, 5}: net 2. Peter 2Bd + 1Rd (his penalty die) + 1Dd: {5, 5} {3} {1}: 1.
+    table.bot.dice = ScriptedDice([5, 5, 5, 5, 3, 1])
+    result = await table.alice.slash(
+        table.channel,
+        "drama opposed",
+        their_base=2,
+        their_drama=1,
+        their_name=f"<@{table.bob.id}>",
+        base=2,
+    )
+    assert embed_of(result).title == "🏆 William wins by 1"
+    text = text_of(result)
+    assert "Peter **2Bd · 1Rd · 1Dd** = Base dice (2Bd), drama (1Dd), penalty dice (1Rd)" in text
+    assert "+1 penalty die for Peter from drama-die 1s: 1 → **2** (distracted)" in text
+    shown = await table.bob.slash(table.channel, "penalty show")
+    assert "**2 penalty dice**" in embed_of(shown).description
+    typed = await table.alice.slash(
+        table.channel, "drama opposed", their_base=2, their_name="@carol", base=2
+    )
+    assert "has no active Drama character here: name the opponent instead" in text_of(typed)
+    myself = await table.alice.slash(
+        table.channel, "drama opposed", their_base=2, their_name=f"<@{table.alice.id}>", base=2
+    )
+    assert "You cannot oppose yourself" in text_of(myself)

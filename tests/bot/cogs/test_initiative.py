@@ -9,6 +9,7 @@ import pytest
 from simcord.backend.errors import OptionError
 
 from bot.app import create_bot
+from bot.cogs._confirm import CONFIRM_SECONDS
 from engine.dice import ScriptedDice
 from tests.conftest import Table, text_of
 
@@ -124,8 +125,20 @@ async def test_tie_roll_off_is_pinned_and_shown_in_order(table: Table) -> None:
     table.bot.dice = ScriptedDice([4, 17])  # Alice draws first, then Bob: Bob goes first
     await ok(await add(table, "Bob", 10))
     text = tracker_text(table)
-    assert text.index("Bob — 10") < text.index("Alice — 10")
+    # The roll-off is shown beside the shared total, so the order explains itself.
+    assert text.index("Bob — 10 (roll-off 17)") < text.index("Alice — 10 (roll-off 4)")
     assert table.bot.dice.remaining == 0
+
+
+async def test_a_roll_off_with_a_hidden_combatant_is_not_shown_to_players(table: Table) -> None:
+    await start(table)
+    await ok(await add(table, "Alice", 10))
+    table.bot.dice = ScriptedDice([4, 17])
+    await table.gm.slash(table.channel, "init add", name="Spy", roll=10, hidden=True)
+    assert "Alice — 10\n" in tracker_text(table) + "\n"
+    assert "roll-off" not in tracker_text(table)
+    shown = await table.gm.slash(table.channel, "init show")
+    assert "Spy 🙈 — 10 (roll-off 17)" in text_of(shown)
 
 
 async def test_initiator_has_no_action_in_round_1(table: Table) -> None:
@@ -369,6 +382,16 @@ async def test_hidden_combatants_only_in_gm_views_until_revealed(table: Table) -
     assert "▶ **Lurker** — 15" in tracker_text(table)
 
 
+async def test_a_hidden_npcs_initiative_roll_is_in_the_gms_history_only(table: Table) -> None:
+    await start(table)
+    table.bot.dice = ScriptedDice([13])
+    await table.gm.slash(table.channel, "init add", name="Assassin", modifier=2, hidden=True)
+    player = await table.alice.slash(table.channel, "history")
+    assert "Assassin" not in text_of(player)
+    gm = await table.gm.slash(table.channel, "history")
+    assert "initiative Assassin: 1d20 (13) + 2" in text_of(gm)
+
+
 async def test_changes_to_hidden_combatants_are_told_to_the_gm_alone(table: Table) -> None:
     await trio(table)
     await ok(await gm_next(table))
@@ -450,15 +473,26 @@ async def test_end_button_and_keep_playing(table: Table) -> None:
     await gm_next(table)
 
 
+async def test_an_unanswered_end_closes_and_the_encounter_goes_on(table: Table) -> None:
+    await trio(table)
+    asked = await table.gm.slash(table.channel, "init end")
+    await table.env.advance_time(CONFIRM_SECONDS + 1)
+    closed = next(m for m in table.channel.history(viewer=table.gm) if m.id == asked.response.id)
+    assert closed.content == "No answer: The encounter goes on." and not closed.components
+    await gm_next(table)
+
+
 # --------------------------------------------------------------------------- the tracker message
 
 
 async def test_tracker_is_edited_in_place(table: Table) -> None:
     result = await start(table)
+    assert "An encounter begins" in tracker(table).content
     await ok(await add(table, "Alice", 10))
     await gm_next(table)
     assert tracker(table).id == result.response.id
     assert "▶ **Alice** — 10" in tracker_text(table)
+    assert not tracker(table).content  # the welcome line goes once play has moved on
 
 
 async def test_a_deleted_tracker_is_posted_anew_and_the_command_succeeds(table: Table) -> None:

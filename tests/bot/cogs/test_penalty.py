@@ -63,11 +63,13 @@ async def test_rest_recovers_one_per_three_full_hours(table: Table) -> None:
     assert "−2 penalty dice recovered by 8.5 hours of rest: 5 → **3**" in text_of(result)
     short = await table.alice.slash(table.channel, "penalty rest", character="William", hours=2)
     assert "Less than 3 full hours of rest recovers nothing" in text_of(short)
-    assert "No change (recovered by 2 hours of rest): the pool stays at **3**" in text_of(short)
+    assert "No change: the pool stays at **3**" in text_of(short)
     refused = await table.bob.slash(table.channel, "penalty rest", character="William", hours=9)
     assert refused.ephemeral
     gm = await table.gm.slash(table.channel, "penalty rest", character="William", hours=24)
     assert "3 → **0**" in text_of(gm) and "the pool stops at 0" in text_of(gm)
+    empty = await table.alice.slash(table.channel, "penalty rest", character="William", hours=6)
+    assert "6 hours of rest: there was nothing to recover." in text_of(empty)
 
 
 async def test_show_the_pool_level_and_log_and_it_survives_a_restart(table: Table) -> None:

@@ -11,6 +11,8 @@ import pytest
 from simcord.backend.errors import OptionError
 
 from bot.app import create_bot
+from bot.render.limits import TRUNCATED_NOTE
+from bot.services import quidditch as quidditch_service
 from engine.dice import ScriptedDice, SeededDice
 from tests.conftest import Table, embed_of, text_of
 
@@ -146,7 +148,7 @@ async def test_an_incomplete_roster_cannot_play(table: Table) -> None:
         "Snakes needs 3 chasers" in result.response.content
     )
     odds = await table.gm.slash(table.channel, "quidditch odds")
-    assert "The rosters are incomplete" in text_of(odds)
+    assert odds.ephemeral and "the rosters are incomplete" in text_of(odds)
 
 
 async def test_bad_player_options(table: Table) -> None:
@@ -211,7 +213,7 @@ async def test_gm_targets_a_blocked_goal_and_a_foul(table: Table) -> None:
     assert "A2 (Snakes): **[14]** [3] +4 = **18** vs 10 🥅 **scores 10**" in text_of(shot)
     assert embed_of(shot).title == "🧹 Penalty shot — Lions 0 – 10 Snakes"
     again = await table.gm.slash(table.channel, "quidditch penalty", team="away", chaser="A2")
-    assert again.ephemeral and "no open foul against Snakes" in again.response.content
+    assert again.ephemeral and "no open foul to award a penalty shot for" in text_of(again)
 
 
 async def test_bad_targets_are_explained(table: Table) -> None:
@@ -307,10 +309,24 @@ async def test_the_gm_ends_a_match(table: Table) -> None:
 async def test_odds_simulate_two_thousand_matches(table: Table) -> None:
     await ready_match(table)
     table.bot.dice = ScriptedDice([])  # the simulation never draws from the bot's dice
-    result = await table.alice.slash(table.channel, "quidditch odds")
+    refused = await table.alice.slash(table.channel, "quidditch odds")
+    assert refused.ephemeral
+    assert "Only the channel's GM can simulate the quidditch match" in text_of(refused)
+    result = await table.gm.slash(table.channel, "quidditch odds")
+    assert not result.ephemeral
     text = text_of(result)
     assert "2,000 simulated matches from the first turn" in text
-    assert "Lions wins" in text and "Mean length" in text
+    assert "Lions win" in text and "Mean length" in text
+
+
+async def test_odds_say_when_the_time_budget_cut_them_short(
+    table: Table, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    await ready_match(table)
+    monkeypatch.setattr(quidditch_service, "ODDS_BUDGET", 0.0)
+    result = await table.gm.slash(table.channel, "quidditch odds")
+    assert "100 simulated matches from the first turn" in text_of(result)
+    assert "(stopped at the time limit, 2,000 were asked for)" in embed_of(result).footer.text
 
 
 async def test_a_match_survives_a_restart(table: Table) -> None:
@@ -343,18 +359,38 @@ async def test_a_turn_is_logged(table: Table) -> None:
     assert "`turn 1` → **Lions 10 – 0 Snakes**" in text_of(history)
 
 
-async def test_a_long_report_fits_discord(table: Table) -> None:
-    await new_match(table)
-    long = "x" * 60
+async def test_a_long_report_fits_discord_with_every_roll(table: Table) -> None:
+    def longest(name: str) -> str:
+        return name + "x" * (64 - len(name))  # the longest name a team, house or player takes
+
+    result = await table.gm.slash(
+        table.channel,
+        "quidditch new",
+        home=longest("Lions"),
+        away=longest("Snakes"),
+        home_house=longest("Gryffindor"),
+        away_house=longest("Slytherin"),
+    )
+    assert not result.ephemeral, text_of(result)
     for team, players in (("home", HOME), ("away", AWAY)):
-        for name, position, s, d, t, h in players:
-            await add(table, team, (f"{name}{long}", position, s, d, t, h))
+        for name, position, s, d, t, _health in players:
+            await add(table, team, (longest(name), position, s, d, t, 50))
     table.bot.dice = SeededDice(3)
-    for _ in range(10):
+    for turn in range(1, 11):  # up to the first snitch phase, every foul given its penalty shot
         result = await table.gm.slash(table.channel, "quidditch turn", penalties="all")
         embed = embed_of(result)
         assert len(embed) <= 6000
         assert all(len(f.value) <= 1024 for f in embed.fields)
+        assert TRUNCATED_NOTE not in embed.footer.text
+        text = text_of(result)
+        rollers = [*HOME[:5], *AWAY[:5]] + ([HOME[6], AWAY[6]] if turn == 10 else [])
+        assert all(longest(name) in text for name, *_ in rollers)
+        fouls = [f.value for f in embed.fields if f.name == "Fouls"]
+        shots = [f.value for f in embed.fields if f.name == "Penalty shots"]
+        assert len(shots) == len(fouls)
+        penalties = len(shots[0].splitlines()) if shots else 0
+        # Every roll is listed as "… = **total**": chasers, beaters, penalties, seekers.
+        assert text.count(" = **") == len(rollers) + penalties
 
 
 async def test_a_player_from_a_character_sheet(table: Table) -> None:
@@ -402,4 +438,4 @@ async def test_odds_refuse_a_match_no_seeker_can_end(table: Table) -> None:
         for name, position, s, d, t, h in players:
             await add(table, team, (name, position, s, d, t, 0 if position == "seeker" else h))
     result = await table.gm.slash(table.channel, "quidditch odds")
-    assert "neither seeker is in play" in text_of(result)
+    assert result.ephemeral and "neither seeker is in play" in text_of(result)

@@ -94,3 +94,29 @@ async def test_the_log_survives_a_restart(table: Table) -> None:
     await table.env.restart_bot()
     history = await table.alice.slash(table.channel, "history")
     assert "`1d6` → **4**" in text_of(history)
+
+
+async def test_a_secret_roll_nobody_else_can_see_says_so(table: Table) -> None:
+    # No GM channel, and every direct message to a GM fails (DMs closed).
+    table.env.inject_error("POST", "/channels/*/messages", status=403, times=None)
+    result = await table.alice.slash(table.channel, "roll", expression="1d6", secret=True)
+    assert result.ephemeral
+    assert any(
+        "Nobody else could see this secret roll" in followup.content
+        for followup in result.followups
+    )
+
+
+async def test_whoever_started_the_encounter_gets_secret_rolls(table: Table) -> None:
+    # The GM starts an encounter, then loses the GM role: they stay the channel's GM as its
+    # starter, which Discord cannot tell but the database can.
+    started = await table.gm.slash(table.channel, "init start")
+    assert not started.ephemeral
+    table.guild.remove_member(table.gm)
+    former = table.guild.add_member(table.gm.user)
+    result = await table.alice.slash(table.channel, "roll", expression="1d6", secret=True)
+    assert not result.followups  # somebody saw it
+    dm = former.user.dm_channel.last_message
+    assert dm is not None and "Secret roll by" in dm.content
+    history = await former.slash(table.channel, "history")
+    assert "`1d6`" in text_of(history)  # and, as a GM, sees it in the history

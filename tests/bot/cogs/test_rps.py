@@ -75,7 +75,7 @@ async def test_forgo_above_fifteen_and_its_refusal(table: Table) -> None:
 @pytest.mark.parametrize(
     ("options", "message"),
     [
-        ({}, "Give a Base, or an attribute or skill"),
+        ({}, "Give `base` (a number), or an `attribute` or `skill`"),
         ({"base": 10, "skill": "Tracking"}, "either a Base or an attribute/skill"),
         ({"skill": "Swimming"}, "Daniela has no skill `Swimming`"),
         ({"attribute": "Charm"}, "Daniela has no attribute `Charm`"),
@@ -149,6 +149,10 @@ async def test_resisted_poker_example(table: Table) -> None:
     embed = embed_of(result)
     assert embed.title == "⚔️ Franky wins — SL 3 — poker"
     assert "Johnny: Base 10, [6] [7] → **SL -3**" in text_of(result)
+    # Johnny 10, Franky 9, Richard 8: each one's exact chance, roll-offs included.
+    assert "Chance: Johnny wins 44.3% · Franky wins 32.5% · Richard wins 23.2%" in (
+        embed.description
+    )
 
 
 async def test_resisted_roll_off_and_a_mentioned_player(table: Table) -> None:
@@ -187,7 +191,7 @@ async def test_resisted_typed_at_name_is_a_mention(table: Table) -> None:
         ("Johnny:12", "needs 2 to 25 parties"),
         ("Johnny:x, B:3", "must be a whole number"),
         ("Johnny:12, johnny:3", "named twice"),
-        (" , ; ", "List the parties"),
+        (" , ; ", "List them, e.g. `Johnny:12"),
     ],
 )
 async def test_resisted_refusals(table: Table, parties: str, message: str) -> None:

@@ -8,6 +8,7 @@ import pytest
 from simcord.backend.errors import OptionError
 
 from bot.app import create_bot
+from bot.cogs import _confirm
 from bot.services.sheet import MAX_ATTRIBUTES, MAX_RESOURCES, MAX_SKILLS
 from engine.dice import ScriptedDice
 from tests.conftest import Table, embed_of, text_of
@@ -281,6 +282,16 @@ async def test_delete_asks_first_with_a_button(table: Table) -> None:
     assert "Deleted Hermione." in deleted.response.content
     gone = await table.alice.slash(table.channel, "sheet show")
     assert "You have no character here" in gone.response.content
+
+
+async def test_an_unanswered_delete_closes_and_keeps_the_character(table: Table) -> None:
+    await hermione(table)
+    asked = await table.alice.slash(table.channel, "sheet delete", character="Hermione")
+    await table.env.advance_time(_confirm.CONFIRM_SECONDS + 1)
+    closed = next(m for m in table.channel.history(viewer=table.alice) if m.id == asked.response.id)
+    assert closed.content == "No answer: Kept Hermione: nothing was deleted."
+    assert not closed.components
+    assert "Hermione" in text_of(await table.alice.slash(table.channel, "sheet show"))
 
 
 async def test_nobody_deletes_another_players_character(table: Table) -> None:

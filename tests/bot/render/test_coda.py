@@ -38,6 +38,7 @@ def test_twenty_helpers_with_long_names_fit_the_limits():
         leader=rollers[0],
         helpers=rollers,
         chance=0.5,
+        helper_chances=(0.25,) * len(rollers),
         difficulty="Nearly Impossible",
         label="L" * 100,
         secrecy=PUBLIC,
@@ -57,3 +58,14 @@ def test_a_long_extended_task_fits():
     embed = render.status_embed([TaskView(task=task, started_by=1)] * 25)
     assert len(embed) <= TOTAL
     assert all(len(f.value or "") <= 1024 for f in embed.fields)
+
+
+def test_elapsed_time_reads_naturally_with_or_without_a_unit():
+    task = coda.extended_start(name="Brew", stages=[10], interval=1, unit="days")
+    assert (
+        "**Elapsed:** 0 days (each test 1 day)"
+        in render.task_embed(TaskView(task=task, started_by=1), title="T").description
+    )
+    bare = coda.extended_start(name="Brew", stages=[10], interval=2)
+    text = render.task_embed(TaskView(task=bare, started_by=1), title="T").description
+    assert "**Elapsed:** 0 units (each test 2 units)" in text

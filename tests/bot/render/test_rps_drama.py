@@ -48,6 +48,7 @@ def test_the_largest_resisted_action_fits() -> None:
     embed = render_rps.resisted_embed(ResistedOutcome(result, sources, "l" * 100, PUBLIC), "gm")
     within_limits(embed)
     assert embed.title.startswith("⚔️ Tie after 20 rounds")
+    assert "Chance: shown for up to 5 parties." in embed.description
 
 
 def test_the_largest_drama_test_fits_and_marks_every_kind_of_die() -> None:
@@ -57,7 +58,9 @@ def test_the_largest_drama_test_fits_and_marks_every_kind_of_die() -> None:
     outcome = RollOutcome(
         result=result,
         pools=pools,
-        chance=0.5,
+        net=result.net,
+        outcome=result.outcome,
+        chances=dict.fromkeys(Outcome, 1 / 3),
         character="W" * 64,
         penalty_dice=9,
         gained=change,
@@ -98,7 +101,49 @@ def test_the_largest_opposed_test_fits() -> None:
 
 
 def test_base_lines_and_forgone_checks() -> None:
-    base = Base(16, ("Base 16",))
-    assert render_rps.base_line(base) == "**Base 16** = Base 16"
+    assert render_rps.base_line(Base(16, ("Base 16",))) == "**Base 16**"
+    assert render_rps.base_line(Base(14, ("Base 16", "Tricky −2"))) == (
+        "**Base 14** = Base 16 + Tricky −2"
+    )
     lines = render_rps.check_lines(rps.check(ScriptedDice([]), base=16, forgo=True))
     assert lines == ["Roll forgone (Base above 15): **SL 1**, and no critical either way."]
+
+
+def test_verdicts_read_the_sl() -> None:
+    assert render_rps.check_lines(rps.check(ScriptedDice([4, 6]), base=10))[-1] == (
+        "**SL 0** — failure, but barely (a retry is usually allowed)."
+    )
+    assert render_rps.check_lines(rps.check(ScriptedDice([2, 2]), base=10))[-1] == (
+        "**SL 6** — success, good."
+    )
+    assert render_rps.check_lines(rps.check(ScriptedDice([9, 9]), base=10))[-1] == (
+        "**SL -8** — failure."
+    )
+
+
+def test_the_largest_working_together_fits() -> None:
+    from bot.services.drama import HelperRoll
+
+    pools = Pools(60, 60, 60)
+    everyone = [pools] + [Pools(60, 60)] * drama.MAX_HELPERS
+    together = drama.together(SeededDice(11), pools=everyone, criticals=True)
+    outcome = RollOutcome(
+        result=together.tests[0],
+        pools=pools,
+        net=together.net,
+        outcome=together.outcome,
+        chances=drama.together_chances(pools=everyone[:3]),
+        character="W" * 64,
+        penalty_dice=0,
+        gained=None,
+        offer_id=None,
+        label="l" * 100,
+        secrecy=PUBLIC,
+        helpers=tuple(
+            HelperRoll(f"Helper {i} " + "h" * 50, p, t)
+            for i, (p, t) in enumerate(zip(everyone[1:], together.tests[1:], strict=True))
+        ),
+    )
+    embed = render_drama.test_embed(outcome, "alice")
+    within_limits(embed)
+    assert "Working together, the nets add up" in embed.description

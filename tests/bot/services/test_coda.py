@@ -20,7 +20,11 @@ BOB = Actor(user_id=200, channel_id=10, guild_id=1)
 
 async def test_a_test_is_logged_with_its_faces_and_degree(db: Database) -> None:
     outcome = await service.roll_test(
-        db, ScriptedDice([6, 6, 2]), ALICE, modifier=1, difficulty="Challenging", attempt=2
+        db,
+        ScriptedDice([6, 6, 2]),
+        ALICE,
+        service.PlainRoll(modifier=1),
+        service.TestRequest(difficulty="Challenging", attempt=2),
     )
     assert outcome.result.total == 13 and outcome.result.penalty == 2
     assert outcome.difficulty == "Challenging"
@@ -35,7 +39,13 @@ async def test_a_test_is_logged_with_its_faces_and_degree(db: Database) -> None:
 
 async def test_a_refused_test_writes_nothing(db: Database) -> None:
     with pytest.raises(UserError):
-        await service.roll_test(db, ScriptedDice([3, 3]), ALICE, tn=10, difficulty="Routine")
+        await service.roll_test(
+            db,
+            ScriptedDice([3, 3]),
+            ALICE,
+            service.PlainRoll(),
+            service.TestRequest(tn=10, difficulty="Routine"),
+        )
     async with db.unit_of_work(read_only=True) as session:
         assert await roll_log.latest(session, 10, count=5, include_secret=True) == []
 

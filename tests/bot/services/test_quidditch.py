@@ -11,6 +11,7 @@ from bot.errors import PermissionDenied, UserError
 from bot.services import quidditch
 from bot.services.permissions import is_gm
 from bot.storage import Database
+from bot.storage.repositories import quidditch as matches
 from engine import quidditch as q
 from engine.dice import ScriptedDice
 
@@ -113,3 +114,52 @@ async def test_two_gms_starting_at_once_leave_one_match(db: Database) -> None:
     assert len(started) == 1 and len(refused) == 1, results
     # Another channel is free.
     await quidditch.new_match(db, Actor(900, PITCH, GUILD, gm_role=True), home="E", away="F")
+
+
+async def test_odds_are_seeded_and_stop_at_the_time_budget(
+    db: Database, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    await ready(db, GM, home_house="Gryffindor", away_house="Slytherin")
+    ready_calls: list[bool] = []
+
+    async def announce() -> None:
+        ready_calls.append(True)
+
+    full = await quidditch.odds(db, GM, count=300, ready=announce)
+    assert ready_calls == [True]
+    assert (full.summary.matches, full.requested) == (300, 300)
+    again = await quidditch.odds(db, GM, count=300)
+    assert again.summary == full.summary  # the same match state gives the same answer
+    monkeypatch.setattr(quidditch, "ODDS_BUDGET", 0.0)
+    cut = await quidditch.odds(db, GM, count=300)
+    assert (cut.summary.matches, cut.requested) == (quidditch.ODDS_BATCH, 300)
+
+
+async def test_only_a_gm_asks_for_the_odds_and_nothing_is_announced(db: Database) -> None:
+    await ready(db, GM, home_house="Gryffindor", away_house="Slytherin")
+    announced: list[bool] = []
+
+    async def announce() -> None:
+        announced.append(True)
+
+    with pytest.raises(PermissionDenied):
+        await quidditch.odds(db, ALICE, ready=announce)
+    assert announced == []
+
+
+async def test_two_first_wins_of_a_house_at_once_both_count(any_database_url: str) -> None:
+    """Two matches of one guild ending together with a house new to the table (PostgreSQL:
+    both insert its row; the loser of that race adds to the winner's row instead)."""
+    database = Database(any_database_url)
+    try:
+
+        async def win(points: int) -> None:
+            async with database.unit_of_work() as session:
+                await matches.award(session, GUILD, "Hufflepuff", points)
+
+        await asyncio.gather(*(win(points) for points in range(10, 60, 10)))
+        async with database.unit_of_work(read_only=True) as session:
+            (row,) = await matches.table(session, GUILD)
+        assert (row.house, row.points, row.wins) == ("Hufflepuff", 150, 5)
+    finally:
+        await database.dispose()

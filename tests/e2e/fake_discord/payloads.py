@@ -21,6 +21,7 @@ ALL_PERMISSIONS = (1 << 53) - 1
 # Option types of application commands.
 SUB_COMMAND, SUB_COMMAND_GROUP = 1, 2
 STRING, INTEGER, BOOLEAN, USER, CHANNEL, ROLE, MENTIONABLE, NUMBER = 3, 4, 5, 6, 7, 8, 9, 10
+ATTACHMENT = 11
 
 # Interaction types.
 PING, APPLICATION_COMMAND, MESSAGE_COMPONENT, AUTOCOMPLETE, MODAL_SUBMIT = 1, 2, 3, 4, 5
@@ -192,7 +193,7 @@ def command_options(
         if name not in by_name:
             raise KeyError(f"/{definition['name']} has no option {name!r}")
         kind = by_name[name]["type"]
-        if kind in (USER, CHANNEL, ROLE, MENTIONABLE):
+        if kind in (USER, CHANNEL, ROLE, MENTIONABLE, ATTACHMENT):
             value = str(value)
         built.append({"name": name, "type": kind, "value": value})
     missing = [o["name"] for o in options if o.get("required") and o["name"] not in values]
@@ -219,3 +220,10 @@ def find_component(message_payload: dict[str, Any], *, custom_id: str | None, la
         if label is not None and label in (component.get("label") or ""):
             return component
     raise KeyError(f"no component with custom_id={custom_id!r} label={label!r} in the message")
+
+
+def leaf_options(options: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The value options of an interaction, under any subcommand (group)."""
+    while options and options[0]["type"] in (SUB_COMMAND, SUB_COMMAND_GROUP):
+        options = options[0].get("options") or []
+    return options

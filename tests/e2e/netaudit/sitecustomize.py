@@ -22,30 +22,3 @@ if _path:
             _log.write(f"getaddrinfo {args[0]!r} {args[1]}\n")
 
     sys.addaudithook(_audit)
-
-_switch = os.environ.get("NARRATOR_EXPERIMENT_SWITCH_INTERVAL")
-if _switch:
-    sys.setswitchinterval(float(_switch))
-
-if os.environ.get("NARRATOR_EXPERIMENT_INLINE_SQLITE"):
-    import functools
-
-    import aiosqlite.core as _core
-
-    _orig_connect = _core.connect
-
-    def _connect(database, **kwargs):
-        kwargs["check_same_thread"] = False
-        return _orig_connect(database, **kwargs)
-
-    _core.connect = _connect
-    import aiosqlite as _a
-
-    _a.connect = _connect
-
-    async def _execute(self, fn, *args, **kwargs):
-        if not self._running or not self._connection:
-            raise ValueError("Connection closed")
-        return functools.partial(fn, *args, **kwargs)()
-
-    _core.Connection._execute = _execute

@@ -511,7 +511,7 @@ def test_extended_test_completes():
     assert step.after.total == 49
     assert step.after.tests == 3
     assert step.after.elapsed == 6
-    assert step.after.elapsed_text == "6 hours"
+    assert (step.after.elapsed, step.after.unit) == (6, "hours")
     assert step.after.current is None
     with pytest.raises(CodaError, match="already complete"):
         coda.extended_roll(ScriptedDice([3, 3]), step.after)
@@ -774,6 +774,20 @@ def test_combined_chance_matches_enumeration_over_helper_degrees():
         expected += p * float(enumerated_tail(tn - leader - bonus))
     got = coda.combined_chance(tn=tn, helpers=helpers, leader_modifier=leader)
     assert got == pytest.approx(expected, abs=1e-12)
+
+
+def test_helper_chances_are_each_helpers_chance_at_tn_minus_five():
+    darkness = parse_conditions("Darkness +5")
+    got = coda.helper_chances(
+        tn=15, helpers=[2, Side(modifier=1, penalty=3), -5], conditions=darkness
+    )
+    # TN 15 − 5 + 5 (Darkness) = 15: the dice must reach 13, 17 and 20.
+    assert got == pytest.approx([float(enumerated_tail(n)) for n in (13, 17, 20)], abs=1e-12)
+    # At TN 5 a helper tests against 0: only the rolling-1s rule can fail it.
+    assert coda.helper_chances(tn=5, helpers=[0]) == (1.0,)
+    assert coda.helper_chances(tn=5, helpers=[0], ones="failure") == pytest.approx((35 / 36,))
+    with pytest.raises(CodaError, match="1 to 20 helpers"):
+        coda.helper_chances(tn=15, helpers=[])
 
 
 def test_combined_chance_against_seeded_combined_tests():

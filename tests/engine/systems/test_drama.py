@@ -256,7 +256,7 @@ def test_unknown_difficulty() -> None:
 
 def test_situation_target_penalty_drama_helpers_and_parts_add_up() -> None:
     pools = drama.skill_pools(
-        3, 2, difficulty="Difficult", resistance=1, target=3, drama=2, penalty=4, helpers=[2, 0]
+        3, 2, difficulty="Difficult", resistance=1, target=3, drama=2, penalty=4, hands=[2, 0]
     )
     assert (pools.base, pools.resistance, pools.drama) == (5 + 2, 4 + 1 + 3 + 4, 2)
     assert sum(p.base for p in pools.parts) == pools.base
@@ -511,3 +511,39 @@ def test_the_contract_names_are_fields() -> None:
         "outcome",
         "penalty_gained",
     } <= names
+
+
+def test_together_chances_are_the_convolution_of_the_nets() -> None:
+    single = drama.together_chances(pools=[Pools(5, 2, 1)])
+    expected = drama.outcome_chances(base=5, resistance=2, drama=1)
+    for outcome in Outcome:
+        assert single[outcome] == pytest.approx(expected[outcome], abs=1e-12)
+    # Two 1Bd helpers against nothing: net = successes of 2 dice (each 1/3).
+    pair = drama.together_chances(pools=[Pools(1), Pools(1)])
+    assert pair[Outcome.SUCCESS] == pytest.approx(1 / 9, abs=1e-12)
+    assert pair[Outcome.YES_BUT] == pytest.approx(4 / 9, abs=1e-12)
+    assert pair[Outcome.FAILURE] == pytest.approx(4 / 9, abs=1e-12)
+    with pytest.raises(drama.DramaError, match="Between 1 and 11"):
+        drama.together_chances(pools=[Pools(1)] * 12)
+
+
+def test_together_chances_of_big_pools_keep_their_exactness() -> None:
+    # The negligible sums dropped along the way change nothing measurable: compare with the
+    # full convolution of the exact distributions.
+    pools = [Pools(30, 20, 5), Pools(25, 20), Pools(25, 20), Pools(10, 30)]
+    full: Counter[int] = Counter({0: 1.0})
+    for p in pools:
+        pmf = drama.net_distribution(base=p.base, resistance=p.resistance, drama=p.drama)
+        nxt: Counter[int] = Counter()
+        for a, pa in full.items():
+            for b, pb in pmf.items():
+                nxt[a + b] += pa * pb
+        full = nxt
+    got = drama.together_chances(pools=pools)
+    assert got[Outcome.YES_BUT] == pytest.approx(full[1], abs=1e-11)
+    assert got[Outcome.FAILURE] == pytest.approx(
+        sum(p for n, p in full.items() if n < 1), abs=1e-11
+    )
+    assert got[Outcome.SUCCESS] == pytest.approx(
+        sum(p for n, p in full.items() if n >= 2), abs=1e-11
+    )

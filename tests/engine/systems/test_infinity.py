@@ -389,6 +389,15 @@ class TestChances:
     def test_2v2_against_enumeration(self, sv_a, sv_b):
         self._check(sv_a, 2, sv_b, 2)
 
+    def test_the_benchmarked_b3_against_b1(self):
+        # The figures issue 5's note quotes, counted once over all 20^4 faces by a separate
+        # enumeration (too slow to repeat here): SV 12 B3 against SV 11 B1.
+        odds = infinity.ftf_odds(a_attribute=12, a_burst=3, b_attribute=11, b_burst=1)
+        assert odds.a_wins == float(Fraction(119_447, 160_000))
+        assert odds.b_wins == float(Fraction(29_484, 160_000))
+        assert odds.a_expected_hits == float(Fraction(207_600, 160_000))
+        assert odds.b_expected_hits == float(Fraction(29_484, 160_000))
+
     @staticmethod
     def _check(sv_a, n, sv_b, k):
         a_win, b_win, a_hits, b_hits = _brute_ftf(sv_a, n, sv_b, k)
@@ -614,3 +623,4 @@ def test_face_to_face_invariants(a, am, n, b, bm, k, seed):
             assert d.status is not X or d.success
             assert d.status is not C or d.critical
     assert r.winner == ("a" if r.a_hits else "b" if r.b_hits else None)
+    assert r.hits == {"a": r.a_hits, "b": r.b_hits, None: ()}[r.winner]

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import math
+from collections import Counter
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.dice import ScriptedDice
+from engine.dice import ScriptedDice, SeededDice
 from engine.errors import InputError
 from engine.systems import rps
 from engine.systems.rps import FailureReason, Reading, Special, TaskStatus
@@ -385,3 +388,66 @@ def test_the_contract_names_are_fields() -> None:
 
     names = {f.name for f in dataclasses.fields(rps.CheckResult)}
     assert {"faces", "success_level", "success", "automatic", "critical", "label"} <= names
+
+
+# --- Resisted chances ------------------------------------------------------------------------
+
+
+def _sl_counts(base: int) -> dict[int, int]:
+    """SL -> number of the 100 face pairs, straight from the rule text."""
+    counts: dict[int, int] = {}
+    for a in range(1, 11):
+        for b in range(1, 11):
+            sl = base - a - b
+            if a == b == 1:
+                sl = 1 if base <= 2 else sl + 5
+            elif a == b == 10 and sl >= 1:
+                sl = 0
+            counts[sl] = counts.get(sl, 0) + 1
+    return counts
+
+
+@pytest.mark.parametrize("base", [-3, 2, 3, 12, 21])
+def test_success_levels_match_the_rule_text(base: int) -> None:
+    assert dict(rps.success_levels(base)) == {sl: n / 100 for sl, n in _sl_counts(base).items()}
+    assert sum(p for sl, p in rps.success_levels(base) if sl >= 1) == pytest.approx(
+        rps.chance(base=base), abs=1e-12
+    )
+
+
+@pytest.mark.parametrize(("a", "b"), [(10, 10), (12, 9), (3, 20), (-5, 30)])
+def test_two_party_chances_are_a_geometric_series_of_roll_offs(a: int, b: int) -> None:
+    ca, cb = _sl_counts(a), _sl_counts(b)
+    win_a = sum(na * nb for x, na in ca.items() for y, nb in cb.items() if x > y) / 10_000
+    win_b = sum(na * nb for x, na in ca.items() for y, nb in cb.items() if x < y) / 10_000
+    tie = 1 - win_a - win_b
+    rounds = rps.MAX_ROUNDS
+    chances = rps.resisted_chances(parties=[("A", a), ("B", b)])
+    assert chances is not None
+    assert chances.wins["A"] == pytest.approx(win_a * (1 - tie**rounds) / (1 - tie), abs=1e-12)
+    assert chances.wins["B"] == pytest.approx(win_b * (1 - tie**rounds) / (1 - tie), abs=1e-12)
+    assert chances.tie == pytest.approx(tie**rounds, abs=1e-15)
+
+
+def test_many_party_chances_match_a_seeded_sample() -> None:
+    parties = [("A", 10), ("B", 12), ("C", 12), ("D", 7)]
+    chances = rps.resisted_chances(parties=parties)
+    assert chances is not None
+    assert math.fsum([*chances.wins.values(), chances.tie]) == pytest.approx(1.0, abs=1e-12)
+    dice = SeededDice("resisted")
+    n = 3000
+    wins = Counter(rps.resisted(dice, parties=parties).winner for _ in range(n))
+    for name, p in chances.wins.items():
+        sigma = math.sqrt(p * (1 - p) / n)
+        assert abs(wins[name] / n - p) <= 5 * sigma + 1 / n
+
+
+def test_identical_parties_win_equally_often() -> None:
+    chances = rps.resisted_chances(parties=[(c, 12) for c in "ABCDE"])
+    assert chances is not None
+    assert all(p == pytest.approx(0.2, abs=1e-12) for p in chances.wins.values())
+
+
+def test_no_chance_above_the_party_limit() -> None:
+    parties = [(f"P{i}", 10) for i in range(rps.MAX_CHANCE_PARTIES + 1)]
+    assert rps.resisted_chances(parties=parties) is None
