@@ -1,14 +1,12 @@
-"""Sheet options for any cog: autocomplete for character, attribute, skill and resource names.
+"""Autocomplete for character, attribute, skill and resource names, for any cog's options.
 
-Free functions, so any command binds them with ``@my_command.autocomplete("skill")(
-skill_autocomplete)`` (discord.py passes no cog to a module-level callback). Attribute,
-skill and resource suggestions come from the character named in the command's
-``character`` option when it has one, else from the caller's active character.
+Free functions, so any command binds them with ``@app_commands.autocomplete(skill=
+skill_autocomplete)`` (discord.py passes no cog to a module-level callback). Sheet names
+come from the character named in the command's ``character`` option (or another option, see
+:func:`sheet_names_from`) when it has one, else from the caller's active character.
 """
 
 from __future__ import annotations
-
-from collections.abc import Awaitable, Callable
 
 import discord
 from discord import app_commands
@@ -17,45 +15,44 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from bot.actor import Actor
 from bot.cogs._common import Choices, actor_from, safe_autocomplete
 from bot.services import characters
+from bot.services.characters import NameLookup
 
-#: The five systems as a command option's choices (``/sheet create``, ``/init start``).
-
-NameLookup = Callable[[AsyncSession, Actor, str, str | None], Awaitable[list[str]]]
-
-
-def _choices(names: list[str]) -> Choices:
-    return [app_commands.Choice(name=name, value=name) for name in names]
+AutocompleteCallback = app_commands.commands.AutocompleteCallback
 
 
-async def sheet_names(
-    interaction: discord.Interaction, current: str, lookup: NameLookup
-) -> Choices:
-    """``lookup``'s names for the command's ``character`` option, else the active character."""
-    character = getattr(interaction.namespace, "character", None)
-    async with interaction.client.db.unit_of_work(read_only=True) as session:  # type: ignore[attr-defined]
-        names = await lookup(
-            session, actor_from(interaction), current, character if character else None
+def sheet_names_from(
+    lookup: NameLookup, *, character_option: str = "character", needs_character: bool = False
+) -> AutocompleteCallback:
+    """Autocomplete of ``lookup``'s names on the sheet named in ``character_option``.
+
+    ``needs_character``: offer nothing until that option is filled (the other side of an
+    opposed roll has no "active character" of the caller's to fall back on).
+    """
+
+    @safe_autocomplete
+    async def complete(interaction: discord.Interaction, current: str) -> Choices:
+        character = getattr(interaction.namespace, character_option, None) or None
+        if needs_character and character is None:
+            return []
+        names = await characters.suggest(
+            interaction.client.db,  # type: ignore[attr-defined]
+            actor_from(interaction),
+            lookup,
+            current,
+            character,
         )
-    return _choices(names)
+        return [app_commands.Choice(name=name, value=name) for name in names]
+
+    return complete
 
 
-@safe_autocomplete
-async def character_autocomplete(interaction: discord.Interaction, current: str) -> Choices:
-    async with interaction.client.db.unit_of_work(read_only=True) as session:  # type: ignore[attr-defined]
-        names = await characters.character_names(session, actor_from(interaction), current)
-    return _choices(names)
+async def _characters(
+    session: AsyncSession, actor: Actor, prefix: str, _character: str | None
+) -> list[str]:
+    return await characters.character_names(session, actor, prefix)
 
 
-@safe_autocomplete
-async def attribute_autocomplete(interaction: discord.Interaction, current: str) -> Choices:
-    return await sheet_names(interaction, current, characters.attribute_names)
-
-
-@safe_autocomplete
-async def skill_autocomplete(interaction: discord.Interaction, current: str) -> Choices:
-    return await sheet_names(interaction, current, characters.skill_names)
-
-
-@safe_autocomplete
-async def resource_autocomplete(interaction: discord.Interaction, current: str) -> Choices:
-    return await sheet_names(interaction, current, characters.resource_names)
+character_autocomplete = sheet_names_from(_characters)
+attribute_autocomplete = sheet_names_from(characters.attribute_names)
+skill_autocomplete = sheet_names_from(characters.skill_names)
+resource_autocomplete = sheet_names_from(characters.resource_names)

@@ -11,6 +11,7 @@ commands' own services (taking ``db``) live further down.
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -38,6 +39,7 @@ from bot.services.sheet import (
     resolve,
     sheet_from_row,
 )
+from bot.storage import Database
 from bot.storage.models import Character
 from bot.storage.repositories import characters as repo
 from engine.systems import SYSTEMS
@@ -338,3 +340,14 @@ async def adjust_resource(
     row.resources = resources
     await session.flush()
     return ResourceChange(row.name, row.owner_id, key, before, after, clamped)
+
+
+NameLookup = Callable[[AsyncSession, Actor, str, str | None], Awaitable[list[str]]]
+
+
+async def suggest(
+    db: Database, actor: Actor, lookup: NameLookup, prefix: str, character: str | None
+) -> list[str]:
+    """Autocomplete's one read: ``lookup``'s names in a read-only unit of work."""
+    async with db.unit_of_work(read_only=True) as session:
+        return await lookup(session, actor, prefix, character)

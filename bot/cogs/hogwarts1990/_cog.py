@@ -5,9 +5,9 @@ from __future__ import annotations
 import discord
 from discord import app_commands
 
-from bot.cogs._common import Choices, NarratorCog, actor_from, safe_autocomplete, send_roll
+from bot.cogs._common import NarratorCog, actor_from, send_roll
 from bot.cogs._options import CHARACTER_HELP, ROLL_HELP, Label, SheetName
-from bot.cogs._sheets import attribute_autocomplete, character_autocomplete
+from bot.cogs._sheets import attribute_autocomplete, character_autocomplete, sheet_names_from
 from bot.render import hogwarts1990 as render
 from bot.services import characters
 from bot.services import hogwarts1990 as service
@@ -108,15 +108,8 @@ class Hogwarts1990Cog(NarratorCog):
     opposed.autocomplete("attribute")(attribute_autocomplete)
     opposed.autocomplete("character")(character_autocomplete)
     opposed.autocomplete("vs_character")(character_autocomplete)
-
-    @opposed.autocomplete("vs_attribute")
-    @safe_autocomplete
-    async def _vs_attributes(self, interaction: discord.Interaction, current: str) -> Choices:
-        other = getattr(interaction.namespace, "vs_character", None)
-        if not other:
-            return []
-        async with self.db.unit_of_work(read_only=True) as session:
-            names = await characters.attribute_names(
-                session, actor_from(interaction), current, other
-            )
-        return [app_commands.Choice(name=name, value=name) for name in names]
+    opposed.autocomplete("vs_attribute")(
+        sheet_names_from(
+            characters.attribute_names, character_option="vs_character", needs_character=True
+        )
+    )

@@ -5,9 +5,9 @@ from __future__ import annotations
 import discord
 from discord import app_commands
 
-from bot.cogs._common import Choices, NarratorCog, actor_from, safe_autocomplete, send_roll
+from bot.cogs._common import NarratorCog, actor_from, send_roll
 from bot.cogs._options import CHARACTER_HELP, ROLL_HELP, Label, SheetName
-from bot.cogs._sheets import attribute_autocomplete, character_autocomplete
+from bot.cogs._sheets import attribute_autocomplete, character_autocomplete, sheet_names_from
 from bot.render import infinity as render
 from bot.services import characters
 from bot.services import infinity as service
@@ -142,23 +142,9 @@ class InfinityCog(NarratorCog):
     save.autocomplete("character")(character_autocomplete)
     ftf.autocomplete("active_character")(character_autocomplete)
     ftf.autocomplete("reactive_character")(character_autocomplete)
-
-    @ftf.autocomplete("active_attribute")
-    @safe_autocomplete
-    async def _active_attributes(self, interaction: discord.Interaction, current: str) -> Choices:
-        return await self._side_attributes(interaction, current, "active_character")
-
-    @ftf.autocomplete("reactive_attribute")
-    @safe_autocomplete
-    async def _reactive_attributes(self, interaction: discord.Interaction, current: str) -> Choices:
-        return await self._side_attributes(interaction, current, "reactive_character")
-
-    async def _side_attributes(
-        self, interaction: discord.Interaction, current: str, option: str
-    ) -> Choices:
-        character = getattr(interaction.namespace, option, None)
-        async with self.db.unit_of_work(read_only=True) as session:
-            names = await characters.attribute_names(
-                session, actor_from(interaction), current, character or None
-            )
-        return [app_commands.Choice(name=name, value=name) for name in names]
+    ftf.autocomplete("active_attribute")(
+        sheet_names_from(characters.attribute_names, character_option="active_character")
+    )
+    ftf.autocomplete("reactive_attribute")(
+        sheet_names_from(characters.attribute_names, character_option="reactive_character")
+    )

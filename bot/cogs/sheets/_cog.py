@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import functools
 import io
 
 import discord
@@ -10,39 +9,38 @@ from discord import app_commands
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.actor import Actor
-from bot.cogs._common import Choices, NarratorCog, Pages, actor_from, safe_autocomplete
+from bot.cogs._common import NarratorCog, Pages, actor_from
 from bot.cogs._confirm import Confirm
 from bot.cogs._options import CHARACTER_HELP, SYSTEM_CHOICES, SheetName
 from bot.cogs._sheets import (
     attribute_autocomplete,
     character_autocomplete,
-    sheet_names,
+    sheet_names_from,
     skill_autocomplete,
 )
 from bot.errors import UserError
 from bot.render.sheets import created_embed, list_embed, resource_embed, sheet_pages
 from bot.services import sheets
+from bot.services.characters import NameLookup
 from bot.services.sheet import MAX_VALUE, MIN_VALUE, NAME_LENGTH, NOTES_LENGTH
 from bot.services.sheets import SheetChange
 
 Value = app_commands.Range[int, MIN_VALUE, MAX_VALUE]
 
 
-@safe_autocomplete
-async def attribute_suggestions(interaction: discord.Interaction, current: str) -> Choices:
-    """The sheet's attributes, then its system template's missing ones."""
-    return await sheet_names(interaction, current, functools.partial(_suggested, "attributes"))
+def _suggestions(kind: str) -> NameLookup:
+    """The sheet's ``kind`` ("attributes", "resources"), then its template's missing ones."""
+
+    async def lookup(
+        session: AsyncSession, actor: Actor, prefix: str, character: str | None
+    ) -> list[str]:
+        return await sheets.suggested_names(session, actor, kind, prefix, character)
+
+    return lookup
 
 
-@safe_autocomplete
-async def resource_suggestions(interaction: discord.Interaction, current: str) -> Choices:
-    return await sheet_names(interaction, current, functools.partial(_suggested, "resources"))
-
-
-async def _suggested(
-    kind: str, session: AsyncSession, actor: Actor, prefix: str, character: str | None
-) -> list[str]:
-    return await sheets.suggested_names(session, actor, kind, prefix, character)
+attribute_suggestions = sheet_names_from(_suggestions("attributes"))
+resource_suggestions = sheet_names_from(_suggestions("resources"))
 
 
 class SheetsCog(NarratorCog):
