@@ -7,6 +7,7 @@ permission and error message is exactly the one Discord users get: nothing is wr
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import json
 import logging
 import shlex
@@ -67,7 +68,8 @@ class Console:
     channels: dict[str, Any] = field(default_factory=dict)
     user: str = "gm"
     channel: str = "table"
-    last_with_buttons: Any = None
+    # The latest message with buttons each user can see: public ones are everyone's.
+    buttons_for: dict[str | None, Any] = field(default_factory=dict)
 
     def setup(self) -> None:
         import simcord  # noqa: F401 - the console needs SimCord at run time
@@ -80,12 +82,16 @@ class Console:
 
     def channel_handle(self, name: str) -> Any:
         if name not in self.channels:
-            self.channels[name] = self.guild.create_text_channel(name)
+            self.channels[name] = self._with_stable_id(
+                f"channel:{name}", lambda: self.guild.create_text_channel(name)
+            )
         return self.channels[name]
 
     def member(self, name: str, *, gm: bool = False) -> Any:
         if name not in self.users:
-            self.users[name] = self.env.create_user(name)
+            self.users[name] = self._with_stable_id(
+                f"user:{name}", lambda: self.env.create_user(name)
+            )
         elif gm and not self._is_gm(name):
             # Same user (same id, same sheets), rejoining with the GM role.
             self.guild.remove_member(self.members.pop(name))
@@ -93,6 +99,22 @@ class Console:
             roles = [self.gm_role] if gm else []
             self.members[name] = self.guild.add_member(self.users[name], roles=roles)
         return self.members[name]
+
+    def _with_stable_id(self, key: str, create: Callable[[], Any]) -> Any:
+        """Create a user or channel whose id depends only on its name.
+
+        The database keys sheets, settings and encounters by Discord ids; with ids derived
+        from names, ``#lab`` and ``dave`` are the same channel and player in every session.
+        SimCord numbers everything in creation order, so its next id is swapped for ours.
+        """
+        backend = self.env.backend
+        ids = iter([stable_id(key)])
+        allocate = backend.snowflake
+        backend.snowflake = lambda: next(ids, None) or allocate()
+        try:
+            return create()
+        finally:
+            del backend.snowflake
 
     def _is_gm(self, name: str) -> bool:
         member = self.members[name].member
@@ -232,21 +254,33 @@ class Console:
         return value
 
     async def _click(self, label: str) -> None:
-        if self.last_with_buttons is None:
-            self._error("No reply with buttons yet.")
+        target = self.buttons_for.get(self.user) or self.buttons_for.get(None)
+        if target is None:
+            self._error("No message with buttons that you can see yet.")
             return
         actor = self.members[self.user]
         before = self._snapshot()
         try:
-            result = await actor.click(self.last_with_buttons, label=label)
+            result = await actor.click(target, label=label)
         except Exception as error:
             self._error(_simcord_message(error, f"click {label}"))
             return
         self._show_result(result, before)
 
+    def _places(self) -> list[tuple[str, Any]]:
+        """Every channel and existing direct-message channel, with how to say where it is."""
+        places = [(f"#{name}", handle) for name, handle in self.channels.items()]
+        opened = self.env.backend.dm_channels
+        places += [
+            (f"direct message to {name}", user.dm_channel)
+            for name, user in self.users.items()
+            if user.id in opened
+        ]
+        return places
+
     def _snapshot(self) -> dict[int, str]:
-        """The channel's messages now, to show what a command posted or edited besides its reply."""
-        return {m.id: _fingerprint(m) for m in self.channel_handle(self.channel).history()}
+        """Every message now, to show what a command posted or edited besides its reply."""
+        return {m.id: _fingerprint(m) for _, place in self._places() for m in place.history()}
 
     def _show_result(self, result: Any, before: dict[int, str]) -> None:
         messages = [m for m in [result.response, *result.followups] if m is not None]
@@ -260,17 +294,21 @@ class Console:
             )
         for message in messages:
             if message.components:
-                self.last_with_buttons = message
+                self.buttons_for[self.user if message.flags.ephemeral else None] = message
             self.emit(_payload(message))
         replies = {m.id for m in messages}
-        for message in self.channel_handle(self.channel).history():
-            if message.id in replies or before.get(message.id) == _fingerprint(message):
-                continue
-            if message.components:
-                self.last_with_buttons = message
-            payload = _message_payload(message)
-            payload["channel_message"] = "edited" if message.id in before else "posted"
-            self.emit(payload)
+        here = f"#{self.channel}"
+        for where, place in self._places():
+            for message in place.history():
+                if message.id in replies or before.get(message.id) == _fingerprint(message):
+                    continue
+                if message.components and where == here:
+                    self.buttons_for[None] = message
+                payload = _message_payload(message)
+                payload["channel_message"] = "edited" if message.id in before else "posted"
+                if where != here:
+                    payload["where"] = where
+                self.emit(payload)
 
     def _info(self, text: str) -> None:
         self.emit({"console": True, "content": text})
@@ -299,6 +337,12 @@ def _payload(message: Any) -> dict[str, Any]:
             a.get("filename") if isinstance(a, dict) else str(a) for a in attachments
         ]
     return payload
+
+
+def stable_id(key: str) -> int:
+    """A snowflake-shaped id that depends only on ``key`` (below 2**63, as Discord's are)."""
+    digest = hashlib.sha256(key.encode()).digest()
+    return (1 << 60) | int.from_bytes(digest[:7], "big")
 
 
 def _choice_value(name: str, choices: list[dict[str, Any]], typed: str) -> str:
@@ -352,7 +396,8 @@ def format_text(payload: dict[str, Any]) -> str:
     if payload.get("ephemeral"):
         lines.append("(only you can see this)")
     if payload.get("channel_message"):
-        lines.append(f"(message {payload['channel_message']} in the channel)")
+        where = payload.get("where", "the channel")
+        lines.append(f"(message {payload['channel_message']} in {where})")
     if payload.get("content"):
         lines.append(payload["content"])
     for embed in payload.get("embeds", []):

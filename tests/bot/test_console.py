@@ -55,14 +55,17 @@ def session(tmp_path_factory: pytest.TempPathFactory) -> tuple[list[dict], Path]
 
 def test_every_line_gets_one_json_reply(session: tuple[list[dict], Path]) -> None:
     replies, _ = session
-    assert len(replies) == 16
+    assert len(replies) == 17
     assert replies[12]["ephemeral"] and replies[12]["content"] == "🔒 Secret roll."
+    # The GM's copy of the secret roll, shown where it went.
+    assert replies[13]["where"] == "direct message to gm"
+    assert replies[13]["content"].startswith("🔒 Secret roll by")
 
 
 def test_choices_are_picked_by_name_or_value(session: tuple[list[dict], Path]) -> None:
     replies, _ = session
-    assert replies[14]["embeds"][0]["title"] == "Channel settings — system set to Hogwarts 1990"
-    assert replies[15]["content"].startswith("Option `name` is one of: CODA (Harry Potter RPG),")
+    assert replies[15]["embeds"][0]["title"] == "Channel settings — system set to Hogwarts 1990"
+    assert replies[16]["content"].startswith("Option `name` is one of: CODA (Harry Potter RPG),")
 
 
 def test_a_roll_reply_is_what_discord_would_receive(session: tuple[list[dict], Path]) -> None:
@@ -100,3 +103,53 @@ def test_text_mode_and_persistence(session: tuple[list[dict], Path]) -> None:
     assert "== Roll history ==" in result.stdout
     assert "4d6kh3 + 2" in result.stdout  # the rolls of the earlier session are still there
     assert "(only you can see this)" in result.stdout
+
+
+def test_new_channels_and_users_are_the_same_in_every_session(tmp_path: Path) -> None:
+    database = tmp_path / "identity.db"
+    first = run_console(
+        ["/in alpha", "/settings system name:rps", "/as dave", "/sheet create name:D system:rps"],
+        database,
+        "--json",
+    )
+    assert first.returncode == 0, first.stderr
+    # Introduced in another order, in another session: beta and erin are new, alpha and dave
+    # are who they were.
+    second = run_console(
+        [
+            "/in beta",
+            "/settings show",
+            "/as erin",
+            "/sheet list",
+            "/in alpha",
+            "/settings show",
+            "/as dave",
+            "/sheet list",
+        ],
+        database,
+        "--json",
+    )
+    assert second.returncode == 0, second.stderr
+    replies = [json.loads(line) for line in second.stdout.splitlines()]
+    beta, erin, alpha, dave = (json.dumps(replies[i]) for i in (1, 3, 5, 7))
+    assert "not set" in beta and "RPS" in alpha
+    assert "(0)" in erin and "**D**" in dave
+
+
+def test_click_presses_a_button_the_current_user_can_see(tmp_path: Path) -> None:
+    result = run_console(
+        [
+            "/as alice",
+            "/sheet create name:X system:coda",
+            "/sheet delete character:X",
+            "/as gm",
+            "/click Delete",
+        ],
+        tmp_path / "click.db",
+        "--json",
+    )
+    replies = [json.loads(line) for line in result.stdout.splitlines()]
+    assert (
+        replies[-1]["error"]
+        and "No message with buttons that you can see" in replies[-1]["content"]
+    )
