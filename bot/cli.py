@@ -60,13 +60,17 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _config_message(error: Exception) -> str:
-    if isinstance(error, ValidationError):
-        return "; ".join(
-            f"{'.'.join(str(p) for p in e['loc']) or 'settings'}: "
-            f"{e['msg'].removeprefix('Value error, ')}"
-            for e in error.errors()
+    """Each problem once, named by its variable unless the message already names it."""
+    if not isinstance(error, ValidationError):
+        return str(error)
+    problems = []
+    for problem in error.errors():
+        where = ".".join(str(part) for part in problem["loc"])
+        message = problem["msg"].removeprefix("Value error, ")
+        problems.append(
+            message if not where or message.startswith(where) else f"{where}: {message}"
         )
-    return str(error)
+    return "; ".join(problems)
 
 
 def _run(settings: Settings, token: str) -> int:

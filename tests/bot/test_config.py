@@ -67,3 +67,12 @@ def test_cli_run_needs_a_token(
     monkeypatch.setenv("DISCORD_TOKEN", "")
     assert main(["run"]) == 2
     assert "DISCORD_TOKEN is not set" in capsys.readouterr().err
+
+
+def test_cli_names_each_bad_setting_once(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("LOG_LEVEL", "loud")
+    assert main(["migrate"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("LOG_LEVEL") == 1 and "not 'loud'" in err
