@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 from typing import Any
 
 from sqlalchemy import select
@@ -42,13 +43,12 @@ async def award(session: AsyncSession, guild_id: int, house: str, points: int) -
     )
     row = (await session.execute(query)).scalar_one_or_none()
     if row is None:
-        try:
+        # A concurrent transaction may create it first: then lock and use theirs.
+        with contextlib.suppress(IntegrityError):
             async with session.begin_nested():
                 session.add(
                     HousePoints(guild_id=guild_id, house_key=key, house=house, points=0, wins=0)
                 )
-        except IntegrityError:
-            pass  # created by a concurrent transaction, now committed: lock and use it
         row = (await session.execute(query)).scalar_one()
     row.points += points
     row.wins += 1
