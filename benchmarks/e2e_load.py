@@ -24,11 +24,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from benchmarks._timing import print_table
+from bot.tree import GENERIC_FAILURE
 from tests.e2e.fake_discord import FakeDiscord, InteractionResult
 from tests.e2e.process import BotProcess
 
 POSTGRES_ADMIN_URL = "postgresql+asyncpg://postgres@127.0.0.1:5432/test"
-GENERIC_FAILURE = "Something went wrong on our side"
 SETUP_CONCURRENCY = 4
 
 
@@ -60,11 +60,7 @@ class Mix:
         self.fake = fake
         self.bot = bot
         self.sheets = fake.has_command("sheet create") and fake.has_command("sheet show")
-        self.init = (
-            fake.has_command("init start")
-            and fake.has_command("init add")
-            and (fake.has_command("init next"))
-        )
+        self.init = all(fake.has_command(c) for c in ("init start", "init add", "init next"))
         kinds = ["roll", "roll"]
         kinds += ["sheet"] if self.sheets else ["roll"]
         kinds += ["init"] if self.init else ["roll"]

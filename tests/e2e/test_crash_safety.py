@@ -56,6 +56,8 @@ async def _setup(fake: FakeDiscord, channels: list[int], kinds: list[str]) -> No
         if "init" in kinds:
             started = await fake.interact("init start", channel=channel, user="gm", system="coda")
             assert started.callback_status == 200 and started.embeds, started.callback
+            boss = await fake.interact("init add", channel=channel, user="gm", name="Boss", roll=20)
+            assert boss.callback_status == 200 and not boss.ephemeral, boss.callback
 
 
 def _plan(fake: FakeDiscord, channels: list[int], kinds: list[str]) -> list[tuple[str, dict]]:
@@ -96,10 +98,12 @@ def _plan(fake: FakeDiscord, channels: list[int], kinds: list[str]) -> list[tupl
                     payload = fake.command_payload(
                         "sheet resource", channel=channel, user="alice", name="Health", change=-1
                     )
-                else:
+                elif kind == "init":
                     payload = fake.command_payload(
                         "init add", channel=channel, user="gm", name=f"Mook {number}", roll=10
                     )
+                else:
+                    payload = fake.command_payload("init next", channel=channel, user="gm")
             plan.append((kind, payload))
     return plan
 
@@ -118,6 +122,8 @@ async def test_kill_9_mid_burst_keeps_every_acknowledged_change(
                 kinds.append("resource")
             if fake.has_command("init start") and fake.has_command("init add"):
                 kinds.append("init")
+                if fake.has_command("init next"):
+                    kinds.append("next")
             await _setup(fake, channels, kinds)
             plan = _plan(fake, channels, kinds)
 
@@ -181,7 +187,7 @@ def _check_database(
             ):
                 health[int(channel)] = int(json.loads(resources)["Health"]["current"])
         encounters: dict[int, str] = {}
-        if any(kind == "init" for kind, _ in sent):
+        if any(kind in ("init", "next") for kind, _ in sent):
             for channel, state in db.execute(
                 "SELECT channel_id, state FROM initiative_encounters WHERE status = 'active'"
             ):
@@ -191,8 +197,9 @@ def _check_database(
     for label, (expression, faces, outcome) in rolls.items():
         assert expression and outcome and json.loads(faces), f"half-written roll {label}"
 
-    resource_sent: dict[int, int] = defaultdict(int)
-    resource_acked: dict[int, int] = defaultdict(int)
+    # Changes that add up: per channel, applied must lie between answered and sent.
+    counted_sent: dict[tuple[str, int], int] = defaultdict(int)
+    counted_acked: dict[tuple[str, int], int] = defaultdict(int)
     for kind, result in sent:
         channel = int(result.payload["channel_id"])
         options = {o["name"]: o.get("value") for o in _leaf_options(result.payload)}
@@ -207,14 +214,18 @@ def _check_database(
             assert rules[channel]["coda.ones"] == options["value"]
         elif kind == "rule2" and ok:
             assert rules[channel]["drama.criticals"] == "on"
-        elif kind == "resource":
-            resource_sent[channel] += 1
-            resource_acked[channel] += ok
+        elif kind in ("resource", "next"):
+            counted_sent[kind, channel] += 1
+            counted_acked[kind, channel] += ok
         elif kind == "init" and ok:
             assert options["name"] in encounters[channel], f"acknowledged {options['name']} lost"
-    for channel, count in resource_sent.items():
-        applied = HEALTH - health[channel]
-        assert resource_acked[channel] <= applied <= count, (channel, applied, count)
+    for (kind, channel), count in counted_sent.items():
+        if kind == "resource":
+            applied = HEALTH - health[channel]
+        else:
+            log = json.loads(encounters[channel]).get("log", [])
+            applied = sum(1 for event in log if event.get("type") == "next")
+        assert counted_acked[kind, channel] <= applied <= count, (kind, channel, applied, count)
 
 
 def _leaf_options(payload: dict) -> list[dict]:
