@@ -74,10 +74,14 @@ def _config_message(error: Exception) -> str:
 
 
 def _run(settings: Settings, token: str) -> int:
+    import uvloop
+
     from bot.app import create_bot, freeze_long_lived_objects
     from bot.proxy import apply_endpoints
 
     apply_endpoints(settings)
+    # uvloop's event loop does the gateway's and the database driver's I/O callbacks in C.
+    asyncio.set_event_loop_policy(uvloop.EventLoopPolicy())
     bot = create_bot(settings)
     bot.add_listener(freeze_long_lived_objects, "on_ready")
     bot.run(token, log_handler=None)

@@ -40,6 +40,10 @@ class Database:
         if self.is_sqlite:
             _ensure_sqlite_directory(parsed.database)
             engine_kwargs.setdefault("connect_args", {}).setdefault("timeout", 30)
+            # Every unit of work ends in COMMIT or ROLLBACK and pysqlite runs in autocommit
+            # mode between them, so the pool's rollback-on-return would be one more round
+            # trip to aiosqlite's thread per command for nothing.
+            engine_kwargs.setdefault("pool_reset_on_return", None)
         else:
             engine_kwargs.setdefault("pool_pre_ping", True)
         self.engine: AsyncEngine = create_async_engine(url, echo=echo, **engine_kwargs)
