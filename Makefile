@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: console test run migrate sync lint format bench clean
+.PHONY: console test run migrate sync lint format bench load clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -35,7 +35,12 @@ format: $(STAMP)
 	$(BIN)/ruff check --fix .
 
 bench: $(STAMP)
-	for script in benchmarks/[a-z]*.py; do $(BIN)/python -m benchmarks.$$(basename $$script .py); done
+	for script in benchmarks/[a-z]*.py; do \
+		name=$$(basename $$script .py); [ $$name = e2e_load ] || $(BIN)/python -m benchmarks.$$name; \
+	done
+
+load: $(STAMP)
+	$(BIN)/python -m benchmarks.e2e_load
 
 clean:
 	rm -rf $(VENV) .pytest_cache
