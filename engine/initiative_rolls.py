@@ -138,8 +138,12 @@ def d20_initiative(dice: Dice, *, modifier: int = 0) -> InitiativeRoll:
 def notation_initiative(dice: Dice, expression: str) -> InitiativeRoll:
     """Any dice notation (``1d20+3``, ``2d6kh1``…), overriding the system's roll."""
     result = roll_expression(dice, expression)
+    # d20's breakdown ends in "= `total`"; the tracker adds the total itself ("… = **48**").
+    detail, equals, total = result.breakdown.rpartition(" = `")
+    if not equals or not total.endswith("`"):
+        detail = result.breakdown
     return InitiativeRoll(
-        method="notation", total=result.total, faces=result.faces, detail=result.breakdown[:200]
+        method="notation", total=result.total, faces=result.faces, detail=detail[:200]
     )
 
 

@@ -121,28 +121,35 @@ def other(side: Side) -> Side:
     return AWAY if side == HOME else HOME
 
 
+def _capital(text: str) -> str:
+    """The start of a sentence: "a player's name" → "A player's name" (the rest untouched)."""
+    return text[:1].upper() + text[1:]
+
+
 def _check_side(side: str) -> Side:
     if side not in SIDES:
-        raise QuidditchError(f"team must be 'home' or 'away' (got {side!r})")
+        raise QuidditchError(f"The team must be 'home' or 'away' (got {side!r}).")
     return side  # type: ignore[return-value]
 
 
 def _check_name(name: str, what: str) -> str:
     if not isinstance(name, str):
-        raise QuidditchError(f"{what} must be text")
+        raise QuidditchError(f"{_capital(what)} must be text.")
     name = " ".join(name.split())
     if not 1 <= len(name) <= NAME_MAX:
-        raise QuidditchError(f"{what} must be 1 to {NAME_MAX} characters")
+        raise QuidditchError(f"{_capital(what)} must be 1 to {NAME_MAX} characters.")
     if any(c in name for c in ",:"):
-        raise QuidditchError(f"{what} may not contain ',' or ':' (they separate targets)")
+        raise QuidditchError(
+            f"{_capital(what)} may not contain ',' or ':' (they separate targets)."
+        )
     return name
 
 
 def _check_stat(value: int, name: str, low: int, high: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise QuidditchError(f"{name} must be a whole number (got {value!r})")
+        raise QuidditchError(f"{_capital(name)} must be a whole number (got {value!r}).")
     if not low <= value <= high:
-        raise QuidditchError(f"{name} must be between {low} and {high} (got {value})")
+        raise QuidditchError(f"{_capital(name)} must be between {low} and {high} (got {value}).")
     return value
 
 
@@ -202,7 +209,8 @@ def make_player(
         position = Position(position)
     except ValueError:
         raise QuidditchError(
-            f"position must be one of {', '.join(p.value for p in Position)} (got {position!r})"
+            f"The position must be one of {', '.join(p.value for p in Position)} "
+            f"(got {position!r})."
         ) from None
     return Player(
         name=_check_name(name, "a player's name"),
@@ -389,7 +397,7 @@ class MatchState:
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> MatchState:
         if data.get("version") != STATE_VERSION:
-            raise QuidditchError(f"unknown match state version {data.get('version')!r}")
+            raise QuidditchError(f"Unknown match state version {data.get('version')!r}.")
         caught_by = data.get("caught_by")
         return cls(
             home=Team.from_dict(data["home"]),
@@ -435,16 +443,16 @@ def new_match(
     home = _check_name(home, "the home team's name")
     away = _check_name(away, "the away team's name")
     if home.casefold() == away.casefold():
-        raise QuidditchError("the two teams need different names")
+        raise QuidditchError("The two teams need different names.")
     houses = [None if not h else _check_name(h, "a house") for h in (home_house, away_house)]
     return MatchState(home=Team(home, houses[0]), away=Team(away, houses[1]))
 
 
 def _roster_editable(state: MatchState) -> None:
     if state.finished:
-        raise QuidditchError("the match is over")
+        raise QuidditchError("The match is over.")
     if state.started:
-        raise QuidditchError("rosters are fixed once the first turn is played")
+        raise QuidditchError("Rosters are fixed once the first turn is played.")
 
 
 def add_player(state: MatchState, side: Side, player: Player) -> MatchState:
@@ -455,7 +463,7 @@ def add_player(state: MatchState, side: Side, player: Player) -> MatchState:
     rival = state.team(other(side)).find(player.name)
     existing = team.find(player.name)
     if rival is not None:
-        raise QuidditchError(f"{rival.name} already plays for {state.team(other(side)).name}")
+        raise QuidditchError(f"{rival.name} already plays for {state.team(other(side)).name}.")
     taken = [p for p in team.at(player.position) if existing is None or p is not existing]
     if len(taken) >= player.position.slots:
         names = ", ".join(p.name for p in taken)
@@ -463,7 +471,7 @@ def add_player(state: MatchState, side: Side, player: Player) -> MatchState:
         plural = "s" if count > 1 else ""
         raise QuidditchError(
             f"{team.name} already has {count} {player.position.value}{plural} ({names}); "
-            f"remove one first"
+            f"remove one first."
         )
     return _with_team(state, side, team.with_player(player))
 
@@ -492,7 +500,7 @@ def remove_player(state: MatchState, side: Side, name: str) -> MatchState:
     team = state.team(side)
     player = team.find(name)
     if player is None:
-        raise QuidditchError(f"{team.name} has no player named {name!r}")
+        raise QuidditchError(f"{team.name} has no player named {name!r}.")
     return _with_team(
         state, side, replace(team, players=tuple(p for p in team.players if p is not player))
     )
@@ -502,11 +510,11 @@ def set_health(state: MatchState, side: Side, name: str, health: int) -> MatchSt
     """The GM's correction of a player's Health at any time (0 takes the player out)."""
     _check_side(side)
     if state.finished:
-        raise QuidditchError("the match is over")
+        raise QuidditchError("The match is over.")
     team = state.team(side)
     player = team.find(name)
     if player is None:
-        raise QuidditchError(f"{team.name} has no player named {name!r}")
+        raise QuidditchError(f"{team.name} has no player named {name!r}.")
     health = _check_stat(health, "Health", 0, HEALTH_MAX)
     updated = replace(player, health=health, max_health=max(player.max_health, health))
     return _with_team(state, side, team.with_player(updated))
@@ -526,7 +534,7 @@ def set_interference(state: MatchState, side: Side, interfere: bool = True) -> M
     """Make a team's seeker interfere (double Dexterity, no catch) in the next snitch phase."""
     _check_side(side)
     if state.finished:
-        raise QuidditchError("the match is over")
+        raise QuidditchError("The match is over.")
     if side == HOME:
         return replace(state, home_interferes=interfere)
     return replace(state, away_interferes=interfere)
@@ -668,12 +676,12 @@ def parse_targets(text: str | None) -> dict[str, str]:
         beater, sep, target = part.partition(":")
         if not sep or not beater.strip() or not target.strip():
             raise QuidditchError(
-                f"targets are 'beater:target' pairs such as 'home1:Weasley, away2:keeper' "
-                f"(got {part!r})"
+                f"Targets are 'beater:target' pairs such as 'home1:Weasley, away2:keeper' "
+                f"(got {part!r})."
             )
         key = beater.strip()
         if key.casefold() in (k.casefold() for k in targets):
-            raise QuidditchError(f"beater {key!r} is given two targets")
+            raise QuidditchError(f"Beater {key!r} is given two targets.")
         targets[key] = target.strip()
     return targets
 
@@ -692,10 +700,10 @@ def _find_beater(state: MatchState, key: str) -> tuple[Side, int]:
         if beater.name.casefold() == folded
     ]
     if len(found) > 1:
-        raise QuidditchError(f"both teams have a beater named {key!r}: use home1/away1 instead")
+        raise QuidditchError(f"Both teams have a beater named {key!r}: use home1/away1 instead.")
     if not found:
         raise QuidditchError(
-            f"{key!r} is not a beater (name one, or use home1, home2, away1, away2)"
+            f"{key!r} is not a beater (name one, or use home1, home2, away1, away2)."
         )
     return found[0]
 
@@ -709,23 +717,23 @@ def _resolve_targets(
         side, index = _find_beater(state, key)
         beater = state.team(side).beaters[index]
         if (side, index) in resolved:
-            raise QuidditchError(f"{beater.name} is given two targets")
+            raise QuidditchError(f"{beater.name} is given two targets.")
         if not beater.active:
-            raise QuidditchError(f"{beater.name} is knocked out and cannot play")
+            raise QuidditchError(f"{beater.name} is knocked out and cannot play.")
         opponents = state.team(other(side))
         if target.strip().casefold() == "keeper":
             victim = opponents.keeper
         else:
             victim = opponents.find(target)
         if victim is None:
-            raise QuidditchError(f"{opponents.name} has no player named {target!r}")
+            raise QuidditchError(f"{opponents.name} has no player named {target!r}.")
         if victim.position not in (Position.CHASER, Position.KEEPER):
             raise QuidditchError(
-                f"a beater targets an opposing chaser or the keeper, not the "
-                f"{victim.position.value} {victim.name}"
+                f"A beater targets an opposing chaser or the keeper, not the "
+                f"{victim.position.value} {victim.name}."
             )
         if not victim.active:
-            raise QuidditchError(f"{victim.name} is knocked out and takes no further part")
+            raise QuidditchError(f"{victim.name} is knocked out and takes no further part.")
         resolved[(side, index)] = victim.name
     return resolved
 
@@ -751,10 +759,10 @@ def _default_target(shots: Iterable[ShotReport], opponents: Team) -> str | None:
 
 def _require_playable(state: MatchState) -> None:
     if state.finished:
-        raise QuidditchError("the match is over")
+        raise QuidditchError("The match is over.")
     lacking = missing(state)
     if lacking:
-        raise QuidditchError("the rosters are incomplete: " + "; ".join(lacking))
+        raise QuidditchError("The rosters are incomplete: " + "; ".join(lacking) + ".")
 
 
 def _keeper_stats(team: Team) -> tuple[int, int]:
@@ -781,11 +789,11 @@ def play_turn(
     """Play one turn (or, if one waits, the last turn's snitch phase) and report every roll."""
     _require_playable(state)
     if penalties not in ("ask", "all", "none"):
-        raise QuidditchError(f"penalties must be ask, all or none (got {penalties!r})")
+        raise QuidditchError(f"Penalties must be ask, all or none (got {penalties!r}).")
     if state.snitch_pending:
         if targets:
             raise QuidditchError(
-                f"turn {state.turn}'s snitch phase comes first; give targets with the next turn"
+                f"Turn {state.turn}'s snitch phase comes first; give targets with the next turn."
             )
         report = TurnReport(state.turn, snitch_only=True)
         return _finish_turn(dice, replace(state, snitch_pending=False), report)
@@ -978,21 +986,21 @@ def _take_penalty(
     team = state.team(side)
     chaser = team.find(chaser_name)
     if chaser is None or chaser.position is not Position.CHASER:
-        raise QuidditchError(f"{team.name} has no chaser named {chaser_name!r}")
+        raise QuidditchError(f"{team.name} has no chaser named {chaser_name!r}.")
     if not chaser.active:
-        raise QuidditchError(f"{chaser.name} is knocked out and takes no further part")
+        raise QuidditchError(f"{chaser.name} is knocked out and takes no further part.")
     if foul is None:
         foul = next((f for f in state.fouls if not f.taken and f.victim == side), None)
     if foul is None:
         if not state.open_fouls:
             raise QuidditchError(
-                "there is no open foul to award a penalty shot for (a foul's shot is taken "
-                "before the next turn is played)"
+                "There is no open foul to award a penalty shot for (a foul's shot is taken "
+                "before the next turn is played)."
             )
         fouled = state.team(other(side)).name
         raise QuidditchError(
-            f"there is no open foul against {team.name}: the open foul is against {fouled}, "
-            f"whose chaser shoots"
+            f"There is no open foul against {team.name}: the open foul is against {fouled}, "
+            f"whose chaser shoots."
         )
     roll = _chaser_roll(dice, chaser, state.team(other(side)))
     fouls = tuple(replace(f, taken=True) if f is foul else f for f in state.fouls)
@@ -1101,7 +1109,7 @@ def simulate(
     _require_playable(state)
     _check_stat(max_turns, "max_turns", 1, 10_000)
     if penalties not in ("all", "none"):
-        raise QuidditchError(f"a simulation takes penalties all or none (got {penalties!r})")
+        raise QuidditchError(f"A simulation takes penalties all or none (got {penalties!r}).")
     if state.snitch_pending:
         state = play_turn(dice, state).state
     roll = dice.roll
@@ -1234,7 +1242,7 @@ def check_simulable(state: MatchState) -> None:
     _require_playable(state)
     if not any(s is not None and s.active for s in (state.home.seeker, state.away.seeker)):
         raise QuidditchError(
-            "neither seeker is in play, so the snitch can never be caught and the match cannot end"
+            "Neither seeker is in play, so the snitch can never be caught and the match cannot end."
         )
 
 
@@ -1270,7 +1278,7 @@ def summarise(
     batches, as the bot does to answer within its time budget)."""
     matches = len(results)
     if not matches:
-        raise QuidditchError("no match was simulated")
+        raise QuidditchError("No match was simulated.")
     return SimulationSummary(
         matches=matches,
         home_wins=sum(r.winner == HOME for r in results),

@@ -99,7 +99,7 @@ class Confirm(OwnedView):
             return
         try:
             await self.prompt.edit_original_response(
-                content=f"No answer: {self.cancelled}", embed=None, view=None
+                content=f"No answer. {self.cancelled}", embed=None, view=None
             )
         except discord.HTTPException:
             log.info("could not close an unanswered confirmation", exc_info=True)

@@ -252,11 +252,15 @@ def _time(amount: int, unit: str) -> str:
 
 def _progress(task: coda.ExtendedTask) -> str:
     current = task.current
-    lines = [
-        f"**Total:** {task.total} / {task.aggregate_tn} (aggregate TN)",
-        f"**Tests made:** {task.tests} · **Elapsed:** {_time(task.elapsed, task.unit)} "
-        f"(each test {_time(task.interval, task.unit)})",
-    ]
+    tests = f"**Tests made:** {task.tests}"
+    # Game time needs a unit or an interval: with neither, "0 units (each test 1 unit)" says
+    # nothing, so only the tests are counted.
+    if task.unit or task.interval != 1:
+        tests += (
+            f" · **Elapsed:** {_time(task.elapsed, task.unit)} "
+            f"(each test {_time(task.interval, task.unit)})"
+        )
+    lines = [f"**Total:** {task.total} / {task.aggregate_tn} (aggregate TN)", tests]
     stages = " · ".join(
         f"{'✅' if i < task.stage or task.complete else '▶️' if i == task.stage else '▫️'} "
         f"TN {s.tn}{f' ({s.skill})' if s.skill else ''}"

@@ -21,6 +21,11 @@ def signed(value: int) -> str:
     return f"+{value}" if value >= 0 else f"−{-value}"
 
 
+def number(value: int) -> str:
+    """A number as the bot writes it: a typographic minus ("−2"), no plus sign."""
+    return str(value) if value >= 0 else f"−{-value}"
+
+
 def faces(values: Iterable[int], *, marks: dict[int, str] | None = None) -> str:
     """Faces as ``[6] [6] [3]``; ``marks`` adds a marker after the face at that index."""
     marks = marks or {}

@@ -82,13 +82,13 @@ def normal_embed(outcome: NormalOutcome, roller: str) -> discord.Embed:
     embed = discord.Embed(
         title=title, description="\n".join(_roll_lines(result, outcome.source)), colour=colour
     )
-    chance = f"Chance: {percent(odds.success)} of at least one success"
+    chance = f"{percent(odds.success)} of at least one success"
     if odds.success > 0:
         chance += (
             f" · Critical {percent(odds.critical)}"
             f" · expected successes {odds.expected_successes:.2f}"
         )
-    embed.add_field(name="Odds", value=chance, inline=False)
+    embed.add_field(name="Chance", value=chance, inline=False)
     _footer(embed, roller, outcome.secrecy.secret, outcome.source)
     return fit_embed(embed)
 
@@ -142,9 +142,9 @@ def ftf_embed(outcome: FaceToFaceOutcome, roller: str) -> discord.Embed:
         name = _SIDE[key] + (f" — {source.character}" if source.character else "")
         embed.add_field(name=name, value="\n".join(_roll_lines(side, source)), inline=False)
     embed.add_field(
-        name="Odds",
+        name="Chance",
         value=(
-            f"Chance: active wins {percent(odds.a_wins)} · reactive wins {percent(odds.b_wins)}"
+            f"Active wins {percent(odds.a_wins)} · reactive wins {percent(odds.b_wins)}"
             f" · nobody {percent(odds.neither)}\n"
             f"Expected hits: active {odds.a_expected_hits:.2f} · "
             f"reactive {odds.b_expected_hits:.2f}"
@@ -199,9 +199,9 @@ def save_embed(outcome: SaveOutcome, roller: str) -> discord.Embed:
         colour=colour,
     )
     embed.add_field(
-        name="Odds",
+        name="Chance",
         value=(
-            f"Chance: {percent(odds.no_wounds)} of no Wound · each save fails "
+            f"{percent(odds.no_wounds)} of no Wound · each save fails "
             f"{percent(odds.fail_chance)} · expected Wounds {odds.expected_wounds:.2f}"
         ),
         inline=False,

@@ -191,8 +191,11 @@ def reply(outcome: InitOutcome) -> Reply:
     gm_extra = gm_turn if gm_turn != turn else None
     name = outcome.subject
     action = outcome.action
+    warning = outcome.initiator_warning
     if action == "add":
         lines = "\n".join(_rolled(j) for j in outcome.joined)
+        if warning:
+            lines += "\n" + warning
         if outcome.joined and outcome.joined[0].hidden:
             return Reply(None, f"{HIDDEN} Hidden from the players:\n{lines}")
         return Reply(lines)
@@ -214,7 +217,7 @@ def reply(outcome: InitOutcome) -> Reply:
     }[action]
     if action != "reveal" and _hidden(name, outcome.before, state):
         return Reply(turn, _joined((head, gm_turn)))
-    return Reply(_joined((head, turn)), gm_extra)
+    return Reply(_joined((head, turn, warning)), gm_extra)
 
 
 def confirm_end_embed(view: EncounterView) -> discord.Embed:
@@ -222,8 +225,9 @@ def confirm_end_embed(view: EncounterView) -> discord.Embed:
     embed = discord.Embed(
         title=f"{SWORDS} End this encounter?",
         description=(
-            f"Round {state.round}, {len(state.combatants)} combatant(s). Ending it posts a "
-            "summary and frees the channel for a new encounter; it cannot be undone."
+            f"{f'Round {state.round}' if state.started else 'Before round 1'}, "
+            f"{len(state.combatants)} combatant(s). Ending it posts a summary and frees the "
+            "channel for a new encounter; it cannot be undone."
         ),
         colour=colours.FAILURE,
     )
@@ -241,8 +245,11 @@ def summary_embed(outcome: InitOutcome) -> discord.Embed:
         else f"{c.name} — did not act"
         for c in shown
     ]
+    rounds = summary.rounds
+    plural = "s" if rounds != 1 else ""
+    after = f"after {rounds} round{plural}" if rounds else "before round 1"
     embed = discord.Embed(
-        title=f"{SWORDS} Encounter over after {summary.rounds} round(s)",
+        title=f"{SWORDS} Encounter over {after}",
         description=clip("\n".join(lines) or "*Nobody took part.*", 4096),
         colour=colours.NEUTRAL,
     )

@@ -108,7 +108,10 @@ def turn_embed(outcome: TurnOutcome) -> discord.Embed:
             for f in report.fouls
         ]
         if open_fouls and not report.penalties:
-            lines.append("A GM may award each one: `/quidditch penalty team chaser`.")
+            lines.append(
+                "A GM may award each one with `/quidditch penalty team chaser` until the next "
+                "`/quidditch turn` (then it lapses)."
+            )
         embed.add_field(name="Fouls", value="\n".join(lines), inline=False)
     if report.snitch is not None:
         embed.add_field(name="✨ Snitch", value=_snitch_text(state, report.snitch), inline=False)

@@ -57,6 +57,8 @@ def history_pages(history: History, *, per_page: int = 10) -> list[discord.Embed
         footer = f"Newest first · page {number}/{len(chunks)}"
         if history.includes_secret:
             footer += " · 🔒 secret rolls shown to GMs only"
+        elif any(entry.secret for entry in history.entries):
+            footer += " · 🔒 your secret rolls are shown to you and the GMs only"
         embed.set_footer(text=footer)
         pages.append(fit_embed(embed))
     return pages

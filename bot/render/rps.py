@@ -5,7 +5,7 @@ from __future__ import annotations
 import discord
 
 from bot.render import colours
-from bot.render.common import percent, signed, titled
+from bot.render.common import number, percent, signed, titled
 from bot.render.limits import FIELD_VALUE, clip, fit_embed
 from bot.services.rps import (
     Base,
@@ -49,10 +49,10 @@ def check_lines(result: CheckResult) -> list[str]:
         return ["Roll forgone (Base above 15): **SL 1**, and no critical either way."]
     first, second = result.faces
     raw = result.base - first - second
-    lines = [f"2d10: [{first}] [{second}] → SL = {result.base} − {first + second} = {raw}"]
+    lines = [f"2d10: [{first}] [{second}] → SL = {result.base} − {first + second} = {number(raw)}"]
     if result.special is not None:
         lines.append(SPECIAL_LINES[result.special])
-    lines.append(f"**SL {result.success_level}** — {_verdict(result)}.")
+    lines.append(f"**SL {number(result.success_level)}** — {_verdict(result)}.")
     return lines
 
 
@@ -80,7 +80,7 @@ def _footer(embed: discord.Embed, roller: str, character: str | None, secret: bo
 def check_embed(outcome: CheckOutcome, roller: str) -> discord.Embed:
     result = outcome.result
     embed = discord.Embed(
-        title=titled(f"🎲 SL {result.success_level} — {result.label}", outcome.label),
+        title=titled(f"🎲 SL {number(result.success_level)} — {result.label}", outcome.label),
         description="\n".join(
             [base_line(outcome.base), *check_lines(result), chance_line(outcome.chance)]
         ),
@@ -93,17 +93,17 @@ def check_embed(outcome: CheckOutcome, roller: str) -> discord.Embed:
 def _party(name: str, result: CheckResult) -> str:
     faces = " ".join(f"[{f}]" for f in result.faces) or "forgone"
     special = f" ({result.special.label})" if result.special else ""
-    return f"{name}: Base {result.base}, {faces} → **SL {result.success_level}**{special}"
+    return f"{name}: Base {result.base}, {faces} → **SL {number(result.success_level)}**{special}"
 
 
 def resisted_embed(outcome: ResistedOutcome, roller: str) -> discord.Embed:
     result = outcome.result
     if result.winner is not None:
-        title = f"⚔️ {result.winner} wins — SL {result.success_level}"
+        title = f"⚔️ {result.winner} wins — SL {number(result.success_level)}"
         colour = colours.SUCCESS
         summary = (
             f"**{result.winner}** has the highest SL; their new SL is the highest minus the "
-            f"second highest: **{result.success_level}**."
+            f"second highest: **{number(result.success_level)}**."
         )
     else:
         title = f"⚔️ Tie after {len(result.rounds)} rounds"
@@ -111,8 +111,8 @@ def resisted_embed(outcome: ResistedOutcome, roller: str) -> discord.Embed:
         summary = f"Still tied after {len(result.rounds)} rounds: {', '.join(result.tied)}."
     summary += "\n" + _resisted_chance_line(outcome)
     embed = discord.Embed(title=titled(title, outcome.label), description=summary, colour=colour)
-    for number, round_ in enumerate(result.rounds, start=1):
-        name = "Round 1" if number == 1 else f"Roll-off {number - 1}"
+    for index, round_ in enumerate(result.rounds, start=1):
+        name = "Round 1" if index == 1 else f"Roll-off {index - 1}"
         value = "\n".join(_party(p.name, p.check) for p in round_)
         embed.add_field(name=name, value=clip(value, FIELD_VALUE), inline=False)
     sources = "\n".join(f"{name}: {source}" for name, source in outcome.sources.items())
@@ -167,7 +167,7 @@ def sustained_embed(view: SustainedView, *, heading: str = "Sustained action") -
     )
     if view.log:
         lines = [
-            f"{entry['name']}: Base {entry['base']} → SL {entry['sl']} "
+            f"{entry['name']}: Base {entry['base']} → SL {number(entry['sl'])} "
             f"({signed(entry['change'])}, pool {entry['pool']})"
             for entry in view.log[-10:]
         ]
@@ -181,7 +181,7 @@ def sustained_roll_embed(outcome: SustainedOutcome, roller: str) -> discord.Embe
     view = outcome.view
     embed = discord.Embed(
         title=titled(
-            f"{STATUS_ICONS[view.task.status]} SL {step.check.success_level} — "
+            f"{STATUS_ICONS[view.task.status]} SL {number(step.check.success_level)} — "
             f"pool {view.task.pool}/{view.task.goal}",
             outcome.label,
         ),

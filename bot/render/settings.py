@@ -5,6 +5,7 @@ from __future__ import annotations
 import discord
 
 from bot.render import colours
+from bot.render.limits import fit_embed
 from bot.services.channel_settings import RULE_HELP, SECRET_MODES, ChannelView
 from engine.systems import SYSTEMS
 
@@ -32,4 +33,4 @@ def settings_embed(view: ChannelView, *, changed: str | None = None) -> discord.
         f"`{name}` = **{value}** — {RULE_HELP[name]}" for name, value in view.rules.items()
     )
     embed.add_field(name="Optional rules", value=rules or "none", inline=False)
-    return embed
+    return fit_embed(embed)

@@ -171,6 +171,19 @@ async def _row_by_name(
             row = locked
         _check_system(row, system)
         return row
+    if gm:
+        elsewhere = [
+            c
+            for c in await repo.named(session, guild_id, name)
+            if c.owner_id != actor.user_id and (owner_id is None or c.owner_id == owner_id)
+        ]
+        if elsewhere:
+            # DESIGN.md: a GM reads the sheets used in the channel, so say how one gets used.
+            found = elsewhere[0].name
+            raise UserError(
+                f"{found} is not used in this channel yet: its player can choose it here "
+                f"with `/sheet use character:{found}`, and then a GM can use it."
+            )
     own_names = [c.name for c in await repo.owned(session, guild_id, actor.user_id)]
     message = f"There is no character called `{name.strip()}` that you can use. "
     message += f"Yours: {', '.join(own_names) if own_names else 'none yet'}."
@@ -270,10 +283,11 @@ def check_entry_name(kind: str, name: str) -> str:
     cleaned = " ".join(name.split())
     if not cleaned:
         raise UserError(f"The {kind} name is empty.")
+    article = "An" if kind[:1] in "aeiou" else "A"
     if len(cleaned) > NAME_LENGTH:
-        raise UserError(f"A {kind} name has at most {NAME_LENGTH} characters.")
+        raise UserError(f"{article} {kind} name has at most {NAME_LENGTH} characters.")
     if any(ch in cleaned for ch in "{}"):
-        raise UserError(f"A {kind} name cannot contain {{ or }}.")
+        raise UserError(f"{article} {kind} name cannot contain {{ or }}.")
     return cleaned
 
 

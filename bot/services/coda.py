@@ -797,7 +797,7 @@ async def roll_extended(
                 if skill:
                     raise
                 raise UserError(
-                    f"Stage {state.stage + 1} of `{state.name}` is a {stage.skill} test: {error} "
+                    f"Stage {state.stage + 1} of `{state.name}` is a {stage.skill} test. {error} "
                     "Or roll with a plain `modifier`."
                 ) from error
         else:

@@ -17,7 +17,13 @@ from bot.errors import PermissionDenied, UserError
 from bot.services import channel_settings, secrecy
 from bot.services import penalty as penalty_service
 from bot.services.characters import CharacterSheet, active_character
-from bot.services.rps import MENTION, PartySpec, named_attribute, parse_parties, skill_stat
+from bot.services.rps import (
+    PartySpec,
+    mentioned_user,
+    named_attribute,
+    parse_parties,
+    skill_stat,
+)
 from bot.storage import Database
 from bot.storage.models import DramaPriceOffer, PenaltyPool
 from bot.storage.repositories import drama as offers
@@ -110,10 +116,9 @@ class _Roller:
     pool: PenaltyPool | None
     pools: Pools
     criticals: bool
-
-    @property
-    def penalty_dice(self) -> int:
-        return self.pool.dice if self.pool is not None else 0
+    # The penalty dice in this roll's Rd, read before the roll: drama-die 1s then add to
+    # ``pool.dice``, and the reply shows those apart (as "gained").
+    penalty_dice: int
 
     @property
     def character(self) -> str | None:
@@ -142,6 +147,7 @@ async def _roller(
         pool=pool,
         pools=pools_from(request, sheet, penalty_dice=penalty_dice),
         criticals=await _criticals(session, actor.channel_id),
+        penalty_dice=penalty_dice,
     )
     return roller, their_pool
 
@@ -424,10 +430,9 @@ class OpposedOutcome:
 
 async def _opponent(session: AsyncSession, actor: Actor, name: str) -> CharacterSheet | None:
     """A mentioned opponent's active Drama character (none for a plain name)."""
-    mention = MENTION.match(name)
-    if mention is None:
+    user_id = mentioned_user(name)
+    if user_id is None:
         return None
-    user_id = int(mention.group(1))
     if user_id == actor.user_id:
         raise UserError("You cannot oppose yourself: name someone else.")
     player = replace(actor, user_id=user_id, display_name="", gm_role=False)

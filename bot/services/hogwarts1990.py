@@ -122,8 +122,10 @@ async def _side(
     return Side(character=sheet.name, attribute=name, attribute_value=value, extra=extra)
 
 
-def _log_input(side: Side, roller: Roller, difficulty: int | None = None) -> str:
-    text = f"{side.name} {_op(side.bonus)}{abs(side.bonus)}"
+def _log_input(
+    side: Side, roller: Roller, difficulty: int | None = None, *, name: str | None = None
+) -> str:
+    text = f"{name or side.name} {_op(side.bonus)}{abs(side.bonus)}"
     if difficulty is not None:
         text += f" vs {difficulty}"
     if roller.stress:
@@ -197,12 +199,15 @@ async def opposed(
         odds = h90.opposed_odds(**sides)
         visibility = await secrecy.decide(session, actor.channel_id, secret)
         result = h90.opposed(dice, **sides)
-        winner = {"a": a.name, "b": b.name, None: "tie"}[result.winner]
+        # The names the reply shows: a side without one is the roller or "Opponent".
+        a_name = a.name if a.named else actor.display_name
+        b_name = b.name if b.named else "Opponent"
+        winner = {"a": f"{a_name} wins", "b": f"{b_name} wins", None: "tie"}[result.winner]
         roll_log.add(
             session,
             actor,
             system=SYSTEM,
-            input=f"{_log_input(a, roller)} vs {_log_input(b, vs)}",
+            input=f"{_log_input(a, roller, name=a_name)} vs {_log_input(b, vs, name=b_name)}",
             faces=[*result.a.faces, *result.b.faces],
             outcome=f"{result.a.total} vs {result.b.total}: {winner}",
             secret=visibility.secret,

@@ -94,6 +94,38 @@ class InitOutcome:
     summary: ini.Summary | None = None
 
     @property
+    def initiator_warning(self) -> str | None:
+        """Why nobody will lose round 1's action, when the initiator names no combatant.
+
+        Said after adding numbered NPCs that share the initiator's name (``initiator:Goblin``
+        then ``count:3`` gives ``Goblin 1…3``, none of them ``Goblin``) and when round 1
+        starts, so a GM never finds out only from the tracker.
+        """
+        state = self.view.state
+        initiator = state.initiator
+        if not initiator or state.ended or any(c.initiator for c in state.combatants):
+            return None
+        key = initiator.casefold()
+        numbered = [
+            j.name
+            for j in self.joined
+            if (match := _NUMBERED.match(j.name)) and match.group(1).casefold() == key
+        ]
+        if self.action == "add" and numbered:
+            return (
+                f"⚠️ The initiator is `{initiator}`, and {', '.join(numbered)} are other names: "
+                "nobody loses their round-1 action. To strike the one who initiated, "
+                f"`/init remove` it and add it again alone as `{initiator}` (without `count`)."
+            )
+        starting = self.before is not None and not self.before.started and state.started
+        if self.action == "next" and starting:
+            return (
+                f"⚠️ No combatant is called `{initiator}` (the initiator): nobody loses their "
+                "round-1 action."
+            )
+        return None
+
+    @property
     def turn_changed(self) -> bool:
         before, after = self.before, self.view.state
         if before is None or after.current is None or after.ended:
@@ -155,8 +187,8 @@ async def start(
         initiator = ini.clean_name(initiator)
     if attribute is not None:
         attribute = attribute.strip()[:64] or None
-    if system is not None and canonical_system(system) not in SYSTEMS:
-        raise UserError(f"Unknown system `{system}`. Systems: {', '.join(SYSTEMS)}.")
+    if system is not None and canonical_system(system) not in {*SYSTEMS, GENERIC}:
+        raise UserError(f"Unknown system `{system}`. Systems: {', '.join(SYSTEMS)}, or {GENERIC}.")
     async with db.unit_of_work() as session:
         await require_gm(session, actor, "start an encounter")
         if await encounters.active(session, actor.channel_id, for_update=True) is not None:

@@ -146,6 +146,16 @@ async def new_match(
 STATS = ("strength", "dexterity", "toughness", "health")
 
 
+@dataclass(frozen=True, slots=True)
+class PlayerOutcome:
+    """A roster change: the match after it, and the player it added, updated or removed."""
+
+    view: MatchView
+    name: str
+    updated: bool = False
+    """True when the player was already on that team (their given numbers were changed)."""
+
+
 async def set_player(
     db: Database,
     actor: Actor,
@@ -158,18 +168,21 @@ async def set_player(
     dexterity: int | None = None,
     toughness: int | None = None,
     health: int | None = None,
-) -> MatchView:
-    """Add a player to a roster (or replace the one of that name) before the first turn.
+) -> PlayerOutcome:
+    """Add a player to a roster, or update the one of that name, before the first turn.
 
     With ``character``, the name and any stat not given come from that Hogwarts 1990 sheet:
     the Strength, Dexterity and Toughness attributes and the Health resource (its current
-    value).
+    value). Updating a player already on the team keeps every stat not given, so a GM can
+    change one number without typing the others again.
     """
     given = {"strength": strength, "dexterity": dexterity, "toughness": toughness}
     given["health"] = health
     async with db.unit_of_work() as session:
         await require_gm(session, actor, "change the quidditch match")
         match = await _require_match(session, actor, lock=True)
+        state = q.MatchState.from_dict(match.state)
+        side = resolve_side(state, team)
         if character is not None:
             sheet = await characters.character_by_name(session, actor, character, system="h90")
             name = name or sheet.name
@@ -178,11 +191,16 @@ async def set_player(
                     given[stat] = sheet.attribute(stat.capitalize())
             if given["health"] is None:
                 given["health"] = sheet.resource("Health").current
+        existing = state.team(side).find(name) if name else None
+        if existing is not None:
+            for stat in STATS:
+                if given[stat] is None:
+                    given[stat] = getattr(existing, stat)
         missing_stats = [stat for stat in STATS if given[stat] is None]
         if name is None or missing_stats:
             lacking = ([] if name else ["name"]) + missing_stats
             raise UserError(
-                f"A player needs {', '.join(lacking)}: give them, or take them from a "
+                f"A new player needs {', '.join(lacking)}: give them, or take them from a "
                 "Hogwarts 1990 sheet with `character`."
             )
         player = q.make_player(
@@ -193,10 +211,22 @@ async def set_player(
             toughness=given["toughness"],  # type: ignore[arg-type]
             health=given["health"],  # type: ignore[arg-type]
         )
-        state = q.MatchState.from_dict(match.state)
-        state = q.add_player(state, resolve_side(state, team), player)
+        state = q.add_player(state, side, player)
         match.state = state.to_dict()
-        return _view(match, state)
+        return PlayerOutcome(_view(match, state), player.name, updated=existing is not None)
+
+
+async def remove_player(db: Database, actor: Actor, *, team: str, name: str) -> PlayerOutcome:
+    """Take a player off a roster before the first turn (to free a full position)."""
+    async with db.unit_of_work() as session:
+        await require_gm(session, actor, "change the quidditch match")
+        match = await _require_match(session, actor, lock=True)
+        state = q.MatchState.from_dict(match.state)
+        side = resolve_side(state, team)
+        player = state.team(side).find(name)
+        state = q.remove_player(state, side, name)
+        match.state = state.to_dict()
+        return PlayerOutcome(_view(match, state), player.name if player else name)
 
 
 async def show(db: Database, actor: Actor) -> MatchView:

@@ -61,8 +61,11 @@ class History:
 
 
 async def history(db: Database, actor: Actor, *, count: int) -> History:
-    """The channel's latest rolls, newest first; secret ones only for its GMs."""
+    """The channel's latest rolls, newest first; secret ones for its GMs, and each roller's
+    own secret rolls for that roller (they saw the result already)."""
     async with db.unit_of_work(read_only=True) as session:
         gm = await is_gm(session, actor)
-        entries = await roll_log.latest(session, actor.channel_id, count=count, include_secret=gm)
+        entries = await roll_log.latest(
+            session, actor.channel_id, count=count, include_secret=gm, viewer_id=actor.user_id
+        )
     return History(entries=entries, includes_secret=gm)

@@ -64,6 +64,19 @@ def _signed(value: int) -> str:
     return f"+{value}" if value >= 0 else f"−{-value}"
 
 
+def _number(value: int) -> str:
+    """An SL as the replies write it: "−2", not "-2"."""
+    return str(value) if value >= 0 else f"−{-value}"
+
+
+def _base_text(base: Base) -> str:
+    """For the roll log: "Base 8 (2 × Strength 5 + modifier −2)", and a plain "Base 14"
+    rather than "Base 14 (Base 14)"."""
+    detail = " + ".join(base.parts)
+    head = f"Base {base.value}"
+    return head if detail in ("", head) else f"{head} ({detail})"
+
+
 def _modifier_parts(request: BaseRequest) -> tuple[str, ...]:
     parts = []
     if request.difficulty is not None:
@@ -162,7 +175,7 @@ class CheckOutcome:
 
 def outcome_text(result: CheckResult) -> str:
     """The roll log's one-line outcome, e.g. "SL 4 (acceptable)" or "SL 6 critical success"."""
-    text = f"SL {result.success_level} ({result.label})"
+    text = f"SL {_number(result.success_level)} ({result.label})"
     if result.special is not None:
         text += f", {result.special.label}"
     if result.forgone:
@@ -190,7 +203,7 @@ async def check(
             session,
             actor,
             system=SYSTEM,
-            input=f"{who}check Base {base.value} ({' + '.join(base.parts)})",
+            input=f"{who}check {_base_text(base)}",
             faces=list(result.faces),
             outcome=outcome_text(result),
             secret=visibility.secret,
@@ -208,6 +221,23 @@ async def check(
 # --- /rps resisted ------------------------------------------------------------------------------
 
 MENTION = re.compile(r"^<@!?(\d+)>$")
+#: The largest id a Discord user can have: ids are stored in signed 64-bit columns.
+MAX_USER_ID = 2**63 - 1
+
+
+def mentioned_user(text: str) -> int | None:
+    """The user id of a mention like ``<@123>``; None when ``text`` is not a mention.
+
+    A typed mention can hold any number, and one beyond a 64-bit id would fail the query
+    (SQLite: OverflowError) instead of being told it mentions nobody.
+    """
+    match = MENTION.match(text)
+    if match is None:
+        return None
+    user_id = int(match.group(1))
+    if not 0 < user_id <= MAX_USER_ID:
+        raise UserError(f"`{text[:40]}` mentions nobody: pick a member from the list.")
+    return user_id
 
 
 @dataclass(frozen=True, slots=True)
@@ -243,9 +273,9 @@ def parse_parties(
                 raise UserError(
                     f"`{item}`: the {number} after the colon must be a whole number."
                 ) from None
-        mention = MENTION.match(name)
-        if mention:
-            specs.append(PartySpec(None, base, int(mention.group(1))))
+        user_id = mentioned_user(name)
+        if user_id is not None:
+            specs.append(PartySpec(None, base, user_id))
         elif base is None:
             raise UserError(
                 f"`{item}` needs a {number}, like `{name}:4` (or mention a player to roll "
@@ -304,7 +334,7 @@ async def resisted(
             input="resisted " + ", ".join(f"{n}:{b}" for n, b in named),
             faces=[[p.check.faces for p in round_] for round_ in result.rounds],
             outcome=(
-                f"{result.winner} wins, SL {result.success_level}"
+                f"{result.winner} wins, SL {_number(result.success_level)}"
                 if result.winner
                 else f"tie between {', '.join(result.tied)}"
             ),
@@ -445,7 +475,7 @@ async def sustained_roll(
             session,
             actor,
             system=SYSTEM,
-            input=f"sustained check Base {base.value} ({' + '.join(base.parts)})",
+            input=f"sustained check {_base_text(base)}",
             faces=list(step.check.faces),
             outcome=f"{outcome_text(step.check)}; pool {step.after.pool}/{step.after.goal} "
             f"{step.after.status.label}",
@@ -481,6 +511,12 @@ async def sustained_abandon(db: Database, actor: Actor) -> SustainedView:
         row = await repo.get(session, actor.channel_id, for_update=True)
         if row is None:
             raise UserError("There is no sustained action in this channel to abandon.")
+        if row.status != TaskStatus.IN_PROGRESS.value:
+            # A finished action is kept for /rps sustained status until the next start.
+            raise UserError(
+                f"This sustained action is already {row.status}: there is nothing to abandon. "
+                "Start a new one with `/rps sustained start`."
+            )
         if row.started_by != actor.user_id and not await is_gm(session, actor):
             raise PermissionDenied(
                 "Only whoever started this sustained action, or the channel's GM, can abandon it."

@@ -344,6 +344,7 @@ def parse_sheet(data: Any) -> dict[str, Any]:
     notes = data.get("notes", "")
     if not isinstance(notes, str) or len(notes) > NOTES_LENGTH:
         raise SheetFileError(f"`notes`: must be text of at most {NOTES_LENGTH} characters.")
+    _storable(notes, "notes")
     return {
         "name": name,
         "system": system,
@@ -409,7 +410,15 @@ def _resource(value: Any, path: str) -> dict[str, Any]:
 def _text(value: Any, path: str, limit: int) -> str:
     if not isinstance(value, str) or not value.strip() or len(value.strip()) > limit:
         raise SheetFileError(f"`{path}`: must be text of 1 to {limit} characters.")
-    return value.strip()
+    return _storable(value.strip(), path)
+
+
+def _storable(value: str, path: str) -> str:
+    """``value``, if a database can store it: JSON's "\\ud800" escapes decode to lone
+    surrogates, which are not UTF-8 (SQLite refuses them), and PostgreSQL refuses NUL."""
+    if "\x00" in value or any("\ud800" <= ch <= "\udfff" for ch in value):
+        raise SheetFileError(f"`{path}`: holds characters that are not text.")
+    return value
 
 
 def _entry_name(value: Any, path: str) -> str:
@@ -424,7 +433,7 @@ def _entry_name(value: Any, path: str) -> str:
             f"`{path}`: a name must be 1 to {NAME_LENGTH} characters, without braces, "
             "line breaks or surrounding spaces."
         )
-    return value
+    return _storable(value, path)
 
 
 def _mapping(value: Any, path: str, limit: int) -> dict[str, Any]:

@@ -356,6 +356,11 @@ async def import_sheet(
         decoded = json.loads(content.decode("utf-8-sig"))
     except (UnicodeDecodeError, json.JSONDecodeError) as error:
         raise SheetFileError(f"The file is not JSON ({error}).") from None
+    except (ValueError, RecursionError):
+        # json's own limits: an integer of over 4,300 digits, or nesting ~1,000 levels deep.
+        raise SheetFileError(
+            "The file is not a sheet: it holds a number too long or nests too deeply."
+        ) from None
     data = parse_sheet(decoded)
     try:
         async with db.unit_of_work() as session:

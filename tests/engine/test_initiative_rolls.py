@@ -64,6 +64,10 @@ def test_other_systems_roll_1d20_plus_modifier(system):
 def test_notation_overrides_the_system_and_adds_the_modifier():
     rolled = roll_initiative(ScriptedDice([2, 5]), system="coda", expression="2d8", modifier=1)
     assert (rolled.total, rolled.faces, rolled.method) == (8, (2, 5), "notation")
+    # d20's own "= `7`" is dropped: the tracker shows the total once ("… = **8**").
+    assert rolled.detail == "2d8 (2, 5) + 1"
+    single = roll_initiative(ScriptedDice([48]), system=None, expression="1d100")
+    assert single.detail == "1d100 (48)"
 
 
 def test_bad_notation_is_an_input_error():

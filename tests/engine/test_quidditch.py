@@ -358,7 +358,7 @@ def test_snitch_caught_at_turn_ten():
     )
     assert result.turns == 10
     assert turn.state.next_snitch_turn is None
-    with pytest.raises(QuidditchError, match="the match is over"):
+    with pytest.raises(QuidditchError, match="The match is over"):
         q.play_turn(ScriptedDice([]), turn.state)
 
 
@@ -479,7 +479,7 @@ def test_missing_lists_what_each_roster_lacks():
         "Lions needs 2 chasers, 2 beaters, a keeper, a seeker",
         "Snakes needs 3 chasers, 2 beaters, a keeper, a seeker",
     ]
-    with pytest.raises(QuidditchError, match="the rosters are incomplete: Lions needs 2 chasers"):
+    with pytest.raises(QuidditchError, match="The rosters are incomplete: Lions needs 2 chasers"):
         q.play_turn(ScriptedDice([]), state)
     assert q.missing(build()) == []
 
@@ -618,7 +618,7 @@ def test_simulation_is_capped_and_says_so():
 
 def test_simulate_many_refuses_a_match_that_cannot_end():
     state = build(home_seeker_health=0, away_seeker_health=0)
-    with pytest.raises(QuidditchError, match="neither seeker is in play"):
+    with pytest.raises(QuidditchError, match="Neither seeker is in play"):
         q.simulate_many(SeededDice(1), state, matches=10)
     lone = q.simulate_many(SeededDice(1), build(home_seeker_health=0), matches=20)
     assert lone.capped == 0 and lone.away_wins + lone.home_wins + lone.draws == 20

@@ -105,14 +105,17 @@ class InitiativeCog(NarratorCog):
         self, channel: Any, channel_id: int, view: EncounterView | None = None
     ) -> None:
         """Edit the channel's tracker to the latest state, or post a new one; never raises."""
-        lock = self._locks.get(channel_id)
-        if lock is None:
-            lock = self._locks[channel_id] = asyncio.Lock()
-        async with lock:
+        async with self._tracker_lock(channel_id):
             try:
                 await self._refresh(channel, channel_id, view)
             except Exception:
                 log.exception("could not refresh the initiative tracker in %s", channel_id)
+
+    def _tracker_lock(self, channel_id: int) -> asyncio.Lock:
+        lock = self._locks.get(channel_id)
+        if lock is None:
+            lock = self._locks[channel_id] = asyncio.Lock()
+        return lock
 
     async def _refresh(self, channel: Any, channel_id: int, view: EncounterView | None) -> None:
         if view is None:
@@ -203,17 +206,20 @@ class InitiativeCog(NarratorCog):
             dice=dice,
         )
         view = outcome.view
-        await interaction.response.send_message(
-            content="⚔️ An encounter begins: players `/init join`, the GM `/init add`s NPCs.",
-            embed=render.tracker_embed(view),
-            view=self.buttons,
-        )
-        try:
-            message = await interaction.original_response()
-        except discord.HTTPException:  # the next change posts a tracker instead
-            log.warning("could not fetch the new tracker in %s", view.channel_id, exc_info=True)
-            return
-        await initiative.set_tracker(self.db, view.channel_id, message.id)
+        # The reply is the tracker: hold the tracker lock until its id is stored, or a change
+        # arriving meanwhile would find no tracker and post a second one.
+        async with self._tracker_lock(view.channel_id):
+            await interaction.response.send_message(
+                content="⚔️ An encounter begins: players `/init join`, the GM `/init add`s NPCs.",
+                embed=render.tracker_embed(view),
+                view=self.buttons,
+            )
+            try:
+                message = await interaction.original_response()
+            except discord.HTTPException:  # the next change posts a tracker instead
+                log.warning("could not fetch the new tracker in %s", view.channel_id, exc_info=True)
+                return
+            await initiative.set_tracker(self.db, view.channel_id, message.id)
 
     @group.command(name="join", description="Join the encounter with your character")
     @app_commands.describe(

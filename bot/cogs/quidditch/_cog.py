@@ -1,4 +1,4 @@
-"""``/quidditch new|player|roster|turn|penalty|snitch|status|end|houses|odds``."""
+"""``/quidditch new|player|remove|roster|turn|penalty|snitch|status|end|houses|odds``."""
 
 from __future__ import annotations
 
@@ -81,7 +81,7 @@ class QuidditchCog(NarratorCog):
         toughness: Stat | None = None,
         health: Health | None = None,
     ) -> None:
-        view = await quidditch.set_player(
+        outcome = await quidditch.set_player(
             self.db,
             actor_from(interaction),
             team=team,
@@ -93,9 +93,23 @@ class QuidditchCog(NarratorCog):
             toughness=toughness,
             health=health,
         )
-        joined = name or character
-        changed = f"{joined} joins as {position}."
-        await interaction.response.send_message(embed=render.roster_embed(view, changed=changed))
+        if outcome.updated:
+            changed = f"{outcome.name} updated ({position})."
+        else:
+            changed = f"{outcome.name} joins as {position}."
+        await interaction.response.send_message(
+            embed=render.roster_embed(outcome.view, changed=changed)
+        )
+
+    @group.command(name="remove", description="Take a player off a roster before the match (GM)")
+    @app_commands.describe(team="home or away (or the team's name)", name="The player's name")
+    async def remove(self, interaction: discord.Interaction, team: Name, name: Name) -> None:
+        outcome = await quidditch.remove_player(
+            self.db, actor_from(interaction), team=team, name=name
+        )
+        await interaction.response.send_message(
+            embed=render.roster_embed(outcome.view, changed=f"{outcome.name} leaves the roster.")
+        )
 
     @group.command(name="roster", description="Both teams' rosters and what is missing")
     async def roster(self, interaction: discord.Interaction) -> None:
@@ -174,6 +188,7 @@ class QuidditchCog(NarratorCog):
         await interaction.followup.send(embed=render.odds_embed(outcome))
 
     @player.autocomplete("team")
+    @remove.autocomplete("team")
     @penalty.autocomplete("team")
     @snitch.autocomplete("team")
     @safe_autocomplete
@@ -186,6 +201,21 @@ class QuidditchCog(NarratorCog):
             for side in q.SIDES
             if current.casefold() in f"{state.team(side).name} {side}".casefold()
         ]
+
+    @remove.autocomplete("name")
+    @safe_autocomplete
+    async def _players(self, interaction: discord.Interaction, current: str) -> Choices:
+        state = await quidditch.peek(self.db, interaction.channel_id or 0)
+        if state is None:
+            return []
+        team = getattr(interaction.namespace, "team", None)
+        sides = [s for s in q.SIDES if team in (None, s, state.team(s).name)] or list(q.SIDES)
+        return [
+            app_commands.Choice(name=f"{p.name} ({state.team(side).name})", value=p.name)
+            for side in sides
+            for p in state.team(side).players
+            if current.casefold() in p.name.casefold()
+        ][:25]
 
     @penalty.autocomplete("chaser")
     @safe_autocomplete

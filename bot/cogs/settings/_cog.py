@@ -12,6 +12,9 @@ from bot.services import channel_settings
 from bot.services.channel_settings import RULE_HELP, RULE_VALUES, SECRET_MODES
 from engine.systems import SYSTEMS
 
+#: A rule's value is free text (autocompleted); the longest one is "complete-failure".
+RuleValue = app_commands.Range[str, 1, 32]
+
 
 class SettingsCog(NarratorCog):
     settings = app_commands.Group(name="settings", description="This channel's settings")
@@ -37,7 +40,7 @@ class SettingsCog(NarratorCog):
             app_commands.Choice(name=f"{key}: {RULE_HELP[key]}", value=key) for key in RULE_VALUES
         ]
     )
-    async def rule(self, interaction: discord.Interaction, name: str, value: str) -> None:
+    async def rule(self, interaction: discord.Interaction, name: str, value: RuleValue) -> None:
         view = await channel_settings.set_rule(self.db, actor_from(interaction), name, value)
         await interaction.response.send_message(
             embed=settings_embed(view, changed=f"{name} = {value}")

@@ -31,6 +31,19 @@ async def by_name(
     return (await session.execute(query)).scalar_one_or_none()
 
 
+async def named(session: AsyncSession, guild_id: int, name: str) -> list[Character]:
+    """Every player's character of that name in the guild (to explain why one is out of reach)."""
+    query = (
+        select(Character)
+        .where(
+            Character.guild_id == guild_id,
+            Character.name_key == " ".join(name.split()).casefold(),
+        )
+        .order_by(Character.id)
+    )
+    return list((await session.execute(query)).scalars())
+
+
 async def by_id(
     session: AsyncSession, character_id: int, *, for_update: bool = False
 ) -> Character | None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.actor import Actor
@@ -40,10 +40,20 @@ def add(
 
 
 async def latest(
-    session: AsyncSession, channel_id: int, *, count: int, include_secret: bool
+    session: AsyncSession,
+    channel_id: int,
+    *,
+    count: int,
+    include_secret: bool,
+    viewer_id: int | None = None,
 ) -> list[RollLog]:
+    """The channel's newest rolls; secret ones with ``include_secret`` (GMs), else only the
+    ``viewer_id``'s own (a roller saw their secret roll already)."""
     query = select(RollLog).where(RollLog.channel_id == channel_id)
     if not include_secret:
-        query = query.where(RollLog.secret.is_(False))
+        visible = RollLog.secret.is_(False)
+        if viewer_id is not None:
+            visible = or_(visible, RollLog.user_id == viewer_id)
+        query = query.where(visible)
     query = query.order_by(RollLog.id.desc()).limit(count)
     return list((await session.execute(query)).scalars())

@@ -286,7 +286,8 @@ async def test_extended_test_runs_to_completion(table: Table) -> None:
     failed = await table.alice.slash(table.channel, "coda extended roll", modifier=2)
     text = text_of(failed)
     assert "nothing added" in text
-    assert "0 / 25" in text and "Tests made:** 1" in text and "2 hours" in text
+    assert "0 / 25" in text and "Tests made:** 1" in text
+    assert "**Elapsed:** 2 hours (each test 2 hours)" in text
     table.bot.dice = ScriptedDice([5, 5])  # 12 ≥ 10
     passed = await table.bob.slash(table.channel, "coda extended roll", modifier=2)
     assert "12 added" in text_of(passed)
@@ -306,6 +307,9 @@ async def test_extended_survives_a_restart(table: Table, settings: Settings) -> 
     await table.env.restart_bot(create_bot(settings, dice=ScriptedDice([4, 6]), sync_globally=True))
     status = await table.alice.slash(table.channel, "coda extended status")
     assert "11 / 20" in text_of(status)
+    # No unit: no game time is shown ("0 units (each test 1 unit)" meant nothing).
+    assert "Tests made:** 1\n" in text_of(status)
+    assert "unit" not in text_of(status) and "Elapsed" not in text_of(status)
     done = await table.alice.slash(table.channel, "coda extended roll")
     assert "21 / 20" in text_of(done)
 
@@ -539,7 +543,8 @@ async def test_extended_stage_skill_without_a_sheet_suggests_a_modifier(table: T
     await table.alice.slash(table.channel, "coda extended start", name="Brew", stages="10:Potions")
     refused = await table.bob.slash(table.channel, "coda extended roll")
     assert refused.ephemeral
-    assert "Stage 1 of `Brew` is a Potions test" in refused.response.content
+    # Two sentences: the reason keeps its own capital after a full stop, not a colon.
+    assert "Stage 1 of `Brew` is a Potions test. You have no" in refused.response.content
     assert "plain `modifier`" in refused.response.content
     table.bot.dice = ScriptedDice([5, 5])
     done = await table.bob.slash(table.channel, "coda extended roll", modifier=0)

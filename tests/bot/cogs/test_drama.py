@@ -104,6 +104,24 @@ async def test_drama_dice_explode_and_their_ones_fill_the_penalty_pool(table: Ta
     assert "drama-die 1s: 0 → 1" in text_of(shown)
 
 
+async def test_the_penalty_line_shows_this_roll_s_rd_not_the_pool_after_it(table: Table) -> None:
+    await william(table)
+    # 2Bd {5,5} + 1Dd {1}: the drama die's 1 adds a penalty die AFTER this roll.
+    table.bot.dice = ScriptedDice([5, 5, 1])
+    first = await table.alice.slash(table.channel, "drama test", base=2, drama=1)
+    text = text_of(first)
+    assert "William has no penalty dice." in text
+    assert "added to Rd" not in text
+    assert "+1 penalty die for William from drama-die 1s: 0 → **1**" in text
+    # With one die already: the line says 1 (this roll's Rd), the gain says 1 → 2.
+    table.bot.dice = ScriptedDice([5, 5, 3, 1])
+    second = await table.alice.slash(table.channel, "drama test", base=2, drama=1)
+    text = text_of(second)
+    assert "**2Bd · 1Rd · 1Dd**" in embed_of(second).description
+    assert "1 penalty die added to Rd (William is distracted)" in text
+    assert "+1 penalty die for William from drama-die 1s: 1 → **2**" in text
+
+
 async def test_without_a_character_penalty_dice_are_not_tracked(table: Table) -> None:
     table.bot.dice = ScriptedDice([5, 5, 1])
     result = await table.bob.slash(table.channel, "drama test", base=2, drama=1)

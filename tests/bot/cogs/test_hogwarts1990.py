@@ -99,6 +99,9 @@ async def test_opposed_bonus_against_bonus(table: Table) -> None:
     assert "[5] **[14]**" in embed.fields[0].value and "14 + 2 = **16**" in embed.fields[0].value
     assert "**[10]** [2]" in embed.fields[1].value and "10 + 3 = **13**" in embed.fields[1].value
     assert "Chance: alice 40.5% · Opponent 53.3% · tie 6.2%" in embed.description
+    # The log names the sides as the reply does (not "Bonus").
+    history = await table.alice.slash(table.channel, "history")
+    assert "`alice +2 vs Opponent +3` → **16 vs 13: alice wins**" in text_of(history)
 
 
 async def test_opposed_tie_and_stress(table: Table) -> None:
@@ -122,7 +125,7 @@ async def test_opposed_names_a_side_without_a_sheet(table: Table) -> None:
     assert embed.title == "🏆 Filch wins by 9"
     assert [f.name for f in embed.fields] == ["alice", "Filch"]
     history = await table.alice.slash(table.channel, "history")
-    assert "`Bonus +0 vs Filch +5` → **6 vs 15: Filch**" in text_of(history)
+    assert "`alice +0 vs Filch +5` → **6 vs 15: Filch wins**" in text_of(history)
 
 
 async def test_opposed_other_side_needs_a_character_for_an_attribute(table: Table) -> None:

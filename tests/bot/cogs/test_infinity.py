@@ -42,7 +42,9 @@ async def test_roll_shows_every_die_with_its_mark_the_sv_and_the_chance(table: T
         "**Dice (B3):** **9** 💥 critical · **3** ✅ success · 15 ❌ failure" in embed.description
     )
     expected = percent(infinity.chance(attribute=12, mods=-3, burst=3))
-    assert f"Chance: {expected} of at least one success" in field(embed, "Odds")
+    # One label: the field is "Chance", its value does not say "Chance:" again.
+    assert field(embed, "Chance").startswith(f"{expected} of at least one success")
+    assert [f.name for f in embed.fields] == ["Chance"]
     assert expected == "83.4%"  # 1 − (11/20)^3
     assert "alice rolled · Infinity CodeOne" in embed.footer.text
 
@@ -63,7 +65,7 @@ async def test_seed_maximum_modifier_is_shown_clamped(table: Table) -> None:
     embed = embed_of(await slash(table, "roll", [1], attribute="13", mods=-15))
     assert "13 + MOD −15 (clamped to −12) = SV 1" in embed.description
     assert "**1** 💥 critical" in embed.description
-    assert "Chance: 5.0% of at least one success" in field(embed, "Odds")
+    assert "5.0% of at least one success" in field(embed, "Chance")
 
 
 async def test_seed_cc_23_crits_on_17_and_up(table: Table) -> None:
@@ -74,7 +76,7 @@ async def test_seed_cc_23_crits_on_17_and_up(table: Table) -> None:
         "**4+3=7** ✅ success · **16+3=19** ✅ success · **17+3=20** 💥 critical"
         in embed.description
     )
-    assert "Chance: 100.0% of at least one success" in field(embed, "Odds")
+    assert "100.0% of at least one success" in field(embed, "Chance")
 
 
 async def test_sv_below_1_fails_without_rolling(table: Table) -> None:
@@ -82,7 +84,7 @@ async def test_sv_below_1_fails_without_rolling(table: Table) -> None:
     assert embed.title == "❌ Automatic failure · SV −3"
     assert "automatic failure, no dice rolled" in embed.description
     assert "Dice" not in embed.description
-    assert "Chance: 0.0%" in field(embed, "Odds")
+    assert "0.0%" in field(embed, "Chance")
 
 
 # --------------------------------------------------------------------------- /infinity ftf
@@ -131,9 +133,9 @@ async def test_seed_ftf_split_burst_the_9_wins_with_chances(table: Table) -> Non
     assert "**Hits:** **9** ✅ success" in embed.description
     assert "~~4~~ 🚫 cancelled · **9** ✅ success" in field(embed, "Active")
     odds = infinity.ftf_odds(a_attribute=12, a_burst=2, b_attribute=11)
-    chances = field(embed, "Odds")
+    chances = field(embed, "Chance")
     assert (
-        f"Chance: active wins {percent(odds.a_wins)} · reactive wins {percent(odds.b_wins)}"
+        f"Active wins {percent(odds.a_wins)} · reactive wins {percent(odds.b_wins)}"
         f" · nobody {percent(odds.neither)}"
     ) in chances
     assert f"Expected hits: active {odds.a_expected_hits:.2f}" in chances
@@ -231,8 +233,8 @@ async def test_save_one_die_per_hit_with_cover(table: Table) -> None:
     assert embed.title == "🩸 1 Wound — saving roll"
     assert "13 − ARM 3 −3 (cover) = 7 — a face of 7 or less fails" in embed.description
     assert "**Saves (2 hits):** 3 🩸 wound · **10** ✅ saved" in embed.description
-    assert "Chance: 42.2% of no Wound · each save fails 35.0% · expected Wounds 0.70" in field(
-        embed, "Odds"
+    assert "42.2% of no Wound · each save fails 35.0% · expected Wounds 0.70" in field(
+        embed, "Chance"
     )
 
 

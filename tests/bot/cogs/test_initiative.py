@@ -151,6 +151,30 @@ async def test_initiator_has_no_action_in_round_1(table: Table) -> None:
     assert third.response.content == "Round 2 · **Alice**'s turn."
 
 
+async def test_an_initiator_naming_nobody_is_warned_about(table: Table) -> None:
+    await start(table, initiator="Goblin")
+    table.bot.dice = ScriptedDice([5, 9, 2])
+    added = await ok(await table.gm.slash(table.channel, "init add", name="Goblin", count=3))
+    assert (
+        "⚠️ The initiator is `Goblin`, and Goblin 1, Goblin 2, Goblin 3 are other names: "
+        "nobody loses their round-1 action." in text_of(added)
+    )
+    assert "~~" not in tracker_text(table)
+    first = await gm_next(table)
+    assert first.response.content == (
+        "Round 1 · **Goblin 2**'s turn.\n"
+        "⚠️ No combatant is called `Goblin` (the initiator): nobody loses their round-1 action."
+    )
+    second = await gm_next(table)
+    assert "initiator" not in second.response.content
+
+
+async def test_an_initiator_who_is_there_gets_no_warning(table: Table) -> None:
+    await trio(table, initiator="alice")
+    first = await gm_next(table)
+    assert first.response.content == "Round 1 · **Bob**'s turn."
+
+
 async def test_players_join_rolling_from_their_sheet(table: Table) -> None:
     await table.alice.slash(table.channel, "sheet create", name="Hermione", system="h90")
     await table.alice.slash(table.channel, "sheet set", attribute="Humor", value=3)
@@ -214,7 +238,17 @@ async def test_other_systems_roll_1d20_plus_modifier_and_dice_overrides(table: T
     await ok(await table.gm.slash(other, "init start", dice="2d4"))
     table.bot.dice = ScriptedDice([3, 1])
     added = await ok(await table.gm.slash(other, "init add", name="Rat"))
-    assert "= **4**" in text_of(added)
+    assert "**Rat** joins: 2d4 (3, **1**) = **4**" in text_of(added)  # the total shown once
+
+
+async def test_any_other_game_is_a_valid_system_even_over_a_channel_default(
+    table: Table,
+) -> None:
+    await table.gm.slash(table.channel, "settings system", name="h90")
+    await start(table, system="generic")
+    table.bot.dice = ScriptedDice([13])
+    result = await ok(await table.gm.slash(table.channel, "init add", name="Drone", modifier=4))
+    assert "1d20 (13) + 4 = **17**" in text_of(result)
 
 
 async def test_surprised_npcs_make_a_stress_roll_in_hogwarts_1990(table: Table) -> None:
@@ -453,7 +487,7 @@ async def test_end_asks_then_posts_a_summary(table: Table) -> None:
     summary = done.followups[0]
     assert not summary.ephemeral
     embed = summary.embeds[0]
-    assert embed.title == "⚔️ Encounter over after 2 round(s)"
+    assert embed.title == "⚔️ Encounter over after 2 rounds"
     assert "**Alice** — 2 turns" in embed.description
     assert "**Bob** — 1 turn" in embed.description
     assert "Carl — did not act" in embed.description
@@ -462,6 +496,15 @@ async def test_end_asks_then_posts_a_summary(table: Table) -> None:
     after = await table.gm.slash(table.channel, "init next")
     assert after.ephemeral and "/init start" in text_of(after)
     await start(table)  # the channel is free again
+
+
+async def test_ending_before_round_1_says_so(table: Table) -> None:
+    await trio(table)
+    asked = await table.gm.slash(table.channel, "init end")
+    assert "Before round 1, 3 combatant(s)." in text_of(asked)
+    assert "Round 0" not in text_of(asked)
+    done = await table.gm.click(asked.response, label="End the encounter")
+    assert done.followups[0].embeds[0].title == "⚔️ Encounter over before round 1"
 
 
 async def test_end_button_and_keep_playing(table: Table) -> None:
@@ -478,7 +521,7 @@ async def test_an_unanswered_end_closes_and_the_encounter_goes_on(table: Table) 
     asked = await table.gm.slash(table.channel, "init end")
     await table.env.advance_time(CONFIRM_SECONDS + 1)
     closed = next(m for m in table.channel.history(viewer=table.gm) if m.id == asked.response.id)
-    assert closed.content == "No answer: The encounter goes on." and not closed.components
+    assert closed.content == "No answer. The encounter goes on." and not closed.components
     await gm_next(table)
 
 

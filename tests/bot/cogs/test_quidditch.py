@@ -143,12 +143,13 @@ async def test_an_incomplete_roster_cannot_play(table: Table) -> None:
     await add(table, "home", HOME[0])
     result = await table.gm.slash(table.channel, "quidditch turn")
     assert result.ephemeral
-    assert (
-        "the rosters are incomplete: Lions needs 2 chasers, 2 beaters, a keeper, a seeker; "
-        "Snakes needs 3 chasers" in result.response.content
+    # A sentence like every other refusal: a capital and a full stop.
+    assert result.response.content == (
+        "The rosters are incomplete: Lions needs 2 chasers, 2 beaters, a keeper, a seeker; "
+        "Snakes needs 3 chasers, 2 beaters, a keeper, a seeker."
     )
     odds = await table.gm.slash(table.channel, "quidditch odds")
-    assert odds.ephemeral and "the rosters are incomplete" in text_of(odds)
+    assert odds.ephemeral and "The rosters are incomplete" in text_of(odds)
 
 
 async def test_bad_player_options(table: Table) -> None:
@@ -160,7 +161,9 @@ async def test_bad_player_options(table: Table) -> None:
     unknown = await add(table, "middle", ("X", "chaser", 1, 1, 1, 1))
     assert unknown.ephemeral and "There is no team 'middle'" in unknown.response.content
     bad_name = await add(table, "home", ("a:b", "chaser", 1, 1, 1, 1))
-    assert bad_name.ephemeral and "may not contain" in bad_name.response.content
+    assert bad_name.ephemeral and bad_name.response.content == (
+        "A player's name may not contain ',' or ':' (they separate targets)."
+    )
 
 
 async def test_without_a_match_commands_say_how_to_start(table: Table) -> None:
@@ -206,6 +209,7 @@ async def test_gm_targets_a_blocked_goal_and_a_foul(table: Table) -> None:
     assert "AB2 → H1: **[15]** [2] +3 = **18** vs 8 💥 hit (Health 2) 🛡️ **goal blocked**" in text
     assert "🛡️ Blocked: H1" in text
     assert "⚠️ HB1 (Lions) on AK — penalty shot open" in text
+    assert "until the next `/quidditch turn` (then it lapses)" in text
     assert embed_of(result).title.endswith("Lions 0 : 0 Snakes")
     # The fouled team shoots.
     table.bot.dice = ScriptedDice([14, 3])
@@ -219,7 +223,7 @@ async def test_gm_targets_a_blocked_goal_and_a_foul(table: Table) -> None:
 async def test_bad_targets_are_explained(table: Table) -> None:
     await ready_match(table)
     for targets, message in [
-        ("home1 H1", "targets are 'beater:target' pairs"),
+        ("home1 H1", "Targets are 'beater:target' pairs"),
         ("home1:AS", "not the seeker AS"),
         ("home9:A1", "is not a beater"),
     ]:
@@ -423,7 +427,7 @@ async def test_a_player_needs_stats_or_a_sheet(table: Table) -> None:
         table.channel, "quidditch player", team="home", position="seeker", name="X", strength=2
     )
     assert result.ephemeral
-    assert "A player needs dexterity, toughness, health" in result.response.content
+    assert "A new player needs dexterity, toughness, health" in result.response.content
     await table.alice.slash(table.channel, "sheet create", name="Ron", system="h90")
     await table.alice.slash(table.channel, "sheet use", character="Ron")
     result = await table.gm.slash(
@@ -432,10 +436,63 @@ async def test_a_player_needs_stats_or_a_sheet(table: Table) -> None:
     assert result.ephemeral and "Ron has no attribute `Strength`" in result.response.content
 
 
+async def test_a_sheet_not_used_here_says_how_to_use_it(table: Table) -> None:
+    await table.alice.slash(table.channel, "sheet create", name="Ron", system="h90")
+    await table.alice.slash(table.channel, "sheet create", name="Ginny", system="h90")
+    await new_match(table)
+    result = await table.gm.slash(
+        table.channel, "quidditch player", team="home", position="keeper", character="Ron"
+    )
+    assert result.ephemeral
+    assert "Ron is not used in this channel yet" in text_of(result)
+    assert "`/sheet use character:Ron`" in text_of(result)
+
+
+async def test_updating_a_player_changes_only_the_numbers_given(table: Table) -> None:
+    await new_match(table)
+    await add(table, "home", ("Ann", "chaser", 5, 3, 3, 3))
+    result = await table.gm.slash(
+        table.channel, "quidditch player", team="home", position="chaser", name="ann", strength=9
+    )
+    assert not result.ephemeral, text_of(result)
+    assert embed_of(result).description == "ann updated (chaser)."
+    assert "Chaser **ann** — S 9 · D 3 · T 3 · Health 3" in text_of(result)
+    # A new name still needs every number.
+    new = await table.gm.slash(
+        table.channel, "quidditch player", team="home", position="chaser", name="Bo", strength=2
+    )
+    assert new.ephemeral and "A new player needs dexterity, toughness, health" in text_of(new)
+
+
+async def test_a_full_position_is_freed_with_remove(table: Table) -> None:
+    await new_match(table)
+    await add(table, "home", ("K1", "keeper", 5, 3, 3, 3))
+    full = await add(table, "home", ("K2", "keeper", 5, 3, 3, 3))
+    assert full.ephemeral and "remove one first" in text_of(full)
+    refused = await table.alice.slash(table.channel, "quidditch remove", team="home", name="K1")
+    assert refused.ephemeral and "Only the channel's GM can" in text_of(refused)
+    removed = await table.gm.slash(table.channel, "quidditch remove", team="Lions", name="k1")
+    assert not removed.ephemeral, text_of(removed)
+    assert embed_of(removed).description == "K1 leaves the roster."
+    assert "K1" not in text_of(removed).replace("K1 leaves", "")
+    assert not (await add(table, "home", ("K2", "keeper", 5, 3, 3, 3))).ephemeral
+    unknown = await table.gm.slash(table.channel, "quidditch remove", team="home", name="Zed")
+    assert unknown.ephemeral and "Lions has no player named 'Zed'" in text_of(unknown)
+    choices = await table.gm.autocomplete(table.channel, "quidditch remove", "name", "k")
+    assert [c["value"] for c in choices] == ["K2"]
+
+
+async def test_remove_is_refused_once_the_match_started(table: Table) -> None:
+    await ready_match(table)
+    await play(table, turn_faces())
+    result = await table.gm.slash(table.channel, "quidditch remove", team="home", name="H1")
+    assert result.ephemeral and "fixed once the first turn is played" in text_of(result)
+
+
 async def test_odds_refuse_a_match_no_seeker_can_end(table: Table) -> None:
     await new_match(table)
     for team, players in (("home", HOME), ("away", AWAY)):
         for name, position, s, d, t, h in players:
             await add(table, team, (name, position, s, d, t, 0 if position == "seeker" else h))
     result = await table.gm.slash(table.channel, "quidditch odds")
-    assert result.ephemeral and "neither seeker is in play" in text_of(result)
+    assert result.ephemeral and "Neither seeker is in play" in text_of(result)

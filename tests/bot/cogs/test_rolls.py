@@ -65,11 +65,19 @@ async def test_secret_roll_goes_to_the_roller_and_the_gm(table: Table) -> None:
     assert dm is not None and "Secret roll by" in dm.content
     assert dm.embeds[0].title == "🎲 7"
     assert table.bob.user.dm_channel.last_message is None
-    # Non-GMs do not see secret rolls in the history; the GM does.
+    # Other players do not see secret rolls in the history; the GM does, and so does the
+    # roller (their own, privately: /history answers ephemerally).
     history = await table.bob.slash(table.channel, "history")
     assert "2d6" not in text_of(history)
     history = await table.gm.slash(table.channel, "history")
     assert "`2d6` → **7**" in text_of(history)
+    own = await table.alice.slash(table.channel, "history")
+    assert own.ephemeral and "`2d6` → **7** 🔒" in text_of(own)
+    assert "your secret rolls are shown to you and the GMs only" in text_of(own)
+    table.bot.dice = ScriptedDice([5])
+    await table.bob.slash(table.channel, "roll", expression="1d6", secret=True)
+    own = await table.alice.slash(table.channel, "history")
+    assert "1d6" not in text_of(own)  # bob's secret stays bob's
 
 
 async def test_secret_rolls_can_be_refused_or_opened_by_the_gm(table: Table) -> None:

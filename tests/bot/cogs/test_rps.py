@@ -42,7 +42,8 @@ async def test_attribute_check_doubles_the_attribute(table: Table) -> None:
     result = await table.alice.slash(table.channel, "rps check", attribute="strength", modifier=-2)
     embed = embed_of(result)
     assert "**Base 8** = 2 × Strength 5 + modifier −2" in embed.description
-    assert embed.title.startswith("🎲 SL -5 — failure")
+    assert embed.title.startswith("🎲 SL −5 — failure")  # a minus sign, as everywhere
+    assert "→ SL = 8 − 13 = −5" in embed.description
 
 
 @pytest.mark.parametrize(
@@ -59,7 +60,7 @@ async def test_doubles(table: Table, base: int, faces: list[int], line: str, sl:
     result = await table.bob.slash(table.channel, "rps check", base=base)
     embed = embed_of(result)
     assert line in embed.description
-    assert f"**SL {sl}**" in embed.description
+    assert f"**SL {sl}**".replace("-", "−") in embed.description
 
 
 async def test_forgo_above_fifteen_and_its_refusal(table: Table) -> None:
@@ -129,7 +130,15 @@ async def test_checks_are_logged(table: Table) -> None:
     await table.alice.slash(table.channel, "rps check", base=12)
     history = await table.alice.slash(table.channel, "history")
     assert "check Base 12" in text_of(history)
+    assert "(Base 12)" not in text_of(history)  # a plain Base is not repeated
     assert "SL 6 (good)" in text_of(history)
+    await table.alice.slash(table.channel, "rps sustained start", goal=8)
+    table.bot.dice = ScriptedDice([9, 9])
+    await table.alice.slash(table.channel, "rps sustained roll", base=14)
+    history = await table.alice.slash(table.channel, "history")
+    assert "sustained check Base 14" in text_of(history)
+    assert "(Base 14)" not in text_of(history)
+    assert "SL −4" in text_of(history)
 
 
 async def test_attribute_autocomplete(table: Table) -> None:
@@ -148,7 +157,7 @@ async def test_resisted_poker_example(table: Table) -> None:
     )
     embed = embed_of(result)
     assert embed.title == "⚔️ Franky wins — SL 3 — poker"
-    assert "Johnny: Base 10, [6] [7] → **SL -3**" in text_of(result)
+    assert "Johnny: Base 10, [6] [7] → **SL −3**" in text_of(result)
     # Johnny 10, Franky 9, Richard 8: each one's exact chance, roll-offs included.
     assert "Chance: Johnny wins 44.3% · Franky wins 32.5% · Richard wins 23.2%" in (
         embed.description
@@ -237,6 +246,12 @@ async def test_sustained_action_to_completion_survives_a_restart(table: Table) -
     assert "complete" in text_of(done)
     refused = await table.bob.slash(table.channel, "rps sustained roll", base=12)
     assert "No sustained action is in progress" in refused.response.content
+    # A finished action is not "abandoned": it stays complete.
+    abandon = await table.alice.slash(table.channel, "rps sustained abandon")
+    assert abandon.ephemeral
+    assert "already complete: there is nothing to abandon" in abandon.response.content
+    status = await table.bob.slash(table.channel, "rps sustained status")
+    assert "✅" in embed_of(status).title
 
 
 async def test_sustained_fails_on_a_critical_failure(table: Table) -> None:

@@ -6,6 +6,7 @@ import discord
 import pytest
 from simcord.backend.errors import OptionError
 
+from bot.services.channel_settings import RULE_VALUES
 from tests.conftest import Table, embed_of, text_of
 
 
@@ -83,6 +84,14 @@ async def test_rule_values_are_checked_and_offered(table: Table) -> None:
         table.channel, "settings rule", "value", "fa", name="coda.ones"
     )
     assert [c["value"] for c in choices] == ["failure", "complete-failure"]
+
+
+async def test_a_rule_value_has_a_length_limit_discord_enforces(table: Table) -> None:
+    longest = max((v for vs in RULE_VALUES.values() for v in vs), key=len)
+    with pytest.raises(OptionError):
+        await table.gm.slash(table.channel, "settings rule", name="coda.ones", value="x" * 33)
+    result = await table.gm.slash(table.channel, "settings rule", name="coda.ones", value=longest)
+    assert not result.ephemeral
 
 
 async def test_unknown_choices_are_refused_by_discord(table: Table) -> None:

@@ -99,7 +99,17 @@ async def test_a_gm_reads_the_sheets_used_in_the_channel(table: Table) -> None:
     assert "That player has no active character in this channel." in nobody.response.content
     elsewhere = table.guild.create_text_channel("elsewhere")
     away = await table.gm.slash(elsewhere, "sheet show", character="Hermione")
-    assert "There is no character called `Hermione`" in away.response.content
+    # The GM is told why and what to do (a player is not told the sheet exists).
+    why = (
+        "Hermione is not used in this channel yet: its player can choose it here with "
+        "`/sheet use character:Hermione`, and then a GM can use it."
+    )
+    assert away.ephemeral and why in away.response.content
+    await table.alice.slash(elsewhere, "sheet use", character="Hermione")
+    used = await table.gm.slash(elsewhere, "sheet show", character="Hermione")
+    assert "Wits **3**" in text_of(used)
+    unknown = await table.gm.slash(elsewhere, "sheet show", character="Nobody")
+    assert "There is no character called `Nobody`" in unknown.response.content
 
 
 # --- set / skill / note ------------------------------------------------------------------
@@ -127,7 +137,7 @@ async def test_values_are_bounded(table: Table) -> None:
         ok = await table.alice.slash(table.channel, "sheet set", attribute="Wits", value=value)
         assert f"Wits = {value}" in text_of(ok)
     braces = await table.alice.slash(table.channel, "sheet set", attribute="{x}", value=1)
-    assert "cannot contain { or }" in braces.response.content
+    assert braces.response.content == "An attribute name cannot contain { or }."
 
 
 async def test_a_full_sheet_refuses_one_more(table: Table) -> None:
@@ -289,7 +299,7 @@ async def test_an_unanswered_delete_closes_and_keeps_the_character(table: Table)
     asked = await table.alice.slash(table.channel, "sheet delete", character="Hermione")
     await table.env.advance_time(_confirm.CONFIRM_SECONDS + 1)
     closed = next(m for m in table.channel.history(viewer=table.alice) if m.id == asked.response.id)
-    assert closed.content == "No answer: Kept Hermione: nothing was deleted."
+    assert closed.content == "No answer. Kept Hermione: nothing was deleted."
     assert not closed.components
     assert "Hermione" in text_of(await table.alice.slash(table.channel, "sheet show"))
 

@@ -69,3 +69,7 @@ def test_elapsed_time_reads_naturally_with_or_without_a_unit():
     bare = coda.extended_start(name="Brew", stages=[10], interval=2)
     text = render.task_embed(TaskView(task=bare, started_by=1), title="T").description
     assert "**Elapsed:** 0 units (each test 2 units)" in text
+    # Neither unit nor interval: no game time at all, rather than "0 units (each test 1 unit)".
+    plain = coda.extended_start(name="Brew", stages=[10])
+    text = render.task_embed(TaskView(task=plain, started_by=1), title="T").description
+    assert "**Tests made:** 0\n" in text and "Elapsed" not in text

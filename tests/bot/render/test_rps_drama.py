@@ -117,7 +117,7 @@ def test_verdicts_read_the_sl() -> None:
         "**SL 6** — success, good."
     )
     assert render_rps.check_lines(rps.check(ScriptedDice([9, 9]), base=10))[-1] == (
-        "**SL -8** — failure."
+        "**SL −8** — failure."  # a minus sign, as everywhere
     )
 
 

@@ -88,7 +88,10 @@ async def test_a_gm_reads_characters_used_in_the_channel_only(db: Database) -> N
         ).owner_id == ALICE.user_id
         assert (await characters.character_by_name(session, GM, "Percy")).name == "Percy"
         with pytest.raises(UserError, match=r"In this channel: Hermione, Percy\."):
-            await characters.character_by_name(session, GM, "Ginny")
+            await characters.character_by_name(session, GM, "Neville")
+        # A character of the guild not used here: the GM is told why, and what to do.
+        with pytest.raises(UserError, match=r"^Ginny is not used in this channel yet: its pl"):
+            await characters.character_by_name(session, GM, "ginny")
         with pytest.raises(UserError, match=r"Percy is a CODA .* needs Infinity CodeOne"):
             await characters.character_by_name(session, GM, "Percy", system="infinity")
         names = await characters.character_names(session, GM, "")
@@ -235,7 +238,7 @@ async def test_a_gm_changes_existing_resources_of_channel_characters_only(db: Da
     async with db.unit_of_work() as session:
         with pytest.raises(UserError, match="There is no character called `Hermione`"):
             await characters.adjust_resource(session, BOB, "Hermione", "Health", delta=-1)
-        with pytest.raises(UserError, match="no character called `Hermione`"):
+        with pytest.raises(UserError, match="Hermione is not used in this channel yet"):
             await characters.adjust_resource(session, elsewhere(GM), "Hermione", "Health", delta=-1)
 
 

@@ -76,6 +76,22 @@ def test_parse_parties(text: str, specs: list[PartySpec]) -> None:
     assert parse_parties(text) == specs
 
 
+@pytest.mark.parametrize(
+    "mention", ["<@99999999999999999999999>", "<@9223372036854775808>", "<@0>"]
+)
+async def test_a_mention_no_user_can_have_is_refused_before_any_query(
+    db: Database, mention: str
+) -> None:
+    # Such an id used to reach the query and fail it (SQLite: OverflowError), a bug reply.
+    with pytest.raises(UserError, match="mentions nobody"):
+        parse_parties(f"{mention}:3, Bob:3")
+    with pytest.raises(UserError, match="mentions nobody"):
+        await drama.opposed(
+            db, ScriptedDice([]), ALICE, PoolRequest(base=2), their_base=2, their_name=mention
+        )
+    assert parse_parties("<@9223372036854775807>") == [PartySpec(None, None, 2**63 - 1)]
+
+
 # --- transactions ------------------------------------------------------------------------------
 
 

@@ -140,6 +140,26 @@ async def test_an_over_long_note_is_refused_by_the_service_too(db: Database) -> 
     assert (await sheets.set_notes(db, ALICE, "n" * 1000)).sheet.notes == "n" * 1000
 
 
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        # json's own limits raise RecursionError / ValueError, not JSONDecodeError.
+        (b"[" * 5000, "nests too deeply"),
+        (b'{"name": ' + b"1" * 5000 + b"}", "number too long"),
+        # "\ud800" escapes decode to lone surrogates, which SQLite cannot store.
+        (b'{"name": "\\ud800", "system": "coda"}', "`name`: holds characters that are not"),
+        (b'{"name": "A", "system": "coda", "skills": {"\\udfff": {"ranks": 1}}}', "`skills."),
+        (b'{"name": "A", "system": "coda", "notes": "\\u0000"}', "`notes`: holds characters"),
+    ],
+)
+async def test_an_import_the_json_module_chokes_on_is_refused(
+    db: Database, content: bytes, message: str
+) -> None:
+    with pytest.raises(SheetFileError, match=message):
+        await sheets.import_sheet(db, ALICE, content)
+    assert not (await sheets.list_characters(db, ALICE)).entries
+
+
 @pytest.mark.postgres
 async def test_fifty_simultaneous_resource_changes_lose_no_update(any_database_url: str) -> None:
     db = Database(any_database_url)
