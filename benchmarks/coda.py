@@ -13,7 +13,7 @@ import d20
 
 from benchmarks._timing import microseconds, print_table
 from engine.dice import SecureDice, SeededDice
-from engine.systems import coda
+from engine.systems import coda, coda_odds
 from engine.systems.coda_tables import parse_conditions
 
 
@@ -26,8 +26,8 @@ def _uncached(fn):
 
 
 def _build_tables() -> object:
-    coda._dice_distribution()
-    return coda._build_tail()
+    coda_odds._dice_distribution()
+    return coda_odds._build_tail()
 
 
 def main() -> None:

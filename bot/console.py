@@ -17,6 +17,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
+import discord
+
 from bot.app import NarratorBot, create_bot
 from bot.config import Settings
 from engine.dice import Dice
@@ -34,18 +36,8 @@ HELP = """Console commands (everything else is a Narrator slash command, e.g. /r
 Options are name:value, quoted when they hold spaces:
   /roll expression:"4d6kh3 + 2" label:strength"""
 
-# Discord option types (application command option type numbers).
-_STRING, _INTEGER, _BOOLEAN, _USER, _CHANNEL, _ROLE, _MENTIONABLE, _NUMBER, _ATTACHMENT = (
-    3,
-    4,
-    5,
-    6,
-    7,
-    8,
-    9,
-    10,
-    11,
-)
+_Type = discord.AppCommandOptionType
+_GROUPS = (_Type.subcommand.value, _Type.subcommand_group.value)
 _TRUE = {"true", "yes", "y", "1", "on"}
 _FALSE = {"false", "no", "n", "0", "off"}
 
@@ -207,7 +199,7 @@ class Console:
         except Exception:
             raise ConsoleError(f"/{command} is not a command. Type /help for the list.") from None
         declared = {o["name"]: o for o in leaf.get("options") or []}
-        if any(o.get("type") in (1, 2) for o in declared.values()):
+        if any(o.get("type") in _GROUPS for o in declared.values()):
             subs = ", ".join(declared)
             raise ConsoleError(f"/{command} needs a subcommand: {subs}.")
         options: dict[str, Any] = {}
@@ -218,35 +210,35 @@ class Console:
                 raise ConsoleError(f"/{command} has no option `{name}` (options: {known}).")
             if option.get("choices"):
                 value = _choice_value(name, option["choices"], value)
-            options[name] = self._value(name, option["type"], value)
+            options[name] = self._value(name, _Type(option["type"]), value)
         return options
 
-    def _value(self, name: str, kind: int, value: str) -> Any:
+    def _value(self, name: str, kind: discord.AppCommandOptionType, value: str) -> Any:
         try:
-            if kind == _INTEGER:
+            if kind == _Type.integer:
                 return int(value)
-            if kind == _NUMBER:
+            if kind == _Type.number:
                 return float(value)
         except ValueError:
             raise ConsoleError(f"Option `{name}` takes a number, not `{value}`.") from None
-        if kind == _BOOLEAN:
+        if kind == _Type.boolean:
             if value.lower() in _TRUE:
                 return True
             if value.lower() in _FALSE:
                 return False
             raise ConsoleError(f"Option `{name}` takes true or false, not `{value}`.")
-        if kind in (_USER, _MENTIONABLE):
+        if kind in (_Type.user, _Type.mentionable):
             who = value.lstrip("@").lower()
             if who not in self.members:
                 raise ConsoleError(f"Nobody called `{who}` here yet (use /as {who} first).")
             return self.members[who]
-        if kind == _CHANNEL:
+        if kind == _Type.channel:
             return self.channel_handle(value.lstrip("#").lower())
-        if kind == _ROLE:
+        if kind == _Type.role:
             if value.lstrip("@") != GM_ROLE:
                 raise ConsoleError(f"The console has one role, {GM_ROLE}.")
             return self.gm_role
-        if kind == _ATTACHMENT:
+        if kind == _Type.attachment:
             path = Path(value).expanduser()
             if not path.is_file():
                 raise ConsoleError(f"No file at {path}.")
@@ -318,19 +310,14 @@ class Console:
 
 
 def _payload(message: Any) -> dict[str, Any]:
-    payload: dict[str, Any] = {
-        "ephemeral": bool(message.flags.ephemeral),
-        "content": message.content or None,
-        "embeds": [embed.to_dict() for embed in message.embeds],
-    }
+    """An interaction's reply (SimCord gives its components as raw dicts)."""
     buttons = [
         child.get("label")
         for row in message.components
         for child in row.get("components", [])
-        if child.get("type") == 2
+        if child.get("type") == discord.ComponentType.button.value
     ]
-    if buttons:
-        payload["buttons"] = buttons
+    payload = _shown(message, ephemeral=bool(message.flags.ephemeral), buttons=buttons)
     attachments = getattr(message._message, "attachments", None)
     if attachments:
         payload["attachments"] = [
@@ -365,17 +352,22 @@ def _fingerprint(message: Any) -> str:
 
 def _message_payload(message: Any) -> dict[str, Any]:
     """A channel message (not an interaction reply) in the same shape as a reply."""
-    payload: dict[str, Any] = {
-        "ephemeral": False,
-        "content": message.content or None,
-        "embeds": [embed.to_dict() for embed in message.embeds],
-    }
     buttons = [
         child.label
         for row in message.components
         for child in getattr(row, "children", [])
         if getattr(child, "label", None)
     ]
+    return _shown(message, ephemeral=False, buttons=buttons)
+
+
+def _shown(message: Any, *, ephemeral: bool, buttons: list[Any]) -> dict[str, Any]:
+    """What every emitted message carries; ``buttons`` only when it has some."""
+    payload: dict[str, Any] = {
+        "ephemeral": ephemeral,
+        "content": message.content or None,
+        "embeds": [embed.to_dict() for embed in message.embeds],
+    }
     if buttons:
         payload["buttons"] = buttons
     return payload

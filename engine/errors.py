@@ -15,7 +15,10 @@ def whole_number(
     """``value`` as a bounded int, or ``error`` with a message the player can act on.
 
     ``bool`` is an int in Python, but a ``True`` where a number belongs is a bug, not a 1.
+    Rolls check every input, so the common case (a plain int in bounds) is tested first.
     """
+    if value.__class__ is int and low <= value <= high:  # type: ignore[operator]
+        return value  # type: ignore[return-value]
     if isinstance(value, bool) or not isinstance(value, int):
         raise error(f"{what} must be a whole number, not {value!r}.")
     if not low <= value <= high:

@@ -60,7 +60,6 @@ __all__ = [
     "UnknownCombatant",
     "action_budget",
     "apply",
-    "can_undo",
     "clean_name",
     "event_from_dict",
     "event_to_dict",
@@ -338,10 +337,6 @@ def undo(state: Encounter) -> Encounter:
         raise NothingToUndo("Nothing to undo: this is the start of the encounter.")
     earlier = _replay(_start(state), state.log[:-1])
     return replace(earlier, base=state.base, log=state.log[:-1])
-
-
-def can_undo(state: Encounter) -> bool:
-    return bool(state.log)
 
 
 def _start(state: Encounter) -> Encounter:

@@ -21,6 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from engine.dice import Dice
+from engine.errors import whole_number
 from engine.initiative import InitiativeError
 from engine.notation import roll_expression
 from engine.systems import coda, hogwarts1990
@@ -77,10 +78,7 @@ def _check_modifier(
     low: int = MODIFIER_MIN,
     high: int = MODIFIER_MAX,
 ) -> None:
-    if isinstance(modifier, bool) or not isinstance(modifier, int):
-        raise InitiativeError(f"{what} must be a whole number.")
-    if not low <= modifier <= high:
-        raise InitiativeError(f"{what} must be between {low} and {high} (got {modifier}).")
+    whole_number(modifier, what, low, high, error=InitiativeError)
 
 
 def _signed(value: int) -> str:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import logging
+import re
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, TypeVar
 
@@ -137,6 +138,23 @@ async def _deliver_to_gms(
     return delivered
 
 
+#: "@name" typed without picking the mention: look the member up by name.
+_AT_NAME = re.compile(r"(?<![<\w])@([\w.]{2,32})")
+
+
+def typed_mentions(interaction: discord.Interaction, text: str) -> str:
+    """``text`` with each "@name" of a member of this guild written as their mention."""
+    guild = interaction.guild
+    if guild is None:
+        return text
+
+    def replace(match: re.Match[str]) -> str:
+        member = guild.get_member_named(match.group(1))
+        return f"<@{member.id}>" if member is not None else match.group(0)
+
+    return _AT_NAME.sub(replace, text)
+
+
 def safe_autocomplete(callback: F) -> F:
     """Autocomplete that never errors at the user: a failure is logged and offers nothing."""
 
@@ -161,7 +179,9 @@ def safe_autocomplete(callback: F) -> F:
 class Pages(OwnedView):
     """Previous/next buttons over a list of embeds, for whoever asked for them."""
 
-    def __init__(self, pages: Sequence[discord.Embed], owner_id: int, *, timeout: float = 300):
+    def __init__(
+        self, pages: Sequence[discord.Embed], owner_id: int, *, timeout: float = 300
+    ) -> None:
         super().__init__(
             owner_id, refusal="Only whoever asked for these pages can turn them.", timeout=timeout
         )
@@ -184,3 +204,12 @@ class Pages(OwnedView):
         self.index = min(self.index + 1, len(self.pages) - 1)
         self._sync_buttons()
         await interaction.response.edit_message(embed=self.pages[self.index], view=self)
+
+
+async def send_pages(interaction: discord.Interaction, pages: Sequence[discord.Embed]) -> None:
+    """Private pages: the first one, with page buttons only when there is more than one."""
+    if len(pages) == 1:
+        await interaction.response.send_message(embed=pages[0], ephemeral=True)
+        return
+    view = Pages(pages, interaction.user.id)
+    await interaction.response.send_message(embed=pages[0], view=view, ephemeral=True)

@@ -10,9 +10,7 @@ from __future__ import annotations
 
 import discord
 from discord import app_commands
-from sqlalchemy.ext.asyncio import AsyncSession
 
-from bot.actor import Actor
 from bot.cogs._common import Choices, actor_from, safe_autocomplete
 from bot.services import characters
 from bot.services.characters import NameLookup
@@ -46,13 +44,7 @@ def sheet_names_from(
     return complete
 
 
-async def _characters(
-    session: AsyncSession, actor: Actor, prefix: str, _character: str | None
-) -> list[str]:
-    return await characters.character_names(session, actor, prefix)
-
-
-character_autocomplete = sheet_names_from(_characters)
+character_autocomplete = sheet_names_from(characters.character_names)
 attribute_autocomplete = sheet_names_from(characters.attribute_names)
 skill_autocomplete = sheet_names_from(characters.skill_names)
 resource_autocomplete = sheet_names_from(characters.resource_names)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import discord
 
 from bot.render import colours
-from bot.render.common import faces, percent, signed, titled
+from bot.render.common import faces, percent, roll_footer, signed, term, titled
 from bot.render.limits import DESCRIPTION, clip, fit_embed
 from bot.services.coda import (
     CombinedOutcome,
@@ -50,13 +50,9 @@ def dice_text(rolled: tuple[int, ...], base: int) -> str:
     return shown
 
 
-def _op(value: int) -> str:
-    return "+" if value >= 0 else "−"
-
-
 def _terms(parts: tuple[Part, ...], sign: int = 1) -> str:
     """`` + 3 (Wits) − 2 (untrained)``; ``sign`` −1 for terms that are subtracted."""
-    return "".join(f" {_op(sign * p.value)} {abs(p.value)} ({p.label})" for p in parts if p.value)
+    return "".join(f" {term(sign * p.value)} ({p.label})" for p in parts if p.value)
 
 
 def _sum(result: coda.TestResult, parts: tuple[Part, ...], penalties: tuple[Part, ...]) -> str:
@@ -64,7 +60,7 @@ def _sum(result: coda.TestResult, parts: tuple[Part, ...], penalties: tuple[Part
     combined test's helper bonus, a bare penalty) is shown under its own name."""
     terms = _terms(parts)
     if extra := result.modifier - sum(p.value for p in parts):
-        terms += f" {_op(extra)} {abs(extra)} (helpers)"
+        terms += f" {term(extra)} (helpers)"
     terms += _terms(penalties, -1)
     if unnamed := result.penalty - sum(p.value for p in penalties):
         terms += f" − {unnamed} (penalty)"
@@ -77,7 +73,7 @@ def arithmetic(
     """``2d6 (9) + 3 (Wits) − 2 (attempt 2) = **10** vs TN 15 + 5 (Darkness) = **20**``."""
     text = f"{_sum(result, parts, penalties)} vs TN {result.base_tn}"
     if result.conditions:
-        text += "".join(f" {_op(c.tn)} {abs(c.tn)} ({c.label})" for c in result.conditions if c.tn)
+        text += "".join(f" {term(c.tn)} ({c.label})" for c in result.conditions if c.tn)
         text += f" = **{result.tn}**"
     return text
 
@@ -124,10 +120,7 @@ def result_lines(
 
 
 def _footer(embed: discord.Embed, who: str, secret: bool, kind: str) -> None:
-    text = f"{who} · CODA {kind}"
-    if secret:
-        text += " · secret roll"
-    embed.set_footer(text=clip(text, 2000))
+    roll_footer(embed, who, f"CODA {kind}", secret=secret)
 
 
 def _character_field(embed: discord.Embed, roller: Roller) -> None:
@@ -161,7 +154,7 @@ def coda_test_embed(outcome: TestOutcome, roller: str) -> discord.Embed:
 def damage_embed(outcome: DamageOutcome, roller: str) -> discord.Embed:
     result = outcome.result
     title = titled(f"💥 {result.total} damage", outcome.label)
-    modifier = f" {_op(result.modifier)} {abs(result.modifier)}" if result.modifier else ""
+    modifier = f" {term(result.modifier)}" if result.modifier else ""
     lines = [
         f"**Dice:** {dice_text(result.faces, result.count)}",
         f"{result.count}d6 ({sum(result.faces)}){modifier} = **{result.total}**",

@@ -1,10 +1,16 @@
-"""Small text pieces every renderer shares: percentages, dice lists, labels, signed numbers."""
+"""Small pieces every renderer shares: percentages, dice lists, labels, roll footers, and the
+numbers of :mod:`bot.text` (which services use too, so they live outside the render layer)."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 
-from bot.render.limits import clip
+import discord
+
+from bot.render.limits import FOOTER, TITLE, clip
+from bot.text import number, signed, term
+
+__all__ = ["faces", "number", "percent", "roll_footer", "signed", "term", "titled"]
 
 
 def percent(chance: float) -> str:
@@ -17,15 +23,6 @@ def percent(chance: float) -> str:
     return f"{value:.1f}%"
 
 
-def signed(value: int) -> str:
-    return f"+{value}" if value >= 0 else f"−{-value}"
-
-
-def number(value: int) -> str:
-    """A number as the bot writes it: a typographic minus ("−2"), no plus sign."""
-    return str(value) if value >= 0 else f"−{-value}"
-
-
 def faces(values: Iterable[int], *, marks: dict[int, str] | None = None) -> str:
     """Faces as ``[6] [6] [3]``; ``marks`` adds a marker after the face at that index."""
     marks = marks or {}
@@ -34,4 +31,14 @@ def faces(values: Iterable[int], *, marks: dict[int, str] | None = None) -> str:
 
 def titled(title: str, label: str | None) -> str:
     """A roll title with the player's label, e.g. "Stealth — sneaking past Filch"."""
-    return clip(f"{title} — {label}" if label else title, 256)
+    return clip(f"{title} — {label}" if label else title, TITLE)
+
+
+def roll_footer(
+    embed: discord.Embed, roller: str, *notes: str, secret: bool, character: str | None = None
+) -> None:
+    """Who rolled (as which character), the notes, and "secret roll" when it was one: the
+    copy a GM is sent of a secret roll says so, though it looks like any other."""
+    who = f"{roller} as {character}" if character else roller
+    text = " · ".join([who, *notes, *(["secret roll"] if secret else [])])
+    embed.set_footer(text=clip(text, FOOTER))

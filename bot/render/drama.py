@@ -5,10 +5,9 @@ from __future__ import annotations
 import discord
 
 from bot.render import colours
-from bot.render.common import percent, signed, titled
+from bot.render.common import percent, roll_footer, signed, titled
 from bot.render.limits import FIELD_VALUE, clip, fit_embed
 from bot.render.penalty import change_line, dice_count, level_line
-from bot.render.rps import roll_footer
 from bot.services.drama import PRICE_WINDOW, OpposedOutcome, PriceOutcome, RollOutcome
 from engine import penalty
 from engine.systems.drama import (
@@ -166,7 +165,7 @@ def _penalty_field(embed: discord.Embed, lines: list[str]) -> None:
 
 
 def _footer(embed: discord.Embed, roller: str, character: str | None, secret: bool) -> None:
-    roll_footer(embed, roller, character, secret, "Drama in History", LEGEND)
+    roll_footer(embed, roller, "Drama in History", LEGEND, secret=secret, character=character)
 
 
 def price_paid_embed(original: discord.Embed, outcome: PriceOutcome) -> discord.Embed:

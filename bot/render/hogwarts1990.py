@@ -6,7 +6,7 @@ from __future__ import annotations
 import discord
 
 from bot.render import colours
-from bot.render.common import percent, titled
+from bot.render.common import percent, roll_footer, titled
 from bot.render.limits import clip, fit_embed
 from bot.services.hogwarts1990 import OpposedOutcome, RollOutcome, Side
 from engine.systems.hogwarts1990 import Outcome, Roll
@@ -89,7 +89,7 @@ def roll_embed(outcome: RollOutcome, roller: str) -> discord.Embed:
         )
     colour = colours.SECRET if outcome.secrecy.secret else OUTCOME_COLOURS[result]
     embed = discord.Embed(title=title, description="\n".join(lines), colour=colour)
-    _footer(embed, f"{roller} · Hogwarts 1990", outcome.secrecy.secret)
+    roll_footer(embed, roller, "Hogwarts 1990", secret=outcome.secrecy.secret)
     return fit_embed(embed)
 
 
@@ -97,12 +97,6 @@ def _subject(side: Side) -> str:
     if side.character and side.attribute:
         return f"{side.character} · {side.attribute}"
     return "Hogwarts 1990 roll"
-
-
-def _footer(embed: discord.Embed, text: str, secret: bool) -> None:
-    if secret:
-        text += " · secret roll"
-    embed.set_footer(text=clip(text, 2000))
 
 
 def opposed_embed(outcome: OpposedOutcome, roller: str) -> discord.Embed:
@@ -128,5 +122,5 @@ def opposed_embed(outcome: OpposedOutcome, roller: str) -> discord.Embed:
             value=f"{dice_text(roll)}\n{kind_text(roll)}\n{arithmetic(roll, side)}",
             inline=True,
         )
-    _footer(embed, f"{roller} · Hogwarts 1990 opposed roll", outcome.secrecy.secret)
+    roll_footer(embed, roller, "Hogwarts 1990 opposed roll", secret=outcome.secrecy.secret)
     return fit_embed(embed)

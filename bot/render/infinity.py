@@ -7,8 +7,8 @@ from collections.abc import Iterable
 import discord
 
 from bot.render import colours
-from bot.render.common import percent, titled
-from bot.render.limits import clip, fit_embed
+from bot.render.common import number, percent, roll_footer, titled
+from bot.render.limits import fit_embed
 from bot.services.infinity import FaceToFaceOutcome, NormalOutcome, SaveOutcome, Source
 from engine.systems.infinity import D20, Decision, Die, DieStatus, NormalResult
 
@@ -47,13 +47,8 @@ def _hits(n: int) -> str:
 
 
 def _footer(embed: discord.Embed, roller: str, secret: bool, *sources: Source) -> None:
-    characters = list(dict.fromkeys(s.character for s in sources if s.character))
-    footer = f"{roller} rolled · {SYSTEM}"
-    if characters:
-        footer = f"{roller} rolled as {', '.join(characters)} · {SYSTEM}"
-    if secret:
-        footer += " · secret roll"
-    embed.set_footer(text=clip(footer, 2000))
+    characters = ", ".join(dict.fromkeys(s.character for s in sources if s.character))
+    roll_footer(embed, f"{roller} rolled", SYSTEM, secret=secret, character=characters or None)
 
 
 def _roll_lines(result: NormalResult, source: Source) -> list[str]:
@@ -66,7 +61,7 @@ def _roll_lines(result: NormalResult, source: Source) -> list[str]:
 def normal_embed(outcome: NormalOutcome, roller: str) -> discord.Embed:
     result, odds = outcome.result, outcome.odds
     name = outcome.source.name
-    subject = f"{name} roll" if name else f"SV {result.sv}".replace("-", "−")
+    subject = f"{name} roll" if name else f"SV {number(result.sv)}"
     if result.auto_fail:
         headline, colour = "❌ Automatic failure", colours.DISASTER
     elif result.critical:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import discord
 
 from bot.render import colours
-from bot.render.common import titled
+from bot.render.common import roll_footer, titled
 from bot.render.limits import DESCRIPTION, clip, fit_embed
 from bot.services.rolls import History, NotationOutcome
 
@@ -19,13 +19,11 @@ def notation_embed(outcome: NotationOutcome, roller: str) -> discord.Embed:
     elif roll.fumble:
         colour = colours.DISASTER
     embed = discord.Embed(title=title, description=clip(roll.breakdown, DESCRIPTION), colour=colour)
-    footer = f"{roller} rolled {roll.expression}"
+    notes = []
     if outcome.character:
         values = ", ".join(f"{value.name} {value.value}" for value in outcome.sheet_values)
-        footer += f" · {outcome.character}: {values}"
-    if outcome.secrecy.secret:
-        footer += " · secret roll"
-    embed.set_footer(text=clip(footer, 2000))
+        notes.append(f"{outcome.character}: {values}")
+    roll_footer(embed, f"{roller} rolled {roll.expression}", *notes, secret=outcome.secrecy.secret)
     return fit_embed(embed)
 
 

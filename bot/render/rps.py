@@ -5,7 +5,7 @@ from __future__ import annotations
 import discord
 
 from bot.render import colours
-from bot.render.common import number, percent, signed, titled
+from bot.render.common import number, percent, roll_footer, signed, titled
 from bot.render.limits import FIELD_VALUE, clip, fit_embed
 from bot.services.rps import (
     Base,
@@ -64,17 +64,8 @@ def _verdict(result: CheckResult) -> str:
     return "failure"
 
 
-def roll_footer(
-    embed: discord.Embed, roller: str, character: str | None, secret: bool, *notes: str
-) -> None:
-    """Who rolled (as which character), the system and notes, and whether it was secret."""
-    who = f"{roller} as {character}" if character else roller
-    text = " · ".join([who, *notes, *(["secret roll"] if secret else [])])
-    embed.set_footer(text=clip(text, 2000))
-
-
 def _footer(embed: discord.Embed, roller: str, character: str | None, secret: bool) -> None:
-    roll_footer(embed, roller, character, secret, "RPS")
+    roll_footer(embed, roller, "RPS", secret=secret, character=character)
 
 
 def check_embed(outcome: CheckOutcome, roller: str) -> discord.Embed:

@@ -65,6 +65,7 @@ __all__ = [
     "attribute_names",
     "character_by_name",
     "character_names",
+    "named_or_active",
     "resolve",
     "resource_names",
     "skill_names",
@@ -85,12 +86,14 @@ async def active_character(
     session: AsyncSession, actor: Actor, *, system: str | None = None
 ) -> CharacterSheet:
     """The caller's active character in this channel (their only one, or the one they use)."""
-    return sheet_from_row(await _active_row(session, actor, system=system))
+    return sheet_from_row(await active_row(session, actor, system=system))
 
 
-async def _active_row(
+async def active_row(
     session: AsyncSession, actor: Actor, *, system: str | None = None, for_update: bool = False
 ) -> Character:
+    """:func:`active_character`'s row, for the ``/sheet`` services that change it (locked
+    when ``for_update``)."""
     owned = await repo.owned(session, guild_key(actor), actor.user_id)
     if not owned:
         raise UserError(
@@ -115,6 +118,16 @@ async def _active_row(
     return row
 
 
+async def named_or_active(
+    session: AsyncSession, actor: Actor, character: str | None, *, system: str | None = None
+) -> CharacterSheet:
+    """The sheet a command's optional ``character`` option means: that character when it is
+    given (with the GM rule of :func:`character_by_name`), else the caller's active one."""
+    if character:
+        return await character_by_name(session, actor, character, system=system)
+    return await active_character(session, actor, system=system)
+
+
 async def character_by_name(
     session: AsyncSession,
     actor: Actor,
@@ -126,12 +139,10 @@ async def character_by_name(
     """The caller's own character called ``name``; for a GM of the channel, also any
     character used in this channel. ``owner_id`` picks whose character (GMs only, for
     others)."""
-    return sheet_from_row(
-        await _row_by_name(session, actor, name, system=system, owner_id=owner_id)
-    )
+    return sheet_from_row(await row_by_name(session, actor, name, system=system, owner_id=owner_id))
 
 
-async def _row_by_name(
+async def row_by_name(
     session: AsyncSession,
     actor: Actor,
     name: str,
@@ -140,6 +151,8 @@ async def _row_by_name(
     owner_id: int | None = None,
     for_update: bool = False,
 ) -> Character:
+    """:func:`character_by_name`'s row, for the services that change it (locked when
+    ``for_update``)."""
     guild_id = guild_key(actor)
     key = name_key(name)
     if owner_id is None or owner_id == actor.user_id:
@@ -213,8 +226,11 @@ def matching(names: list[str], prefix: str) -> list[str]:
     return (starts + contains)[:AUTOCOMPLETE_LIMIT]
 
 
-async def character_names(session: AsyncSession, actor: Actor, prefix: str) -> list[str]:
-    """The caller's characters, and for a GM also the channel's characters."""
+async def character_names(
+    session: AsyncSession, actor: Actor, prefix: str, _character: str | None = None
+) -> list[str]:
+    """The caller's characters, and for a GM also the channel's characters (``_character``
+    unused: it makes this a :data:`NameLookup` like the lookups of a sheet's names)."""
     names = [c.name for c in await repo.owned(session, guild_key(actor), actor.user_id)]
     if await is_gm(session, actor):
         names += [
@@ -223,13 +239,13 @@ async def character_names(session: AsyncSession, actor: Actor, prefix: str) -> l
     return matching(names, prefix)
 
 
-async def _sheet_for_autocomplete(
+async def sheet_for_autocomplete(
     session: AsyncSession, actor: Actor, character: str | None
 ) -> CharacterSheet | None:
+    """:func:`named_or_active`, or None where it would refuse: autocomplete offers nothing
+    rather than an error while the user is still typing."""
     try:
-        if character:
-            return await character_by_name(session, actor, character)
-        return await active_character(session, actor)
+        return await named_or_active(session, actor, character)
     except UserError:
         return None
 
@@ -238,21 +254,21 @@ async def attribute_names(
     session: AsyncSession, actor: Actor, prefix: str, character: str | None = None
 ) -> list[str]:
     """Attributes of the named character, or of the active one (empty when there is none)."""
-    sheet = await _sheet_for_autocomplete(session, actor, character)
+    sheet = await sheet_for_autocomplete(session, actor, character)
     return matching(list(sheet.attributes), prefix) if sheet else []
 
 
 async def skill_names(
     session: AsyncSession, actor: Actor, prefix: str, character: str | None = None
 ) -> list[str]:
-    sheet = await _sheet_for_autocomplete(session, actor, character)
+    sheet = await sheet_for_autocomplete(session, actor, character)
     return matching(list(sheet.skills), prefix) if sheet else []
 
 
 async def resource_names(
     session: AsyncSession, actor: Actor, prefix: str, character: str | None = None
 ) -> list[str]:
-    sheet = await _sheet_for_autocomplete(session, actor, character)
+    sheet = await sheet_for_autocomplete(session, actor, character)
     return matching(list(sheet.resources), prefix) if sheet else []
 
 
@@ -312,9 +328,9 @@ async def adjust_resource(
     if current is None and delta is None and maximum is None:
         raise UserError("Give a current value, a change or a max.")
     if character_name:
-        row = await _row_by_name(session, actor, character_name, for_update=True)
+        row = await row_by_name(session, actor, character_name, for_update=True)
     else:
-        row = await _active_row(session, actor, for_update=True)
+        row = await active_row(session, actor, for_update=True)
     resources = dict(row.resources or {})
     key = find_key(resources, resource)
     owner = row.owner_id == actor.user_id

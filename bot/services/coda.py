@@ -22,6 +22,7 @@ from bot.storage import Database
 from bot.storage.models import CodaExtendedTask
 from bot.storage.repositories import coda as tasks_repo
 from bot.storage.repositories import rolls as roll_log
+from bot.text import signed
 from engine.dice import Dice
 from engine.systems import coda
 from engine.systems.coda import Degree, Part
@@ -54,7 +55,7 @@ class Roller:
         """How the roller is shown: the character (and what it rolls), or its modifier."""
         if self.character:
             return f"{self.character} · {self.subject}" if self.subject else self.character
-        return f"modifier {self.modifier:+d}".replace("-", "−")
+        return f"modifier {signed(self.modifier)}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -373,15 +374,8 @@ async def character_roller(
 
 async def load_sheet(session: AsyncSession, actor: Actor, character: str | None) -> CharacterSheet:
     """A CODA sheet: the named character (own, or any used here for a GM), else the active one."""
-    if character and character.strip():
-        return await characters.character_by_name(session, actor, character, system=SYSTEM)
-    return await characters.active_character(session, actor, system=SYSTEM)
-
-
-def _attribute(sheet: CharacterSheet, name: str) -> tuple[str, int]:
-    found = sheet.find_attribute(name)
-    # Missing: sheet.attribute() raises the sheet's own message, listing the attributes.
-    return found if found is not None else (name, sheet.attribute(name))
+    named = character if character and character.strip() else None
+    return await characters.named_or_active(session, actor, named, system=SYSTEM)
 
 
 def _relabel(parts: tuple[Part, ...], names: dict[str, str]) -> tuple[Part, ...]:
@@ -428,7 +422,7 @@ def skill_roller(
                     f"{sheet.name}'s {key} has no specialty `{specialty.strip()}`. "
                     f"Specialties: {listed}."
                 )
-    attribute_name, attribute_value = _attribute(sheet, parent)
+    attribute_name, attribute_value = sheet.named_attribute(parent)
     parts = coda.skill_parts(
         attribute=attribute_value,
         ranks=ranks,
@@ -448,7 +442,7 @@ def attribute_roller(
     sheet: CharacterSheet, name: str, *, modifier: int = 0, reaction: bool = False
 ) -> Roller:
     """Attribute test (2d6 + attribute modifier) or reaction test (2d6 + reaction score)."""
-    key, value = _attribute(sheet, name)
+    key, value = sheet.named_attribute(name)
     if reaction:
         if key.casefold() not in REACTION_KEYS:
             raise UserError(
@@ -468,14 +462,17 @@ async def sheet_entries(
 ) -> list[str]:
     """For autocomplete: skills and/or attributes of the named (else active) character."""
     async with db.unit_of_work(read_only=True) as session:
-        names: list[str] = []
-        if "skill" in kinds:
-            names += await characters.skill_names(session, actor, prefix, character)
-        if "attribute" in kinds:
-            names += await characters.attribute_names(session, actor, prefix, character)
-        if "reaction" in kinds:
-            found = await characters.attribute_names(session, actor, prefix, character)
-            names += [n for n in found if n.casefold() in REACTION_KEYS]
+        sheet = await characters.sheet_for_autocomplete(session, actor, character)
+    if sheet is None:
+        return []
+    names: list[str] = []
+    if "skill" in kinds:
+        names += characters.matching(list(sheet.skills), prefix)
+    if "attribute" in kinds:
+        names += characters.matching(list(sheet.attributes), prefix)
+    if "reaction" in kinds:
+        found = characters.matching(list(sheet.attributes), prefix)
+        names += [n for n in found if n.casefold() in REACTION_KEYS]
     return list(dict.fromkeys(names))[: characters.AUTOCOMPLETE_LIMIT]
 
 

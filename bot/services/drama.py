@@ -20,7 +20,6 @@ from bot.services.characters import CharacterSheet, active_character
 from bot.services.rps import (
     PartySpec,
     mentioned_user,
-    named_attribute,
     parse_parties,
     skill_stat,
 )
@@ -99,7 +98,7 @@ def pools_from(request: PoolRequest, sheet: CharacterSheet | None, *, penalty_di
         )
     if request.attribute is None:
         raise UserError("Backgrounds add to an attribute: name it with the `attribute` option.")
-    attribute_name, value = named_attribute(sheet, request.attribute)
+    attribute_name, value = sheet.named_attribute(request.attribute)
     if request.backgrounds is not None:
         fit = drama.BackgroundFit.INDIRECT if request.indirect else drama.BackgroundFit.DIRECT
         return drama.background_pools(
@@ -220,7 +219,7 @@ async def _helpers(
     """
     if not text:
         return ()
-    specs = parse_parties(text, number="number of Base dice", example="Tom:3, @bob")
+    specs = parse_parties(text, what="number of Base dice", example="Tom:3, @bob")
     if len(specs) > drama.MAX_HELPERS:
         raise UserError(f"At most {drama.MAX_HELPERS} helpers can work together with you.")
     own = replace(request, base=None, drama=0, hand=0)

@@ -16,6 +16,7 @@ from bot.errors import UserError
 from bot.services import characters, secrecy
 from bot.storage import Database
 from bot.storage.repositories import rolls as roll_log
+from bot.text import signed, term
 from engine.dice import Dice
 from engine.systems import hogwarts1990 as h90
 
@@ -64,16 +65,10 @@ class Side:
         """``+ 3 (Bravery) + 2`` — every term of the bonus, named where it has a name."""
         parts = []
         if self.attribute:
-            parts.append(
-                f"{_op(self.attribute_value)} {abs(self.attribute_value)} ({self.attribute})"
-            )
+            parts.append(f"{term(self.attribute_value)} ({self.attribute})")
         if self.extra or not self.attribute:
-            parts.append(f"{_op(self.extra)} {abs(self.extra)}")
+            parts.append(term(self.extra))
         return " ".join(parts)
-
-
-def _op(value: int) -> str:
-    return "+" if value >= 0 else "−"
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,22 +105,17 @@ async def _side(
             option = "vs_attribute" if other else "attribute"
             raise UserError(f"Name the attribute {character} rolls with `{option}`.")
         return Side(extra=extra)
-    if character is not None:
-        sheet = await characters.character_by_name(session, actor, character, system=SYSTEM)
-    elif other:
+    if character is None and other:
         raise UserError("Name the character whose attribute the other side rolls (`vs_character`).")
-    else:
-        sheet = await characters.active_character(session, actor, system=SYSTEM)
-    value = sheet.attribute(attribute)  # refuses, naming the sheet's attributes
-    found = sheet.find_attribute(attribute)
-    name = found[0] if found else attribute
+    sheet = await characters.named_or_active(session, actor, character, system=SYSTEM)
+    name, value = sheet.named_attribute(attribute)
     return Side(character=sheet.name, attribute=name, attribute_value=value, extra=extra)
 
 
 def _log_input(
     side: Side, roller: Roller, difficulty: int | None = None, *, name: str | None = None
 ) -> str:
-    text = f"{name or side.name} {_op(side.bonus)}{abs(side.bonus)}"
+    text = f"{name or side.name} {signed(side.bonus)}"
     if difficulty is not None:
         text += f" vs {difficulty}"
     if roller.stress:

@@ -121,13 +121,8 @@ async def read_value(
         return Source(number)
     if not text.strip():
         raise UserError(f"Give the {what} as a number or as an attribute of your sheet.")
-    sheet = (
-        await characters.character_by_name(session, actor, character, system=SYSTEM)
-        if character
-        else await characters.active_character(session, actor, system=SYSTEM)
-    )
-    value = sheet.attribute(text)  # a missing one says which to set with /sheet set
-    name = sheet.find_attribute(text)[0]  # type: ignore[index]  # found just above
+    sheet = await characters.named_or_active(session, actor, character, system=SYSTEM)
+    name, value = sheet.named_attribute(text)
     low, high = bounds
     if not low <= value <= high:
         raise UserError(

@@ -22,7 +22,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from bot.actor import Actor
 from bot.errors import PermissionDenied, UserError
 from bot.services import channel_settings
-from bot.services.characters import active_character, character_by_name
+from bot.services.characters import named_or_active
 from bot.services.permissions import is_gm, register_gm_source, require_gm
 from bot.storage import Database
 from bot.storage.models.initiative import InitiativeEncounter
@@ -162,6 +162,15 @@ async def _require(session: AsyncSession, channel_id: int, *, lock: bool) -> Ini
     return row
 
 
+async def _gm_encounter(
+    session: AsyncSession, actor: Actor, doing: str
+) -> tuple[InitiativeEncounter, ini.Encounter]:
+    """The encounter a GM is about to change, locked, with its state."""
+    await require_gm(session, actor, doing)
+    row = await _require(session, actor.channel_id, lock=True)
+    return row, ini.from_dict(row.state)
+
+
 def _save(row: InitiativeEncounter, state: ini.Encounter) -> None:
     row.state = ini.to_dict(state)
 
@@ -270,11 +279,7 @@ async def join(
         row = await _require(session, actor.channel_id, lock=True)
         state = ini.from_dict(row.state)
         _check_surprise(state, stress)
-        sheet = (
-            await character_by_name(session, actor, character)
-            if character
-            else await active_character(session, actor)
-        )
+        sheet = await named_or_active(session, actor, character)
         if sheet.owner_id != actor.user_id:
             await require_gm(session, actor, "enter another player's character")
         bonus = modifier
@@ -335,9 +340,8 @@ async def add(
     if not 1 <= count <= MAX_COUNT:
         raise UserError(f"Add 1 to {MAX_COUNT} combatants at a time.")
     async with db.unit_of_work() as session:
-        await require_gm(session, actor, "add combatants")
-        row = await _require(session, actor.channel_id, lock=True)
-        state = before = ini.from_dict(row.state)
+        row, state = await _gm_encounter(session, actor, "add combatants")
+        before = state
         _check_surprise(state, stress)
         joined: list[Joined] = []
         for combatant in _numbered_names(state, name, count):
@@ -425,9 +429,7 @@ async def reveal(db: Database, actor: Actor, *, name: str) -> InitOutcome:
 async def undo(db: Database, actor: Actor) -> InitOutcome:
     """Revert the encounter's last change (GM), any number of times back to its start."""
     async with db.unit_of_work() as session:
-        await require_gm(session, actor, "undo initiative changes")
-        row = await _require(session, actor.channel_id, lock=True)
-        state = ini.from_dict(row.state)
+        row, state = await _gm_encounter(session, actor, "undo initiative changes")
         new = ini.undo(state)
         _save(row, new)
         return InitOutcome(_view(row, new, gm=True), "undo", state, undone=state.log[-1])
@@ -447,9 +449,7 @@ async def check_end(db: Database, actor: Actor) -> EncounterView:
 async def end(db: Database, actor: Actor) -> InitOutcome:
     """End the channel's encounter (GM) and sum it up: rounds, and who acted how often."""
     async with db.unit_of_work() as session:
-        await require_gm(session, actor, "end the encounter")
-        row = await _require(session, actor.channel_id, lock=True)
-        state = ini.from_dict(row.state)
+        row, state = await _gm_encounter(session, actor, "end the encounter")
         new = ini.apply(state, ini.End())
         _save(row, new)
         encounters.close(row)

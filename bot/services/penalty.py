@@ -14,7 +14,7 @@ from datetime import datetime
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.actor import Actor
-from bot.services.characters import CharacterSheet, active_character, character_by_name
+from bot.services.characters import CharacterSheet, character_by_name, named_or_active
 from bot.services.permissions import require_gm
 from bot.storage import Database
 from bot.storage.models import PenaltyPool
@@ -105,12 +105,6 @@ def apply(
 # --- the /penalty commands ------------------------------------------------------------------
 
 
-async def _sheet(session: AsyncSession, actor: Actor, character: str | None) -> CharacterSheet:
-    if character:
-        return await character_by_name(session, actor, character, system=SYSTEM)
-    return await active_character(session, actor, system=SYSTEM)
-
-
 async def _own_or_gm(
     session: AsyncSession, actor: Actor, character: str, doing: str
 ) -> tuple[CharacterSheet, PenaltyPool]:
@@ -159,7 +153,7 @@ async def rest(db: Database, actor: Actor, *, character: str, hours: float) -> P
 async def show(db: Database, actor: Actor, *, character: str | None = None) -> PenaltyView:
     """A character's pool, level and recent log (yours, or as GM any used here)."""
     async with db.unit_of_work(read_only=True) as session:
-        sheet = await _sheet(session, actor, character)
+        sheet = await named_or_active(session, actor, character, system=SYSTEM)
         pool = await repo.get(session, actor.channel_id, sheet.id)
         entries = await repo.recent_log(session, pool.id, count=LOG_LINES) if pool else []
     dice = pool.dice if pool is not None else 0

@@ -97,6 +97,16 @@ async def _require_match(session: AsyncSession, actor: Actor, *, lock: bool) -> 
     return match
 
 
+async def _gm_match(
+    session: AsyncSession, actor: Actor, doing: str
+) -> tuple[QuidditchMatch, q.MatchState]:
+    """The match a GM is about to change, locked, with its state (what every GM command
+    starts with)."""
+    await require_gm(session, actor, doing)
+    match = await _require_match(session, actor, lock=True)
+    return match, q.MatchState.from_dict(match.state)
+
+
 def resolve_side(state: q.MatchState, team: str) -> q.Side:
     """``home``/``away``, or a team's name (what autocomplete and players type)."""
     wanted = " ".join(team.split()).casefold()
@@ -179,9 +189,7 @@ async def set_player(
     given = {"strength": strength, "dexterity": dexterity, "toughness": toughness}
     given["health"] = health
     async with db.unit_of_work() as session:
-        await require_gm(session, actor, "change the quidditch match")
-        match = await _require_match(session, actor, lock=True)
-        state = q.MatchState.from_dict(match.state)
+        match, state = await _gm_match(session, actor, "change the quidditch match")
         side = resolve_side(state, team)
         if character is not None:
             sheet = await characters.character_by_name(session, actor, character, system="h90")
@@ -219,9 +227,7 @@ async def set_player(
 async def remove_player(db: Database, actor: Actor, *, team: str, name: str) -> PlayerOutcome:
     """Take a player off a roster before the first turn (to free a full position)."""
     async with db.unit_of_work() as session:
-        await require_gm(session, actor, "change the quidditch match")
-        match = await _require_match(session, actor, lock=True)
-        state = q.MatchState.from_dict(match.state)
+        match, state = await _gm_match(session, actor, "change the quidditch match")
         side = resolve_side(state, team)
         player = state.team(side).find(name)
         state = q.remove_player(state, side, name)
@@ -281,9 +287,7 @@ async def play_turn(
 ) -> TurnOutcome:
     parsed = q.parse_targets(targets)
     async with db.unit_of_work() as session:
-        await require_gm(session, actor, "play the quidditch match")
-        match = await _require_match(session, actor, lock=True)
-        state = q.MatchState.from_dict(match.state)
+        match, state = await _gm_match(session, actor, "play the quidditch match")
         turn = q.play_turn(dice, state, targets=parsed, penalties=penalties)
         match.state = turn.state.to_dict()
         total = await _finish(session, actor, match, turn.report)
@@ -301,9 +305,7 @@ async def play_turn(
 
 async def penalty(db: Database, dice: Dice, actor: Actor, *, team: str, chaser: str) -> TurnOutcome:
     async with db.unit_of_work() as session:
-        await require_gm(session, actor, "award a penalty shot")
-        match = await _require_match(session, actor, lock=True)
-        state = q.MatchState.from_dict(match.state)
+        match, state = await _gm_match(session, actor, "award a penalty shot")
         side = resolve_side(state, team)
         shot = q.penalty_shot(dice, state, team=side, chaser=chaser)
         match.state = shot.state.to_dict()
@@ -319,18 +321,20 @@ async def penalty(db: Database, dice: Dice, actor: Actor, *, team: str, chaser: 
         return TurnOutcome(_view(match, shot.state), shot.report)
 
 
-async def set_interference(db: Database, actor: Actor, *, team: str, interfere: bool) -> MatchView:
+async def set_interference(
+    db: Database, actor: Actor, *, team: str, interfere: bool
+) -> tuple[MatchView, q.Side]:
+    """A seeker interferes (or not) in the next snitch phase; the side ``team`` named is
+    returned for the reply, which names that seeker."""
     async with db.unit_of_work() as session:
-        await require_gm(session, actor, "direct the seekers")
-        match = await _require_match(session, actor, lock=True)
-        state = q.MatchState.from_dict(match.state)
+        match, state = await _gm_match(session, actor, "direct the seekers")
         side = resolve_side(state, team)
         seeker = state.team(side).seeker
         if interfere and (seeker is None or not seeker.active):
             raise UserError(f"{state.team(side).name} has no seeker in play to interfere.")
         state = q.set_interference(state, side, interfere)
         match.state = state.to_dict()
-        return _view(match, state)
+        return _view(match, state), side
 
 
 async def end(db: Database, actor: Actor) -> MatchView:

@@ -20,6 +20,7 @@ from bot.storage import Database
 from bot.storage.models import RpsSustainedTask
 from bot.storage.repositories import rolls as roll_log
 from bot.storage.repositories import rps as repo
+from bot.text import number, signed
 from engine.dice import Dice
 from engine.systems import rps
 from engine.systems.rps import (
@@ -60,15 +61,6 @@ class BaseRequest:
         return self.attribute is not None or self.skill is not None
 
 
-def _signed(value: int) -> str:
-    return f"+{value}" if value >= 0 else f"−{-value}"
-
-
-def _number(value: int) -> str:
-    """An SL as the replies write it: "−2", not "-2"."""
-    return str(value) if value >= 0 else f"−{-value}"
-
-
 def _base_text(base: Base) -> str:
     """For the roll log: "Base 8 (2 × Strength 5 + modifier −2)", and a plain "Base 14"
     rather than "Base 14 (Base 14)"."""
@@ -81,9 +73,9 @@ def _modifier_parts(request: BaseRequest) -> tuple[str, ...]:
     parts = []
     if request.difficulty is not None:
         found = rps.difficulty(request.difficulty)
-        parts.append(f"{found.name} {_signed(found.modifier)}")
+        parts.append(f"{found.name} {signed(found.modifier)}")
     if request.modifier:
-        parts.append(f"modifier {_signed(request.modifier)}")
+        parts.append(f"modifier {signed(request.modifier)}")
     return tuple(parts)
 
 
@@ -103,7 +95,7 @@ def base_from(request: BaseRequest, sheet: CharacterSheet | None) -> Base:
         )
     if request.skill is None:
         assert request.attribute is not None
-        name, value = named_attribute(sheet, request.attribute)
+        name, value = sheet.named_attribute(request.attribute)
         total = rps.attribute_base(value, difficulty=request.difficulty, modifier=request.modifier)
         return Base(total, (f"2 × {name} {value}", *extra), sheet.name)
     stat = skill_stat(sheet, request.skill, request.attribute, instead="roll an attribute check")
@@ -144,16 +136,8 @@ def skill_stat(
             f"{sheet.name}'s skill {skill_name} has no parent attribute: name one with the "
             "`attribute` option, or set it with `/sheet skill … attribute:…`."
         )
-    attribute_name, value = named_attribute(sheet, parent)
+    attribute_name, value = sheet.named_attribute(parent)
     return SkillStat(skill_name, entry.ranks, attribute_name, value)
-
-
-def named_attribute(sheet: CharacterSheet, name: str) -> tuple[str, int]:
-    """The attribute as the sheet spells it, with its value (or the sheet's helpful error)."""
-    sheet.attribute(name)  # raises the helpful error when it is missing
-    found = sheet.find_attribute(name)
-    assert found is not None
-    return found
 
 
 async def _resolve_base(session: AsyncSession, actor: Actor, request: BaseRequest) -> Base:
@@ -175,7 +159,7 @@ class CheckOutcome:
 
 def outcome_text(result: CheckResult) -> str:
     """The roll log's one-line outcome, e.g. "SL 4 (acceptable)" or "SL 6 critical success"."""
-    text = f"SL {_number(result.success_level)} ({result.label})"
+    text = f"SL {number(result.success_level)} ({result.label})"
     if result.special is not None:
         text += f", {result.special.label}"
     if result.forgone:
@@ -250,7 +234,7 @@ class PartySpec:
 
 
 def parse_parties(
-    text: str, *, number: str = "Base", example: str = "Johnny:12, Franky:9, @alice"
+    text: str, *, what: str = "Base", example: str = "Johnny:12, Franky:9, @alice"
 ) -> list[PartySpec]:
     """Read "Johnny:12, Franky:9, <@123>" (commas or semicolons; "name: number").
 
@@ -271,14 +255,14 @@ def parse_parties(
                 base = int(base_text.replace("−", "-"))
             except ValueError:
                 raise UserError(
-                    f"`{item}`: the {number} after the colon must be a whole number."
+                    f"`{item}`: the {what} after the colon must be a whole number."
                 ) from None
         user_id = mentioned_user(name)
         if user_id is not None:
             specs.append(PartySpec(None, base, user_id))
         elif base is None:
             raise UserError(
-                f"`{item}` needs a {number}, like `{name}:4` (or mention a player to roll "
+                f"`{item}` needs a {what}, like `{name}:4` (or mention a player to roll "
                 "their active character)."
             )
         else:
@@ -334,7 +318,7 @@ async def resisted(
             input="resisted " + ", ".join(f"{n}:{b}" for n, b in named),
             faces=[[p.check.faces for p in round_] for round_ in result.rounds],
             outcome=(
-                f"{result.winner} wins, SL {_number(result.success_level)}"
+                f"{result.winner} wins, SL {number(result.success_level)}"
                 if result.winner
                 else f"tie between {', '.join(result.tied)}"
             ),

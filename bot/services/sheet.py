@@ -64,6 +64,11 @@ class CharacterSheet:
         return _found(self.attributes, name)
 
     def attribute(self, name: str) -> int:
+        return self.named_attribute(name)[1]
+
+    def named_attribute(self, name: str) -> tuple[str, int]:
+        """The attribute as the sheet spells it (for replies and the roll log), with its value;
+        a missing one is refused with the sheet's attributes listed."""
         return self._required(self.attributes, "attribute", name, "set attribute:{} value")
 
     def find_skill(self, name: str) -> tuple[str, Skill] | None:
@@ -78,13 +83,16 @@ class CharacterSheet:
         return _found(self.resources, name)
 
     def resource(self, name: str) -> Resource:
-        return self._required(self.resources, "resource", name, "resource name:{} current")
+        return self._required(self.resources, "resource", name, "resource name:{} current")[1]
 
-    def _required(self, entries: Mapping[str, V], kind: Kind, name: str, command: str) -> V:
-        """The entry called ``name``, or a UserError listing the sheet's and how to add it."""
+    def _required(
+        self, entries: Mapping[str, V], kind: Kind, name: str, command: str
+    ) -> tuple[str, V]:
+        """The entry called ``name`` (key, value), or a UserError listing the sheet's and how
+        to add it."""
         found = _found(entries, name)
         if found is not None:
-            return found[1]
+            return found
         wanted = name.strip()
         raise UserError(
             f"{self.name} has no {kind} `{wanted}`. {kind.capitalize()}s: {_listing(entries)}. "

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
+from typing import Any
 
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -19,12 +20,13 @@ from bot.services import characters
 from bot.services.characters import (
     CharacterSheet,
     Kind,
+    NameLookup,
     ResourceChange,
-    _active_row,
-    _row_by_name,
+    active_row,
     check_entry_name,
     check_value,
     guild_key,
+    row_by_name,
 )
 from bot.services.permissions import require_gm
 from bot.services.sheet import (
@@ -80,8 +82,8 @@ def check_character_name(name: str) -> str:
 async def _own_row(session: AsyncSession, actor: Actor, character: str | None) -> Character:
     """The caller's character to change, locked: named, or the active one."""
     if not character:
-        return await _active_row(session, actor, for_update=True)
-    row = await _row_by_name(session, actor, character, for_update=True)
+        return await active_row(session, actor, for_update=True)
+    row = await row_by_name(session, actor, character, for_update=True)
     if row.owner_id != actor.user_id:
         raise PermissionDenied(
             f"Only {row.name}'s owner can change that; a GM may change its resources."
@@ -108,9 +110,9 @@ async def _insert(
     name: str,
     system: str,
     *,
-    attributes: dict | None = None,
-    skills: dict | None = None,
-    resources: dict | None = None,
+    attributes: dict[str, Any] | None = None,
+    skills: dict[str, Any] | None = None,
+    resources: dict[str, Any] | None = None,
     notes: str = "",
 ) -> Character:
     owned = await repo.owned(session, guild_key(actor), actor.user_id)
@@ -153,7 +155,7 @@ async def _players_active(session: AsyncSession, actor: Actor, owner_id: int) ->
     await require_gm(session, actor, "look at another player's characters")
     player = Actor(user_id=owner_id, channel_id=actor.channel_id, guild_id=actor.guild_id)
     try:
-        row = await _active_row(session, player)
+        row = await active_row(session, player)
     except UserError:
         raise UserError("That player has no active character in this channel.") from None
     return sheet_from_row(row)
@@ -290,7 +292,7 @@ async def list_characters(db: Database, actor: Actor, owner_id: int | None = Non
         player = Actor(user_id=owner, channel_id=actor.channel_id, guild_id=actor.guild_id)
         owned = await repo.owned(session, guild_key(actor), owner)
         try:
-            active_id = (await _active_row(session, player)).id
+            active_id = (await active_row(session, player)).id
         except UserError:
             active_id = None
     return CharacterList(
@@ -338,10 +340,7 @@ async def delete(db: Database, actor: Actor, character_id: int) -> str:
 async def export(db: Database, actor: Actor, character: str | None = None) -> tuple[str, bytes]:
     """The sheet as a JSON file: (file name, UTF-8 bytes)."""
     async with db.unit_of_work(read_only=True) as session:
-        if character:
-            sheet = await characters.character_by_name(session, actor, character)
-        else:
-            sheet = await characters.active_character(session, actor)
+        sheet = await characters.named_or_active(session, actor, character)
     data = json.dumps(sheet.to_dict(), ensure_ascii=False, indent=2).encode()
     slug = re.sub(r"[^A-Za-z0-9_-]+", "_", sheet.name).strip("_") or "character"
     return f"{slug}.json", data
@@ -433,12 +432,8 @@ async def suggested_names(
 ) -> list[str]:
     """Autocomplete for editing a sheet: its own ``kind`` names ("attributes" or
     "resources"), then the system template's names it does not have yet."""
-    try:
-        if character:
-            sheet = await characters.character_by_name(session, actor, character)
-        else:
-            sheet = await characters.active_character(session, actor)
-    except UserError:
+    sheet = await characters.sheet_for_autocomplete(session, actor, character)
+    if sheet is None:
         return []
     existing = list(getattr(sheet, kind))
     folded = {name_key(name) for name in existing}
@@ -446,3 +441,14 @@ async def suggested_names(
         n for n in TEMPLATES.get(sheet.system, {}).get(kind, ()) if name_key(n) not in folded
     ]
     return characters.matching(existing + template, prefix)
+
+
+def suggestions(kind: str) -> NameLookup:
+    """:func:`suggested_names` of ``kind`` as the :data:`NameLookup` autocomplete calls."""
+
+    async def lookup(
+        session: AsyncSession, actor: Actor, prefix: str, character: str | None
+    ) -> list[str]:
+        return await suggested_names(session, actor, kind, prefix, character)
+
+    return lookup

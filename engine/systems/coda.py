@@ -9,10 +9,11 @@ damage roll its N dice, then the extra dice; an opposed test side A then side B;
 combined test the helpers in the order given, then the leader. So a
 :class:`~engine.dice.ScriptedDice` pins one result.
 
-Chances are exact: the only infinite part is the rolling-6s run, a geometric series that
-is summed term by term until the mass left over is below 1e-12 (and that rest is then
-added to the highest results, where it belongs), once, at import. Every query is then a
-lookup in a table of tail sums.
+Chances are exact: this module validates a query and hands what the dice must total to
+:mod:`engine.systems.coda_odds`, where every chance is a lookup in tables built once at
+import. The degree table, the rolling-1s settings and the input bounds live in
+:mod:`engine.systems.coda_degrees`, an extended test's task state in
+:mod:`engine.systems.coda_extended`; all are re-exported here, so ``coda.X`` is the API.
 
 Where RULES.md is silent we decide: the rolling-1s rule caps a test's degree wherever the
 test appears (an opposed test's winner is still the higher result, but its degree is
@@ -21,27 +22,51 @@ capped; an extended test's capped test adds nothing); it never touches damage.
 
 from __future__ import annotations
 
-import enum
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
-from functools import lru_cache
+from dataclasses import dataclass
 from types import MappingProxyType
 
 from engine.dice import Dice
-from engine.errors import InputError
+
+# Re-exported (``X as X``): ``coda.Degree``, ``coda.chance`` … is the API the bot uses.
+from engine.systems.coda_degrees import _ONES_CAP
+from engine.systems.coda_degrees import DIE_SIDES as DIE_SIDES
+from engine.systems.coda_degrees import MODIFIER_MAX as MODIFIER_MAX
+from engine.systems.coda_degrees import MODIFIER_MIN as MODIFIER_MIN
+from engine.systems.coda_degrees import ONES_SETTINGS as ONES_SETTINGS
+from engine.systems.coda_degrees import PENALTY_MAX as PENALTY_MAX
+from engine.systems.coda_degrees import PENALTY_MIN as PENALTY_MIN
+from engine.systems.coda_degrees import TEST_DICE as TEST_DICE
+from engine.systems.coda_degrees import TN_MAX as TN_MAX
+from engine.systems.coda_degrees import TN_MIN as TN_MIN
+from engine.systems.coda_degrees import CodaError as CodaError
+from engine.systems.coda_degrees import Degree as Degree
+from engine.systems.coda_degrees import Difficulty as Difficulty
+from engine.systems.coda_degrees import Ones as Ones
+from engine.systems.coda_degrees import whole as _int
+from engine.systems.coda_extended import MAX_EXTENDED_TESTS as MAX_EXTENDED_TESTS
+from engine.systems.coda_extended import MAX_INTERVAL as MAX_INTERVAL
+from engine.systems.coda_extended import MAX_NAME_LENGTH as MAX_NAME_LENGTH
+from engine.systems.coda_extended import MAX_STAGES as MAX_STAGES
+from engine.systems.coda_extended import MAX_UNIT_LENGTH as MAX_UNIT_LENGTH
+from engine.systems.coda_extended import ExtendedEntry as ExtendedEntry
+from engine.systems.coda_extended import ExtendedRoll as ExtendedRoll
+from engine.systems.coda_extended import ExtendedTask as ExtendedTask
+from engine.systems.coda_extended import Stage as Stage
+from engine.systems.coda_extended import extended_apply as extended_apply
+from engine.systems.coda_extended import extended_start as extended_start
+from engine.systems.coda_extended import parse_stages as parse_stages
+from engine.systems.coda_odds import SERIES_REMAINDER as SERIES_REMAINDER
+from engine.systems.coda_odds import clear_caches as clear_caches
+from engine.systems.coda_odds import combined_probability, opposed_probabilities
+from engine.systems.coda_odds import degree_probabilities as _degree_probabilities
+from engine.systems.coda_odds import success_probability as _success_probability
 from engine.systems.coda_tables import MAX_CONDITIONS, AppliedCondition, tn_change
 
-DIE_SIDES = 6
-TEST_DICE = 2
-MODIFIER_MIN, MODIFIER_MAX = -100, 100
-TN_MIN, TN_MAX = 1, 100
-PENALTY_MIN, PENALTY_MAX = 0, 100
 DAMAGE_DICE_MIN, DAMAGE_DICE_MAX = 1, 50
 # A fair die shows 6 a thousand times in a row with probability 6**-1000: a source that
 # does is broken, and stopping keeps a bad source from hanging the bot.
 MAX_EXTRA_DICE = 1000
-# The explosion series is summed until the mass not yet summed is below this.
-SERIES_REMAINDER = 1e-12
 
 UNTRAINED_PENALTY = 2
 SPECIALTY_BONUS = 2
@@ -55,166 +80,9 @@ SURPRISE_TN = 10
 SURPRISE_SKILL = "Observe (Spot)"
 COMBINED_HELPER_TN_SHIFT = 5
 MAX_HELPERS = 20
-MAX_STAGES = 20
-MAX_INTERVAL = 10_000
-MAX_EXTENDED_TESTS = 500
-MAX_NAME_LENGTH = 100
-MAX_UNIT_LENGTH = 20
-
-
-class CodaError(InputError):
-    """Inputs CODA cannot roll; the message is written to be shown to the user."""
-
-
-class Ones(enum.Enum):
-    """The optional rolling-1s rule (channel setting ``coda.ones``): what all 1s do to a test."""
-
-    OFF = "off"
-    FUMBLE = "fumble"
-    FAILURE = "failure"
-    COMPLETE_FAILURE = "complete-failure"
-
-    @property
-    def label(self) -> str:
-        return self.value
-
-    @property
-    def cap(self) -> Degree | None:
-        """The best degree a test whose dice all show 1 can have under this setting."""
-        return _ONES_CAP.get(self)
-
-    @classmethod
-    def parse(cls, value: str | Ones) -> Ones:
-        if value.__class__ is cls:
-            return value  # type: ignore[return-value]
-        found = _ONES_BY_TEXT.get(value)  # type: ignore[arg-type]
-        if found is not None:
-            return found
-        try:
-            return cls(str(value).strip().casefold())
-        except ValueError:
-            names = ", ".join(o.value for o in cls)
-            raise CodaError(
-                f"The rolling-1s setting must be one of: {names} (got {value!r})."
-            ) from None
-
-
-ONES_SETTINGS: tuple[str, ...] = tuple(o.value for o in Ones)
-_ONES_BY_TEXT: dict[str, Ones] = {o.value: o for o in Ones}
-
-
-class Degree(enum.IntEnum):
-    """The seven degrees of success, ordered from worst to best (so they compare).
-
-    Each member carries its row of the degree table, so the table is written once: the
-    RULES.md name, the time factor, what a helper of a combined test with this degree adds
-    to the leader, its margins (None where open-ended) and what it means at the table
-    (table 9-5).
-    """
-
-    label: str
-    time_factor: float
-    contribution: int
-    margins: tuple[int | None, int | None]
-    meaning: str
-
-    def __new__(
-        cls,
-        rank: int,
-        label: str,
-        time_factor: float,
-        contribution: int,
-        margins: tuple[int | None, int | None],
-        meaning: str,
-    ) -> Degree:
-        member = int.__new__(cls, rank)
-        member._value_ = rank
-        member.label = label
-        member.time_factor = time_factor
-        member.contribution = contribution
-        member.meaning = meaning
-        member.margins = margins
-        return member
-
-    # fmt: off
-    #                        rank  name                    time  helper  margins
-    DISASTROUS_FAILURE    = (-3, "Disastrous Failure",    1.5,  -2, (None, -11),
-                             "The attempt may make matters worse.")
-    COMPLETE_FAILURE      = (-2, "Complete Failure",      1.0,  -1, (-10, -6),
-                             "The attempt fails and may prevent future attempts.")
-    FAILURE               = (-1, "Failure",               1.0,   0, (-5, -1),
-                             "The attempt fails but may be tried again at a cumulative −2.")
-    MARGINAL_SUCCESS      = (0,  "Marginal Success",      1.0,   1, (0, 0),
-                             "The basic goal is achieved, possibly with minor setbacks.")
-    COMPLETE_SUCCESS      = (1,  "Complete Success",      0.75,  1, (1, 5),
-                             "The goal is achieved with no setbacks.")
-    SUPERIOR_SUCCESS      = (2,  "Superior Success",      0.5,   2, (6, 10),
-                             "Beyond expectation, possibly with a small advantage.")
-    EXTRAORDINARY_SUCCESS = (3,  "Extraordinary Success", 0.25,  3, (11, None),
-                             "Far beyond expectation, with an advantage.")
-    # fmt: on
-
-    @property
-    def success(self) -> bool:
-        return self >= Degree.MARGINAL_SUCCESS
-
-    @classmethod
-    def of(cls, margin: int) -> Degree:
-        """The degree of a margin (result − TN): a lookup, as every test reads one."""
-        if -11 <= margin <= 11:
-            return _DEGREE_BY_MARGIN[margin + 11]
-        return cls.DISASTROUS_FAILURE if margin < 0 else cls.EXTRAORDINARY_SUCCESS
-
-
-_DEGREE_BY_MARGIN: tuple[Degree, ...] = tuple(
-    next(d for d in Degree if d.margins[1] is None or m <= d.margins[1]) for m in range(-11, 12)
-)
-
-_ONES_CAP: dict[Ones, Degree] = {
-    Ones.FAILURE: Degree.FAILURE,
-    Ones.COMPLETE_FAILURE: Degree.COMPLETE_FAILURE,
-}
-
-
-class Difficulty(enum.Enum):
-    """The named TNs (table 9-1, and 30 for an attempt let through as nearly impossible)."""
-
-    ROUTINE = 5
-    STANDARD = 10
-    CHALLENGING = 15
-    DIFFICULT = 20
-    VIRTUALLY_IMPOSSIBLE = 25
-    NEARLY_IMPOSSIBLE = 30
-
-    @property
-    def tn(self) -> int:
-        return self.value
-
-    @property
-    def label(self) -> str:
-        return self.name.replace("_", " ").title()
-
-    @classmethod
-    def parse(cls, name: str | Difficulty) -> Difficulty:
-        if isinstance(name, Difficulty):
-            return name
-        wanted = "_".join(str(name).replace("-", " ").split()).upper()
-        try:
-            return cls[wanted]
-        except KeyError:
-            names = ", ".join(f"{d.label} {d.tn}" for d in cls)
-            raise CodaError(f"Unknown difficulty {name!r}; choose one of: {names}.") from None
 
 
 # --------------------------------------------------------------------------- validation
-
-
-def _int(value: object, what: str, low: int, high: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise CodaError(f"{what} must be a whole number, not {value!r}.")
-    if not low <= value <= high:
-        raise CodaError(f"{what} must be between {low} and {high}, not {value}.")
-    return value
 
 
 def _check_test(modifier: int, tn: int, penalty: int) -> None:
@@ -427,92 +295,6 @@ def damage(dice: Dice, *, count: int, modifier: int = 0) -> DamageResult:
 
 
 # --------------------------------------------------------------------------- exact chances
-
-
-def _dice_distribution() -> tuple[dict[int, float], float]:
-    """The probability of every 2d6 total under rolling 6s, and the mass left unsummed.
-
-    The 35 non-(6,6) outcomes are counted; (6,6) continues with extra dice: ``j`` more
-    sixes then a 1..5, each with probability (1/36)(1/6)^(j+1). The series stops when the
-    mass not yet summed (the chance of ``j + 1`` more sixes) is below SERIES_REMAINDER.
-    """
-    pmf: dict[int, float] = {}
-    for a in range(1, DIE_SIDES + 1):
-        for b in range(1, DIE_SIDES + 1):
-            if a == b == DIE_SIDES:
-                continue
-            pmf[a + b] = pmf.get(a + b, 0.0) + 1 / 36
-    remainder = 1 / 36  # the chance of reaching the next extra die
-    base = 2 * DIE_SIDES
-    while remainder >= SERIES_REMAINDER:
-        each = remainder / DIE_SIDES
-        for face in range(1, DIE_SIDES):
-            pmf[base + face] = pmf.get(base + face, 0.0) + each
-        base += DIE_SIDES
-        remainder = each  # the chance that this extra die showed 6 as well
-    return pmf, remainder
-
-
-_PMF, _REMAINDER = _dice_distribution()
-_MAX_SUM = max(_PMF)
-
-
-def _build_tail() -> tuple[float, ...]:
-    """P(dice total >= s) for 0 <= s <= _MAX_SUM + 1, the unsummed rest (all above
-    _MAX_SUM) included."""
-    tail = [0.0] * (_MAX_SUM + 2)
-    running = _REMAINDER
-    for s in range(_MAX_SUM + 1, -1, -1):
-        running += _PMF.get(s, 0.0) if s <= _MAX_SUM else 0.0
-        tail[s] = min(1.0, running)
-    return tuple(tail)
-
-
-_TAIL = _build_tail()
-_ALL_ONES = 1 / 36
-_ALL_ONES_SUM = 2
-
-
-def _tail(need: int) -> float:
-    """P(dice total >= need)."""
-    if need <= 0:
-        return 1.0
-    if need > _MAX_SUM + 1:
-        return 0.0  # below SERIES_REMAINDER
-    return _TAIL[need]
-
-
-@lru_cache(maxsize=4096)
-def _degree_probabilities(need: int, ones: Ones) -> tuple[float, ...]:
-    """P(each degree), worst first, when the dice must total ``need`` for margin 0."""
-    probs = []
-    for degree in Degree:
-        low, high = degree.margins
-        upper = 0.0 if high is None else _tail(need + high + 1)
-        lower = 1.0 if low is None else _tail(need + low)
-        probs.append(max(0.0, lower - upper))
-    cap = ones.cap
-    natural = Degree.of(_ALL_ONES_SUM - need)
-    if cap is not None and natural > cap:
-        probs[natural + 3] -= _ALL_ONES
-        probs[cap + 3] += _ALL_ONES
-    return tuple(probs)
-
-
-@lru_cache(maxsize=4096)
-def _success_probability(need: int, ones: Ones) -> float:
-    p = _tail(need)
-    cap = ones.cap
-    if cap is not None and not cap.success and need <= _ALL_ONES_SUM:
-        p -= _ALL_ONES
-    return min(1.0, max(0.0, p))
-
-
-def clear_caches() -> None:
-    """Forget every cached chance (for benchmarks measuring the uncached cost)."""
-    _degree_probabilities.cache_clear()
-    _success_probability.cache_clear()
-    _opposed_probabilities.cache_clear()
 
 
 def _need(modifier: int, tn: int, penalty: int) -> int:
@@ -745,30 +527,13 @@ def opposed(
     return OpposedResult(a=a_result, b=b_result, winner=winner)
 
 
-@lru_cache(maxsize=4096)
-def _opposed_probabilities(offset: int) -> tuple[float, float, float]:
-    """(P(A wins), P(B wins), P(tie)) when A's result = A's dice − B's dice + ``offset``…
-
-    … i.e. ``offset`` = (A's modifier − penalty) − (B's modifier − penalty).
-    """
-    a_wins = b_wins = 0.0
-    for s, p in _PMF.items():
-        # A wins when its dice > s − offset; B wins when A's dice < s − offset.
-        a_wins += p * _tail(s - offset + 1)
-        b_wins += p * (1.0 - _tail(s - offset))
-    # B's unsummed mass lies above every summed total: there B wins but for a vanishing tail.
-    b_wins += _REMAINDER
-    tie = max(0.0, 1.0 - a_wins - b_wins)
-    return a_wins, b_wins, tie
-
-
 def opposed_chances(
     *, a_modifier: int = 0, a_penalty: int = 0, b_modifier: int = 0, b_penalty: int = 0
 ) -> tuple[float, float, float]:
     """The exact chances (A wins, B wins, tie) of an opposed test."""
     a = Side(a_modifier, a_penalty).checked("Side A")
     b = Side(b_modifier, b_penalty).checked("Side B")
-    return _opposed_probabilities((a.modifier - a.penalty) - (b.modifier - b.penalty))
+    return opposed_probabilities((a.modifier - a.penalty) - (b.modifier - b.penalty))
 
 
 # --------------------------------------------------------------------------- combined tests
@@ -871,22 +636,11 @@ def combined_chance(
     """
     leader = Side(leader_modifier, leader_penalty)
     sides, shift = _check_combined(tn, leader, helpers, conditions)
-    setting = Ones.parse(ones)
-    bonus_dist: dict[int, float] = {0: 1.0}
-    for side in sides:
-        need = _need(side.modifier, tn - COMBINED_HELPER_TN_SHIFT + shift, side.penalty)
-        contributions: dict[int, float] = {}
-        for degree, p in zip(Degree, _degree_probabilities(need, setting), strict=True):
-            contributions[degree.contribution] = contributions.get(degree.contribution, 0.0) + p
-        step: dict[int, float] = {}
-        for total, p_total in bonus_dist.items():
-            for add, p_add in contributions.items():
-                step[total + add] = step.get(total + add, 0.0) + p_total * p_add
-        bonus_dist = step
-    need = _need(leader.modifier, tn + shift, leader.penalty)
-    return min(
-        1.0,
-        sum(p * _success_probability(need - bonus, setting) for bonus, p in bonus_dist.items()),
+    helper_tn = tn - COMBINED_HELPER_TN_SHIFT + shift
+    return combined_probability(
+        (_need(side.modifier, helper_tn, side.penalty) for side in sides),
+        _need(leader.modifier, tn + shift, leader.penalty),
+        Ones.parse(ones),
     )
 
 
@@ -908,165 +662,6 @@ def helper_chances(
 
 
 # --------------------------------------------------------------------------- extended tests
-
-
-@dataclass(frozen=True, slots=True)
-class Stage:
-    """One stage of an extended test: its TN and, optionally, the skill it asks for."""
-
-    tn: int
-    skill: str | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class ExtendedEntry:
-    """One test made during an extended test, as the task's log keeps it."""
-
-    stage: int
-    tn: int
-    result: int
-    added: int
-    degree: Degree
-
-
-@dataclass(frozen=True, slots=True)
-class ExtendedTask:
-    """The state of an extended test: pure data, replaced (never changed) by each test.
-
-    ``stage`` is the index of the stage being worked on; a test that meets its TN adds its
-    result to ``total`` and moves on, one that does not adds nothing but still costs an
-    interval. The task completes when ``total`` reaches the aggregate TN.
-    """
-
-    name: str
-    stages: tuple[Stage, ...]
-    interval: int = 1
-    unit: str = ""
-    total: int = 0
-    stage: int = 0
-    tests: int = 0
-    log: tuple[ExtendedEntry, ...] = ()
-
-    @property
-    def aggregate_tn(self) -> int:
-        return sum(s.tn for s in self.stages)
-
-    @property
-    def complete(self) -> bool:
-        return self.total >= self.aggregate_tn
-
-    @property
-    def current(self) -> Stage | None:
-        """The stage the next test is for (None once the task is complete)."""
-        if self.complete:
-            return None
-        return self.stages[min(self.stage, len(self.stages) - 1)]
-
-    @property
-    def remaining(self) -> int:
-        return max(0, self.aggregate_tn - self.total)
-
-    @property
-    def elapsed(self) -> int:
-        """Game time spent so far: tests made × interval (in ``unit``)."""
-        return self.tests * self.interval
-
-
-def parse_stages(text: str) -> tuple[Stage, ...]:
-    """Read stages written as TNs separated by commas, each optionally ``TN:skill``.
-
-    ``"15,15,20"`` or ``"15:Potions, 20:Herbology"``.
-    """
-    stages = []
-    for raw in (part.strip() for part in text.replace(";", ",").split(",")):
-        if not raw:
-            continue
-        tn_text, _, skill = raw.partition(":")
-        try:
-            tn = int(tn_text.strip())
-        except ValueError:
-            raise CodaError(
-                f"Stage {raw!r} is not a TN; write stages like '15,15,20' or '15:Potions,20'."
-            ) from None
-        stages.append(Stage(tn=tn, skill=skill.strip() or None))
-    return tuple(stages)
-
-
-def extended_start(
-    *, name: str, stages: Sequence[int | Stage], interval: int = 1, unit: str = ""
-) -> ExtendedTask:
-    """A new extended test with nothing done yet."""
-    clean_name = " ".join(str(name).split())
-    if not clean_name or len(clean_name) > MAX_NAME_LENGTH:
-        raise CodaError(f"An extended test needs a name of 1 to {MAX_NAME_LENGTH} characters.")
-    if not 1 <= len(stages) <= MAX_STAGES:
-        raise CodaError(f"An extended test has 1 to {MAX_STAGES} stages (got {len(stages)}).")
-    built = []
-    for index, stage in enumerate(stages, start=1):
-        s = stage if isinstance(stage, Stage) else Stage(tn=stage)
-        _int(s.tn, f"The TN of stage {index}", TN_MIN, TN_MAX)
-        if s.skill is not None and len(s.skill) > MAX_NAME_LENGTH:
-            raise CodaError(f"Stage {index}'s skill name is too long.")
-        built.append(s)
-    _int(interval, "The interval", 1, MAX_INTERVAL)
-    clean_unit = " ".join(str(unit).split())
-    if len(clean_unit) > MAX_UNIT_LENGTH:
-        raise CodaError(f"The interval's unit is at most {MAX_UNIT_LENGTH} characters.")
-    return ExtendedTask(name=clean_name, stages=tuple(built), interval=interval, unit=clean_unit)
-
-
-@dataclass(frozen=True, slots=True)
-class ExtendedRoll:
-    """One test of an extended test and the task before and after it."""
-
-    test: TestResult
-    before: ExtendedTask
-    after: ExtendedTask
-    added: int
-
-    @property
-    def passed(self) -> bool:
-        """The test met its stage's TN (so its result counted)."""
-        return self.test.success
-
-    @property
-    def completed(self) -> bool:
-        return self.after.complete
-
-
-def extended_apply(task: ExtendedTask, result: TestResult) -> ExtendedRoll:
-    """Add one test to an extended test (pure: the old state is left as it was).
-
-    The test must have been read against the current stage's TN; a success adds its result
-    and moves to the next stage, anything else adds nothing.
-    """
-    stage = task.current
-    if stage is None:
-        raise CodaError(f"The extended test {task.name!r} is already complete.")
-    if task.tests >= MAX_EXTENDED_TESTS:
-        raise CodaError(
-            f"The extended test {task.name!r} has had {MAX_EXTENDED_TESTS} tests; abandon it."
-        )
-    if result.base_tn != stage.tn:
-        raise CodaError(
-            f"That test was against TN {result.base_tn}, but stage {task.stage + 1} needs "
-            f"TN {stage.tn}."
-        )
-    added = max(0, result.total) if result.success else 0
-    # Past the last stage (possible only when helping conditions let a result under the
-    # stage's printed TN count) the last stage is tested again until the total is reached.
-    next_stage = min(task.stage + 1, len(task.stages) - 1) if result.success else task.stage
-    entry = ExtendedEntry(
-        stage=task.stage, tn=result.tn, result=result.total, added=added, degree=result.degree
-    )
-    after = replace(
-        task,
-        total=task.total + added,
-        stage=next_stage,
-        tests=task.tests + 1,
-        log=(*task.log, entry),
-    )
-    return ExtendedRoll(test=result, before=task, after=after, added=added)
 
 
 def extended_roll(

@@ -137,18 +137,29 @@ class AppliedCondition:
 
 
 def _c(
-    table: str, group: str, name: str, printed: str, low: int, high: int | None = None, **kw
+    table: str,
+    group: str,
+    name: str,
+    printed: str,
+    low: int,
+    high: int | None = None,
+    *,
+    either_sign: bool = False,
+    step: int = 1,
+    scale: Fraction | None = None,
 ) -> Condition:
-    category = _CATEGORIES[table]
+    """One row, written as the book prints it: a fixed entry needs only its value."""
     return Condition(
         table=table,
-        category=category,
+        category=_CATEGORIES[table],
         group=group,
         name=name,
         printed=printed,
         low=low,
         high=low if high is None else high,
-        **kw,
+        either_sign=either_sign,
+        step=step,
+        scale=scale,
     )
 
 

@@ -21,6 +21,7 @@ from math import comb
 from typing import TypedDict, Unpack
 
 from engine.dice import Dice
+from engine.distributions import SERIES_REMAINDER, Pmf, add_shifted, convolve
 from engine.errors import InputError, whole_number
 
 SIDES = 6
@@ -38,7 +39,6 @@ MAX_HELPERS = 10
 MAX_PENALTY = 999
 # A fair die ends an explosion chain within a few dice; this only stops a broken source.
 MAX_EXPLOSIONS = 10_000
-SERIES_REMAINDER = 1e-12
 # Probabilities below this are dropped while summing many nets (see together_chances).
 _NEGLIGIBLE = 1e-16
 
@@ -237,26 +237,6 @@ def pay_price(result: DramaResult) -> DramaResult:
 
 # --- Exact chances --------------------------------------------------------------------
 
-Pmf = dict[int, float]
-
-
-def _add(target: Pmf, source: Mapping[int, float], *, shift: int = 0, weight: float = 1.0) -> None:
-    for value, p in source.items():
-        target[value + shift] = target.get(value + shift, 0.0) + weight * p
-
-
-def _convolve(*pmfs: Mapping[int, float], floor: float = 0.0) -> Pmf:
-    """The distribution of a sum; terms below ``floor`` are dropped as they are made."""
-    result: Pmf = {0: 1.0}
-    for pmf in pmfs:
-        terms = [(b, pb) for b, pb in pmf.items() if pb >= floor]
-        combined: Pmf = {}
-        for a, pa in result.items():
-            for b, pb in terms:
-                combined[a + b] = combined.get(a + b, 0.0) + pa * pb
-        result = {value: p for value, p in combined.items() if p >= floor}
-    return result
-
 
 def _negated(pmf: Mapping[int, float]) -> Pmf:
     return {-value: p for value, p in pmf.items()}
@@ -283,14 +263,14 @@ def _marginal(rows: Sequence[Mapping[int, float]], *, special_weight: int) -> Pm
     """P(counted + special_weight × special) over a ``_counted_with_sixes`` table."""
     result: Pmf = {}
     for special, row in enumerate(rows):
-        _add(result, row, shift=special_weight * special)
+        add_shifted(result, row, shift=special_weight * special)
     return result
 
 
 @lru_cache(maxsize=256)
 def _drama_terminals(dice: int) -> Pmf:
     """Sum of the non-6 face ending each explosion chain: −1 (a 1) 1/5, 0 2/5, +1 2/5."""
-    return _convolve(*([{-1: 0.2, 0: 0.4, 1: 0.4}] * dice))
+    return convolve(*([{-1: 0.2, 0: 0.4, 1: 0.4}] * dice))
 
 
 def _sixes_series(dice: int) -> list[float]:
@@ -315,31 +295,31 @@ def _net_pmf(
     resistance_rows = _counted_with_sixes(resistance)
     sixes = _sixes_series(drama)
     # −R + T: what the Rd and the non-6 ends of the drama chains add, shared by every form.
-    against = _convolve(
+    against = convolve(
         _negated(_marginal(resistance_rows, special_weight=0)), _drama_terminals(drama)
     )
     net: Pmf = {}
     if not criticals:
-        plain = _convolve(_marginal(base_rows, special_weight=0), against)
+        plain = convolve(_marginal(base_rows, special_weight=0), against)
         for k, pk in enumerate(sixes):
-            _add(net, plain, shift=k, weight=pk)
+            add_shifted(net, plain, shift=k, weight=pk)
     else:
         # With 3+ sixes (m = Bd 6s + K ≥ 3) net = B + S6 + 2K + T − (R + O); else
         # B + K + T − R. Sum the first form over everything, then swap it for the second
         # on the few (S6, K) pairs with S6 + K ≤ 2.
-        against_ones = _convolve(
+        against_ones = convolve(
             _negated(_marginal(resistance_rows, special_weight=1)), _drama_terminals(drama)
         )
-        everything = _convolve(_marginal(base_rows, special_weight=1), against_ones)
+        everything = convolve(_marginal(base_rows, special_weight=1), against_ones)
         for k, pk in enumerate(sixes):
-            _add(net, everything, shift=2 * k, weight=pk)
+            add_shifted(net, everything, shift=2 * k, weight=pk)
         for base_sixes in range(min(CRITICAL_SIXES, base + 1)):
             row = base_rows[base_sixes]
-            critical = _convolve(row, against_ones)
-            ordinary = _convolve(row, against)
+            critical = convolve(row, against_ones)
+            ordinary = convolve(row, against)
             for k in range(min(CRITICAL_SIXES - base_sixes, len(sixes))):
-                _add(net, critical, shift=base_sixes + 2 * k, weight=-sixes[k])
-                _add(net, ordinary, shift=k, weight=sixes[k])
+                add_shifted(net, critical, shift=base_sixes + 2 * k, weight=-sixes[k])
+                add_shifted(net, ordinary, shift=k, weight=sixes[k])
     return tuple(sorted((value, p) for value, p in net.items() if p > 0.0))
 
 
@@ -711,7 +691,7 @@ def together_chances(*, pools: Sequence[Pools], criticals: bool = False) -> dict
     sums, most below 1e-30, and carrying them costs half a second for nothing.
     """
     pmfs = [_pools_pmf(p, criticals) for p in _together(pools)]
-    combined = _convolve(*pmfs, floor=_NEGLIGIBLE)
+    combined = convolve(*pmfs, floor=_NEGLIGIBLE)
     yes_but = failure = 0.0
     for net, p in combined.items():
         if net == YES_BUT_NET:

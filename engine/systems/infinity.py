@@ -236,7 +236,11 @@ class NormalResult(_Rolled[Die]):
     attribute: int
     sv: int
     burst: int
-    auto_fail: bool
+
+    @property
+    def auto_fail(self) -> bool:
+        """Below SV 1 the player does not roll at all (seed 002), so ``dice`` is empty."""
+        return self.sv < 1
 
     @property
     def mods_clamped(self) -> bool:
@@ -294,7 +298,6 @@ def _roll(dice: Dice, attribute: int, mods: int, burst: int) -> NormalResult:
         attribute=attribute,
         sv=sv,
         burst=burst,
-        auto_fail=sv < 1,
     )
 
 

@@ -8,17 +8,15 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.cogs._common import NarratorCog, actor_from, send_roll
+from bot.cogs._common import NarratorCog, actor_from, send_roll, typed_mentions
+from bot.cogs._confirm import answer_error
 from bot.cogs._options import ROLL_HELP, Label, SheetName
 from bot.cogs._sheets import attribute_autocomplete, skill_autocomplete
-from bot.cogs.rps._cog import typed_mentions
-from bot.errors import UserError
 from bot.render import drama as render
 from bot.services import drama as service
 from bot.services.drama import OfferClosed, PoolRequest
 from bot.services.rps import PARTIES_LENGTH
 from bot.tree import send_ephemeral
-from engine.errors import InputError
 from engine.systems import drama
 
 log = logging.getLogger(__name__)
@@ -103,8 +101,8 @@ class PayPriceButton(
             await interaction.response.edit_message(view=price_view(self.offer_id, disabled=True))
             await send_ephemeral(interaction, str(closed))
             return
-        except (UserError, InputError) as refused:
-            await send_ephemeral(interaction, str(refused))
+        except Exception as error:  # a button has no command tree to answer its errors
+            await answer_error(interaction, error)
             return
         message = interaction.message
         original = message.embeds[0] if message is not None and message.embeds else None

@@ -5,7 +5,7 @@ from __future__ import annotations
 import discord
 from discord import app_commands
 
-from bot.cogs._common import NarratorCog, Pages, actor_from
+from bot.cogs._common import NarratorCog, actor_from, send_pages
 from bot.render.rolls import history_pages
 from bot.services import rolls
 
@@ -21,9 +21,4 @@ class HistoryCog(NarratorCog):
             actor_from(interaction),
             count=count,
         )
-        pages = history_pages(result)
-        if len(pages) == 1:
-            await interaction.response.send_message(embed=pages[0], ephemeral=True)
-        else:
-            view = Pages(pages, interaction.user.id)
-            await interaction.response.send_message(embed=pages[0], view=view, ephemeral=True)
+        await send_pages(interaction, history_pages(result))

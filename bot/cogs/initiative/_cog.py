@@ -155,6 +155,8 @@ class InitiativeCog(NarratorCog):
             await interaction.response.send_message(
                 clip(gm_only or "Done.", MESSAGE), ephemeral=True
             )
+        # Not outcome.view: a change committed meanwhile may be newer, and the tracker read
+        # under its lock never goes back to an older state.
         await self.refresh_tracker(interaction.channel, interaction.channel_id or 0)
 
     async def run_change(self, interaction: discord.Interaction, change: Change, **kw: Any) -> None:

@@ -155,10 +155,9 @@ class QuidditchCog(NarratorCog):
     async def snitch(
         self, interaction: discord.Interaction, team: Name, interfere: bool = True
     ) -> None:
-        view = await quidditch.set_interference(
+        view, side = await quidditch.set_interference(
             self.db, actor_from(interaction), team=team, interfere=interfere
         )
-        side = quidditch.resolve_side(view.state, team)
         await interaction.response.send_message(embed=render.interference_embed(view, side))
 
     @group.command(name="status", description="Score, turn, every player's Health, next snitch")
@@ -208,14 +207,12 @@ class QuidditchCog(NarratorCog):
         state = await quidditch.peek(self.db, interaction.channel_id or 0)
         if state is None:
             return []
-        team = getattr(interaction.namespace, "team", None)
-        sides = [s for s in q.SIDES if team in (None, s, state.team(s).name)] or list(q.SIDES)
         return [
             app_commands.Choice(name=f"{p.name} ({state.team(side).name})", value=p.name)
-            for side in sides
+            for side in _chosen_sides(interaction, state)
             for p in state.team(side).players
             if current.casefold() in p.name.casefold()
-        ][:25]
+        ]
 
     @penalty.autocomplete("chaser")
     @safe_autocomplete
@@ -223,11 +220,15 @@ class QuidditchCog(NarratorCog):
         state = await quidditch.peek(self.db, interaction.channel_id or 0)
         if state is None:
             return []
-        team = getattr(interaction.namespace, "team", None)
-        sides = [s for s in q.SIDES if team in (None, s, state.team(s).name)] or list(q.SIDES)
         return [
             app_commands.Choice(name=f"{c.name} ({state.team(side).name})", value=c.name)
-            for side in sides
+            for side in _chosen_sides(interaction, state)
             for c in state.team(side).chasers
             if c.active and current.casefold() in c.name.casefold()
         ]
+
+
+def _chosen_sides(interaction: discord.Interaction, state: q.MatchState) -> list[q.Side]:
+    """The side the command's ``team`` option names so far, or both while it names neither."""
+    team = getattr(interaction.namespace, "team", None)
+    return [s for s in q.SIDES if team in (None, s, state.team(s).name)] or list(q.SIDES)

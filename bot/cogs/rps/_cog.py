@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import re
-
 import discord
 from discord import app_commands
 
-from bot.cogs._common import NarratorCog, actor_from, send_roll
+from bot.cogs._common import NarratorCog, actor_from, send_roll, typed_mentions
 from bot.cogs._options import ROLL_HELP, Label, SheetName
 from bot.cogs._sheets import attribute_autocomplete, skill_autocomplete
 from bot.render import rps as render
@@ -33,21 +31,6 @@ _CHECK_HELP = {
     "modifier": "Situational modifiers (a second try: −5 … +5)",
     "forgo": "Skip the roll when Base is above 15: SL 1, no critical either way",
 }
-# "@name" typed without picking the mention: look the member up by name.
-_AT_NAME = re.compile(r"(?<![<\w])@([\w.]{2,32})")
-
-
-def typed_mentions(interaction: discord.Interaction, text: str) -> str:
-    """``text`` with each "@name" of a member of this guild written as their mention."""
-    guild = interaction.guild
-    if guild is None:
-        return text
-
-    def replace(match: re.Match[str]) -> str:
-        member = guild.get_member_named(match.group(1))
-        return f"<@{member.id}>" if member is not None else match.group(0)
-
-    return _AT_NAME.sub(replace, text)
 
 
 class RpsCog(NarratorCog):

@@ -6,10 +6,8 @@ import io
 
 import discord
 from discord import app_commands
-from sqlalchemy.ext.asyncio import AsyncSession
 
-from bot.actor import Actor
-from bot.cogs._common import NarratorCog, Pages, actor_from
+from bot.cogs._common import NarratorCog, actor_from, send_pages
 from bot.cogs._confirm import Confirm
 from bot.cogs._options import CHARACTER_HELP, SYSTEM_CHOICES, SheetName
 from bot.cogs._sheets import (
@@ -21,26 +19,14 @@ from bot.cogs._sheets import (
 from bot.errors import UserError
 from bot.render.sheets import created_embed, list_embed, resource_embed, sheet_pages
 from bot.services import sheets
-from bot.services.characters import NameLookup
 from bot.services.sheet import MAX_VALUE, MIN_VALUE, NAME_LENGTH, NOTES_LENGTH
 from bot.services.sheets import SheetChange
 
 Value = app_commands.Range[int, MIN_VALUE, MAX_VALUE]
 
 
-def _suggestions(kind: str) -> NameLookup:
-    """The sheet's ``kind`` ("attributes", "resources"), then its template's missing ones."""
-
-    async def lookup(
-        session: AsyncSession, actor: Actor, prefix: str, character: str | None
-    ) -> list[str]:
-        return await sheets.suggested_names(session, actor, kind, prefix, character)
-
-    return lookup
-
-
-attribute_suggestions = sheet_names_from(_suggestions("attributes"))
-resource_suggestions = sheet_names_from(_suggestions("resources"))
+attribute_suggestions = sheet_names_from(sheets.suggestions("attributes"))
+resource_suggestions = sheet_names_from(sheets.suggestions("resources"))
 
 
 class SheetsCog(NarratorCog):
@@ -68,7 +54,7 @@ class SheetsCog(NarratorCog):
         sheet = await sheets.show(
             self.db, actor_from(interaction), character, player.id if player else None
         )
-        await _send_sheet(interaction, sheet_pages(sheet))
+        await send_pages(interaction, sheet_pages(sheet))
 
     @sheet.command(name="set", description="Set an attribute (remove:True deletes it)")
     @app_commands.describe(
@@ -253,13 +239,4 @@ class SheetsCog(NarratorCog):
 
 async def _reply_change(interaction: discord.Interaction, change: SheetChange) -> None:
     """A changed sheet goes to its owner alone: only owners change anything but resources."""
-    await _send_sheet(interaction, sheet_pages(change.sheet, changed=change.summary))
-
-
-async def _send_sheet(interaction: discord.Interaction, pages: list[discord.Embed]) -> None:
-    """A sheet privately, with page buttons when it needs more than one embed."""
-    if len(pages) == 1:
-        await interaction.response.send_message(embed=pages[0], ephemeral=True)
-        return
-    view = Pages(pages, interaction.user.id)
-    await interaction.response.send_message(embed=pages[0], view=view, ephemeral=True)
+    await send_pages(interaction, sheet_pages(change.sheet, changed=change.summary))
