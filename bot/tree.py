@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from typing import Any
 
 import discord
 from discord import app_commands
@@ -48,6 +49,14 @@ async def send_ephemeral(interaction: discord.Interaction, message: str) -> None
 class NarratorTree(app_commands.CommandTree):
     """Turns every command error into an ephemeral reply; bugs are logged with context."""
 
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        # Runs before options are parsed: text options lose NUL characters here, once, since
+        # PostgreSQL refuses to store them and no player types one on purpose.
+        data = interaction.data
+        if data is not None:
+            _strip_nul(data.get("options") or [])
+        return True
+
     async def on_error(
         self, interaction: discord.Interaction, error: app_commands.AppCommandError
     ) -> None:
@@ -65,3 +74,10 @@ class NarratorTree(app_commands.CommandTree):
             )
             message = GENERIC_FAILURE
         await send_ephemeral(interaction, message)
+
+
+def _strip_nul(options: list[Any]) -> None:
+    for option in options:
+        if isinstance(option.get("value"), str):
+            option["value"] = option["value"].replace("\x00", "")
+        _strip_nul(option.get("options") or [])

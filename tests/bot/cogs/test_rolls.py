@@ -128,3 +128,10 @@ async def test_whoever_started_the_encounter_gets_secret_rolls(table: Table) -> 
     assert dm is not None and "Secret roll by" in dm.content
     history = await former.slash(table.channel, "history")
     assert "`1d6`" in text_of(history)  # and, as a GM, sees it in the history
+
+
+async def test_nul_characters_never_reach_the_database(table: Table) -> None:
+    table.bot.dice = ScriptedDice([2])
+    result = await table.alice.slash(table.channel, "roll", expression="1d6", label="sneak\x00y")
+    assert embed_of(result).title == "🎲 2 — sneaky"
+    assert "sneaky" in text_of(await table.alice.slash(table.channel, "history"))
