@@ -99,8 +99,12 @@ def dice() -> Dice:
 
 
 @pytest.fixture
-def simcord_bot(settings: Settings, dice: Dice) -> NarratorBot:
-    return create_bot(settings, dice=dice, sync_globally=True)
+async def simcord_bot(settings: Settings, dice: Dice) -> AsyncIterator[NarratorBot]:
+    bot = create_bot(settings, dice=dice, sync_globally=True)
+    yield bot
+    # Close the pool on this test's loop: a connection left to the garbage collector would
+    # answer from aiosqlite's thread after the loop has closed.
+    await bot.db.dispose()
 
 
 @dataclass
