@@ -47,4 +47,3 @@ def sheet_names_from(
 character_autocomplete = sheet_names_from(characters.character_names)
 attribute_autocomplete = sheet_names_from(characters.attribute_names)
 skill_autocomplete = sheet_names_from(characters.skill_names)
-resource_autocomplete = sheet_names_from(characters.resource_names)

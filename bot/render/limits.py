@@ -26,10 +26,6 @@ def clip(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: max(limit - 1, 0)] + "…"
 
 
-def embed_length(embed: discord.Embed) -> int:
-    return len(embed)
-
-
 def fit_embed(embed: discord.Embed) -> discord.Embed:
     """Return ``embed`` cut down to every Discord limit (a new embed only when something is cut)."""
     data = embed.to_dict()
