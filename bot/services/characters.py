@@ -18,7 +18,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.actor import Actor
 from bot.errors import PermissionDenied, UserError
-from bot.services.permissions import is_gm, require_gm
+from bot.services.permissions import is_gm, not_a_gm
 from bot.services.sheet import (
     KINDS,
     MAX_ATTRIBUTES,
@@ -160,9 +160,9 @@ async def row_by_name(
         if own is not None:
             _check_system(own, system)
             return own
-    if owner_id is not None and owner_id != actor.user_id:
-        await require_gm(session, actor, "look at another player's characters")
-    gm = await is_gm(session, actor)
+    gm = await is_gm(session, actor)  # once: it reads the channel's encounter and match
+    if owner_id is not None and owner_id != actor.user_id and not gm:
+        raise not_a_gm("look at another player's characters")
     channel = await repo.in_channel(session, guild_id, actor.channel_id) if gm else []
     matches = [
         c

@@ -42,7 +42,12 @@ async def is_gm(session: AsyncSession, actor: Actor) -> bool:
 async def require_gm(session: AsyncSession, actor: Actor, action: str) -> None:
     """Raise :class:`PermissionDenied` unless ``actor`` is a GM of the channel."""
     if not await is_gm(session, actor):
-        raise PermissionDenied(
-            f"Only the channel's GM can {action}. A GM holds a GM role, has Manage Channels, "
-            "or started this channel's current encounter or match."
-        )
+        raise not_a_gm(action)
+
+
+def not_a_gm(action: str) -> PermissionDenied:
+    """The one refusal for a non-GM, for callers that already know whether the actor is one."""
+    return PermissionDenied(
+        f"Only the channel's GM can {action}. A GM holds a GM role, has Manage Channels, "
+        "or started this channel's current encounter or match."
+    )
