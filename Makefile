@@ -2,28 +2,37 @@
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
+# Two stamps: the bot alone (run, console, migrate, sync) and the bot with its test tools.
+# Installing the test extras installs the bot too, so it refreshes both stamps.
+RUNTIME := $(VENV)/.runtime
 STAMP := $(VENV)/.installed
+PIP := $(BIN)/python -m pip install --quiet --disable-pip-version-check
 
 .PHONY: console test run migrate sync lint format bench load clean
 
+$(RUNTIME): pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(PIP) -e .
+	touch $(RUNTIME)
+
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[test]'
-	touch $(STAMP)
+	$(PIP) -e '.[test]'
+	touch $(RUNTIME) $(STAMP)
 
-console: $(STAMP)
+console: $(RUNTIME)
 	$(BIN)/narrator console
 
 test: $(STAMP)
 	$(BIN)/python -m pytest
 
-run: $(STAMP)
+run: $(RUNTIME)
 	$(BIN)/narrator run
 
-migrate: $(STAMP)
+migrate: $(RUNTIME)
 	$(BIN)/narrator migrate
 
-sync: $(STAMP)
+sync: $(RUNTIME)
 	$(BIN)/narrator sync
 
 lint: $(STAMP)

@@ -11,6 +11,8 @@ from discord.ext import commands
 
 from bot.cogs import EXTENSIONS
 from bot.config import Settings
+from bot.hosting.errors import DATABASE_ERRORS, DatabaseUnavailable, database_error_line
+from bot.hosting.metrics import BotMetrics
 from bot.storage import Database
 from bot.tree import NarratorTree
 from engine.dice import Dice, SecureDice
@@ -28,6 +30,7 @@ class NarratorBot(commands.Bot):
         dice: Dice,
         database: Database,
         sync_globally: bool = False,
+        serve_metrics: bool = False,
         **kwargs: Any,
     ) -> None:
         intents = discord.Intents.default()
@@ -45,9 +48,15 @@ class NarratorBot(commands.Bot):
         self.dice = dice
         self.db = database
         self.sync_globally = sync_globally
+        self.serve_metrics = serve_metrics
+        self.metrics = BotMetrics(self)
+        self.add_listener(self.metrics.on_app_command_completion, "on_app_command_completion")
 
     async def setup_hook(self) -> None:
-        await self.db.upgrade_async()  # off the event loop: Alembic is synchronous
+        try:
+            await self.db.upgrade_async()  # off the event loop: Alembic is synchronous
+        except DATABASE_ERRORS as error:  # a wrong DATABASE_URL: one line, not a traceback
+            raise DatabaseUnavailable(database_error_line(error, self.db.url)) from error
         for extension in EXTENSIONS:
             if extension not in self.extensions:  # a restarted bot keeps its cogs
                 await self.load_extension(extension)
@@ -58,9 +67,14 @@ class NarratorBot(commands.Bot):
             log.info("synced %d commands to guild %s", len(synced), self.settings.dev_guild_id)
         elif self.sync_globally:
             await self.tree.sync()
+        if self.serve_metrics and self.settings.metrics_port is not None:
+            await self.metrics.serve(
+                self.db, self.settings.metrics_host, self.settings.metrics_port
+            )
 
     async def close(self) -> None:
         try:
+            await self.metrics.stop()
             await super().close()
         finally:
             await self.db.dispose()
@@ -83,12 +97,15 @@ def create_bot(
     *,
     dice: Dice | None = None,
     sync_globally: bool = False,
+    serve_metrics: bool = False,
 ) -> NarratorBot:
-    """Build the bot. ``sync_globally`` is for in-memory Discords (the console, the tests)."""
+    """Build the bot. ``sync_globally`` is for in-memory Discords (the console, the tests);
+    ``serve_metrics`` for ``narrator run`` (the endpoint opens when METRICS_PORT is set)."""
     settings = settings or Settings()
     return NarratorBot(
         settings,
         dice=dice if dice is not None else SecureDice(),
         database=Database(settings.database_url),
         sync_globally=sync_globally,
+        serve_metrics=serve_metrics,
     )

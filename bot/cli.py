@@ -1,16 +1,29 @@
-"""``narrator``: run the bot, the offline console, migrations and command sync."""
+"""``narrator``: run the bot, the offline console, migrations, command sync and host tools."""
 
 from __future__ import annotations
 
 import argparse
 import asyncio
 import logging
+import sqlite3
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from typing import TYPE_CHECKING
 
 from pydantic import ValidationError
 
 from bot.config import ConfigError, Settings
+from bot.hosting.commands import HOSTING_COMMANDS, add_commands, run_command
+from bot.hosting.errors import (
+    DATABASE_ERRORS,
+    SQLALCHEMY_ERRORS,
+    DatabaseUnavailable,
+    database_error_line,
+)
+
+if TYPE_CHECKING:
+    from bot.app import NarratorBot
 
 log = logging.getLogger("narrator")
 
@@ -25,6 +38,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     commands.add_parser("migrate", help="upgrade the database to the newest schema")
     sync = commands.add_parser("sync", help="register the slash commands with Discord")
     sync.add_argument("--guild", type=int, help="sync to this guild only (instant)")
+    add_commands(commands)
     args = parser.parse_args(argv)
 
     try:
@@ -32,7 +46,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (ValidationError, ConfigError) as error:
         print(f"narrator: configuration error: {_config_message(error)}", file=sys.stderr)
         return 2
+    try:
+        return _dispatch(args, settings)
+    except ConfigError as error:  # a bad setting found on the way: one line naming it
+        print(f"narrator: {error}", file=sys.stderr)
+        return 2
+    except SQLALCHEMY_ERRORS as error:  # only the database raises these
+        print(f"narrator: {database_error_line(error, settings.database_url)}", file=sys.stderr)
+        return 1
+    except (OSError, sqlite3.Error) as error:  # e.g. a backup path that cannot be written
+        print(f"narrator: {error}", file=sys.stderr)
+        return 1
 
+
+def _dispatch(args: argparse.Namespace, settings: Settings) -> int:
+    if args.command in HOSTING_COMMANDS:
+        logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+        return run_command(args, settings)
     if args.command == "console":
         from bot.console import configure_console_logging, run_console
 
@@ -43,17 +73,21 @@ def main(argv: Sequence[str] | None = None) -> int:
         level=settings.log_level,
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
     )
+    logging.getLogger("alembic.runtime.plugins").setLevel(logging.WARNING)  # import chatter
     if args.command == "migrate":
+        logging.getLogger("alembic").setLevel(logging.WARNING)  # no per-step INFO chatter
+        from bot.hosting.errors import safe_url
+        from bot.storage.db import ensure_sqlite_directory
         from bot.storage.migrate import upgrade_to_head
 
-        upgrade_to_head(settings.database_url)
-        print("database is at the newest schema")
+        try:
+            ensure_sqlite_directory(settings.database_url)
+            upgrade_to_head(settings.database_url)
+        except DATABASE_ERRORS as error:
+            raise DatabaseUnavailable(database_error_line(error, settings.database_url)) from error
+        print(f"{safe_url(settings.database_url)} is at the newest schema")
         return 0
-    try:
-        token = settings.require_token()
-    except ConfigError as error:
-        print(f"narrator: {error}", file=sys.stderr)
-        return 2
+    token = settings.require_token()
     if args.command == "sync":
         return asyncio.run(_sync(settings, token, args.guild))
     return _run(settings, token)
@@ -77,25 +111,57 @@ def _run(settings: Settings, token: str) -> int:
     import uvloop
 
     from bot.app import create_bot, freeze_long_lived_objects
+    from bot.hosting.backup import hold_run_lock
     from bot.proxy import apply_endpoints
 
     apply_endpoints(settings)
+    # Held until the process ends, so `narrator restore` cannot replace the file under us.
+    run_lock = hold_run_lock(settings.database_url)
     # uvloop's event loop does the gateway's and the database driver's I/O callbacks in C.
     asyncio.set_event_loop_policy(uvloop.EventLoopPolicy())
-    bot = create_bot(settings)
+    bot = create_bot(settings, serve_metrics=True)
     bot.add_listener(freeze_long_lived_objects, "on_ready")
-    bot.run(token, log_handler=None)
+    try:
+        with _discord_errors():
+            bot.run(token, log_handler=None)
+    finally:
+        if run_lock is not None:
+            run_lock.close()
     return 0
 
 
-async def _sync(settings: Settings, token: str, guild_id: int | None) -> int:
+@contextmanager
+def _discord_errors() -> Iterator[None]:
+    """Discord's refusals of the settings as one line each (ConfigError), not tracebacks."""
+    import aiohttp
     import discord
 
+    try:
+        yield
+    except discord.LoginFailure:
+        raise ConfigError("DISCORD_TOKEN: Discord refused the token: reset it under Bot") from None
+    except discord.PrivilegedIntentsRequired:
+        raise ConfigError(
+            "the Server Members intent is off: enable it in the developer portal under Bot > "
+            "Privileged Gateway Intents"
+        ) from None
+    except aiohttp.ClientConnectionError as error:
+        raise ConfigError(f"could not reach Discord ({type(error).__name__}: {error})") from None
+
+
+async def _sync(settings: Settings, token: str, guild_id: int | None) -> int:
     from bot.app import create_bot
     from bot.proxy import apply_endpoints
 
     apply_endpoints(settings)
     bot = create_bot(settings.model_copy(update={"dev_guild_id": None}))
+    with _discord_errors():
+        return await _sync_commands(bot, token, guild_id)
+
+
+async def _sync_commands(bot: NarratorBot, token: str, guild_id: int | None) -> int:
+    import discord
+
     async with bot:
         await bot.login(token)  # runs setup_hook: migrations and cogs, no sync
         if guild_id is not None:

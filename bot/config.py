@@ -32,6 +32,9 @@ class Settings(BaseSettings):
     )
     discord_api_base: str | None = Field(default=None, alias="DISCORD_API_BASE")
     discord_gateway_url: str | None = Field(default=None, alias="DISCORD_GATEWAY_URL")
+    discord_client_id: int | None = Field(default=None, alias="DISCORD_CLIENT_ID")
+    metrics_port: int | None = Field(default=None, alias="METRICS_PORT", ge=1, le=65535)
+    metrics_host: str = Field(default="127.0.0.1", alias="METRICS_HOST")
 
     @field_validator("gm_role_names", mode="before")
     @classmethod
@@ -51,7 +54,23 @@ class Settings(BaseSettings):
             )
         return level
 
-    @field_validator("dev_guild_id", "discord_api_base", "discord_gateway_url", mode="before")
+    @field_validator("database_url")
+    @classmethod
+    def _known_database(cls, value: str) -> str:
+        # A wrong scheme would otherwise surface as a driver traceback at the first query.
+        problem = database_url_problem(value)
+        if problem is not None:
+            raise ValueError(f"DATABASE_URL {problem}")
+        return value
+
+    @field_validator(
+        "dev_guild_id",
+        "discord_api_base",
+        "discord_gateway_url",
+        "discord_client_id",
+        "metrics_port",
+        mode="before",
+    )
     @classmethod
     def _blank_is_unset(cls, value: object) -> object:
         return None if isinstance(value, str) and not value.strip() else value
@@ -70,3 +89,31 @@ class Settings(BaseSettings):
         if self.discord_token is None or not self.discord_token.get_secret_value().strip():
             raise ConfigError("DISCORD_TOKEN is not set: put it in .env or the environment.")
         return self.discord_token.get_secret_value().strip()
+
+
+# Schemes people paste from hosting dashboards, and the one the bot's driver needs instead.
+_SCHEME_FIXES = {
+    "postgres": "postgresql+asyncpg://",
+    "postgresql": "postgresql+asyncpg://",
+    "postgresql+psycopg2": "postgresql+asyncpg://",
+    "postgresql+psycopg": "postgresql+asyncpg://",
+    "sqlite": "sqlite+aiosqlite:///",
+    "sqlite+pysqlite": "sqlite+aiosqlite:///",
+}
+SUPPORTED_SCHEMES = ("sqlite+aiosqlite", "postgresql+asyncpg")
+
+
+def database_url_problem(url: str) -> str | None:
+    """Why ``url`` cannot work (with the fix when there is one), or None when it can."""
+    scheme, separator, _rest = url.strip().partition("://")
+    if not separator or not scheme:
+        return "is not a database URL: use sqlite+aiosqlite:///path or postgresql+asyncpg://…"
+    scheme = scheme.lower()
+    if scheme in SUPPORTED_SCHEMES:
+        return None
+    if scheme in _SCHEME_FIXES:
+        return f"starts with {scheme}:// — use {_SCHEME_FIXES[scheme]} instead"
+    return (
+        f"uses {scheme}://, which Narrator does not support: use sqlite+aiosqlite:///path "
+        "or postgresql+asyncpg://user:password@host:5432/narrator"
+    )

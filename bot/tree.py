@@ -9,6 +9,7 @@ import discord
 from discord import app_commands
 
 from bot.errors import UserError
+from bot.hosting.metrics import BotMetrics
 from bot.render.limits import MESSAGE, clip
 from engine.errors import InputError
 
@@ -55,12 +56,19 @@ class NarratorTree(app_commands.CommandTree):
         data = interaction.data
         if data is not None:
             _strip_nul(data.get("options") or [])
+        BotMetrics.started(interaction)
         return True
 
     async def on_error(
         self, interaction: discord.Interaction, error: app_commands.AppCommandError
     ) -> None:
         message = user_message(error)
+        metrics: BotMetrics | None = getattr(interaction.client, "metrics", None)
+        if metrics is not None:
+            original = getattr(error, "original", error)
+            metrics.finished(
+                interaction, "refused" if message else "error", None if message else original
+            )
         if message is None:
             original = getattr(error, "original", error)
             command = interaction.command.qualified_name if interaction.command else "?"

@@ -38,7 +38,7 @@ class Database:
         parsed = make_url(url)
         self.is_sqlite = parsed.get_backend_name() == "sqlite"
         if self.is_sqlite:
-            _ensure_sqlite_directory(parsed.database)
+            ensure_sqlite_directory(url)
             engine_kwargs.setdefault("connect_args", {}).setdefault("timeout", 30)
             # Every unit of work ends in COMMIT or ROLLBACK and pysqlite runs in autocommit
             # mode between them, so the pool's rollback-on-return would be one more round
@@ -87,7 +87,12 @@ class Database:
         await asyncio.to_thread(self.upgrade)
 
 
-def _ensure_sqlite_directory(database: str | None) -> None:
+def ensure_sqlite_directory(url: str) -> None:
+    """Create the directory an SQLite URL's file lives in (SQLite creates only the file)."""
+    parsed = make_url(url)
+    if parsed.get_backend_name() != "sqlite":
+        return
+    database = parsed.database
     if database and database != ":memory:" and not database.startswith("file:"):
         Path(database).expanduser().resolve().parent.mkdir(parents=True, exist_ok=True)
 

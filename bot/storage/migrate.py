@@ -2,17 +2,20 @@
 
 from __future__ import annotations
 
+from importlib.resources import files
 from pathlib import Path
 
 from alembic import command
 from alembic.config import Config
 
-PROJECT_ROOT = Path(__file__).resolve().parents[2]
+# The migrations ship inside the package (package data), so an installed wheel finds them
+# wherever it lives; no alembic.ini is needed at run time.
+MIGRATIONS = Path(str(files("bot.storage") / "migrations"))
 
 
 def alembic_config(url: str) -> Config:
-    config = Config(str(PROJECT_ROOT / "alembic.ini"))
-    config.set_main_option("script_location", str(PROJECT_ROOT / "migrations"))
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
     # Percent signs in passwords would otherwise be read as interpolation.
     config.set_main_option("sqlalchemy.url", url.replace("%", "%%"))
     config.attributes["configure_logger"] = False
