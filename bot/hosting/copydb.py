@@ -40,11 +40,13 @@ class ProgressBar:
         self.width = width
 
     def draw(self, name: str, done: int, total: int, *, final: bool = False) -> None:
-        if not final and not self.stream.isatty():
+        terminal = self.stream.isatty()
+        if not final and not terminal:
             return  # a log file gets one line per table, not every redraw
         filled = self.width if total == 0 else self.width * done // total
         bar = "#" * filled + "-" * (self.width - filled)
-        self.stream.write(f"\r{name:<28} [{bar}] {done:,}/{total:,}")
+        start = "\r" if terminal else ""
+        self.stream.write(f"{start}{name:<28} [{bar}] {done:,}/{total:,}")
         if final:
             self.stream.write("\n")
         self.stream.flush()

@@ -23,8 +23,19 @@ def narrator_script() -> Path:
 class BotProcess:
     """Start, kill and inspect one ``narrator run`` process (always stop it in ``finally``)."""
 
-    def __init__(self, fake: FakeDiscord, database_url: str, workdir: Path, *, name: str = "bot"):
+    def __init__(
+        self,
+        fake: FakeDiscord,
+        database_url: str,
+        workdir: Path,
+        *,
+        name: str = "bot",
+        script: Path | None = None,
+        env: dict[str, str] | None = None,
+    ):
         self.fake = fake
+        self.script = script or narrator_script()
+        self.extra_env = env or {}
         self.database_url = database_url
         self.workdir = workdir
         self.name = name
@@ -47,6 +58,7 @@ class BotProcess:
             NARRATOR_NET_AUDIT=str(self.audit_path),
             PYTHONUNBUFFERED="1",
         )
+        env.update(self.extra_env)
         return env
 
     async def start(self, *, ready_timeout: float = 30.0) -> None:
@@ -56,7 +68,7 @@ class BotProcess:
         log = open(self.log_path, "ab")  # noqa: SIM115, ASYNC230 (handed to the child)
         try:
             self.process = await asyncio.create_subprocess_exec(
-                str(narrator_script()),
+                str(self.script),
                 "run",
                 cwd=self.workdir,  # no stray .env is read
                 env=self.env(),
