@@ -65,3 +65,23 @@ def test_migrate_is_quiet(
     captured = capsys.readouterr()
     assert captured.err == ""
     assert captured.out.strip().endswith("is at the newest schema")
+
+
+def test_env_example_parses_as_is(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    from bot.config import Settings
+
+    example = Path(__file__).parents[3] / ".env.example"
+    for name in ("DATABASE_URL", "METRICS_PORT", "METRICS_HOST", "DISCORD_CLIENT_ID"):
+        monkeypatch.delenv(name, raising=False)
+    settings = Settings(_env_file=example)  # type: ignore[call-arg]
+    assert settings.metrics_port is None and settings.metrics_host == "127.0.0.1"
+    assert settings.discord_client_id is None
+
+
+def test_bad_metrics_port_is_one_line(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("METRICS_PORT", "99999")
+    assert main(["run"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "METRICS_PORT" in err
