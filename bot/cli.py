@@ -19,6 +19,7 @@ from bot.hosting.errors import (
     DATABASE_ERRORS,
     SQLALCHEMY_ERRORS,
     DatabaseUnavailable,
+    ServiceUnavailable,
     database_error_line,
 )
 
@@ -48,6 +49,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     try:
         return _dispatch(args, settings)
+    except ServiceUnavailable as error:  # the database or Discord did not answer: may pass
+        print(f"narrator: {error}", file=sys.stderr)
+        return 1
     except ConfigError as error:  # a bad setting found on the way: one line naming it
         print(f"narrator: {error}", file=sys.stderr)
         return 2
@@ -146,7 +150,9 @@ def _discord_errors() -> Iterator[None]:
             "Privileged Gateway Intents"
         ) from None
     except aiohttp.ClientConnectionError as error:
-        raise ConfigError(f"could not reach Discord ({type(error).__name__}: {error})") from None
+        raise ServiceUnavailable(
+            f"could not reach Discord ({type(error).__name__}: {error})"
+        ) from None
 
 
 async def _sync(settings: Settings, token: str, guild_id: int | None) -> int:

@@ -63,14 +63,13 @@ class NarratorTree(app_commands.CommandTree):
         self, interaction: discord.Interaction, error: app_commands.AppCommandError
     ) -> None:
         message = user_message(error)
+        original = getattr(error, "original", error)
         metrics: BotMetrics | None = getattr(interaction.client, "metrics", None)
         if metrics is not None:
-            original = getattr(error, "original", error)
             metrics.finished(
                 interaction, "refused" if message else "error", None if message else original
             )
         if message is None:
-            original = getattr(error, "original", error)
             command = interaction.command.qualified_name if interaction.command else "?"
             log.error(
                 "command /%s failed (user %s, channel %s, guild %s)",

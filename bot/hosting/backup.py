@@ -21,10 +21,11 @@ from typing import IO
 from sqlalchemy.engine import URL, make_url
 
 from bot.config import ConfigError
+from bot.hosting.errors import ServiceUnavailable
 
 
-class RunLockError(ConfigError):
-    """Another process holds the database's lock."""
+class RunLockError(ServiceUnavailable):
+    """Another process holds the database's lock (it will let go: exit status 1)."""
 
 
 def sqlite_path(database_url: str) -> Path | None:

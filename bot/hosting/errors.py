@@ -38,5 +38,10 @@ def database_error_line(error: BaseException, url: str, *, setting: str = "DATAB
     return f"{setting}: cannot use the database at {safe_url(url)}: {kind}: {reason}".rstrip(": ")
 
 
-class DatabaseUnavailable(ConfigError):
+class ServiceUnavailable(ConfigError):
+    """Something the settings name did not answer: it may pass, so the exit status is 1
+    (systemd restarts the bot), where a setting that is simply wrong exits with 2."""
+
+
+class DatabaseUnavailable(ServiceUnavailable):
     """The database could not be reached or used at start-up; the message is one line."""
