@@ -24,6 +24,8 @@ from prometheus_client.core import GaugeMetricFamily
 from prometheus_client.exposition import generate_latest
 from sqlalchemy import text
 
+from bot.hosting.errors import ServiceUnavailable
+
 if TYPE_CHECKING:
     import discord
     from discord.ext import commands
@@ -153,7 +155,14 @@ class BotMetrics:
         app.router.add_get("/metrics", metrics)
         self._runner = web.AppRunner(app, access_log=None)
         await self._runner.setup()
-        await web.TCPSite(self._runner, host, port).start()
+        try:
+            await web.TCPSite(self._runner, host, port).start()
+        except OSError as error:  # the port is taken, or the host is not this machine's
+            await self.stop()
+            raise ServiceUnavailable(
+                f"METRICS_PORT/METRICS_HOST: cannot listen on {host}:{port} "
+                f"({error.strerror or error})"
+            ) from None
         log.info("metrics and health on http://%s:%d/metrics and /healthz", host, port)
 
     async def stop(self) -> None:

@@ -151,3 +151,24 @@ async def test_unreachable_database_stops_run_with_one_line(e2e_workdir: Path) -
                 "narrator: DATABASE_URL: cannot use the database at postgresql+asyncpg://narrator:***@"
             )
         )
+
+
+async def test_a_taken_metrics_port_stops_run_with_one_line(metered, e2e_workdir: Path) -> None:
+    fake, _bot, base = metered
+    port = base.rsplit(":", 1)[1]
+    second = BotProcess(
+        fake,
+        migrated_copy(e2e_workdir / "metered.db", e2e_workdir, "second.db"),
+        e2e_workdir,
+        name="second",
+        env={"METRICS_PORT": port},
+    )
+    try:
+        with pytest.raises(RuntimeError, match="exited with 1"):
+            await second.start(ready_timeout=60)
+    finally:
+        await second.stop()
+    last = second.log_path.read_text().strip().splitlines()[-1]
+    assert last.startswith(
+        f"narrator: METRICS_PORT/METRICS_HOST: cannot listen on 127.0.0.1:{port}"
+    )
