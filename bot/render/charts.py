@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import io
+import math
 import re
 import threading
 from dataclasses import dataclass
@@ -29,7 +30,7 @@ PALETTE = ("#5865f2", "#57f287", "#fee75c", "#ed4245", "#eb459e", "#ffffff")
 EXPECTED = "#fee75c"
 #: 800 × 450 pixels: Discord shows it whole on a phone, and its text stays legible there.
 WIDTH_IN, HEIGHT_IN, DPI = 8.0, 4.5, 100
-MAX_PANELS = 4
+MAX_PANELS = 2
 CACHE_SIZE = 64
 
 _lock = threading.Lock()
@@ -87,14 +88,28 @@ def _draw(chart: Chart) -> bytes:
     figure.suptitle(chart.title, color=TEXT, fontsize=15, fontweight="bold")
     axes_list = figure.subplots(1, len(panels), squeeze=False)[0]
     for axes, panel in zip(axes_list, panels, strict=True):
-        _draw_panel(axes, panel)
-    figure.tight_layout()
+        _draw_panel(axes, panel, max_labels=max(4, 14 // len(panels)))
+    handles, labels = axes_list[0].get_legend_handles_labels()
+    legend_room = 0.0
+    if len(labels) > 1:  # one legend for the figure, under the bars: it never hides one
+        figure.legend(
+            handles,
+            labels,
+            loc="lower center",
+            ncol=min(len(labels), 4),
+            facecolor=BACKGROUND,
+            edgecolor=GRID,
+            labelcolor=TEXT,
+            fontsize=12,
+        )
+        legend_room = 0.1
+    figure.tight_layout(rect=(0, legend_room, 1, 1))
     buffer = io.BytesIO()
     figure.savefig(buffer, format="png", facecolor=BACKGROUND)
     return buffer.getvalue()
 
 
-def _draw_panel(ax: Axes, panel: Panel) -> None:
+def _draw_panel(ax: Axes, panel: Panel, *, max_labels: int) -> None:
     from matplotlib.ticker import PercentFormatter
 
     ax.set_facecolor(BACKGROUND)
@@ -119,7 +134,7 @@ def _draw_panel(ax: Axes, panel: Panel) -> None:
             )
     if panel.expected is not None:
         ax.axhline(panel.expected, color=EXPECTED, linestyle="--", linewidth=2, label="fair dice")
-    step = max(1, count // 12)  # at most ~12 labels: legible on a phone
+    step = max(1, math.ceil(count / max_labels))  # few labels: legible on a phone
     ax.set_xticks(positions[::step], panel.labels[::step])
     ax.set_title(panel.title, color=TEXT, fontsize=13)
     ax.tick_params(colors=TEXT, labelsize=12)
@@ -129,6 +144,3 @@ def _draw_panel(ax: Axes, panel: Panel) -> None:
         spine.set_color(GRID)
     if panel.percent:
         ax.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
-    if many > 1 or panel.expected is not None:
-        legend = ax.legend(facecolor=BACKGROUND, edgecolor=GRID, labelcolor=TEXT, fontsize=11)
-        legend.get_frame().set_alpha(0.9)

@@ -9,7 +9,7 @@ import discord
 from bot.render import colours
 from bot.render.charts import Chart, Panel, Series
 from bot.render.limits import FIELD_VALUE, clip, fit_embed
-from bot.services.dice_stats import MAX_ROWS, DiceStats
+from bot.services.dice_stats import DiceStats
 from engine.fairness import FaceTest, verdict
 
 #: Die sizes drawn in one chart (the embed's text lists every size).
@@ -55,7 +55,7 @@ def stats_embed(stats: DiceStats, who: str) -> discord.Embed:
         )
     notes = [f"{stats.rows} rolls read"]
     if stats.capped:
-        notes.append(f"only the newest {MAX_ROWS}")
+        notes.append(f"only the newest {stats.limit}")
     if stats.uncounted:
         notes.append(f"{stats.uncounted} with mixed or unknown dice left out")
     if len(stats.tests) > 1:
@@ -96,4 +96,4 @@ def source_embed(test: FaceTest) -> discord.Embed:
 
 
 def source_chart(test: FaceTest) -> Chart:
-    return Chart(title=f"{test.rolls} d{test.sides} from the bot's dice", panels=(_panel(test),))
+    return Chart(title=f"{test.rolls:,} d{test.sides} from the bot's dice", panels=(_panel(test),))

@@ -54,7 +54,8 @@ class DiceStats:
 
     tests: tuple[FaceTest, ...]
     rows: int
-    capped: bool  # MAX_ROWS entries were read: older ones were left out
+    limit: int  # at most this many entries were read (MAX_ROWS)
+    capped: bool  # the limit was reached: older entries were left out
     uncounted: int  # entries whose die size cannot be told (mixed notation, other commands)
     player_id: int | None
     system: str | None
@@ -100,6 +101,7 @@ async def stats(
     return DiceStats(
         tests=tuple(check_counts(counts[sides]) for sides in sorted(counts)),
         rows=len(rows),
+        limit=MAX_ROWS,
         capped=len(rows) >= MAX_ROWS,
         uncounted=uncounted,
         player_id=player_id,
