@@ -15,6 +15,7 @@ EXTENSIONS: tuple[str, ...] = (
     "bot.cogs.initiative",
     "bot.cogs.history",
     "bot.cogs.dice",
+    "bot.cogs.odds",
     "bot.cogs.settings",
     "bot.cogs.sheets",
     "bot.cogs.help",
