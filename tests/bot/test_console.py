@@ -153,3 +153,31 @@ def test_click_presses_a_button_the_current_user_can_see(tmp_path: Path) -> None
         replies[-1]["error"]
         and "No message with buttons that you can see" in replies[-1]["content"]
     )
+
+
+def test_save_files_writes_each_chart_under_its_name(tmp_path: Path) -> None:
+    charts = tmp_path / "charts"
+    result = run_console(
+        [
+            "/odds coda modifier:3 tn:11",
+            "/odds coda modifier:3 tn:11",
+            "/roll expression:3d6",
+            "/dice stats",
+        ],
+        tmp_path / "charts.db",
+        "--json",
+        "--save-files",
+        str(charts),
+    )
+    assert result.returncode == 0, result.stderr
+    replies = [json.loads(line) for line in result.stdout.splitlines()]
+    saved = [path for reply in replies for path in reply.get("saved", [])]
+    assert [Path(path).name for path in saved] == [
+        "coda-2d6-3-vs-tn-11.png",
+        "coda-2d6-3-vs-tn-11-2.png",  # never overwritten
+        "dice-of-table.png",
+    ]
+    for path in saved:
+        assert Path(path).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    text = run_console(["/odds rps base:12"], tmp_path / "charts.db", "--save-files", str(charts))
+    assert f"saved: {charts / 'rps-check-at-base-12.png'}" in text.stdout
