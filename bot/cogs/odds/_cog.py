@@ -8,22 +8,20 @@ from discord import app_commands
 
 from bot.cogs._charts import send_with_chart
 from bot.cogs._common import NarratorCog, actor_from
+from bot.cogs.coda._cog import TN, Modifier, Penalty
+from bot.cogs.drama._cog import Dice as Pool
+from bot.cogs.hogwarts1990._cog import Bonus, Difficulty
+from bot.cogs.infinity._cog import Mods
+from bot.cogs.rps._cog import BaseValue
 from bot.render.odds import odds_chart, odds_embed
 from bot.services import odds
 from bot.services.odds import OddsTable
-from engine.systems import coda, drama, infinity, rps
-from engine.systems import hogwarts1990 as h90
+from engine.systems import infinity
 
-Modifier = app_commands.Range[int, coda.MODIFIER_MIN, coda.MODIFIER_MAX]
-TN = app_commands.Range[int, coda.TN_MIN, coda.TN_MAX]
-Penalty = app_commands.Range[int, coda.PENALTY_MIN, coda.PENALTY_MAX]
-Bonus = app_commands.Range[int, h90.BONUS_MIN, h90.BONUS_MAX]
-Difficulty = app_commands.Range[int, h90.DIFFICULTY_MIN, h90.DIFFICULTY_MAX]
+# The option types of the rolls themselves (so /odds accepts exactly what a roll does), and
+# Burst capped lower: every combination up to it is drawn.
 Attribute = app_commands.Range[int, infinity.ATTRIBUTE_RANGE[0], infinity.ATTRIBUTE_RANGE[1]]
-Mods = app_commands.Range[int, infinity.MODS_RANGE[0], infinity.MODS_RANGE[1]]
 Burst = app_commands.Range[int, 1, odds.MAX_FTF_BURST]
-Base = app_commands.Range[int, rps.MIN_BASE, rps.MAX_BASE]
-Pool = app_commands.Range[int, 0, drama.MAX_POOL]
 
 
 class OddsCog(NarratorCog):
@@ -87,7 +85,7 @@ class OddsCog(NarratorCog):
 
     @group.command(name="rps", description="RPS: the chance of each success level at a Base")
     @app_commands.describe(base="The Base of the check")
-    async def rps_odds(self, interaction: discord.Interaction, base: Base) -> None:
+    async def rps_odds(self, interaction: discord.Interaction, base: BaseValue) -> None:
         await self._show(interaction, await odds.rps_odds(base=base))
 
     @group.command(name="drama", description="Drama: the chance of each net, criticals off and on")
