@@ -3,6 +3,7 @@ Verify button on a reveal that recomputes the SHA-256 for whoever presses it."""
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Sequence
 
 import discord
@@ -17,6 +18,8 @@ from bot.render.commitments import (
 from bot.services import commitments
 from bot.services.commitments import Reveal
 from bot.services.secrecy import Seal
+
+log = logging.getLogger(__name__)
 
 #: How long the buttons answer; the short commitment alone is enough for ``/dice verify``.
 BUTTON_SECONDS = 3600
@@ -50,12 +53,17 @@ class RevealView(KindView):
 
 
 async def post_notice(interaction: discord.Interaction, seals: Sequence[Seal]) -> None:
-    """Tell the table a secret roll was made, with what fixes it (the roller is not pinged)."""
-    await interaction.followup.send(
-        public_notice(interaction.user.mention, seals),
-        view=NoticeView(seals),
-        allowed_mentions=discord.AllowedMentions.none(),
-    )
+    """Tell the table a secret roll was made, with what fixes it (the roller is not pinged).
+    If Discord refuses, the roll stands: the roller's and the GM's copies carry the same
+    commitment."""
+    try:
+        await interaction.followup.send(
+            public_notice(interaction.user.mention, seals),
+            view=NoticeView(seals),
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
+    except discord.HTTPException:
+        log.warning("could not post a secret roll's notice in channel %s", interaction.channel_id)
 
 
 def roller_note(seals: Sequence[Seal]) -> str:

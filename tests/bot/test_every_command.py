@@ -48,6 +48,8 @@ from bot.services import sheets
 from engine.systems.coda_tables import condition_options
 from tests.conftest import Table
 
+pytestmark = pytest.mark.usefixtures("warm_charts")
+
 #: Examples drawn per command and state (each replayed as alice and as the GM); a longer
 #: hunt: ``NARRATOR_FUZZ_EXAMPLES=100 pytest tests/bot/test_every_command.py``.
 EXAMPLES = int(os.environ.get("NARRATOR_FUZZ_EXAMPLES", "10"))

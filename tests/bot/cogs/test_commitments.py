@@ -156,3 +156,13 @@ async def test_dice_verify_recomputes_for_anyone(table: Table) -> None:
     )
     assert "<@123456789012345678>" not in text_of(hostile)
     assert "@everyone" not in text_of(hostile) and "❌" in text_of(hostile)
+
+
+async def test_a_refused_notice_leaves_the_roll_and_the_gms_copy(table: Table) -> None:
+    table.env.inject_error("POST", "/webhooks/*/*", status=403, times=1)
+    table.bot.dice = ScriptedDice([6])
+    result = await table.alice.slash(table.channel, "roll", expression="1d6", secret=True)
+    assert result.ephemeral and "commitment" in result.response.content
+    assert not any(not f.ephemeral for f in result.followups)  # the notice was refused
+    dm = table.gm.user.dm_channel.last_message
+    assert dm is not None and "commitment" in dm.content

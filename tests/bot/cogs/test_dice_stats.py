@@ -11,6 +11,8 @@ from bot.services import dice_stats
 from engine.dice import ScriptedDice
 from tests.conftest import Table, embed_of, text_of
 
+pytestmark = pytest.mark.usefixtures("warm_charts")
+
 
 def png_size(data: bytes) -> tuple[int, int]:
     assert data[:8] == b"\x89PNG\r\n\x1a\n"

@@ -11,6 +11,8 @@ from engine.systems import hogwarts1990 as h90
 from tests.bot.cogs.test_dice_stats import chart_of, png_size
 from tests.conftest import Table, embed_of, text_of
 
+pytestmark = pytest.mark.usefixtures("warm_charts")
+
 
 async def test_coda_odds_before_rolling(table: Table) -> None:
     result = await table.alice.slash(table.channel, "odds coda", modifier=3, tn=11)
