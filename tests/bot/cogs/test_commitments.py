@@ -102,6 +102,8 @@ async def test_the_readme_shell_line_checks_it(table: Table) -> None:
 
 async def test_only_the_roller_or_a_gm_reveals(table: Table) -> None:
     _, _, roll_id, _ = await secret_roll(table, table.alice, [2], "1d6")
+    own = await table.alice.slash(table.channel, "history")
+    assert f"`1d6` → **2** 🔒 #{roll_id}" in text_of(own)  # the id to reveal it by
     refused = await table.bob.slash(table.channel, "history", reveal=roll_id)
     assert refused.ephemeral
     assert "Only whoever made a secret roll, or a GM" in refused.response.content
