@@ -55,17 +55,19 @@ def session(tmp_path_factory: pytest.TempPathFactory) -> tuple[list[dict], Path]
 
 def test_every_line_gets_one_json_reply(session: tuple[list[dict], Path]) -> None:
     replies, _ = session
-    assert len(replies) == 17
-    assert replies[12]["ephemeral"] and replies[12]["content"] == "🔒 Secret roll."
-    # The GM's copy of the secret roll, shown where it went.
-    assert replies[13]["where"] == "direct message to gm"
-    assert replies[13]["content"].startswith("🔒 Secret roll by")
+    assert len(replies) == 18
+    assert replies[12]["ephemeral"] and replies[12]["content"].startswith("🔒 Secret roll.\n")
+    # The table's notice with the roll's commitment, then the GM's copy, shown where it went.
+    assert not replies[13]["ephemeral"] and "made a secret roll" in replies[13]["content"]
+    assert replies[13]["buttons"] == ["Full commitment"]
+    assert replies[14]["where"] == "direct message to gm"
+    assert replies[14]["content"].startswith("🔒 Secret roll by")
 
 
 def test_choices_are_picked_by_name_or_value(session: tuple[list[dict], Path]) -> None:
     replies, _ = session
-    assert replies[15]["embeds"][0]["title"] == "Channel settings — system set to Hogwarts 1990"
-    assert replies[16]["content"].startswith("Option `name` is one of: CODA (Harry Potter RPG),")
+    assert replies[16]["embeds"][0]["title"] == "Channel settings — system set to Hogwarts 1990"
+    assert replies[17]["content"].startswith("Option `name` is one of: CODA (Harry Potter RPG),")
 
 
 def test_a_roll_reply_is_what_discord_would_receive(session: tuple[list[dict], Path]) -> None:
