@@ -9,6 +9,7 @@ import sqlite3
 import sys
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pydantic import ValidationError
@@ -36,6 +37,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     console = commands.add_parser("console", help="the bot's commands offline, in this terminal")
     console.add_argument("--db", help="database URL (default: DATABASE_URL or the SQLite file)")
     console.add_argument("--json", action="store_true", help="print each reply as one JSON object")
+    console.add_argument(
+        "--save-files", metavar="DIR", type=Path, help="save attached files (charts) in DIR"
+    )
     commands.add_parser("migrate", help="upgrade the database to the newest schema")
     sync = commands.add_parser("sync", help="register the slash commands with Discord")
     sync.add_argument("--guild", type=int, help="sync to this guild only (instant)")
@@ -71,7 +75,7 @@ def _dispatch(args: argparse.Namespace, settings: Settings) -> int:
         from bot.console import configure_console_logging, run_console
 
         configure_console_logging(settings.log_level)
-        return asyncio.run(run_console(settings, as_json=args.json))
+        return asyncio.run(run_console(settings, as_json=args.json, save_files=args.save_files))
 
     logging.basicConfig(
         level=settings.log_level,

@@ -62,6 +62,8 @@ class Console:
     channel: str = "table"
     # The latest message with buttons each user can see: public ones are everyone's.
     buttons_for: dict[str | None, Any] = field(default_factory=dict)
+    # ``--save-files DIR``: attachments (charts, long records) are written here.
+    save_files: Path | None = None
 
     def setup(self) -> None:
         import simcord  # noqa: F401 - the console needs SimCord at run time
@@ -287,7 +289,7 @@ class Console:
         for message in messages:
             if message.components:
                 self.buttons_for[self.user if message.flags.ephemeral else None] = message
-            self.emit(_payload(message))
+            self.emit(self._saved(message, _payload(message)))
         replies = {m.id for m in messages}
         here = f"#{self.channel}"
         for where, place in self._places():
@@ -300,7 +302,34 @@ class Console:
                 payload["channel_message"] = "edited" if message.id in before else "posted"
                 if where != here:
                     payload["where"] = where
-                self.emit(payload)
+                self.emit(self._saved(message, payload))
+
+    def _saved(self, message: Any, payload: dict[str, Any]) -> dict[str, Any]:
+        """With ``--save-files``: write the message's attachments, and say where (``saved``)."""
+        attachments = getattr(message, "_message", message).attachments
+        if self.save_files is None or not attachments:
+            return payload
+        self.save_files.mkdir(parents=True, exist_ok=True)
+        saved = []
+        for attachment in attachments:
+            url, filename = (
+                (attachment["url"], attachment["filename"])
+                if isinstance(attachment, dict)
+                else (attachment.url, attachment.filename)
+            )
+            data = self.env.backend.cdn.get(url)
+            if data is None:
+                continue
+            name = Path(filename).name or "file"
+            path = self.save_files / name
+            number = 2
+            while path.exists():  # never overwrite an earlier reply's file
+                path = self.save_files / f"{Path(name).stem}-{number}{Path(name).suffix}"
+                number += 1
+            path.write_bytes(data)
+            saved.append(str(path))
+        payload["saved"] = saved
+        return payload
 
     def _info(self, text: str) -> None:
         self.emit({"console": True, "content": text})
@@ -405,6 +434,8 @@ def format_text(payload: dict[str, Any]) -> str:
         lines.append("  [" + "] [".join(str(b) for b in payload["buttons"]) + "]  (/click LABEL)")
     if payload.get("attachments"):
         lines.append("  attached: " + ", ".join(payload["attachments"]))
+    if payload.get("saved"):
+        lines.append("  saved: " + ", ".join(payload["saved"]))
     return "\n".join(lines)
 
 
@@ -415,6 +446,7 @@ async def run_console(
     stdin: TextIO | None = None,
     stdout: TextIO | None = None,
     dice: Dice | None = None,
+    save_files: Path | None = None,
 ) -> int:
     import simcord
 
@@ -431,7 +463,7 @@ async def run_console(
 
     bot = create_bot(settings, dice=dice, sync_globally=True)
     async with simcord.run(bot, check_errors=False, settle_timeout=30.0) as env:
-        console = Console(env=env, bot=bot, emit=emit)
+        console = Console(env=env, bot=bot, emit=emit, save_files=save_files)
         console.setup()
         if interactive:
             stdout.write(

@@ -78,6 +78,15 @@ async def _postgres_admin(url: str, statement: str) -> None:
         await engine.dispose()
 
 
+@pytest.fixture(scope="session")
+def warm_charts() -> None:
+    """Draw one chart before SimCord starts: matplotlib's first import (seconds on a loaded
+    machine, once per process) would otherwise count against its 5 s settle timeout."""
+    from bot.render.charts import Chart, Panel, Series, draw
+
+    draw(Chart("warm-up", (Panel("", ("1",), (Series("", (1.0,)),)),)))
+
+
 @pytest.fixture
 async def db(database_url: str) -> AsyncIterator[Database]:
     database = Database(database_url)

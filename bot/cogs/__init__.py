@@ -14,6 +14,8 @@ EXTENSIONS: tuple[str, ...] = (
     "bot.cogs.quidditch",
     "bot.cogs.initiative",
     "bot.cogs.history",
+    "bot.cogs.dice",
+    "bot.cogs.odds",
     "bot.cogs.settings",
     "bot.cogs.sheets",
     "bot.cogs.help",

@@ -13,6 +13,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.actor import Actor
+from bot.cogs._commitment import post_notice, roller_note
 from bot.cogs._confirm import OwnedView
 from bot.render.limits import clip
 from bot.services.secrecy import Secrecy
@@ -76,14 +77,19 @@ async def send_roll(
     *,
     view: discord.ui.View | None = None,
 ) -> None:
-    """Reply with a roll: publicly, or (secret) to the roller and then to the GM."""
+    """Reply with a roll: publicly, or (secret) to the roller, then a notice to the table with
+    the roll's commitment, then to the GM."""
     kwargs: dict[str, Any] = {"embed": embed}
     if view is not None:
         kwargs["view"] = view
     if not secrecy.secret:
         await _respond(interaction, **kwargs)
         return
-    await _respond(interaction, ephemeral=True, content="🔒 Secret roll.", **kwargs)
+    seals = secrecy.seals
+    content = f"🔒 Secret roll.{roller_note(seals)}"
+    await _respond(interaction, ephemeral=True, content=content, **kwargs)
+    if seals:
+        await post_notice(interaction, seals)
     if not await _deliver_to_gms(interaction, embed, secrecy):
         await interaction.followup.send(
             "Nobody else could see this secret roll: no GM channel is set "
@@ -104,7 +110,9 @@ async def _deliver_to_gms(
 ) -> bool:
     settings = interaction.client.settings  # type: ignore[attr-defined]
     note = clip(
-        f"🔒 Secret roll by {interaction.user.mention} in <#{interaction.channel_id}>", 2000
+        f"🔒 Secret roll by {interaction.user.mention} in <#{interaction.channel_id}>"
+        f"{roller_note(secrecy.seals)}",
+        2000,
     )
     if secrecy.gm_channel_id is not None:
         channel = interaction.client.get_channel(secrecy.gm_channel_id)

@@ -40,7 +40,8 @@ def history_pages(history: History, *, per_page: int = 10) -> list[discord.Embed
     lines = []
     for entry in history.entries:
         when = discord.utils.format_dt(entry.created_at, "R")
-        secret = " 🔒" if entry.secret else ""
+        # A secret roll's id is what /history reveal takes.
+        secret = f" 🔒 #{entry.id}" if entry.secret else ""
         label = f" *{clip(entry.label, 60)}*" if entry.label else ""
         lines.append(
             f"{when} <@{entry.user_id}> **{entry.system}** `{clip(entry.input, 80)}`"

@@ -2,13 +2,23 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.errors import UserError
 from bot.services import channel_settings
 from bot.services.permissions import channel_starters
+from bot.storage.models import RollLog
+from bot.storage.repositories import rolls as roll_log
+
+
+@dataclass(frozen=True, slots=True)
+class Seal:
+    """A secret roll's id in the log and its commitment, shown before anyone sees the roll."""
+
+    roll_id: int
+    commitment: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -19,6 +29,15 @@ class Secrecy:
     gm_channel_id: int | None = None
     #: GMs by what they started here (an encounter, a match): Discord cannot tell who they are.
     gm_user_ids: frozenset[int] = frozenset()
+    #: The secret entries of this roll's unit of work. The roll log commits to each as it is
+    #: written (bot.storage.repositories.rolls.add), so every service that logs a secret roll
+    #: gets its commitment shown without a line of its own.
+    sealed: list[RollLog] = field(default_factory=list, compare=False, repr=False)
+
+    @property
+    def seals(self) -> tuple[Seal, ...]:
+        """The commitments to show (read after the unit of work committed: ids are set)."""
+        return tuple(Seal(entry.id, entry.commitment) for entry in self.sealed if entry.commitment)
 
 
 PUBLIC = Secrecy()
@@ -39,4 +58,5 @@ async def decide(session: AsyncSession, channel_id: int, requested: bool) -> Sec
         secret=True,
         gm_channel_id=settings.gm_channel_id,
         gm_user_ids=frozenset(await channel_starters(session, channel_id)),
+        sealed=roll_log.sealed(session),
     )

@@ -55,17 +55,19 @@ def session(tmp_path_factory: pytest.TempPathFactory) -> tuple[list[dict], Path]
 
 def test_every_line_gets_one_json_reply(session: tuple[list[dict], Path]) -> None:
     replies, _ = session
-    assert len(replies) == 17
-    assert replies[12]["ephemeral"] and replies[12]["content"] == "🔒 Secret roll."
-    # The GM's copy of the secret roll, shown where it went.
-    assert replies[13]["where"] == "direct message to gm"
-    assert replies[13]["content"].startswith("🔒 Secret roll by")
+    assert len(replies) == 18
+    assert replies[12]["ephemeral"] and replies[12]["content"].startswith("🔒 Secret roll.\n")
+    # The table's notice with the roll's commitment, then the GM's copy, shown where it went.
+    assert not replies[13]["ephemeral"] and "made a secret roll" in replies[13]["content"]
+    assert replies[13]["buttons"] == ["Full commitment"]
+    assert replies[14]["where"] == "direct message to gm"
+    assert replies[14]["content"].startswith("🔒 Secret roll by")
 
 
 def test_choices_are_picked_by_name_or_value(session: tuple[list[dict], Path]) -> None:
     replies, _ = session
-    assert replies[15]["embeds"][0]["title"] == "Channel settings — system set to Hogwarts 1990"
-    assert replies[16]["content"].startswith("Option `name` is one of: CODA (Harry Potter RPG),")
+    assert replies[16]["embeds"][0]["title"] == "Channel settings — system set to Hogwarts 1990"
+    assert replies[17]["content"].startswith("Option `name` is one of: CODA (Harry Potter RPG),")
 
 
 def test_a_roll_reply_is_what_discord_would_receive(session: tuple[list[dict], Path]) -> None:
@@ -153,3 +155,31 @@ def test_click_presses_a_button_the_current_user_can_see(tmp_path: Path) -> None
         replies[-1]["error"]
         and "No message with buttons that you can see" in replies[-1]["content"]
     )
+
+
+def test_save_files_writes_each_chart_under_its_name(tmp_path: Path) -> None:
+    charts = tmp_path / "charts"
+    result = run_console(
+        [
+            "/odds coda modifier:3 tn:11",
+            "/odds coda modifier:3 tn:11",
+            "/roll expression:3d6",
+            "/dice stats",
+        ],
+        tmp_path / "charts.db",
+        "--json",
+        "--save-files",
+        str(charts),
+    )
+    assert result.returncode == 0, result.stderr
+    replies = [json.loads(line) for line in result.stdout.splitlines()]
+    saved = [path for reply in replies for path in reply.get("saved", [])]
+    assert [Path(path).name for path in saved] == [
+        "coda-2d6-3-vs-tn-11.png",
+        "coda-2d6-3-vs-tn-11-2.png",  # never overwritten
+        "dice-of-table.png",
+    ]
+    for path in saved:
+        assert Path(path).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    text = run_console(["/odds rps base:12"], tmp_path / "charts.db", "--save-files", str(charts))
+    assert f"saved: {charts / 'rps-check-at-base-12.png'}" in text.stdout

@@ -48,13 +48,15 @@ from bot.services import sheets
 from engine.systems.coda_tables import condition_options
 from tests.conftest import Table
 
+pytestmark = pytest.mark.usefixtures("warm_charts")
+
 #: Examples drawn per command and state (each replayed as alice and as the GM); a longer
 #: hunt: ``NARRATOR_FUZZ_EXAMPLES=100 pytest tests/bot/test_every_command.py``.
 EXAMPLES = int(os.environ.get("NARRATOR_FUZZ_EXAMPLES", "10"))
 #: Other examples than the fixed ones: ``NARRATOR_FUZZ_SEED=7``.
 SEED = os.environ.get("NARRATOR_FUZZ_SEED")
 #: Commands whose one call is slow (a 2,000-match simulation) get fewer examples.
-SLOW = {"quidditch odds": 1}
+SLOW = {"quidditch odds": 1, "dice test": 2}  # dice test: up to 100,000 dice and a chart
 
 
 # --------------------------------------------------------------------------- the command list

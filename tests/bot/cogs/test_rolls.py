@@ -123,7 +123,8 @@ async def test_whoever_started_the_encounter_gets_secret_rolls(table: Table) -> 
     table.guild.remove_member(table.gm)
     former = table.guild.add_member(table.gm.user)
     result = await table.alice.slash(table.channel, "roll", expression="1d6", secret=True)
-    assert not result.followups  # somebody saw it
+    # somebody saw it (the one follow-up is the table's notice with the commitment)
+    assert not any("Nobody else could see" in f.content for f in result.followups)
     dm = former.user.dm_channel.last_message
     assert dm is not None and "Secret roll by" in dm.content
     history = await former.slash(table.channel, "history")

@@ -1,0 +1,101 @@
+"""``/odds coda|h90|infinity|rps|drama``: exact chances drawn as a chart, with the numbers as
+text beside it. Public: a table weighs a roll together before it is made."""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+
+from bot.cogs._charts import send_with_chart
+from bot.cogs._common import NarratorCog, actor_from
+from bot.cogs.coda._cog import TN, Modifier, Penalty
+from bot.cogs.drama._cog import Dice as Pool
+from bot.cogs.hogwarts1990._cog import Bonus, Difficulty
+from bot.cogs.infinity._cog import Mods
+from bot.cogs.rps._cog import BaseValue
+from bot.render.odds import odds_chart, odds_embed
+from bot.services import odds
+from bot.services.odds import OddsTable
+from engine.systems import infinity
+
+# The option types of the rolls themselves (so /odds accepts exactly what a roll does), and
+# Burst capped lower: every combination up to it is drawn.
+Attribute = app_commands.Range[int, infinity.ATTRIBUTE_RANGE[0], infinity.ATTRIBUTE_RANGE[1]]
+Burst = app_commands.Range[int, 1, odds.MAX_FTF_BURST]
+
+
+class OddsCog(NarratorCog):
+    group = app_commands.Group(
+        name="odds", description="See a roll's odds as a chart before you roll"
+    )
+
+    async def _show(self, interaction: discord.Interaction, table: OddsTable) -> None:
+        await interaction.response.defer(thinking=True)
+        await send_with_chart(interaction, odds_embed(table), odds_chart(table))
+
+    @group.command(
+        name="coda", description="CODA: the chance of each degree for a modifier vs a TN"
+    )
+    @app_commands.describe(
+        modifier="Your total modifier", tn="Target number", penalty="Penalties (subtracted)"
+    )
+    async def coda_odds(
+        self, interaction: discord.Interaction, modifier: Modifier, tn: TN, penalty: Penalty = 0
+    ) -> None:
+        table = await odds.coda_odds(
+            self.db, actor_from(interaction), modifier=modifier, tn=tn, penalty=penalty
+        )
+        await self._show(interaction, table)
+
+    @group.command(name="h90", description="Hogwarts 1990: plain, with stress, with advantage")
+    @app_commands.describe(bonus="Your bonus", difficulty="The difficulty")
+    async def h90_odds(
+        self, interaction: discord.Interaction, bonus: Bonus, difficulty: Difficulty
+    ) -> None:
+        await self._show(interaction, await odds.h90_odds(bonus=bonus, difficulty=difficulty))
+
+    @group.command(name="infinity", description="Infinity face to face per Burst combination")
+    @app_commands.describe(
+        a_attribute="Side A's attribute",
+        a_mods="Side A's modifiers",
+        a_burst=f"Side A's Burst (combinations 1…this, at most {odds.MAX_FTF_BURST})",
+        b_attribute="Side B's attribute",
+        b_mods="Side B's modifiers",
+        b_burst=f"Side B's Burst (combinations 1…this, at most {odds.MAX_FTF_BURST})",
+    )
+    async def infinity_odds(
+        self,
+        interaction: discord.Interaction,
+        a_attribute: Attribute,
+        b_attribute: Attribute,
+        a_mods: Mods = 0,
+        a_burst: Burst = 1,
+        b_mods: Mods = 0,
+        b_burst: Burst = 1,
+    ) -> None:
+        table = await odds.infinity_odds(
+            a_attribute=a_attribute,
+            a_mods=a_mods,
+            a_burst=a_burst,
+            b_attribute=b_attribute,
+            b_mods=b_mods,
+            b_burst=b_burst,
+        )
+        await self._show(interaction, table)
+
+    @group.command(name="rps", description="RPS: the chance of each success level at a Base")
+    @app_commands.describe(base="The Base of the check")
+    async def rps_odds(self, interaction: discord.Interaction, base: BaseValue) -> None:
+        await self._show(interaction, await odds.rps_odds(base=base))
+
+    @group.command(name="drama", description="Drama: the chance of each net, criticals off and on")
+    @app_commands.describe(base="Base dice", resistance="Resistance dice", drama_dice="Drama dice")
+    async def drama_odds(
+        self,
+        interaction: discord.Interaction,
+        base: Pool,
+        resistance: Pool = 0,
+        drama_dice: Pool = 0,
+    ) -> None:
+        table = await odds.drama_odds(base=base, resistance=resistance, drama_dice=drama_dice)
+        await self._show(interaction, table)

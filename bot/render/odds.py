@@ -1,0 +1,50 @@
+"""``/odds``: a distribution as an embed (the text stands in for the chart) and a chart."""
+
+from __future__ import annotations
+
+import discord
+
+from bot.render import colours
+from bot.render.charts import Chart, Panel, Series
+from bot.render.common import percent
+from bot.render.limits import DESCRIPTION, clip, fit_embed
+from bot.services.odds import OddsTable
+
+
+def odds_embed(table: OddsTable) -> discord.Embed:
+    lines = []
+    single = len(table.series) == 1
+    for index, category in enumerate(table.categories):
+        values = " · ".join(
+            percent(s.values[index]) if single else f"{s.name} {percent(s.values[index])}"
+            for s in table.series
+        )
+        lines.append(f"**{category}**: {values}")
+    if table.notes:
+        lines.append("")
+        lines.extend(
+            f"{note.label}: **{percent(note.value) if note.chance else f'{note.value:.2f}'}**"
+            for note in table.notes
+        )
+    embed = discord.Embed(
+        title=f"📊 {table.title}",
+        description=clip("\n".join(lines), DESCRIPTION),
+        colour=colours.INFO,
+    )
+    embed.set_footer(text="Exact chances from the rules engine, before any roll is made")
+    return fit_embed(embed)
+
+
+def odds_chart(table: OddsTable) -> Chart:
+    return Chart(
+        title=table.title,
+        panels=(
+            Panel(
+                title="",
+                labels=table.categories,
+                series=tuple(Series(s.name, s.values) for s in table.series),
+                percent=True,
+                stacked=table.stacked,
+            ),
+        ),
+    )

@@ -1,0 +1,142 @@
+"""Dice statistics: a player's (or a channel's) faces from the roll log against fair dice, and
+a test of the production dice source itself (``/dice stats``, ``/dice test``)."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Any
+
+from bot.actor import Actor
+from bot.errors import UserError
+from bot.storage import Database
+from bot.storage.models.base import utcnow
+from bot.storage.repositories import rolls as roll_log
+from engine.dice import Dice
+from engine.fairness import FaceTest, check_counts
+from engine.systems import coda_degrees, drama, hogwarts1990, infinity, rps
+
+#: Every face these systems log is a plain face of one die size.
+SYSTEM_SIDES: dict[str, int] = {
+    "coda": coda_degrees.DIE_SIDES,
+    "drama": drama.SIDES,
+    "h90": hogwarts1990.SIDES,
+    "infinity": infinity.D20,
+    "rps": rps.DIE_SIDES,
+}
+#: Generic notation: counted when the expression uses one die size (``4d6kh3``, not ``1d20+1d4``).
+NOTATION = "dice"
+SYSTEMS = (*SYSTEM_SIDES, NOTATION)
+#: Roll log rows read at most for one ``/dice stats``: the newest ones.
+MAX_ROWS = 5000
+SINCE: dict[str, timedelta] = {
+    "1h": timedelta(hours=1),
+    "24h": timedelta(days=1),
+    "7d": timedelta(days=7),
+    "30d": timedelta(days=30),
+}
+#: ``/dice test`` bounds: die sizes and how many dice.
+MAX_TEST_SIDES = 100
+MAX_TEST_COUNT = 100_000
+#: Above this many dice, ``/dice test`` rolls in a worker thread (100,000 dice from the
+#: production source take tens of milliseconds: too long for the event loop).
+THREAD_ABOVE = 1000
+
+_DIE_SIZE = re.compile(r"d(\d+)", re.IGNORECASE)
+
+
+@dataclass(frozen=True, slots=True)
+class DiceStats:
+    """Face counts per die size, each tested, from at most :data:`MAX_ROWS` log entries."""
+
+    tests: tuple[FaceTest, ...]
+    rows: int
+    limit: int  # at most this many entries were read (MAX_ROWS)
+    capped: bool  # the limit was reached: older entries were left out
+    uncounted: int  # entries whose die size cannot be told (mixed notation, other commands)
+    player_id: int | None
+    system: str | None
+    since: str | None
+
+
+async def stats(
+    db: Database,
+    actor: Actor,
+    *,
+    player_id: int | None = None,
+    system: str | None = None,
+    since: str | None = None,
+) -> DiceStats:
+    """Count the faces of the channel's (or one player's) public rolls per die size and test
+    them. Secret rolls are left out: the table sees these counts, and a count that moved
+    would tell them a secret roll's faces (a secret roll is checked by its commitment)."""
+    if system is not None and system not in SYSTEMS:
+        raise UserError(f"No dice statistics for {system!r}: one of {', '.join(SYSTEMS)}.")
+    if since is not None and since not in SINCE:
+        raise UserError(f"Since is one of {', '.join(SINCE)}.")
+    start = utcnow() - SINCE[since] if since else None
+    async with db.unit_of_work(read_only=True) as session:
+        rows = await roll_log.faces_since(
+            session,
+            actor.channel_id,
+            systems=[system] if system else SYSTEMS,
+            user_id=player_id,
+            since=start,
+            limit=MAX_ROWS,
+        )
+    counts: dict[int, list[int]] = {}
+    uncounted = 0
+    for row_system, expression, faces in rows:
+        sides = _sides(row_system, expression)
+        flat = list(_flatten(faces))
+        if sides is None or not all(isinstance(f, int) and 1 <= f <= sides for f in flat):
+            uncounted += 1
+            continue
+        tally = counts.setdefault(sides, [0] * sides)
+        for face in flat:
+            tally[face - 1] += 1
+    return DiceStats(
+        tests=tuple(check_counts(counts[sides]) for sides in sorted(counts)),
+        rows=len(rows),
+        limit=MAX_ROWS,
+        capped=len(rows) >= MAX_ROWS,
+        uncounted=uncounted,
+        player_id=player_id,
+        system=system,
+        since=since,
+    )
+
+
+def _sides(system: str, expression: str) -> int | None:
+    if system in SYSTEM_SIDES:
+        return SYSTEM_SIDES[system]
+    sizes = {int(size) for size in _DIE_SIZE.findall(expression)}
+    return sizes.pop() if len(sizes) == 1 and "%" not in expression else None
+
+
+def _flatten(faces: Any) -> Iterator[Any]:
+    if isinstance(faces, list | tuple):
+        for item in faces:
+            yield from _flatten(item)
+    else:
+        yield faces
+
+
+async def roll_source(dice: Dice, *, sides: int, count: int) -> FaceTest:
+    """Roll ``count`` dice of ``sides`` from ``dice`` and test them; large runs in a thread."""
+    if not 2 <= sides <= MAX_TEST_SIDES or not 1 <= count <= MAX_TEST_COUNT:
+        raise ValueError(f"sides 2–{MAX_TEST_SIDES} and count 1–{MAX_TEST_COUNT}")
+    if count > THREAD_ABOVE:
+        return await asyncio.to_thread(_roll_and_count, dice, sides, count)
+    return _roll_and_count(dice, sides, count)
+
+
+def _roll_and_count(dice: Dice, sides: int, count: int) -> FaceTest:
+    tally = [0] * sides
+    roll = dice.roll
+    for _ in range(count):
+        tally[roll(sides) - 1] += 1
+    return check_counts(tally)

@@ -1,0 +1,232 @@
+"""``/odds``: the exact distribution of a roll before it is made, per system.
+
+Every number comes from the engine's exact chance functions (``degree_chances``,
+``hogwarts1990.odds``, ``ftf_odds``, ``success_levels``, ``net_distribution``,
+``outcome_chances``); nothing here knows a rule, so a rule fixed in the engine shows here
+unchanged. The only arithmetic is splitting nested chances into disjoint bars (a Hogwarts
+1990 success that is not exceptional = success − exceptional). The engine's functions are
+cached but can cost milliseconds for big pools, so they run in a worker thread.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TypeVar
+
+from bot.actor import Actor
+from bot.services import channel_settings
+from bot.storage import Database
+from bot.text import signed
+from engine.systems import coda, drama, infinity, rps
+from engine.systems import hogwarts1990 as h90
+
+T = TypeVar("T")
+
+#: Infinity: Burst combinations drawn are 1..a × 1..b, each side at most this.
+MAX_FTF_BURST = 5
+#: Drama: nets whose chance is below this (with and without criticals) are left off the bars.
+DRAMA_SHOWN = 0.001
+
+
+@dataclass(frozen=True, slots=True)
+class Series:
+    name: str
+    values: tuple[float, ...]  # one chance per category
+
+
+@dataclass(frozen=True, slots=True)
+class Note:
+    """A number beside the bars: a chance, or an average (``chance=False``)."""
+
+    label: str
+    value: float
+    chance: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class OddsTable:
+    """A distribution as bars: categories along, one series per variant (or stacked parts)."""
+
+    system: str
+    title: str
+    categories: tuple[str, ...]
+    series: tuple[Series, ...]
+    stacked: bool = False
+    notes: tuple[Note, ...] = ()
+
+
+async def _exact(compute: Callable[[], T]) -> T:
+    return await asyncio.to_thread(compute)
+
+
+async def coda_odds(
+    db: Database, actor: Actor, *, modifier: int, tn: int, penalty: int = 0
+) -> OddsTable:
+    """P(each degree) of a CODA test, with the channel's ``coda.ones`` rule."""
+    async with db.unit_of_work(read_only=True) as session:
+        ones = (await channel_settings.read(session, actor.channel_id)).rule("coda.ones")
+    chances = await _exact(
+        lambda: coda.degree_chances(modifier=modifier, tn=tn, penalty=penalty, ones=ones)
+    )
+    success = await _exact(
+        lambda: coda.chance(modifier=modifier, tn=tn, penalty=penalty, ones=ones)
+    )
+    penalty_text = f" − {penalty}" if penalty else ""
+    return OddsTable(
+        system="coda",
+        title=f"CODA 2d6 {signed(modifier)}{penalty_text} vs TN {tn}",
+        categories=tuple(degree.label for degree in chances),
+        series=(Series("chance", tuple(chances.values())),),
+        notes=(Note(f"success (≥ TN; ones rule {ones})", success),),
+    )
+
+
+#: Hogwarts 1990 variants: (name, stress, advantage).
+H90_VARIANTS = (
+    ("plain", False, False),
+    ("stress", True, False),
+    ("advantage", False, True),
+    ("stress + advantage", True, True),
+)
+H90_PARTS = ("critical failure", "failure", "success", "exceptional")
+
+
+async def h90_odds(*, bonus: int, difficulty: int) -> OddsTable:
+    """Critical failure / failure / success / exceptional, plain and with stress, advantage."""
+
+    def compute() -> tuple[Series, ...]:
+        series = []
+        for name, stress, advantage in H90_VARIANTS:
+            odds = h90.odds(bonus=bonus, difficulty=difficulty, stress=stress, advantage=advantage)
+            series.append(
+                Series(
+                    name,
+                    (
+                        odds.critical_failure,
+                        odds.failure - odds.critical_failure,
+                        odds.success - odds.exceptional,
+                        odds.exceptional,
+                    ),
+                )
+            )
+        return tuple(series)
+
+    series = await _exact(compute)
+    return OddsTable(
+        system="h90",
+        title=f"Hogwarts 1990 d20 {signed(bonus)} vs difficulty {difficulty}",
+        categories=H90_PARTS,
+        series=series,
+        notes=tuple(Note(f"{s.name}: success", s.values[2] + s.values[3]) for s in series),
+    )
+
+
+async def infinity_odds(
+    *,
+    a_attribute: int,
+    a_mods: int = 0,
+    a_burst: int = 1,
+    b_attribute: int,
+    b_mods: int = 0,
+    b_burst: int = 1,
+) -> OddsTable:
+    """A face to face per Burst combination (1..a_burst × 1..b_burst): who wins, and the
+    hits each side lands on average."""
+    a_burst, b_burst = min(a_burst, MAX_FTF_BURST), min(b_burst, MAX_FTF_BURST)
+
+    def compute() -> list[tuple[str, infinity.FaceToFaceOdds]]:
+        return [
+            (
+                f"B{i} v B{j}",
+                infinity.ftf_odds(
+                    a_attribute=a_attribute,
+                    a_mods=a_mods,
+                    a_burst=i,
+                    b_attribute=b_attribute,
+                    b_mods=b_mods,
+                    b_burst=j,
+                ),
+            )
+            for i in range(1, a_burst + 1)
+            for j in range(1, b_burst + 1)
+        ]
+
+    rows = await _exact(compute)
+    return OddsTable(
+        system="infinity",
+        title=f"Infinity face to face: A {a_attribute} ({signed(a_mods)}) v B {b_attribute} "
+        f"({signed(b_mods)})",
+        categories=tuple(name for name, _ in rows),
+        series=(
+            Series("A wins", tuple(odds.a_wins for _, odds in rows)),
+            Series("B wins", tuple(odds.b_wins for _, odds in rows)),
+            Series("neither", tuple(odds.neither for _, odds in rows)),
+        ),
+        stacked=True,
+        notes=tuple(
+            note
+            for name, odds in rows
+            for note in (
+                Note(f"{name}: A's expected hits", odds.a_expected_hits, chance=False),
+                Note(f"{name}: B's expected hits", odds.b_expected_hits, chance=False),
+            )
+        ),
+    )
+
+
+async def rps_odds(*, base: int) -> OddsTable:
+    """P(SL = s) of one RPS check at this Base."""
+    levels = await _exact(lambda: rps.success_levels(base))
+    success = await _exact(lambda: rps.chance(base=base))
+    return OddsTable(
+        system="rps",
+        title=f"RPS check at Base {base}",
+        categories=tuple(f"SL {level}" for level, _ in levels),
+        series=(Series("chance", tuple(p for _, p in levels)),),
+        notes=(Note("success (SL ≥ 1)", success),),
+    )
+
+
+async def drama_odds(*, base: int, resistance: int = 0, drama_dice: int = 0) -> OddsTable:
+    """P(net = n) with and without the criticals rule, and each outcome's chance."""
+
+    def compute() -> tuple[dict[int, float], ...]:
+        return tuple(
+            drama.net_distribution(
+                base=base, resistance=resistance, drama=drama_dice, criticals=criticals
+            )
+            for criticals in (False, True)
+        )
+
+    def outcomes() -> tuple[dict[drama.Outcome, float], ...]:
+        return tuple(
+            drama.outcome_chances(
+                base=base, resistance=resistance, drama=drama_dice, criticals=criticals
+            )
+            for criticals in (False, True)
+        )
+
+    plain, critical = await _exact(compute)
+    chances = await _exact(outcomes)
+    shown = [
+        n
+        for n in sorted({*plain, *critical})
+        if max(plain.get(n, 0), critical.get(n, 0)) >= DRAMA_SHOWN
+    ]
+    nets = range(shown[0], shown[-1] + 1) if shown else range(0)
+    return OddsTable(
+        system="drama",
+        title=f"Drama {base}d − {resistance}d resistance, {drama_dice} drama dice",
+        categories=tuple(signed(n) for n in nets),
+        series=(
+            Series("criticals off", tuple(plain.get(n, 0.0) for n in nets)),
+            Series("criticals on", tuple(critical.get(n, 0.0) for n in nets)),
+        ),
+        notes=tuple(
+            Note(f"criticals {rule}: {outcome.value}", p)
+            for rule, table in zip(("off", "on"), chances, strict=True)
+            for outcome, p in table.items()
+        ),
+    )

@@ -1,0 +1,81 @@
+"""Charts: within Discord's limits, drawn once per input, and never on the event loop."""
+
+from __future__ import annotations
+
+import asyncio
+import struct
+import time
+
+from bot.render import charts
+from bot.render.charts import Chart, Panel, Series, file_name
+
+#: Far below Discord's 10 MiB upload limit: a chart must load fast on a phone.
+MAX_BYTES = 300_000
+MAX_WIDTH, MAX_HEIGHT = 1200, 900
+
+
+def png_size(data: bytes) -> tuple[int, int]:
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    return struct.unpack(">II", data[16:24])
+
+
+def heavy_chart(tag: str) -> Chart:
+    """Larger than any command draws: two panels of 100 bars, two series each."""
+    labels = tuple(str(i) for i in range(1, 101))
+    series = tuple(
+        Series(f"{tag} {s}", tuple(float((i * 7 + s) % 13) for i in range(100))) for s in range(2)
+    )
+    panel = Panel("d100", labels, series, expected=6.0)
+    return Chart(f"Heavy {tag}", (panel,) * charts.MAX_PANELS)
+
+
+def test_charts_fit_the_limits() -> None:
+    for chart in (
+        heavy_chart("size"),
+        Chart("Odds", (Panel("x", ("a", "b"), (Series("p", (0.25, 0.75)),), percent=True),)),
+        Chart(
+            "Stacked",
+            (Panel("x", ("1", "2"), (Series("a", (1, 2)), Series("b", (2, 1))), stacked=True),),
+        ),
+    ):
+        data = charts.draw(chart)
+        width, height = png_size(data)
+        assert width <= MAX_WIDTH and height <= MAX_HEIGHT
+        assert len(data) <= MAX_BYTES
+
+
+def test_file_names_are_safe() -> None:
+    assert file_name(Chart("Odds: CODA +3 vs TN 7!", ())) == "odds-coda-3-vs-tn-7.png"
+    assert file_name(Chart("💥", ())) == "chart.png"
+
+
+def test_the_same_inputs_draw_once() -> None:
+    chart = heavy_chart("cache")
+    first = charts.draw(chart)
+    started = time.perf_counter()
+    assert charts.draw(Chart(chart.title, chart.panels)) is first  # equal inputs, cached
+    assert time.perf_counter() - started < 0.01
+
+
+async def test_rendering_never_blocks_the_event_loop() -> None:
+    """The loop keeps ticking every 10 ms while a heavy chart draws in its thread."""
+    charts.draw(heavy_chart("warm-up"))  # matplotlib's import and font cache: not measured
+    lags: list[float] = []
+    done = asyncio.Event()
+
+    async def ticker() -> None:
+        while not done.is_set():
+            before = time.perf_counter()
+            await asyncio.sleep(0.01)
+            lags.append(time.perf_counter() - before - 0.01)
+
+    ticking = asyncio.create_task(ticker())
+    started = time.perf_counter()
+    await charts.render(heavy_chart("lag"))
+    drawing = time.perf_counter() - started
+    done.set()
+    await ticking
+    assert len(lags) >= 3  # the loop ran while the chart was drawn
+    # Generous for a loaded 2-core machine: a render on the loop would stall it for the
+    # whole drawing time (hundreds of milliseconds).
+    assert max(lags) < max(0.1, drawing / 2), (max(lags), drawing)
