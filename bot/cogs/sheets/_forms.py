@@ -16,13 +16,12 @@ import discord
 
 from bot.cogs._common import actor_from, send_pages
 from bot.cogs._confirm import OwnedView, answer_error
+from bot.cogs._forms import FORM_SECONDS, refuse_form, typed_values
 from bot.errors import UserError
-from bot.render.limits import MESSAGE, clip
+from bot.render.limits import clip
 from bot.render.sheets import sheet_pages
 from bot.services import sheet_edit
 from bot.services.sheet_form import FIELD_TEXT, LABEL, Part, SheetForm
-
-FORM_SECONDS = 900  # Discord keeps a modal open until the user closes it; this bounds ours
 
 
 class SheetModal(discord.ui.Modal):
@@ -48,25 +47,16 @@ class SheetModal(discord.ui.Modal):
                 )
             )
 
-    def values(self) -> dict[str, str]:
-        return {
-            item.custom_id: item.value
-            for item in self.children
-            if isinstance(item, discord.ui.TextInput)
-        }
-
     async def on_submit(self, interaction: discord.Interaction) -> None:
-        typed = self.values()
+        typed = typed_values(self)
         try:
             change = await sheet_edit.submit(
                 self.db(interaction), actor_from(interaction), self.form.character_id,
                 self.form.part, typed,
             )  # fmt: skip
         except UserError as error:
-            retry = FixIt(interaction.user.id, _with_values(self.form, typed))
-            await interaction.response.send_message(
-                clip(f"Nothing was saved. {error}", MESSAGE), view=retry, ephemeral=True
-            )
+            form = _with_values(self.form, typed)
+            await refuse_form(interaction, error, lambda: SheetModal(form))
             return
         await send_pages(interaction, sheet_pages(change.sheet, changed=change.summary))
 
@@ -81,20 +71,6 @@ class SheetModal(discord.ui.Modal):
 def _with_values(form: SheetForm, typed: Mapping[str, str]) -> SheetForm:
     fields = tuple(replace(f, value=typed.get(f.key, f.value)) for f in form.fields)
     return replace(form, fields=fields)
-
-
-class FixIt(OwnedView):
-    """Reopens a refused form with what was typed in it."""
-
-    def __init__(self, owner_id: int, form: SheetForm) -> None:
-        super().__init__(
-            owner_id, refusal="Only whoever filled the form can fix it.", timeout=FORM_SECONDS
-        )
-        self.form = form
-
-    @discord.ui.button(label="Fix it", style=discord.ButtonStyle.primary)
-    async def fix(self, interaction: discord.Interaction, _button: discord.ui.Button) -> None:
-        await interaction.response.send_modal(SheetModal(self.form))
 
 
 async def open_form(
