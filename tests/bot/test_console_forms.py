@@ -8,8 +8,15 @@ from pathlib import Path
 from tests.bot.test_console import run_console
 
 
+def replies_to(lines: list[str], tmp_path: Path) -> list[dict]:
+    """Run the console on ``lines`` (JSON output) and return its replies."""
+    result = run_console(lines, tmp_path / "console.db", "--json")
+    assert result.returncode == 0, result.stderr
+    return [json.loads(line) for line in result.stdout.splitlines()]
+
+
 def test_a_sheet_filled_in_through_the_console(tmp_path: Path) -> None:
-    result = run_console(
+    replies = replies_to(
         [
             "/submit",
             "/as alice",
@@ -24,11 +31,8 @@ def test_a_sheet_filled_in_through_the_console(tmp_path: Path) -> None:
             "/sheet edit",
             "/submit",
         ],
-        tmp_path / "console.db",
-        "--json",
+        tmp_path,
     )
-    assert result.returncode == 0, result.stderr
-    replies = [json.loads(line) for line in result.stdout.splitlines()]
     assert replies[0]["error"] and "No form is open for you" in replies[0]["content"]
     form = replies[3]
     assert form["ephemeral"] and form["content"].startswith("(a form opened: Hermione: attributes)")
@@ -57,7 +61,7 @@ def test_a_quidditch_evening_through_the_console(tmp_path: Path) -> None:
         'chaser:"Flint 4 3 3 3\\nMontague 4 3 3 3\\nWarrington 4 3 3 3" '
         'beater:"Crabbe 3 3 3 4\\nGoyle 3 3 3 4" keeper:"Bletchley 2 3 8 3" seeker:"Malfoy 2 4 2 4"'
     )
-    result = run_console(
+    replies = replies_to(
         [
             "/quidditch new home:Gryffindor away:Slytherin home_house:Gryffindor "
             "away_house:Slytherin",
@@ -80,11 +84,8 @@ def test_a_quidditch_evening_through_the_console(tmp_path: Path) -> None:
             "/quidditch turn penalties:all",
             "/quidditch status",
         ],
-        tmp_path / "console.db",
-        "--json",
+        tmp_path,
     )
-    assert result.returncode == 0, result.stderr
-    replies = [json.loads(line) for line in result.stdout.splitlines()]
     assert replies[0]["embeds"][0]["title"] == "🧹 Gryffindor vs Slytherin"
     assert replies[1]["content"].startswith("(a form opened: Gryffindor — home team)")
     roster = replies[2]
