@@ -204,6 +204,10 @@ def undo_embed(outcome: UndoOutcome) -> discord.Embed:
         f"{what} is undone: the match is as it was before it ({_score_line(state)}, "
         f"after turn {state.turn}). Penalty shots and seeker choices made since are undone too."
     )
+    if outcome.reopened is not None:
+        house, points = outcome.reopened
+        text += "\nThe match had ended with that turn: it is back in play"
+        text += f", and {house} gives back its {points} house points." if house else "."
     more = outcome.view.undoable
     footer = (
         f"{more} more turn{'s' if more != 1 else ''} can be undone."

@@ -361,6 +361,36 @@ def _log_turn(session: AsyncSession, actor: Actor, turn: q.Turn, targets: str | 
     )
 
 
+async def _undoable_match(
+    session: AsyncSession, actor: Actor
+) -> tuple[QuidditchMatch, q.MatchState, tuple[str, int] | None]:
+    """The running match, or the one the snitch just ended (reopened, its house points
+    taken back) when no other has started since; its GM: a GM, or whoever started it."""
+    match = await matches.latest(session, actor.channel_id, for_update=True)
+    if match is None or match.status not in ("active", "finished"):
+        raise UserError(NO_MATCH)
+    if not (actor.gm_role or actor.user_id == match.started_by):
+        await require_gm(session, actor, "undo a quidditch turn")
+    state = q.MatchState.from_dict(match.state)
+    taken_back: tuple[str, int] | None = None
+    if match.status == "finished":
+        if not match.undo_states:
+            raise UserError(NO_MATCH)
+        result = q.match_result(state)
+        taken_back = ("", 0)
+        if result.house and result.house_points > 0:
+            await matches.award(
+                session, actor.guild_id or 0, result.house, -result.house_points, wins=-1
+            )
+            taken_back = (result.house, result.house_points)
+        matches.reopen(match)
+        try:
+            await session.flush()
+        except IntegrityError:
+            raise UserError("Another match has started in this channel since.") from None
+    return match, state, taken_back
+
+
 @dataclass(frozen=True, slots=True)
 class UndoOutcome:
     view: MatchView
@@ -368,6 +398,9 @@ class UndoOutcome:
     """The turn taken back."""
     snitch_only: bool = False
     """It was the snitch phase of that turn (the turn itself stands)."""
+    reopened: tuple[str, int] | None = None
+    """The turn had ended the match: (house, points) its win earned and lost again; an
+    empty house name when the winner played for none."""
 
 
 async def undo(db: Database, actor: Actor) -> UndoOutcome:
@@ -375,7 +408,7 @@ async def undo(db: Database, actor: Actor) -> UndoOutcome:
     snitch choices made since included. The turn's dice stay in the roll log, with a line
     saying it was undone."""
     async with db.unit_of_work() as session:
-        match, state = await _gm_match(session, actor, "undo a quidditch turn")
+        match, state, taken_back = await _undoable_match(session, actor)
         stack = list(match.undo_states or ())
         if not stack:
             raise UserError(
@@ -395,7 +428,7 @@ async def undo(db: Database, actor: Actor) -> UndoOutcome:
             faces=[],
             outcome=_score_text(before),
         )
-        return UndoOutcome(_view(match, before), undone, snitch_only)
+        return UndoOutcome(_view(match, before), undone, snitch_only, taken_back)
 
 
 async def penalty(db: Database, dice: Dice, actor: Actor, *, team: str, chaser: str) -> TurnOutcome:

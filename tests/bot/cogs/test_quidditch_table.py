@@ -295,3 +295,37 @@ async def test_undo_is_bounded(table: Table) -> None:
     assert last.ephemeral and f"the last {quidditch_service.MAX_UNDO} were undone" in (
         last.response.content
     )
+
+
+async def test_undo_the_catch_that_ended_the_match(table: Table) -> None:
+    gm = Actor(table.gm.id, table.channel.id, table.guild.id, gm_role=True)
+    await ready_match(table, home_house="Gryffindor", away_house="Slytherin")
+    for _ in range(9):
+        await quidditch_service.play_turn(table.bot.db, misses(1, 0), gm)
+    catch = MISS * 10 + [20, 1] + MISS  # HS 20 + 5 = 25 against AS 2 + 4 = 6
+    table.bot.dice = ScriptedDice(catch)
+    final = await table.gm.slash(table.channel, "quidditch turn")
+    assert "Gryffindor earns **150** house points" in text_of(final)
+    houses = text_of(await table.alice.slash(table.channel, "quidditch houses"))
+    assert "**Gryffindor** — 150 points (1 win)" in houses
+    refused = await table.alice.slash(table.channel, "quidditch undo")
+    assert refused.ephemeral and "Only the channel's GM can" in refused.response.content
+    undone = await table.gm.slash(table.channel, "quidditch undo")
+    text = text_of(undone)
+    assert "Turn 10 is undone" in text and "after turn 9" in text
+    assert "it is back in play, and Gryffindor gives back its 150 house points." in text
+    houses = text_of(await table.alice.slash(table.channel, "quidditch houses"))
+    assert "No house has won a match in this server yet." in houses
+    assert "after turn 9" in text_of(await table.alice.slash(table.channel, "quidditch status"))
+    # Played again, the catch counts once.
+    table.bot.dice = ScriptedDice(catch)
+    await table.gm.slash(table.channel, "quidditch turn")
+    houses = text_of(await table.alice.slash(table.channel, "quidditch houses"))
+    assert "**Gryffindor** — 150 points (1 win)" in houses
+    # Once another match has started here, the finished one is out of undo's reach.
+    await table.gm.slash(table.channel, "quidditch new", home="A", away="B")
+    fresh = await table.gm.slash(table.channel, "quidditch undo")
+    assert fresh.ephemeral and "There is no turn to undo" in fresh.response.content
+    await table.gm.slash(table.channel, "quidditch end")
+    gone = await table.gm.slash(table.channel, "quidditch undo")
+    assert gone.ephemeral and "No quidditch match is being played" in gone.response.content
