@@ -43,8 +43,6 @@ class MatchView:
     state: q.MatchState
     started_by: int
     status: str = "active"
-    roster_message_id: int | None = None
-    """The channel's roster message, edited in place (None until one is posted)."""
     undoable: int = 0
     """How many turns ``/quidditch undo`` can take back."""
 
@@ -93,7 +91,6 @@ def _view(match: QuidditchMatch, state: q.MatchState | None = None) -> MatchView
         state=state or q.MatchState.from_dict(match.state),
         started_by=match.started_by,
         status=match.status,
-        roster_message_id=match.roster_message_id,
         undoable=len(match.undo_states or ()),
     )
 

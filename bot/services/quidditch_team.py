@@ -113,3 +113,10 @@ async def set_roster_message(db: Database, channel_id: int, message_id: int) -> 
         match = await matches.active(session, channel_id, for_update=True)
         if match is not None:
             match.roster_message_id = message_id
+
+
+async def roster_message_id(db: Database, channel_id: int) -> int | None:
+    """The channel's roster message as stored now (None: none posted yet, or no match)."""
+    async with db.unit_of_work(read_only=True) as session:
+        match = await matches.active(session, channel_id)
+        return None if match is None else match.roster_message_id

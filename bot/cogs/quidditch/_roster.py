@@ -7,7 +7,9 @@ channel filling fourteen players reads one roster, not fourteen. When that messa
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import weakref
 from dataclasses import replace
 
 import discord
@@ -26,18 +28,34 @@ from engine.errors import InputError
 log = logging.getLogger(__name__)
 
 
+#: One roster update at a time per channel, so two quick changes never post two rosters.
+_locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
+
+
 async def show_roster_change(
     interaction: discord.Interaction, view: MatchView, changed: str
 ) -> None:
     """Edit the roster message and tell the GM privately; else post the roster as the reply."""
+    channel_id = interaction.channel_id or 0
+    lock = _locks.get(channel_id)
+    if lock is None:
+        lock = _locks[channel_id] = asyncio.Lock()
+    async with lock:
+        await _show(interaction, view, changed)
+
+
+async def _show(interaction: discord.Interaction, view: MatchView, changed: str) -> None:
+    db = interaction.client.db  # type: ignore[attr-defined]
     embed = render.roster_embed(view, changed=changed)
     channel = interaction.channel
-    if view.roster_message_id is not None and channel is not None:
+    # Read under the lock: a change answered meanwhile may have posted the roster.
+    message_id = await quidditch_team.roster_message_id(db, interaction.channel_id or 0)
+    if message_id is not None and channel is not None:
         try:
-            message = channel.get_partial_message(view.roster_message_id)  # type: ignore[union-attr]
+            message = channel.get_partial_message(message_id)  # type: ignore[union-attr]
             await message.edit(embed=embed)
         except (discord.HTTPException, AttributeError) as error:
-            log.info("roster %s could not be edited (%s)", view.roster_message_id, error)
+            log.info("roster %s could not be edited (%s)", message_id, error)
         else:
             await interaction.response.send_message(
                 f"{changed} The roster message is updated.", ephemeral=True
@@ -49,7 +67,6 @@ async def show_roster_change(
     except discord.HTTPException:  # the next change posts a roster instead
         log.warning("could not fetch the new roster in %s", interaction.channel_id, exc_info=True)
         return
-    db = interaction.client.db  # type: ignore[attr-defined]
     await quidditch_team.set_roster_message(db, interaction.channel_id or 0, posted.id)
 
 
