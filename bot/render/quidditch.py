@@ -16,7 +16,8 @@ from bot.render import colours
 from bot.render.common import percent, signed
 from bot.render.hogwarts1990 import dice_text
 from bot.render.limits import clip, fit_embed
-from bot.services.quidditch import HouseRow, MatchView, OddsOutcome, TurnOutcome, UndoOutcome
+from bot.services.quidditch import HouseRow, MatchView, OddsOutcome, TurnOutcome
+from bot.services.quidditch_undo import UndoOutcome
 from engine import quidditch as q
 from engine.systems.hogwarts1990 import Roll
 

@@ -10,7 +10,7 @@ from bot.cogs._options import SheetName
 from bot.cogs._sheets import character_autocomplete
 from bot.cogs.quidditch._roster import open_team_form, show_roster_change
 from bot.render import quidditch as render
-from bot.services import quidditch
+from bot.services import quidditch, quidditch_undo
 from engine import quidditch as q
 
 Stat = app_commands.Range[int, 0, q.STAT_MAX]
@@ -153,7 +153,7 @@ class QuidditchCog(NarratorCog):
 
     @group.command(name="undo", description="Take back the last turn played (GM)")
     async def undo(self, interaction: discord.Interaction) -> None:
-        outcome = await quidditch.undo(self.db, actor_from(interaction))
+        outcome = await quidditch_undo.undo(self.db, actor_from(interaction))
         await interaction.response.send_message(embed=render.undo_embed(outcome))
 
     @group.command(name="penalty", description="Award a penalty shot for a foul (GM)")

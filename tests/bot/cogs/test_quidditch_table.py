@@ -10,7 +10,7 @@ import pytest
 from bot.actor import Actor
 from bot.errors import PermissionDenied
 from bot.services import quidditch as quidditch_service
-from bot.services import quidditch_team
+from bot.services import quidditch_team, quidditch_undo
 from engine.dice import ScriptedDice, SeededDice
 from tests.bot.cogs.test_quidditch import (
     AWAY,
@@ -227,7 +227,7 @@ async def test_until_snitch_invariants_over_many_seeds(table: Table) -> None:
         if last.view.state.finished:
             break
         for _ in outcomes:
-            await quidditch_service.undo(table.bot.db, gm)
+            await quidditch_undo.undo(table.bot.db, gm)
 
 
 # --- undo -----------------------------------------------------------------------------------
@@ -290,7 +290,7 @@ async def test_undo_is_bounded(table: Table) -> None:
     for _ in range(quidditch_service.MAX_UNDO + 2):
         await quidditch_service.play_turn(table.bot.db, misses(1, 4), gm)
     for _ in range(quidditch_service.MAX_UNDO):
-        await quidditch_service.undo(table.bot.db, gm)
+        await quidditch_undo.undo(table.bot.db, gm)
     last = await table.gm.slash(table.channel, "quidditch undo")
     assert last.ephemeral and f"the last {quidditch_service.MAX_UNDO} were undone" in (
         last.response.content
