@@ -19,6 +19,7 @@ from typing import Any, TextIO
 
 import discord
 
+from bot import console_forms
 from bot.app import NarratorBot, create_bot
 from bot.config import Settings
 from engine.dice import Dice
@@ -35,6 +36,7 @@ HELP = """Console commands (everything else is a Narrator slash command, e.g. /r
   /quit             leave (Ctrl-D works too)
 Options are name:value, quoted when they hold spaces:
   /roll expression:"4d6kh3 + 2" label:strength"""
+HELP += "\nForms (a command that opens one, like /sheet edit):\n" + console_forms.SUBMIT_HELP
 
 _Type = discord.AppCommandOptionType
 _GROUPS = (_Type.subcommand.value, _Type.subcommand_group.value)
@@ -64,6 +66,8 @@ class Console:
     buttons_for: dict[str | None, Any] = field(default_factory=dict)
     # ``--save-files DIR``: attachments (charts, long records) are written here.
     save_files: Path | None = None
+    # The form (modal) each user was last shown, until they submit it.
+    forms: dict[str, Any] = field(default_factory=dict)
 
     def setup(self) -> None:
         import simcord  # noqa: F401 - the console needs SimCord at run time
@@ -138,6 +142,8 @@ class Console:
             self._info(f"You are {self.user}{gm} in #{self.channel}.")
         elif head == "/click":
             await self._click(" ".join(words[1:]))
+        elif head == "/submit":
+            await self._submit(words[1:])
         elif head.startswith("/"):
             await self._slash(words)
         else:
@@ -261,6 +267,26 @@ class Console:
             return
         self._show_result(result, before)
 
+    async def _submit(self, words: list[str]) -> None:
+        """Send the form last opened to this user (see :mod:`bot.console_forms`)."""
+        shown = self.forms.get(self.user)
+        if shown is None:
+            self._error("No form is open for you: a command such as /sheet edit opens one.")
+            return
+        try:
+            values = console_forms.values(shown.modal, console_forms.parse_words(words))
+        except console_forms.FormError as error:
+            self._error(str(error))
+            return
+        del self.forms[self.user]
+        before = self._snapshot()
+        try:
+            result = await self.members[self.user].submit_modal(shown, values)
+        except Exception as error:
+            self._error(_simcord_message(error, "submit"))
+            return
+        self._show_result(result, before)
+
     def _places(self) -> list[tuple[str, Any]]:
         """Every channel and existing direct-message channel, with how to say where it is."""
         places = [(f"#{name}", handle) for name, handle in self.channels.items()]
@@ -279,13 +305,9 @@ class Console:
     def _show_result(self, result: Any, before: dict[int, str]) -> None:
         messages = [m for m in [result.response, *result.followups] if m is not None]
         if not messages and result.modal is not None:
-            self.emit(
-                {
-                    "ephemeral": True,
-                    "content": "(a form opened: the console cannot fill forms)",
-                    "embeds": [],
-                }
-            )
+            self.forms[self.user] = result
+            content = console_forms.describe(result.modal)
+            self.emit({"ephemeral": True, "content": content, "embeds": [], "form": result.modal})
         for message in messages:
             if message.components:
                 self.buttons_for[self.user if message.flags.ephemeral else None] = message

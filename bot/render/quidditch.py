@@ -17,6 +17,7 @@ from bot.render.common import percent, signed
 from bot.render.hogwarts1990 import dice_text
 from bot.render.limits import clip, fit_embed
 from bot.services.quidditch import HouseRow, MatchView, OddsOutcome, TurnOutcome
+from bot.services.quidditch_undo import UndoOutcome
 from engine import quidditch as q
 from engine.systems.hogwarts1990 import Roll
 
@@ -113,6 +114,8 @@ def turn_embed(outcome: TurnOutcome) -> discord.Embed:
                 "`/quidditch turn` (then it lapses)."
             )
         embed.add_field(name="Fouls", value="\n".join(lines), inline=False)
+    if outcome.lapsed:
+        embed.add_field(name="⌛ Lapsed fouls", value=_lapsed_text(state, outcome), inline=False)
     if report.snitch is not None:
         embed.add_field(name="✨ Snitch", value=_snitch_text(state, report.snitch), inline=False)
     elif report.snitch_deferred:
@@ -128,6 +131,91 @@ def turn_embed(outcome: TurnOutcome) -> discord.Embed:
         embed.add_field(name="🏆 Final", value=_result_text(outcome), inline=False)
     points = report.points
     footer = f"This turn: +{points[0]} / +{points[1]} · {_next_snitch(state)}"
+    embed.set_footer(text=footer)
+    return fit_embed(embed)
+
+
+def _lapsed_text(state: q.MatchState, outcome: TurnOutcome) -> str:
+    lines = [
+        f"{f.beater} ({state.team(f.team).name}) on {f.target}, turn {f.turn}: no penalty shot "
+        f"for {state.team(f.victim).name}"
+        for f in outcome.lapsed
+    ]
+    lines.append("No `/quidditch penalty` was awarded before this turn, so these lapsed.")
+    return "\n".join(lines)
+
+
+def turns_summary_embed(outcomes: Sequence[TurnOutcome]) -> discord.Embed:
+    """``/quidditch turn until:snitch``: one line per turn played; the last turn follows in
+    full in its own message (one embed each keeps both inside Discord's limits)."""
+    last = outcomes[-1]
+    state = last.view.state
+    lines = [_summary_line(o) for o in outcomes]
+    embed = discord.Embed(
+        title=clip(f"{BROOM} {len(outcomes)} turns — {_score_line(state).replace('**', '')}", 256),
+        description="\n".join(lines),
+        colour=colours.NEUTRAL,
+    )
+    embed.set_footer(text=_stop_reason(last))
+    return fit_embed(embed)
+
+
+def _summary_line(outcome: TurnOutcome) -> str:
+    report = outcome.report
+    name = f"Turn {report.turn}'s snitch" if report.snitch_only else f"Turn {report.turn}"
+    parts = []
+    goals = report.goals
+    if goals:
+        parts.append("🥅 " + ", ".join(g.chaser for g in goals))
+    elif report.shots:
+        parts.append("no goals")
+    if report.knocked_out:
+        parts.append("💫 " + ", ".join(name for _, name in report.knocked_out) + " out")
+    if report.fouls:
+        count = len(report.fouls)
+        parts.append(f"⚠️ {count} foul{'s' if count > 1 else ''}")
+    if report.penalties:
+        scored = sum(p.scored for p in report.penalties)
+        parts.append(f"penalties {scored}/{len(report.penalties)}")
+    if report.snitch is not None:
+        parts.append("✨ snitch caught" if report.snitch.caught_by else "✨ snitch got away")
+    score = f"{report.score[0]}–{report.score[1]}"
+    return f"**{name}**: {' · '.join(parts) or 'nothing happened'} · {score}"
+
+
+def _stop_reason(outcome: TurnOutcome) -> str:
+    """Why ``until:snitch`` stopped where it did (the last turn is shown next)."""
+    report, state = outcome.report, outcome.view.state
+    if state.finished:
+        return "Stopped: the snitch was caught and the match is over."
+    if report.snitch_deferred or state.open_fouls:
+        return (
+            "Stopped early: a foul waits for the GM (/quidditch penalty, or /quidditch turn "
+            "lets it lapse)."
+        )
+    return "Stopped after the snitch phase."
+
+
+def undo_embed(outcome: UndoOutcome) -> discord.Embed:
+    state = outcome.view.state
+    what = (
+        f"Turn {outcome.undone}'s snitch phase" if outcome.snitch_only else f"Turn {outcome.undone}"
+    )
+    text = (
+        f"{what} is undone: the match is as it was before it ({_score_line(state)}, "
+        f"after turn {state.turn}). Penalty shots and seeker choices made since are undone too."
+    )
+    if outcome.reopened is not None:
+        house, points = outcome.reopened
+        text += "\nThe match had ended with that turn: it is back in play"
+        text += f", and {house} gives back its {points} house points." if house else "."
+    more = outcome.view.undoable
+    footer = (
+        f"{more} more turn{'s' if more != 1 else ''} can be undone."
+        if more
+        else ("No earlier turn can be undone.")
+    )
+    embed = discord.Embed(title=f"{BROOM} ↩️ Undone", description=text, colour=colours.INFO)
     embed.set_footer(text=footer)
     return fit_embed(embed)
 
@@ -286,8 +374,9 @@ def new_match_embed(view: MatchView) -> discord.Embed:
         description=(
             f"A new match: **{_team_label(state, q.HOME)}** (home) against "
             f"**{_team_label(state, q.AWAY)}** (away).\n"
-            "A GM fills both rosters with `/quidditch player` "
-            "(3 chasers, 2 beaters, a keeper, a seeker each), then plays with `/quidditch turn`."
+            "A GM fills both rosters, a whole team at once with `/quidditch team` or one "
+            "player with `/quidditch player` (3 chasers, 2 beaters, a keeper, a seeker each), "
+            "then plays with `/quidditch turn`."
         ),
         colour=colours.INFO,
     )
@@ -388,4 +477,6 @@ __all__ = [
     "roster_embed",
     "status_embed",
     "turn_embed",
+    "turns_summary_embed",
+    "undo_embed",
 ]

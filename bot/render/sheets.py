@@ -95,13 +95,16 @@ def created_embed(sheet: CharacterSheet) -> discord.Embed:
     if template.get("attributes"):
         embed.add_field(
             name="Suggested attributes",
-            value=", ".join(template["attributes"]) + "\nSet them with `/sheet set`.",
+            value=", ".join(template["attributes"])
+            + "\nFill them in at once with the button below or `/sheet edit`; one at a time "
+            "with `/sheet set`.",
             inline=False,
         )
     if template.get("resources"):
         embed.add_field(
             name="Suggested resources",
-            value=", ".join(template["resources"]) + "\nSet them with `/sheet resource`.",
+            value=", ".join(template["resources"])
+            + "\nIn the same form, or with `/sheet resource`.",
             inline=False,
         )
     return fit_embed(embed)

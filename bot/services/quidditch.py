@@ -43,6 +43,8 @@ class MatchView:
     state: q.MatchState
     started_by: int
     status: str = "active"
+    undoable: int = 0
+    """How many turns ``/quidditch undo`` can take back."""
 
     @property
     def missing(self) -> list[str]:
@@ -57,6 +59,8 @@ class TurnOutcome:
     report: q.TurnReport
     house_total: int | None = None
     """The winning house's total in the guild's table after this match, if it earned points."""
+    lapsed: tuple[q.Foul, ...] = ()
+    """Open fouls no penalty shot was awarded for before this turn: they lapse with it."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,6 +91,7 @@ def _view(match: QuidditchMatch, state: q.MatchState | None = None) -> MatchView
         state=state or q.MatchState.from_dict(match.state),
         started_by=match.started_by,
         status=match.status,
+        undoable=len(match.undo_states or ()),
     )
 
 
@@ -98,12 +103,12 @@ async def _require_match(session: AsyncSession, actor: Actor, *, lock: bool) -> 
 
 
 async def _gm_match(
-    session: AsyncSession, actor: Actor, doing: str
+    session: AsyncSession, actor: Actor, doing: str, *, lock: bool = True
 ) -> tuple[QuidditchMatch, q.MatchState]:
-    """The match a GM is about to change, locked, with its state (what every GM command
-    starts with)."""
+    """The match a GM is about to change, locked (unless ``lock`` is False, to show a form
+    of it), with its state (what every GM command starts with)."""
     await require_gm(session, actor, doing)
-    match = await _require_match(session, actor, lock=True)
+    match = await _require_match(session, actor, lock=lock)
     return match, q.MatchState.from_dict(match.state)
 
 
@@ -277,6 +282,10 @@ async def _finish(
     return None
 
 
+MAX_UNDO = 10
+"""Turns /quidditch undo can take back, newest first."""
+
+
 async def play_turn(
     db: Database,
     dice: Dice,
@@ -285,22 +294,68 @@ async def play_turn(
     targets: str | None = None,
     penalties: q.Penalties = "ask",
 ) -> TurnOutcome:
+    """One turn (or the snitch phase a turn deferred)."""
+    (outcome,) = await play_turns(db, dice, actor, targets=targets, penalties=penalties)
+    return outcome
+
+
+async def play_turns(
+    db: Database,
+    dice: Dice,
+    actor: Actor,
+    *,
+    targets: str | None = None,
+    penalties: q.Penalties = "ask",
+    until_snitch: bool = False,
+) -> list[TurnOutcome]:
+    """Play one turn, or (``until_snitch``) turns up to and including the next snitch phase.
+
+    The run stops early when the GM has something to decide: a foul whose penalty shot is
+    open (``penalties="ask"``). ``targets`` apply to the first turn only (the beaters' choice
+    is made turn by turn); later turns use the default targets. Every turn is logged and
+    can be undone, and all of them are one transaction: the reply reports what is on disk.
+    """
     parsed = q.parse_targets(targets)
+    outcomes: list[TurnOutcome] = []
     async with db.unit_of_work() as session:
         match, state = await _gm_match(session, actor, "play the quidditch match")
-        turn = q.play_turn(dice, state, targets=parsed, penalties=penalties)
-        match.state = turn.state.to_dict()
-        total = await _finish(session, actor, match, turn.report)
-        phase = "snitch" if turn.report.snitch_only else "turn"
-        roll_log.add(
-            session,
-            actor,
-            system="quidditch",
-            input=f"{phase} {turn.report.turn}" + (f" targets {targets}" if targets else ""),
-            faces=_faces(turn.report),
-            outcome=_score_text(turn.state) + (" · snitch caught" if turn.state.finished else ""),
-        )
-        return TurnOutcome(_view(match, turn.state), turn.report, total)
+        while True:
+            lapsed = state.open_fouls
+            turn = q.play_turn(dice, state, targets=parsed, penalties=penalties)
+            _remember_for_undo(match, state)
+            parsed = {}
+            match.state = turn.state.to_dict()
+            total = await _finish(session, actor, match, turn.report)
+            _log_turn(session, actor, turn, targets if not outcomes else None)
+            state = turn.state
+            outcomes.append(TurnOutcome(_view(match, state), turn.report, total, lapsed))
+            report = turn.report
+            if (
+                not until_snitch
+                or state.finished
+                or report.snitch is not None
+                or report.snitch_deferred
+                or state.open_fouls
+            ):
+                return outcomes
+
+
+def _remember_for_undo(match: QuidditchMatch, state: q.MatchState) -> None:
+    """Keep the state before a turn (a new list, so SQLAlchemy sees the change)."""
+    kept = list(match.undo_states or ())[-(MAX_UNDO - 1) :]
+    match.undo_states = [*kept, state.to_dict()]
+
+
+def _log_turn(session: AsyncSession, actor: Actor, turn: q.Turn, targets: str | None) -> None:
+    phase = "snitch" if turn.report.snitch_only else "turn"
+    roll_log.add(
+        session,
+        actor,
+        system="quidditch",
+        input=f"{phase} {turn.report.turn}" + (f" targets {targets}" if targets else ""),
+        faces=_faces(turn.report),
+        outcome=_score_text(turn.state) + (" · snitch caught" if turn.state.finished else ""),
+    )
 
 
 async def penalty(db: Database, dice: Dice, actor: Actor, *, team: str, chaser: str) -> TurnOutcome:

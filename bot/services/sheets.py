@@ -79,11 +79,14 @@ def check_character_name(name: str) -> str:
     return cleaned
 
 
-async def _own_row(session: AsyncSession, actor: Actor, character: str | None) -> Character:
-    """The caller's character to change, locked: named, or the active one."""
+async def _own_row(
+    session: AsyncSession, actor: Actor, character: str | None, *, for_update: bool = True
+) -> Character:
+    """The caller's character to change, locked (unless ``for_update`` is False, to show a
+    form of it): named, or the active one."""
     if not character:
-        return await active_row(session, actor, for_update=True)
-    row = await row_by_name(session, actor, character, for_update=True)
+        return await active_row(session, actor, for_update=for_update)
+    row = await row_by_name(session, actor, character, for_update=for_update)
     if row.owner_id != actor.user_id:
         raise PermissionDenied(
             f"Only {row.name}'s owner can change that; a GM may change its resources."

@@ -1,4 +1,4 @@
-"""``/quidditch new|player|remove|roster|turn|penalty|snitch|status|end|houses|odds``."""
+"""``/quidditch new|team|player|remove|roster|turn|undo|penalty|snitch|status|end|houses|odds``."""
 
 from __future__ import annotations
 
@@ -8,8 +8,9 @@ from discord import app_commands
 from bot.cogs._common import Choices, NarratorCog, actor_from, safe_autocomplete
 from bot.cogs._options import SheetName
 from bot.cogs._sheets import character_autocomplete
+from bot.cogs.quidditch._roster import open_team_form, show_roster_change
 from bot.render import quidditch as render
-from bot.services import quidditch
+from bot.services import quidditch, quidditch_undo
 from engine import quidditch as q
 
 Stat = app_commands.Range[int, 0, q.STAT_MAX]
@@ -25,6 +26,10 @@ PENALTIES = [
     ),
     app_commands.Choice(name="all — every foul gets its penalty shot at once", value="all"),
     app_commands.Choice(name="none — Madam Hooch saw nothing", value="none"),
+]
+UNTIL = [
+    app_commands.Choice(name="one — a single turn", value="one"),
+    app_commands.Choice(name="snitch — up to the next snitch phase", value="snitch"),
 ]
 
 
@@ -97,9 +102,12 @@ class QuidditchCog(NarratorCog):
             changed = f"{outcome.name} updated ({position})."
         else:
             changed = f"{outcome.name} joins as {position}."
-        await interaction.response.send_message(
-            embed=render.roster_embed(outcome.view, changed=changed)
-        )
+        await show_roster_change(interaction, outcome.view, changed)
+
+    @group.command(name="team", description="Enter a whole team at once in a form (GM)")
+    @app_commands.describe(team="home or away (or the team's name)")
+    async def team(self, interaction: discord.Interaction, team: Name) -> None:
+        await open_team_form(interaction, team)
 
     @group.command(name="remove", description="Take a player off a roster before the match (GM)")
     @app_commands.describe(team="home or away (or the team's name)", name="The player's name")
@@ -107,35 +115,46 @@ class QuidditchCog(NarratorCog):
         outcome = await quidditch.remove_player(
             self.db, actor_from(interaction), team=team, name=name
         )
-        await interaction.response.send_message(
-            embed=render.roster_embed(outcome.view, changed=f"{outcome.name} leaves the roster.")
-        )
+        await show_roster_change(interaction, outcome.view, f"{outcome.name} leaves the roster.")
 
     @group.command(name="roster", description="Both teams' rosters and what is missing")
     async def roster(self, interaction: discord.Interaction) -> None:
         view = await quidditch.show(self.db, actor_from(interaction))
         await interaction.response.send_message(embed=render.roster_embed(view))
 
-    @group.command(name="turn", description="Play one whole turn (GM)")
+    @group.command(name="turn", description="Play one whole turn, or up to the snitch (GM)")
     @app_commands.describe(
         targets="Beater targets, e.g. home1:Weasley, away2:keeper (others use the default)",
         penalties="What to do with fouls (default: ask)",
+        until="snitch: play turns up to the next snitch phase (stops at a foul to decide)",
     )
-    @app_commands.choices(penalties=PENALTIES)
+    @app_commands.choices(penalties=PENALTIES, until=UNTIL)
     async def turn(
         self,
         interaction: discord.Interaction,
         targets: app_commands.Range[str, 1, 300] | None = None,
         penalties: str = "ask",
+        until: str = "one",
     ) -> None:
-        outcome = await quidditch.play_turn(
+        outcomes = await quidditch.play_turns(
             self.db,
             self.dice,
             actor_from(interaction),
             targets=targets,
             penalties=penalties,  # type: ignore[arg-type]
+            until_snitch=until == "snitch",
         )
-        await interaction.response.send_message(embed=render.turn_embed(outcome))
+        last = render.turn_embed(outcomes[-1])
+        if len(outcomes) == 1:
+            await interaction.response.send_message(embed=last)
+            return
+        await interaction.response.send_message(embed=render.turns_summary_embed(outcomes))
+        await interaction.followup.send(embed=last)
+
+    @group.command(name="undo", description="Take back the last turn played (GM)")
+    async def undo(self, interaction: discord.Interaction) -> None:
+        outcome = await quidditch_undo.undo(self.db, actor_from(interaction))
+        await interaction.response.send_message(embed=render.undo_embed(outcome))
 
     @group.command(name="penalty", description="Award a penalty shot for a foul (GM)")
     @app_commands.describe(team="The fouled team, which shoots", chaser="The chaser who shoots")
@@ -187,6 +206,7 @@ class QuidditchCog(NarratorCog):
         await interaction.followup.send(embed=render.odds_embed(outcome))
 
     @player.autocomplete("team")
+    @team.autocomplete("team")
     @remove.autocomplete("team")
     @penalty.autocomplete("team")
     @snitch.autocomplete("team")

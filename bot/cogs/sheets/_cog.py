@@ -1,4 +1,4 @@
-"""``/sheet create|show|set|skill|resource|note|use|list|delete|export|import``."""
+"""``/sheet create|edit|show|set|skill|resource|note|use|list|rename|copy|delete|export|import``."""
 
 from __future__ import annotations
 
@@ -16,9 +16,10 @@ from bot.cogs._sheets import (
     sheet_names_from,
     skill_autocomplete,
 )
+from bot.cogs.sheets._forms import FillIn, open_form
 from bot.errors import UserError
 from bot.render.sheets import created_embed, list_embed, resource_embed, sheet_pages
-from bot.services import sheets
+from bot.services import sheet_edit, sheets
 from bot.services.sheet import MAX_VALUE, MIN_VALUE, NAME_LENGTH, NOTES_LENGTH
 from bot.services.sheets import SheetChange
 
@@ -37,7 +38,54 @@ class SheetsCog(NarratorCog):
     @app_commands.choices(system=SYSTEM_CHOICES)
     async def create(self, interaction: discord.Interaction, name: SheetName, system: str) -> None:
         sheet = await sheets.create(self.db, actor_from(interaction), name, system)
-        await interaction.response.send_message(embed=created_embed(sheet), ephemeral=True)
+        await interaction.response.send_message(
+            embed=created_embed(sheet), view=FillIn(interaction.user.id, sheet.name), ephemeral=True
+        )
+
+    @sheet.command(name="edit", description="Edit a whole sheet in a form: attributes or skills")
+    @app_commands.describe(
+        part="attributes (with resources and notes) or skills",
+        character="Which of your characters (default: your active one)",
+    )
+    @app_commands.choices(
+        part=[
+            app_commands.Choice(name="attributes, resources and notes", value="attributes"),
+            app_commands.Choice(name="skills", value="skills"),
+        ]
+    )
+    @app_commands.autocomplete(character=character_autocomplete)
+    async def edit(
+        self,
+        interaction: discord.Interaction,
+        part: str = "attributes",
+        character: SheetName | None = None,
+    ) -> None:
+        await open_form(interaction, "skills" if part == "skills" else "attributes", character)
+
+    @sheet.command(name="rename", description="Rename one of your characters")
+    @app_commands.describe(character="One of your characters", new_name="Its new name")
+    @app_commands.autocomplete(character=character_autocomplete)
+    async def rename(
+        self, interaction: discord.Interaction, character: SheetName, new_name: SheetName
+    ) -> None:
+        change = await sheet_edit.rename(self.db, actor_from(interaction), character, new_name)
+        await _reply_change(interaction, change)
+
+    @sheet.command(name="copy", description="Copy a sheet to a new character of yours")
+    @app_commands.describe(
+        new_name="The copy's name",
+        character="The sheet to copy (default: your active one; GMs may name any here)",
+    )
+    @app_commands.autocomplete(character=character_autocomplete)
+    async def copy(
+        self,
+        interaction: discord.Interaction,
+        new_name: SheetName,
+        character: SheetName | None = None,
+    ) -> None:
+        sheet = await sheet_edit.copy(self.db, actor_from(interaction), character, new_name)
+        change = SheetChange(sheet, "a copy; `/sheet use` plays it here")
+        await _reply_change(interaction, change)
 
     @sheet.command(name="show", description="Show a sheet: yours, or (GM) one used here")
     @app_commands.describe(

@@ -7,6 +7,7 @@ at most one active per channel, finished matches kept on record.
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Any
 
 from sqlalchemy import Integer, String
 from sqlalchemy.orm import Mapped, mapped_column
@@ -19,6 +20,11 @@ class QuidditchMatch(ChannelStateMixin, Base):
     """A match: "active", "finished" (snitch caught) or "abandoned" (/quidditch end)."""
 
     __tablename__ = "quidditch_matches"
+
+    # The channel's one roster message, edited in place as the GM fills the rosters.
+    roster_message_id: Mapped[int | None] = mapped_column(Snowflake)
+    # The states before the last turns (newest last), for /quidditch undo.
+    undo_states: Mapped[list[Any] | None] = mapped_column(default=None)
 
 
 class HousePoints(Base):

@@ -29,8 +29,32 @@ def close(match: QuidditchMatch, status: str) -> None:
     _channel_state.close(match, status)
 
 
-async def award(session: AsyncSession, guild_id: int, house: str, points: int) -> HousePoints:
-    """Add a win worth ``points`` to ``house`` in the guild's table, creating its row.
+async def latest(
+    session: AsyncSession, channel_id: int, *, for_update: bool = False
+) -> QuidditchMatch | None:
+    """The channel's most recent match, running or not (an undo may reopen a finished one)."""
+    query = (
+        select(QuidditchMatch)
+        .where(QuidditchMatch.channel_id == channel_id)
+        .order_by(QuidditchMatch.id.desc())
+        .limit(1)
+    )
+    if for_update:
+        query = query.with_for_update()
+    return (await session.execute(query)).scalar_one_or_none()
+
+
+def reopen(match: QuidditchMatch) -> None:
+    """A finished match is played again (its last turn was undone)."""
+    match.status = "active"
+    match.active_channel_id = match.channel_id
+
+
+async def award(
+    session: AsyncSession, guild_id: int, house: str, points: int, *, wins: int = 1
+) -> HousePoints:
+    """Add ``wins`` (one) worth ``points`` to ``house`` in the guild's table, creating its
+    row; an undone win passes negative numbers.
 
     Two matches may end at once with a house new to the table: the row is created in a
     savepoint, and the transaction that loses that race adds to the winner's row instead.
@@ -51,7 +75,9 @@ async def award(session: AsyncSession, guild_id: int, house: str, points: int) -
                 )
         row = (await session.execute(query)).scalar_one()
     row.points += points
-    row.wins += 1
+    row.wins += wins
+    if row.wins <= 0 and row.points == 0:
+        await session.delete(row)  # its only win was undone: off the table again
     return row
 
 

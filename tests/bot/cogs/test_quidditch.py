@@ -7,6 +7,7 @@ against the keeper's Toughness 8, so (1, 2) misses every roll.
 
 from __future__ import annotations
 
+import discord
 import pytest
 from simcord.backend.errors import OptionError
 
@@ -60,12 +61,35 @@ async def add(table: Table, team: str, player: tuple) -> object:
     )
 
 
+def rosters(table: Table, channel: object = None) -> list[discord.Message]:
+    """The roster messages in the channel (there is one, edited in place)."""
+    return [
+        message
+        for message in (channel or table.channel).history()
+        if message.embeds and (message.embeds[0].title or "").endswith("— rosters")
+    ]
+
+
+def roster_text(table: Table) -> str:
+    (message,) = rosters(table)
+    embed = message.embeds[0]
+    parts = [embed.title or "", embed.description or "", embed.footer.text or ""]
+    return "\n".join(parts + [f"{f.name} {f.value}" for f in embed.fields])
+
+
+def changed_roster(result: object) -> None:
+    """A roster change: the roster message posted (the first) or edited (a private note)."""
+    if result.ephemeral:
+        assert result.response.content.endswith("The roster message is updated."), text_of(result)
+    else:
+        assert embed_of(result).title.endswith("— rosters"), text_of(result)
+
+
 async def ready_match(table: Table, **houses: str) -> None:
     await new_match(table, **houses)
     for team, players in (("home", HOME), ("Snakes", AWAY)):  # a side or a team's name
         for player in players:
-            result = await add(table, team, player)
-            assert not result.ephemeral, text_of(result)
+            changed_roster(await add(table, team, player))
 
 
 def turn_faces(
@@ -418,7 +442,8 @@ async def test_a_player_from_a_character_sheet(table: Table) -> None:
         character="Harry",
         dexterity=9,
     )
-    assert "Seeker **Harry** — S 3 · D 9 · T 2 · Health 5" in text_of(result)
+    changed_roster(result)
+    assert "Seeker **Harry** — S 3 · D 9 · T 2 · Health 5" in roster_text(table)
 
 
 async def test_a_player_needs_stats_or_a_sheet(table: Table) -> None:
@@ -454,9 +479,9 @@ async def test_updating_a_player_changes_only_the_numbers_given(table: Table) ->
     result = await table.gm.slash(
         table.channel, "quidditch player", team="home", position="chaser", name="ann", strength=9
     )
-    assert not result.ephemeral, text_of(result)
-    assert embed_of(result).description == "ann updated (chaser)."
-    assert "Chaser **ann** — S 9 · D 3 · T 3 · Health 3" in text_of(result)
+    assert result.response.content == "ann updated (chaser). The roster message is updated."
+    assert rosters(table)[0].embeds[0].description == "ann updated (chaser)."
+    assert "Chaser **ann** — S 9 · D 3 · T 3 · Health 3" in roster_text(table)
     # A new name still needs every number.
     new = await table.gm.slash(
         table.channel, "quidditch player", team="home", position="chaser", name="Bo", strength=2
@@ -472,10 +497,10 @@ async def test_a_full_position_is_freed_with_remove(table: Table) -> None:
     refused = await table.alice.slash(table.channel, "quidditch remove", team="home", name="K1")
     assert refused.ephemeral and "Only the channel's GM can" in text_of(refused)
     removed = await table.gm.slash(table.channel, "quidditch remove", team="Lions", name="k1")
-    assert not removed.ephemeral, text_of(removed)
-    assert embed_of(removed).description == "K1 leaves the roster."
-    assert "K1" not in text_of(removed).replace("K1 leaves", "")
-    assert not (await add(table, "home", ("K2", "keeper", 5, 3, 3, 3))).ephemeral
+    changed_roster(removed)
+    assert rosters(table)[0].embeds[0].description == "K1 leaves the roster."
+    assert "K1" not in roster_text(table).replace("K1 leaves", "")
+    changed_roster(await add(table, "home", ("K2", "keeper", 5, 3, 3, 3)))
     unknown = await table.gm.slash(table.channel, "quidditch remove", team="home", name="Zed")
     assert unknown.ephemeral and "Lions has no player named 'Zed'" in text_of(unknown)
     choices = await table.gm.autocomplete(table.channel, "quidditch remove", "name", "k")

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import asyncio
+from dataclasses import replace
 
 import pytest
 
 from bot.actor import Actor
 from bot.errors import PermissionDenied, UserError
-from bot.services import quidditch
+from bot.services import quidditch, quidditch_undo
 from bot.services.permissions import is_gm
 from bot.storage import Database
 from bot.storage.repositories import quidditch as matches
@@ -161,5 +162,42 @@ async def test_two_first_wins_of_a_house_at_once_both_count(any_database_url: st
         async with database.unit_of_work(read_only=True) as session:
             (row,) = await matches.table(session, GUILD)
         assert (row.house, row.points, row.wins) == ("Hufflepuff", 150, 5)
+    finally:
+        await database.dispose()
+
+
+async def test_undoing_a_won_match_on_both_databases(any_database_url: str) -> None:
+    """The catch undone: the match reopens (locked by its row), the house's only win leaves
+    the table, and a replayed catch counts once — on SQLite and PostgreSQL."""
+    database = Database(any_database_url)
+    try:
+        # A GM by role starts it (as a whole); from then on its starter is one of its GMs.
+        await quidditch.new_match(
+            database,
+            replace(STARTER, gm_role=True),
+            home="Lions",
+            away="Snakes",
+            home_house="Gryffindor",
+            away_house="Slytherin",
+        )
+        for side, prefix in (("home", "H"), ("away", "A")):
+            for name, position, s, d, t, h in ROSTER:
+                await quidditch.set_player(
+                    database, STARTER, team=side, position=position, name=prefix + name,
+                    strength=s, dexterity=d, toughness=t, health=h,
+                )  # fmt: skip
+        won = await home_wins_at_turn_ten(database, STARTER)
+        assert won.house_total == 150
+        with pytest.raises(PermissionDenied):
+            await quidditch_undo.undo(database, ALICE)
+        # The starter is no GM of the channel once the match is over, but undoes it.
+        undone = await quidditch_undo.undo(database, STARTER)
+        assert undone.reopened == ("Gryffindor", 150) and undone.undone == 10
+        assert undone.view.state.turn == 9 and not undone.view.state.finished
+        assert await quidditch.houses(database, STARTER) == []
+        again = await quidditch.play_turn(
+            database, ScriptedDice([*QUIET_TURN, 20, 1, 2, 3]), STARTER
+        )
+        assert again.house_total == 150
     finally:
         await database.dispose()

@@ -1,0 +1,122 @@
+"""A whole quidditch team at once, and the roster message that shows both teams.
+
+``/quidditch team`` is a form with one field per position, one player per line as
+``Name Strength Dexterity Toughness Health`` (the compact roster the tests and benchmarks
+keep). A submitted form replaces that team's roster; a line that cannot be read is named,
+and nothing is saved.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from bot.actor import Actor
+from bot.errors import UserError
+from bot.services.quidditch import MatchView, _gm_match, _view, resolve_side
+from bot.storage import Database
+from bot.storage.repositories import quidditch as matches
+from engine import quidditch as q
+
+#: The form's fields: (custom id = position, label).
+TEAM_FIELDS: tuple[tuple[q.Position, str], ...] = tuple(
+    (p, f"{p.label}s ({p.slots})" if p.slots > 1 else p.label) for p in q.Position
+)
+LINE_HINT = "Name Strength Dexterity Toughness Health"
+
+
+@dataclass(frozen=True, slots=True)
+class TeamForm:
+    """What the ``/quidditch team`` modal shows: the team and its roster, a field per position."""
+
+    side: q.Side
+    team: str
+    fields: tuple[tuple[str, str, str], ...]
+    """(custom id, label, prefilled lines)."""
+
+
+def _player_line(player: q.Player) -> str:
+    return (
+        f"{player.name} {player.strength} {player.dexterity} {player.toughness} {player.max_health}"
+    )
+
+
+async def team_form(db: Database, actor: Actor, team: str) -> TeamForm:
+    """The form for one team of the channel's match (a GM's, before the first turn)."""
+    async with db.unit_of_work(read_only=True) as session:
+        _, state = await _gm_match(session, actor, "change the quidditch match", lock=False)
+        side = resolve_side(state, team)
+        if state.started:
+            raise UserError("Rosters are fixed once the first turn is played.")
+        roster = state.team(side)
+        fields = tuple(
+            (position.value, label, "\n".join(_player_line(p) for p in roster.at(position)))
+            for position, label in TEAM_FIELDS
+        )
+        return TeamForm(side, roster.name, fields)
+
+
+async def set_team(db: Database, actor: Actor, side: q.Side, lines: Mapping[str, str]) -> MatchView:
+    """Replace one team's roster with the form's players (checked line by line)."""
+    async with db.unit_of_work() as session:
+        match, state = await _gm_match(session, actor, "change the quidditch match")
+        roster = state.team(side)
+        for player in roster.players:
+            state = q.remove_player(state, side, player.name)
+        for position, label in TEAM_FIELDS:
+            numbered = [
+                (n, line.strip())
+                for n, line in enumerate(lines.get(position.value, "").splitlines(), start=1)
+                if line.strip()
+            ]
+            if len(numbered) > position.slots:
+                raise UserError(
+                    f"{label}: a team has {position.slots} {position.value}"
+                    f"{'s' if position.slots > 1 else ''} (the form gives {len(numbered)})."
+                )
+            for number, line in numbered:
+                try:
+                    player = _read_player(line, position)
+                    if state.team(side).find(player.name) is not None:
+                        raise UserError(f"{player.name} is on this form twice.")
+                    state = q.add_player(state, side, player)
+                except (UserError, q.QuidditchError) as error:
+                    shown = line.replace("`", "'")[:60]
+                    raise UserError(f"{label}, line {number} (`{shown}`): {error}") from None
+        match.state = state.to_dict()
+        return _view(match, state)
+
+
+def _read_player(line: str, position: q.Position) -> q.Player:
+    words = line.split()
+    if len(words) < 5 or not all(_is_int(w) for w in words[-4:]):
+        raise UserError(f"write {LINE_HINT}, e.g. Wood 3 4 5 6.")
+    strength, dexterity, toughness, health = (int(w) for w in words[-4:])
+    return q.make_player(
+        " ".join(words[:-4]),
+        position,
+        strength=strength,
+        dexterity=dexterity,
+        toughness=toughness,
+        health=health,
+    )
+
+
+def _is_int(word: str) -> bool:
+    return re.fullmatch(r"[+-]?[0-9]{1,6}", word) is not None
+
+
+async def set_roster_message(db: Database, channel_id: int, message_id: int) -> None:
+    """Remember the channel's roster message (after the old one could not be edited)."""
+    async with db.unit_of_work() as session:
+        match = await matches.active(session, channel_id, for_update=True)
+        if match is not None:
+            match.roster_message_id = message_id
+
+
+async def roster_message_id(db: Database, channel_id: int) -> int | None:
+    """The channel's roster message as stored now (None: none posted yet, or no match)."""
+    async with db.unit_of_work(read_only=True) as session:
+        match = await matches.active(session, channel_id)
+        return None if match is None else match.roster_message_id
