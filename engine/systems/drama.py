@@ -204,8 +204,8 @@ def _read(
     sixes = base_faces.count(SIDES) + sum(die.explodes for die in drama_faces)
     critical_bonus = 0
     if criticals and sixes >= CRITICAL_SIXES:
-        # As RULES.md words it, Rd 1s are subtracted from the 6s even past zero.
-        critical_bonus = sixes - resistance_faces.count(1)
+        # Decision (RULES.md §5): Rd 1s cancel 6s only down to zero; the bonus never lowers a net.
+        critical_bonus = max(0, sixes - resistance_faces.count(1))
     net = base_successes - resistance_losses + drama_net + critical_bonus
     return DramaResult(
         base=base,
@@ -294,33 +294,54 @@ def _net_pmf(
     base_rows = _counted_with_sixes(base)
     resistance_rows = _counted_with_sixes(resistance)
     sixes = _sixes_series(drama)
-    # −R + T: what the Rd and the non-6 ends of the drama chains add, shared by every form.
-    against = convolve(
-        _negated(_marginal(resistance_rows, special_weight=0)), _drama_terminals(drama)
-    )
+    terminals = _drama_terminals(drama)
+    plain_against = _negated(_marginal(resistance_rows, special_weight=0))
     net: Pmf = {}
     if not criticals:
-        plain = convolve(_marginal(base_rows, special_weight=0), against)
+        plain = convolve(_marginal(base_rows, special_weight=0), plain_against, terminals)
         for k, pk in enumerate(sixes):
             add_shifted(net, plain, shift=k, weight=pk)
     else:
-        # With 3+ sixes (m = Bd 6s + K ≥ 3) net = B + S6 + 2K + T − (R + O); else
-        # B + K + T − R. Sum the first form over everything, then swap it for the second
-        # on the few (S6, K) pairs with S6 + K ≤ 2.
-        against_ones = convolve(
-            _negated(_marginal(resistance_rows, special_weight=1)), _drama_terminals(drama)
-        )
-        everything = convolve(_marginal(base_rows, special_weight=1), against_ones)
-        for k, pk in enumerate(sixes):
-            add_shifted(net, everything, shift=2 * k, weight=pk)
-        for base_sixes in range(min(CRITICAL_SIXES, base + 1)):
-            row = base_rows[base_sixes]
-            critical = convolve(row, against_ones)
-            ordinary = convolve(row, against)
-            for k in range(min(CRITICAL_SIXES - base_sixes, len(sixes))):
-                add_shifted(net, critical, shift=base_sixes + 2 * k, weight=-sixes[k])
-                add_shifted(net, ordinary, shift=k, weight=sixes[k])
+        net = _critical_net(base_rows, resistance_rows, sixes, plain_against, terminals)
     return tuple(sorted((value, p) for value, p in net.items() if p > 0.0))
+
+
+def _critical_net(
+    base_rows: Sequence[Mapping[int, float]],
+    resistance_rows: Sequence[Mapping[int, float]],
+    sixes: Sequence[float],
+    plain_against: Mapping[int, float],
+    terminals: Mapping[int, float],
+) -> Pmf:
+    """net = X + T − R + bonus, X = Bd successes + Dd 6s, m = Bd 6s + Dd 6s, O = Rd 1s and
+    bonus = max(0, m − O) when m ≥ 3 (else 0).
+
+    X and m are gathered jointly (``by_sixes[m]`` = P(m, X)); the bonus and −R depend on m
+    only while m < the Rd pool (past it, O ≤ m always and the bonus is m − O), so only
+    those few m need their own Rd distribution and the rest share one shifted −(R + O).
+    """
+    by_sixes: dict[int, Pmf] = {}
+    for base_sixes, row in enumerate(base_rows):
+        for k, pk in enumerate(sixes):
+            add_shifted(by_sixes.setdefault(base_sixes + k, {}), row, shift=k, weight=pk)
+    resistance = len(resistance_rows) - 1
+    ordinary: Pmf = {}
+    beyond: Pmf = {}
+    mixed: Pmf = {}
+    for m, joint in by_sixes.items():
+        if m < CRITICAL_SIXES:
+            add_shifted(ordinary, joint)
+        elif m >= resistance:
+            add_shifted(beyond, joint, shift=m)
+        else:
+            against_m: Pmf = {}
+            for ones, row in enumerate(resistance_rows):
+                add_shifted(against_m, _negated(row), shift=max(0, m - ones))
+            add_shifted(mixed, convolve(joint, against_m))
+    against_all = _negated(_marginal(resistance_rows, special_weight=1))
+    add_shifted(mixed, convolve(ordinary, plain_against))
+    add_shifted(mixed, convolve(beyond, against_all))
+    return convolve(mixed, terminals)
 
 
 def net_distribution(
@@ -472,8 +493,8 @@ def _parent_attribute_resistance(
 ) -> tuple[PoolPart, ...]:
     if attribute <= 0:
         return (PoolPart(f"{attribute_name} {attribute} ≤ 0", resistance=2),)
-    if 2 * attribute <= skill:
-        label = f"{attribute_name} {attribute} ≤ {skill_name} {skill} / 2"
+    if attribute < skill:
+        label = f"{attribute_name} {attribute} < {skill_name} {skill}"
         return (PoolPart(label, resistance=1),)
     return ()
 
@@ -486,7 +507,11 @@ def skill_pools(
     skill_name: str = "skill",
     **situation: Unpack[Situation],
 ) -> Pools:
-    """A skill test: Bd = attribute + skill; +1 Rd if 0 < attribute ≤ skill / 2; +2 if ≤ 0."""
+    """A skill test: Bd = attribute + skill; +1 Rd if 0 < attribute < skill; +2 if ≤ 0.
+
+    Decision (RULES.md §5): seed 004's worked examples (Agility 2, Dancer 3: 1 Rd) and its
+    summary say "lower than the skill", not its one "half or less".
+    """
     attribute = _int(attribute, "The attribute", MIN_ATTRIBUTE, MAX_ATTRIBUTE)
     skill = _int(skill, "The skill", 0, MAX_POOL)
     parts = (
@@ -510,7 +535,8 @@ def background_pools(
     """Backgrounds standing in for a skill: +1 Bd each (at most 3); indirect ones +1 Rd each.
 
     Decision: since they stand in for the skill, the skill test's parent-attribute rule
-    applies with the number of backgrounds as the skill (as the seed also says).
+    applies with the number of backgrounds counted as the skill: +1 Rd when it is higher
+    than an attribute above 0, +2 Rd when the attribute is 0 or less.
     """
     attribute = _int(attribute, "The attribute", MIN_ATTRIBUTE, MAX_ATTRIBUTE)
     backgrounds = _int(backgrounds, "The number of backgrounds", 1, MAX_BACKGROUNDS)

@@ -49,7 +49,7 @@ async def test_attribute_test_from_the_seed_fails(table: Table) -> None:
     assert result.response.components == []  # no price to pay
 
 
-async def test_skill_test_with_difficulty_and_the_half_attribute_rule(table: Table) -> None:
+async def test_skill_test_with_difficulty_and_the_lower_attribute_rule(table: Table) -> None:
     await william(table)
     table.bot.dice = ScriptedDice([6, 5, 5, 1, 2, 4, 4, 4, 4, 3, 3])
     result = await table.alice.slash(
@@ -57,12 +57,27 @@ async def test_skill_test_with_difficulty_and_the_half_attribute_rule(table: Tab
     )
     description = embed_of(result).description
     assert "**6Bd · 5Rd · 0Dd**" in description
-    assert "Physical 2 ≤ Dancing 4 / 2 (1Rd)" in description
+    assert "Physical 2 < Dancing 4 (1Rd)" in description
     assert "Difficult (4Rd)" in description
     text = text_of(result)
     assert "Base dice +3 **[6]** **[5]** **[5]** [1] [2] [4]" in text
     assert "Resistance dice +0" in text
     assert embed_of(result).title == "✅ Success — net 3"
+
+
+async def test_agility_2_with_dance_3_picks_up_one_resistance_die(table: Table) -> None:
+    # Seed 004's example: an attribute lower than the skill adds 1 Rd (not "half or less").
+    await william(table)
+    await table.alice.slash(
+        table.channel, "sheet skill", name="Dance", ranks=3, attribute="Physical"
+    )
+    table.bot.dice = ScriptedDice([5, 5, 3, 3, 3, 1])
+    result = await table.alice.slash(table.channel, "drama test", skill="Dance")
+    description = embed_of(result).description
+    assert "**5Bd · 1Rd · 0Dd**" in description
+    assert "Physical 2 < Dance 3 (1Rd)" in description
+    assert embed_of(result).title == "⚖️ Yes, but… — net 1"
+    assert "Chance: 42.9% of success" in text_of(result)
 
 
 async def test_backgrounds_indirect_and_a_target(table: Table) -> None:
