@@ -49,6 +49,8 @@ def kind_text(roll: Roll) -> str:
         kind += " · advantage: the lower die rerolled"
     elif roll.advantage_refused:
         kind += " · advantage refused: doubles that would fail are not rerolled"
+    elif roll.advantage_kept:
+        kind += " · advantage not used: the first roll succeeded"
     return kind
 
 

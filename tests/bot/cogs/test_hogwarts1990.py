@@ -53,6 +53,15 @@ async def test_advantage_is_refused_on_failing_doubles(table: Table) -> None:
     assert embed.title.startswith("💀 Critical failure")
 
 
+async def test_advantage_keeps_a_successful_first_roll(table: Table) -> None:
+    # Stress 15/13 vs 12 succeeds on the first roll: the third die is never drawn.
+    embed = embed_of(await roll(table, [15, 13], difficulty=12, stress=True, advantage=True))
+    assert embed.title.startswith("✅ Success")
+    assert "advantage not used: the first roll succeeded" in embed.description
+    # The chance shown is for advantage used only on a failure (exact, tests/engine).
+    assert "Chance: 42.5% · exceptional 4.7% · critical failure 4.1%" in embed.description
+
+
 async def test_without_difficulty_the_total_is_all(table: Table) -> None:
     embed = embed_of(await roll(table, [9, 9], bonus=2))
     assert embed.title == "🎲 11 — Hogwarts 1990 roll"
