@@ -45,6 +45,7 @@ TEST_HELP = {
     "conditions": "Tables 9-2…9-4 and combat modifiers, e.g. 'Darkness +5, Heavy rain -3'",
     **ROLL_HELP,
 }
+UNTRAINED_HELP = "The attribute a character lacking the skill rolls instead (untrained, −2)"
 SHEET_TEST_HELP = {
     "modifier": "Anything else added to the test",
     "character": CHARACTER_HELP,
@@ -283,6 +284,8 @@ class CodaCog(NarratorCog):
         b="Side B: a modifier (+3) or a character's name",
         a_skill="The skill, attribute or reaction side A's character rolls",
         b_skill="The skill, attribute or reaction side B's character rolls",
+        a_attribute=UNTRAINED_HELP,
+        b_attribute=UNTRAINED_HELP,
         **ROLL_HELP,
     )
     @app_commands.autocomplete(
@@ -290,6 +293,8 @@ class CodaCog(NarratorCog):
         b=character_autocomplete,
         a_skill=sheet_entries(("skill", "attribute"), "a"),
         b_skill=sheet_entries(("skill", "attribute"), "b"),
+        a_attribute=sheet_entries(("attribute",), "a"),
+        b_attribute=sheet_entries(("attribute",), "b"),
     )
     async def opposed(
         self,
@@ -298,6 +303,8 @@ class CodaCog(NarratorCog):
         b: SheetName,
         a_skill: SheetName | None = None,
         b_skill: SheetName | None = None,
+        a_attribute: SheetName | None = None,
+        b_attribute: SheetName | None = None,
         label: Label | None = None,
         secret: bool = False,
     ) -> None:
@@ -309,6 +316,8 @@ class CodaCog(NarratorCog):
             b=b,
             a_with=a_skill,
             b_with=b_skill,
+            a_untrained=a_attribute,
+            b_untrained=b_attribute,
             label=label,
             secret=secret,
         )
@@ -324,6 +333,7 @@ class CodaCog(NarratorCog):
         leader="The leader: a modifier (+4) or a character's name",
         helpers="Helpers in order, separated by commas: modifiers or characters' names",
         skill="The skill, attribute or reaction the characters roll",
+        attribute=UNTRAINED_HELP,
         tn=TEST_HELP["tn"],
         difficulty=TEST_HELP["difficulty"],
         conditions=TEST_HELP["conditions"],
@@ -333,6 +343,7 @@ class CodaCog(NarratorCog):
     @app_commands.autocomplete(
         leader=character_autocomplete,
         skill=sheet_entries(("skill", "attribute"), "leader"),
+        attribute=sheet_entries(("attribute",), "leader"),
         conditions=conditions_autocomplete,
     )
     async def combined(
@@ -343,6 +354,7 @@ class CodaCog(NarratorCog):
         tn: TN | None = None,
         difficulty: str | None = None,
         skill: SheetName | None = None,
+        attribute: SheetName | None = None,
         conditions: Conditions | None = None,
         label: Label | None = None,
         secret: bool = False,
@@ -356,6 +368,7 @@ class CodaCog(NarratorCog):
             tn=tn,
             difficulty=difficulty,
             using=skill,
+            untrained=attribute,
             conditions=conditions,
             label=label,
             secret=secret,
@@ -393,6 +406,7 @@ class CodaCog(NarratorCog):
         task="Which extended test (needed only when several are in progress)",
         modifier="Everything added to 2d6 (or use skill)",
         skill="The character's skill (default: the stage's skill, if it names one)",
+        attribute="The attribute to use (default: the skill's own; untrained, −2, if lacking it)",
         character=CHARACTER_HELP,
         penalty=TEST_HELP["penalty"],
         conditions=TEST_HELP["conditions"],
@@ -400,6 +414,7 @@ class CodaCog(NarratorCog):
     )
     @app_commands.autocomplete(
         skill=sheet_entries(("skill",)),
+        attribute=attribute_autocomplete,
         character=character_autocomplete,
         conditions=conditions_autocomplete,
     )
@@ -409,6 +424,7 @@ class CodaCog(NarratorCog):
         task: TaskName | None = None,
         modifier: Modifier | None = None,
         skill: SheetName | None = None,
+        attribute: SheetName | None = None,
         character: SheetName | None = None,
         penalty: Penalty = 0,
         conditions: Conditions | None = None,
@@ -422,6 +438,7 @@ class CodaCog(NarratorCog):
             task=task,
             modifier=modifier,
             skill=skill,
+            attribute=attribute,
             character=character,
             penalty=penalty,
             conditions=conditions,
