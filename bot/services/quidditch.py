@@ -284,11 +284,15 @@ async def play_turn(
     *,
     targets: str | None = None,
     penalties: q.Penalties = "ask",
+    scoring_zone: str | None = None,
 ) -> TurnOutcome:
+    """One turn; ``scoring_zone`` names the team at whose hoops the quaffle is (the GM's
+    word), whose keeper may then be hit without a foul."""
     parsed = q.parse_targets(targets)
     async with db.unit_of_work() as session:
         match, state = await _gm_match(session, actor, "play the quidditch match")
-        turn = q.play_turn(dice, state, targets=parsed, penalties=penalties)
+        zone = resolve_side(state, scoring_zone) if scoring_zone else None
+        turn = q.play_turn(dice, state, targets=parsed, penalties=penalties, scoring_zone=zone)
         match.state = turn.state.to_dict()
         total = await _finish(session, actor, match, turn.report)
         phase = "snitch" if turn.report.snitch_only else "turn"

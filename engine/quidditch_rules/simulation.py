@@ -121,7 +121,7 @@ def simulate(
                     row.append(total - difficulty if total >= difficulty else None)
                 else:
                     row.append(None)
-        # Default targets, fixed before any bludger: best margin, else first active chaser.
+        # Default targets, fixed before any bludger: best margin, else none (hold back).
         targets: list[int | None] = [None, None]
         for side in (0, 1):
             opp = margins[1 - side]
@@ -129,8 +129,6 @@ def simulate(
             for index, margin in enumerate(opp):
                 if margin is not None and (best is None or margin > opp[best]):  # type: ignore[operator]
                     best = index
-            if best is None:
-                best = next((i for i, hp in enumerate(ch_hp[1 - side]) if hp > 0), None)
             targets[side] = best
         blocked = [[False] * len(ch_str[0]), [False] * len(ch_str[1])]
         fouls: list[tuple[int, int]] = []

@@ -120,6 +120,8 @@ class QuidditchCog(NarratorCog):
     @app_commands.describe(
         targets="Beater targets, e.g. home1:Weasley, away2:keeper (others use the default)",
         penalties="What to do with fouls (default: ask)",
+        scoring_zone="The quaffle is in the scoring zone at this team's hoops: hitting its keeper "
+        "is no foul",
     )
     @app_commands.choices(penalties=PENALTIES)
     async def turn(
@@ -127,6 +129,7 @@ class QuidditchCog(NarratorCog):
         interaction: discord.Interaction,
         targets: app_commands.Range[str, 1, 300] | None = None,
         penalties: str = "ask",
+        scoring_zone: Name | None = None,
     ) -> None:
         outcome = await quidditch.play_turn(
             self.db,
@@ -134,6 +137,7 @@ class QuidditchCog(NarratorCog):
             actor_from(interaction),
             targets=targets,
             penalties=penalties,  # type: ignore[arg-type]
+            scoring_zone=scoring_zone,
         )
         await interaction.response.send_message(embed=render.turn_embed(outcome))
 
@@ -190,6 +194,7 @@ class QuidditchCog(NarratorCog):
     @remove.autocomplete("team")
     @penalty.autocomplete("team")
     @snitch.autocomplete("team")
+    @turn.autocomplete("scoring_zone")
     @safe_autocomplete
     async def _teams(self, interaction: discord.Interaction, current: str) -> Choices:
         state = await quidditch.peek(self.db, interaction.channel_id or 0)
