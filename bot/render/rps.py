@@ -185,7 +185,8 @@ def sustained_roll_embed(outcome: SustainedOutcome, roller: str) -> discord.Embe
     )
     embed.add_field(
         name="Success Pool",
-        value=f"{step.before.pool} {signed(step.change)} → **{view.task.pool}** / {view.task.goal}",
+        value=f"{number(step.before.pool)} {signed(step.change)} → **{number(view.task.pool)}** "
+        f"/ {view.task.goal}",
     )
     embed.add_field(name="Status", value=_task_lines(view)[-1])
     _footer(embed, roller, outcome.base.character, outcome.secrecy.secret)

@@ -262,6 +262,20 @@ async def test_sustained_fails_on_a_critical_failure(table: Table) -> None:
     assert "failed**: critical failure" in text_of(result)
 
 
+async def test_sustained_automatic_failure_is_an_ordinary_failed_check(table: Table) -> None:
+    # Decision: double 10s whose SL would have been ≥ 1 (Base 25 − 20 = 5) are an Automatic
+    # Failure, SL 0: the pool loses 1 and the action goes on; only a Critical Failure ends it.
+    await table.alice.slash(table.channel, "rps sustained start", goal=5)
+    table.bot.dice = ScriptedDice([10, 10])
+    result = await table.alice.slash(table.channel, "rps sustained roll", base=25)
+    assert "Double 10s: **automatic failure**, SL 0." in text_of(result)
+    assert "0 −1 → **−1** / 5" in text_of(result)
+    assert "⏳" in embed_of(result).title and "in progress" in text_of(result)
+    table.bot.dice = ScriptedDice([1, 2])
+    going_on = await table.alice.slash(table.channel, "rps sustained roll", base=25)
+    assert "pool 21/5" in embed_of(going_on).title and "✅" in embed_of(going_on).title
+
+
 async def test_sustained_fails_when_the_pool_drops_below_minus_goal(table: Table) -> None:
     await table.alice.slash(table.channel, "rps sustained start", goal=1)
     table.bot.dice = ScriptedDice([9, 9, 9, 9])
