@@ -245,7 +245,8 @@ HINTS["value"] = ("off", "fumble", "failure", "complete-failure", "on", "yes")
 GROUP_HINTS: dict[str, dict[str, tuple[str, ...]]] = {
     "coda": {
         "character": ("Hermione",),
-        "name": ("Strength", "Wits", "Stamina", "Swiftness", "Willpower", "Wisdom"),
+        # Attributes and reactions, and the reference tables of /coda table.
+        "name": ("Strength", "Wits", "Stamina", "Swiftness", "Willpower", "Wisdom", "9-7", "9-8"),
         "skill": ("Potions", "Herbology"),
         "attribute": ("Wits", "Strength"),
         "specialty": ("Brewing",),
@@ -253,6 +254,8 @@ GROUP_HINTS: dict[str, dict[str, tuple[str, ...]]] = {
         "b": ("Hermione", "+3", "12"),
         "a_skill": ("Potions", "Wits"),
         "b_skill": ("Potions", "Strength"),
+        "a_attribute": ("Wits", "Strength"),
+        "b_attribute": ("Wits",),
         "leader": ("Hermione", "+4"),
         "task": ("Brew", "Siege"),
     },

@@ -1,4 +1,4 @@
-"""``/coda test|skill|attribute|reaction|damage|opposed|combined|extended …``."""
+"""``/coda test|skill|attribute|reaction|damage|opposed|combined|table|extended …``."""
 
 from __future__ import annotations
 
@@ -13,8 +13,9 @@ from bot.cogs._common import Choices, NarratorCog, actor_from, safe_autocomplete
 from bot.cogs._options import CHARACTER_HELP, ROLL_HELP, Label, SheetName
 from bot.cogs._sheets import attribute_autocomplete, character_autocomplete, skill_autocomplete
 from bot.render import coda as render
+from bot.render.coda_reference import table_embed
 from bot.services import coda as service
-from engine.systems import coda
+from engine.systems import coda, coda_reference
 from engine.systems.coda_tables import condition_options
 
 Modifier = app_commands.Range[int, coda.MODIFIER_MIN, coda.MODIFIER_MAX]
@@ -375,6 +376,37 @@ class CodaCog(NarratorCog):
         )
         embed = render.combined_embed(outcome, interaction.user.display_name)
         await send_roll(interaction, embed, outcome.secrecy)
+
+    # ----------------------------------------------------------------------- /coda table
+
+    @coda_group.command(name="table", description="A reference table of seed 000 (9-1, 9-5…9-13)")
+    @app_commands.describe(
+        name="The table: its number (9-7) or a word of its title, with autocomplete",
+        strength="Table 9-8: the loads for this Strength",
+        titanic="Table 9-7: walking distances for Titanic +X (this X)",
+    )
+    async def table(
+        self,
+        interaction: discord.Interaction,
+        name: app_commands.Range[str, 1, 100],
+        strength: app_commands.Range[int, coda_reference.MIN_STRENGTH, coda_reference.MAX_STRENGTH]
+        | None = None,
+        titanic: app_commands.Range[int, 0, coda_reference.MAX_TITANIC_X] | None = None,
+    ) -> None:
+        found = coda_reference.find_table(name)
+        await interaction.response.send_message(
+            embed=table_embed(found, strength=strength, titanic=titanic)
+        )
+
+    @table.autocomplete("name")
+    @safe_autocomplete
+    async def _table_names(self, interaction: discord.Interaction, current: str) -> Choices:
+        wanted = current.strip().casefold()
+        return [
+            app_commands.Choice(name=name, value=name.split(":")[0].removeprefix("Table "))
+            for name in coda_reference.table_names()
+            if wanted in name.casefold()
+        ]
 
     # ----------------------------------------------------------------------- /coda extended
 

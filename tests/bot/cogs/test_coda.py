@@ -647,3 +647,47 @@ async def test_opposed_and_combined_autocomplete_from_the_named_character(table:
         table.channel, "coda skill", "specialty", "", skill="Stealth"
     )
     assert [c["value"] for c in specialties] == ["Hiding", "Sneaking"]
+
+
+# --- /coda table ---------------------------------------------------------------------------
+
+
+async def test_a_reference_table_as_the_seed_prints_it(table: Table) -> None:
+    result = await table.alice.slash(table.channel, "coda table", name="9-7", titanic=2)
+    embed = embed_of(result)
+    assert not result.ephemeral
+    assert embed.title == "Table 9-7: Movement Based on Size"
+    assert "**Titanic +X** — 180 + X\\*180 yards · 200 + X\\*200 miles" in embed.description
+    assert "**Titanic +2**: walk 540 yards per action, 600 miles per hour." in embed.description
+    encumbrance = await table.alice.slash(table.channel, "coda table", name="9-8", strength=3)
+    description = embed_of(encumbrance).description
+    assert "**Heavy burden (Strength x 10-20)** — ½ normal pace, rounded down; cannot Run" in (
+        description
+    )
+    assert "Moderate burden: over 15 lbs up to 30 lbs" in description
+
+
+async def test_every_reference_table_fits_an_embed(table: Table) -> None:
+    for name in ("9-1", "9-5", "9-6", "9-7", "9-8", "9-9", "9-10", "9-11", "9-12", "9-13"):
+        result = await table.alice.slash(table.channel, "coda table", name=name, strength=1000)
+        embed = embed_of(result)
+        assert embed.title.startswith(f"Table {name}: ")
+        assert len(embed.description) <= 4096 and len(embed) <= 6000
+    combat = await table.alice.slash(table.channel, "coda table", name="ranged")
+    assert "__Target Motion__" in embed_of(combat).description
+    assert "**Extended +X range** — 6+(X\\*2) TN" in embed_of(combat).description
+
+
+async def test_reference_table_names_autocomplete_and_refusals(table: Table) -> None:
+    choices = await table.alice.autocomplete(table.channel, "coda table", "name", "combat")
+    assert [(c["name"], c["value"]) for c in choices] == [
+        ("Table 9-12: Melee Combat Modifiers", "9-12"),
+        ("Table 9-13: Ranged Combat Modifiers", "9-13"),
+    ]
+    every = await table.alice.autocomplete(table.channel, "coda table", "name", "")
+    assert len(every) == 10
+    unknown = await table.alice.slash(table.channel, "coda table", name="9-2 **bold**")
+    assert unknown.ephemeral
+    assert "There is no reference table" in unknown.response.content
+    with pytest.raises(OptionError):
+        await table.alice.slash(table.channel, "coda table", name="9-8", strength=0)
