@@ -265,6 +265,9 @@ GROUP_HINTS: dict[str, dict[str, tuple[str, ...]]] = {
         "attribute": ("Strength", "Dexterity", "Toughness", "Humor"),
         "vs_attribute": ("Strength", "Dexterity"),
         "vs_name": ("Filch", "Peeves"),
+        "defense": ("Toughness + Dexterity", "8 + 3", "Strength", "+", "1" * 60),
+        "defender": ("Ginny",),
+        "defender_name": ("Filch",),
     },
     "infinity": {
         "character": ("Trooper",),
