@@ -610,7 +610,7 @@ class SaveResult(_Rolled[SaveDie]):
         """The attack damage arithmetic, naming the armor as rolled against (ARM or BTS)."""
         text = f"{self.damage} − {armor_name} {self.armor}"
         if self.cover:
-            text += f" {_fmt_signed(COVER_MOD)} (cover)"
+            text += f" {_fmt_signed(COVER_MOD)} (cover: +3 to the save)"
         if self.mods:
             text += f" {_fmt_signed(self.mods)}"
         if self.mods_clamped:

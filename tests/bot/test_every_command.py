@@ -277,6 +277,8 @@ GROUP_HINTS: dict[str, dict[str, tuple[str, ...]]] = {
         "active_attribute": ("BS", "CC", "13"),
         "reactive_attribute": ("BS", "PH", "11"),
         "armor": ("ARM", "BTS", "3"),
+        "range": ("40:+3,80:-3,120:-6", "40:+3", "80:-3,40:+3"),
+        "targets": ("Warband:1:13", "Warband:1:13:-3:2, Hacker:1:11", "Warband:9:13"),
     },
     "rps": {"attribute": ("Strength", "Agility"), "skill": ("Stealth",)},
     "drama": {"attribute": ("Physical", "Agility"), "skill": ("Fencing",)},
