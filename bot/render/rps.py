@@ -45,6 +45,10 @@ def chance_line(chance: float) -> str:
 
 def check_lines(result: CheckResult) -> list[str]:
     """How the SL came about: the dice, the subtraction and any double."""
+    if result.granted:
+        return [
+            "Automatic success (the GM sees no reasonable chance of failure): **SL 1**, no roll."
+        ]
     if result.forgone:
         return ["Roll forgone (Base above 15): **SL 1**, and no critical either way."]
     first, second = result.faces

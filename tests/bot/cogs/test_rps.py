@@ -63,6 +63,25 @@ async def test_doubles(table: Table, base: int, faces: list[int], line: str, sl:
     assert f"**SL {sl}**".replace("-", "−") in embed.description
 
 
+async def test_the_gm_grants_an_automatic_success(table: Table) -> None:
+    table.bot.dice = ScriptedDice([])
+    result = await table.gm.slash(
+        table.channel, "rps check", base=3, automatic=True, label="open the door"
+    )
+    embed = embed_of(result)
+    assert "Automatic success (the GM sees no reasonable chance of failure): **SL 1**" in (
+        embed.description
+    )
+    assert "Chance: 100.0% of SL ≥ 1" in embed.description
+    history = await table.gm.slash(table.channel, "history")
+    assert "automatic success (GM)" in text_of(history)
+    refused = await table.bob.slash(table.channel, "rps check", base=3, automatic=True)
+    assert refused.ephemeral
+    assert "Only the channel's GM can grant an automatic success" in refused.response.content
+    both = await table.gm.slash(table.channel, "rps check", base=16, automatic=True, forgo=True)
+    assert both.ephemeral and "choose one of the two" in both.response.content
+
+
 async def test_forgo_above_fifteen_and_its_refusal(table: Table) -> None:
     table.bot.dice = ScriptedDice([])
     result = await table.bob.slash(table.channel, "rps check", base=16, forgo=True)
