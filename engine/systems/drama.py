@@ -462,6 +462,7 @@ class Situation(TypedDict, total=False):
     target: int
     drama: int
     penalty: int
+    risk: bool
     hands: Sequence[int]
 
 
@@ -564,10 +565,15 @@ def _situation(
     target: int = 0,
     drama: int = 0,
     penalty: int = 0,
+    risk: bool = False,
     hands: Sequence[int] = (),
 ) -> Pools:
     """Add what every kind of test shares: difficulty, situational Rd, the target's stat,
-    drama dice, the actor's penalty dice and helpers lending a hand (their attributes)."""
+    drama dice, the actor's penalty dice and helpers lending a hand (their attributes).
+
+    ``risk``: the GM turns the penalty dice into an advantage rolled as a risk, so for this
+    test they are Dd instead of Rd (RULES.md §5, Penalty pool).
+    """
     extra: list[PoolPart] = []
     if difficulty is not None:
         found = _find_difficulty(difficulty)
@@ -586,7 +592,12 @@ def _situation(
     if _int(drama, "The Drama dice (Dd)", 0, MAX_POOL):
         extra.append(PoolPart("drama", drama=drama))
     if _int(penalty, "Penalty dice", 0, MAX_PENALTY):
-        extra.append(PoolPart("penalty dice", resistance=penalty))
+        if risk:
+            extra.append(PoolPart("penalty dice as a risk", drama=penalty))
+        else:
+            extra.append(PoolPart("penalty dice", resistance=penalty))
+    elif risk:
+        raise DramaError("There are no penalty dice to turn into a risk.")
     all_parts = (*parts, *extra)
     pools = Pools(
         base=sum(p.base for p in all_parts),

@@ -516,6 +516,22 @@ def test_every_roll_recounts_to_its_net(base, resistance, drama_dice, criticals,
     assert result.outcome is Outcome.of(recount)
 
 
+def test_penalty_dice_as_a_risk_move_from_rd_to_dd() -> None:
+    plain = drama.skill_pools(3, 2, penalty=3, drama=1)
+    risky = drama.skill_pools(3, 2, penalty=3, drama=1, risk=True)
+    assert (plain.base, plain.resistance, plain.drama) == (5, 3, 1)
+    assert (risky.base, risky.resistance, risky.drama) == (5, 0, 4)
+    assert risky.parts[-1] == drama.PoolPart("penalty dice as a risk", drama=3)
+    # Rolled as Dd: 4s-6s count, 6s explode, 1s cost a penalty die (Order: Bd, Rd, Dd).
+    result = drama.roll_pools(ScriptedDice([5, 3, 2, 1, 1, 6, 4, 5, 1, 3]), risky)
+    assert result.drama_face_values == (6, 4, 5, 1, 3)
+    assert (result.net, result.penalty_gained) == (1 + 3 - 1, 1)
+    with pytest.raises(drama.DramaError, match="no penalty dice"):
+        drama.attribute_pools(2, risk=True)
+    with pytest.raises(drama.DramaError, match="Drama dice"):
+        drama.attribute_pools(2, penalty=61, risk=True)
+
+
 def test_given_pools_take_the_situation_too() -> None:
     pools = drama.given_pools(5, difficulty="Troublesome", drama=1, penalty=3)
     assert (pools.base, pools.resistance, pools.drama) == (5, 5, 1)
