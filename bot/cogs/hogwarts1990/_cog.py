@@ -27,6 +27,13 @@ _HELP = {
 }
 
 
+async def _reply(interaction: discord.Interaction, outcome: service.RollOutcome) -> None:
+    """A roll's (or a defended roll's) embed, sent as its secrecy says."""
+    await send_roll(
+        interaction, render.roll_embed(outcome, interaction.user.display_name), outcome.secrecy
+    )
+
+
 class Hogwarts1990Cog(NarratorCog):
     group = app_commands.Group(name="h90", description="Hogwarts 1990 rolls")
 
@@ -55,11 +62,7 @@ class Hogwarts1990Cog(NarratorCog):
             label=label,
             secret=secret,
         )
-        await send_roll(
-            interaction,
-            render.roll_embed(outcome, interaction.user.display_name),
-            outcome.secrecy,
-        )
+        await _reply(interaction, outcome)
 
     @group.command(
         name="defended", description="A roll against the defender's attributes (e.g. T + D)"
@@ -95,11 +98,7 @@ class Hogwarts1990Cog(NarratorCog):
             label=label,
             secret=secret,
         )
-        await send_roll(
-            interaction,
-            render.roll_embed(outcome, interaction.user.display_name),
-            outcome.secrecy,
-        )
+        await _reply(interaction, outcome)
 
     @group.command(name="opposed", description="Both sides roll; the higher total wins")
     @app_commands.describe(
