@@ -25,7 +25,7 @@ _HELP = {"character": CHARACTER_HELP, **ROLL_HELP}
 _ATTACK_HELP = {
     "cover": "The target is in cover: MOD −3 (and +3 to its saving roll)",
     "mimetism": "The target's Mimetism: MOD −3 or −6",
-    "bands": "The weapon's range bands, distance:MOD, e.g. 40:+3,80:-3,120:-6",
+    "range": "The weapon's range bands, distance:MOD, e.g. 40:+3,80:-3,120:-6",
     "distance": "The distance to the target (with range): picks the band's MOD",
 }
 MIMETISM = [
@@ -48,7 +48,6 @@ class InfinityCog(NarratorCog):
         **_HELP,
     )
     @app_commands.choices(mimetism=MIMETISM)
-    @app_commands.rename(bands="range")
     async def roll(
         self,
         interaction: discord.Interaction,
@@ -57,7 +56,7 @@ class InfinityCog(NarratorCog):
         burst: Burst = 1,
         cover: bool = False,
         mimetism: int = 0,
-        bands: RangeBands | None = None,
+        range: RangeBands | None = None,  # the option's name (the builtin is not used here)
         distance: Distance | None = None,
         character: SheetName | None = None,
         label: Label | None = None,
@@ -71,7 +70,7 @@ class InfinityCog(NarratorCog):
             mods=mods,
             burst=burst,
             character=character,
-            attack=service.Attack(cover, mimetism, bands, distance),
+            attack=service.Attack(cover, mimetism, range, distance),
             label=label,
             secret=secret,
         )
@@ -96,7 +95,6 @@ class InfinityCog(NarratorCog):
         **ROLL_HELP,
     )
     @app_commands.choices(mimetism=MIMETISM)
-    @app_commands.rename(bands="range")
     async def ftf(
         self,
         interaction: discord.Interaction,
@@ -110,7 +108,7 @@ class InfinityCog(NarratorCog):
         reactive_character: SheetName | None = None,
         cover: bool = False,
         mimetism: int = 0,
-        bands: RangeBands | None = None,
+        range: RangeBands | None = None,  # the option's name (the builtin is not used here)
         distance: Distance | None = None,
         targets: app_commands.Range[str, 1, 500] | None = None,
         label: Label | None = None,
@@ -120,7 +118,7 @@ class InfinityCog(NarratorCog):
         reactive = service.Side(
             reactive_attribute, reactive_mods, reactive_burst, reactive_character
         )
-        attack = service.Attack(cover, mimetism, bands, distance)
+        attack = service.Attack(cover, mimetism, range, distance)
         roller = interaction.user.display_name
         if targets is not None:
             split = await service.burst_split(
