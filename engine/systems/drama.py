@@ -316,32 +316,43 @@ def _critical_net(
     """net = X + T − R + bonus, X = Bd successes + Dd 6s, m = Bd 6s + Dd 6s, O = Rd 1s and
     bonus = max(0, m − O) when m ≥ 3 (else 0).
 
-    X and m are gathered jointly (``by_sixes[m]`` = P(m, X)); the bonus and −R depend on m
-    only while m < the Rd pool (past it, O ≤ m always and the bonus is m − O), so only
-    those few m need their own Rd distribution and the rest share one shifted −(R + O).
+    Once m reaches the most Rd 1s that can happen, O ≤ m and the bonus is m − O: all those
+    m share one −(R + O), and their X + m is the whole X + m (a cheap convolution) less the
+    few small m. Only m below that (and m < 3, no bonus) are gathered one by one, jointly
+    with X (``joint[m]`` = P(m, X)), each with its own Rd distribution.
     """
-    by_sixes: dict[int, Pmf] = {}
-    for base_sixes, row in enumerate(base_rows):
-        for k, pk in enumerate(sixes):
-            add_shifted(by_sixes.setdefault(base_sixes + k, {}), row, shift=k, weight=pk)
-    resistance = len(resistance_rows) - 1
-    ordinary: Pmf = {}
+    # Cells this improbable change no chance shown (all of them together stay below 1e-12):
+    # dropping them keeps 60/60/60 from convolving thousands of ~0 terms.
+    negated = [
+        {v: p for v, p in _negated(row).items() if p >= _NEGLIGIBLE} for row in resistance_rows
+    ]
+    ones_seen = [ones for ones, row in enumerate(negated) if row]
+    first_beyond = max(CRITICAL_SIXES, max(ones_seen, default=0))
+    joint: dict[int, Pmf] = {}
+    for base_sixes, full_row in enumerate(base_rows[:first_beyond]):
+        row = {v: p for v, p in full_row.items() if p >= _NEGLIGIBLE}
+        for k, pk in enumerate(sixes[: first_beyond - base_sixes]):
+            add_shifted(joint.setdefault(base_sixes + k, {}), row, shift=k, weight=pk)
+    # X + m over every m (B + S6 + 2K), less the m gathered one by one.
     beyond: Pmf = {}
+    with_sixes = _marginal(base_rows, special_weight=1)
+    for k, pk in enumerate(sixes):
+        add_shifted(beyond, with_sixes, shift=2 * k, weight=pk)
+    ordinary: Pmf = {}
     mixed: Pmf = {}
-    for m, joint in by_sixes.items():
+    for m, cells in joint.items():
+        add_shifted(beyond, cells, shift=m, weight=-1.0)
         if m < CRITICAL_SIXES:
-            add_shifted(ordinary, joint)
-        elif m >= resistance:
-            add_shifted(beyond, joint, shift=m)
+            add_shifted(ordinary, cells)
         else:
             against_m: Pmf = {}
-            for ones, row in enumerate(resistance_rows):
-                add_shifted(against_m, _negated(row), shift=max(0, m - ones))
-            add_shifted(mixed, convolve(joint, against_m))
+            for ones in ones_seen:
+                add_shifted(against_m, negated[ones], shift=max(0, m - ones))
+            add_shifted(mixed, convolve(cells, against_m, floor=_NEGLIGIBLE))
     against_all = _negated(_marginal(resistance_rows, special_weight=1))
-    add_shifted(mixed, convolve(ordinary, plain_against))
-    add_shifted(mixed, convolve(beyond, against_all))
-    return convolve(mixed, terminals)
+    add_shifted(mixed, convolve(ordinary, plain_against, floor=_NEGLIGIBLE))
+    add_shifted(mixed, convolve(beyond, against_all, floor=_NEGLIGIBLE))
+    return convolve(mixed, terminals, floor=_NEGLIGIBLE)
 
 
 def net_distribution(

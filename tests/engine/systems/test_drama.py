@@ -431,6 +431,48 @@ def test_agility_2_dance_3_shows_the_chance_with_its_resistance_die() -> None:
     assert round(got, 3) == 0.429
 
 
+def _reference_critical_success(base: int, resistance: int, drama_dice: int) -> float:
+    """P(net ≥ 2) with criticals, summed cell by cell from the rule (no pruning, no tricks):
+    Bd (successes c, sixes s), Rd (losses r, ones o), Dd sixes k (negative binomial) and the
+    non-6 ends of the chains t."""
+
+    def pool(n: int) -> dict[tuple[int, int], float]:
+        # (counted, special): 1/6 special and counted, 1/6 counted only, 4/6 neither.
+        cells: dict[tuple[int, int], float] = {}
+        for special in range(n + 1):
+            for counted in range(special, n + 1):
+                ways = math.comb(n, special) * math.comb(n - special, counted - special)
+                cells[(counted, special)] = ways * (1 / 6) ** counted * (4 / 6) ** (n - counted)
+        return cells
+
+    ends: Counter = Counter({0: 1.0})
+    for _ in range(drama_dice):
+        step: Counter = Counter()
+        for value, p in ends.items():
+            for face_value, q in ((-1, 0.2), (0, 0.4), (1, 0.4)):
+                step[value + face_value] += p * q
+        ends = step
+    sixes = [math.comb(drama_dice + k - 1, k) * (1 / 6) ** k * (5 / 6) ** drama_dice
+             for k in range(80)]  # fmt: skip
+    total = 0.0
+    for (c, s6), pb in pool(base).items():
+        for (r, o), pr in pool(resistance).items():
+            for k, pk in enumerate(sixes):
+                m = s6 + k
+                bonus = max(0, m - o) if m >= 3 else 0
+                for t, pt in ends.items():
+                    if c - r + k + t + bonus >= 2:
+                        total += pb * pr * pk * pt
+    return total
+
+
+def test_the_criticals_chance_of_mid_pools_matches_a_cell_by_cell_sum() -> None:
+    for base, resistance, drama_dice in ((12, 10, 3), (6, 12, 2)):
+        got = drama.chance(base=base, resistance=resistance, drama=drama_dice, criticals=True)
+        expected = _reference_critical_success(base, resistance, drama_dice)
+        assert got == pytest.approx(expected, abs=1e-9)
+
+
 def test_distribution_sums_to_one_and_has_every_outcome() -> None:
     for criticals in (False, True):
         pmf = drama.net_distribution(base=20, resistance=15, drama=10, criticals=criticals)
