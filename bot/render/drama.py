@@ -101,13 +101,18 @@ def result_fields(embed: discord.Embed, result: DramaResult, *, prefix: str = ""
 
 
 def _penalty_lines(
-    character: str | None, penalty_dice: int, gained: penalty.PenaltyChange | None
+    character: str | None,
+    penalty_dice: int,
+    gained: penalty.PenaltyChange | None,
+    *,
+    risk: bool = False,
 ) -> list[str]:
     if character is None:
         return ["No Drama character active here: penalty dice are not tracked."]
     if penalty_dice:
         level = penalty.level_of(penalty_dice)
-        lines = [f"{dice_count(penalty_dice)} added to Rd ({character} is {level.label})."]
+        where = "rolled as a risk (Dd), by the GM's decision," if risk else "added to Rd"
+        lines = [f"{dice_count(penalty_dice)} {where} ({character} is {level.label})."]
     else:
         lines = [f"{character} has no penalty dice."]
     if gained is not None:
@@ -147,7 +152,10 @@ def test_embed(outcome: RollOutcome, roller: str) -> discord.Embed:
             value=clip(f"{pools_line(helper.pools)}\n{_compact(helper.result)}", FIELD_VALUE),
             inline=False,
         )
-    _penalty_field(embed, _penalty_lines(outcome.character, outcome.penalty_dice, outcome.gained))
+    _penalty_field(
+        embed,
+        _penalty_lines(outcome.character, outcome.penalty_dice, outcome.gained, risk=outcome.risk),
+    )
     _footer(embed, roller, outcome.character, outcome.secrecy.secret)
     return fit_embed(embed)
 

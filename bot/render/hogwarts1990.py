@@ -1,5 +1,6 @@
-"""Hogwarts 1990 embeds: both d20 (the kept one in bold, a reroll shown replacing its die),
-the bonus named term by term, the outcome in words with its colour, and the chances."""
+"""Hogwarts 1990 embeds (roll, defended roll, opposed): both d20 (the kept one in bold, a
+reroll shown replacing its die), the bonus named term by term, the outcome in words with its
+colour, and the chances."""
 
 from __future__ import annotations
 
@@ -49,6 +50,8 @@ def kind_text(roll: Roll) -> str:
         kind += " · advantage: the lower die rerolled"
     elif roll.advantage_refused:
         kind += " · advantage refused: doubles that would fail are not rerolled"
+    elif roll.advantage_kept:
+        kind += " · advantage not used: the first roll succeeded"
     return kind
 
 
@@ -78,6 +81,9 @@ def roll_embed(outcome: RollOutcome, roller: str) -> discord.Embed:
         f"**Dice:** {dice_text(roll)} ({kind_text(roll)})",
         arithmetic(roll, outcome.side),
     ]
+    if outcome.defense is not None:
+        who = f"{clip(outcome.defense.defender, 100)}'s " if outcome.defense.defender else ""
+        lines.append(f"🛡️ Defended: the difficulty is {who}{outcome.defense.text()}")
     note = doubles_note(roll)
     if note:
         lines.append(note)

@@ -8,9 +8,23 @@ import discord
 
 from bot.render import colours
 from bot.render.common import number, percent, roll_footer, titled
-from bot.render.limits import fit_embed
-from bot.services.infinity import FaceToFaceOutcome, NormalOutcome, SaveOutcome, Source
-from engine.systems.infinity import D20, Decision, Die, DieStatus, NormalResult
+from bot.render.limits import clip, fit_embed
+from bot.services.infinity import (
+    FaceToFaceOutcome,
+    NormalOutcome,
+    SaveOutcome,
+    Source,
+    SplitOutcome,
+)
+from engine.systems.infinity import (
+    D20,
+    Decision,
+    Die,
+    DieStatus,
+    FaceToFaceResult,
+    NormalResult,
+)
+from engine.systems.infinity_mods import Mods
 
 SYSTEM = "Infinity CodeOne"
 
@@ -51,8 +65,10 @@ def _footer(embed: discord.Embed, roller: str, secret: bool, *sources: Source) -
     roll_footer(embed, f"{roller} rolled", SYSTEM, secret=secret, character=characters or None)
 
 
-def _roll_lines(result: NormalResult, source: Source) -> list[str]:
+def _roll_lines(result: NormalResult, source: Source, mods: Mods | None = None) -> list[str]:
     lines = [result.describe(source.name)]
+    if mods is not None:
+        lines.insert(0, f"**MODs:** {mods.text()}")
     if not result.auto_fail:
         lines.append(f"**Dice (B{result.burst}):** {dice_text(result.dice)}")
     return lines
@@ -75,7 +91,9 @@ def normal_embed(outcome: NormalOutcome, roller: str) -> discord.Embed:
     if outcome.secrecy.secret:
         colour = colours.SECRET
     embed = discord.Embed(
-        title=title, description="\n".join(_roll_lines(result, outcome.source)), colour=colour
+        title=title,
+        description="\n".join(_roll_lines(result, outcome.source, outcome.mods)),
+        colour=colour,
     )
     chance = f"{percent(odds.success)} of at least one success"
     if odds.success > 0:
@@ -104,12 +122,12 @@ _NOBODY = {
 }
 
 
-def _ftf_headline(outcome: FaceToFaceOutcome) -> str:
-    result = outcome.result
+def _headline(result: FaceToFaceResult, sides: dict[str, str] = _SIDE) -> str:
+    """``🎯 Active wins — 2 hits`` (``sides`` names "a" and "b")."""
     decision = result.decision
     if result.winner is None:
         return _NOBODY[decision][0]
-    side = _SIDE[result.winner]
+    side = sides[result.winner]
     hits = len(result.hits)
     how = " with a Critical" if decision is Decision.CRITICAL else ""
     return f"{'💥' if how else '🎯'} {side} wins{how} — {_hits(hits)}"
@@ -129,13 +147,14 @@ def ftf_embed(outcome: FaceToFaceOutcome, roller: str) -> discord.Embed:
     if result.hits:
         lines.append(f"**Hits:** {' · '.join(die_text(d) for d in result.hits)}")
     embed = discord.Embed(
-        title=titled(_ftf_headline(outcome), outcome.label),
+        title=titled(_headline(outcome.result), outcome.label),
         description="\n".join(lines),
         colour=colour,
     )
     for key, side, source in (("a", result.a, outcome.active), ("b", result.b, outcome.reactive)):
         name = _SIDE[key] + (f" — {source.character}" if source.character else "")
-        embed.add_field(name=name, value="\n".join(_roll_lines(side, source)), inline=False)
+        mods = outcome.mods if key == "a" else None
+        embed.add_field(name=name, value="\n".join(_roll_lines(side, source, mods)), inline=False)
     embed.add_field(
         name="Chance",
         value=(
@@ -202,4 +221,38 @@ def save_embed(outcome: SaveOutcome, roller: str) -> discord.Embed:
         inline=False,
     )
     _footer(embed, roller, outcome.secrecy.secret, outcome.source)
+    return fit_embed(embed)
+
+
+def split_embed(outcome: SplitOutcome, roller: str) -> discord.Embed:
+    """One field per target: the active dice aimed at it, its own dice, who won, the odds."""
+    result = outcome.result
+    active_hits = sum(len(d.a_hits) for d in result.duels)
+    answered = sum(1 for d in result.duels if d.winner == "b")
+    title = f"🎯 Burst split among {len(result.duels)} targets — active {_hits(active_hits)}"
+    if answered:
+        title += f", {answered} target(s) hit back"
+    lines = [*_roll_lines(result.attack, outcome.active, outcome.mods)]
+    lines.append("*Each target faces only the dice aimed at it, in the order given.*")
+    embed = discord.Embed(
+        title=titled(title, outcome.label),
+        description="\n".join(lines),
+        colour=colours.SECRET if outcome.secrecy.secret else colours.NEUTRAL,
+    )
+    for name, target, duel, odds in zip(
+        outcome.names, result.targets, result.duels, outcome.odds, strict=True
+    ):
+        source = outcome.reactive if name == "Reactive" else Source(target.attribute)
+        value = "\n".join(
+            [
+                f"**Aimed (B{target.aimed}):** {dice_text(duel.a.dice)}",
+                duel.b.describe(source.name),
+                f"**Its dice (B{target.burst}):** {dice_text(duel.b.dice)}",
+                _headline(duel, {"a": "Active", "b": "Target"}),
+                f"Chance: active wins {percent(odds.a_wins)} · target wins "
+                f"{percent(odds.b_wins)} · nobody {percent(odds.neither)}",
+            ]
+        )
+        embed.add_field(name=clip(f"→ {name}", 256), value=clip(value, 1024), inline=False)
+    _footer(embed, roller, outcome.secrecy.secret, outcome.active, outcome.reactive)
     return fit_embed(embed)

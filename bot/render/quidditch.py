@@ -90,7 +90,11 @@ def turn_embed(outcome: TurnOutcome) -> discord.Embed:
             )
     for side in q.SIDES:
         lines = [_block_line(block) for block in report.blocks if block.team == side]
-        lines += [f"{name}: no one to target, holds back" for s, name in report.held if s == side]
+        lines += [
+            f"{name}: no scoring chaser to block, holds back"
+            for s, name in report.held
+            if s == side
+        ]
         if lines:
             embed.add_field(
                 name=f"Blocking — {state.team(side).name}", value="\n".join(lines), inline=False
@@ -242,6 +246,8 @@ def _block_line(block: q.BeaterReport) -> str:
             text += " 🛡️ **goal blocked**"
     if block.foul:
         text += " ⚠️ foul"
+    elif block.target_position is q.Position.KEEPER:
+        text += " (quaffle in the scoring zone: no foul)"
     return text
 
 

@@ -45,6 +45,10 @@ def chance_line(chance: float) -> str:
 
 def check_lines(result: CheckResult) -> list[str]:
     """How the SL came about: the dice, the subtraction and any double."""
+    if result.granted:
+        return [
+            "Automatic success (the GM sees no reasonable chance of failure): **SL 1**, no roll."
+        ]
     if result.forgone:
         return ["Roll forgone (Base above 15): **SL 1**, and no critical either way."]
     first, second = result.faces
@@ -185,7 +189,8 @@ def sustained_roll_embed(outcome: SustainedOutcome, roller: str) -> discord.Embe
     )
     embed.add_field(
         name="Success Pool",
-        value=f"{step.before.pool} {signed(step.change)} → **{view.task.pool}** / {view.task.goal}",
+        value=f"{number(step.before.pool)} {signed(step.change)} → **{number(view.task.pool)}** "
+        f"/ {view.task.goal}",
     )
     embed.add_field(name="Status", value=_task_lines(view)[-1])
     _footer(embed, roller, outcome.base.character, outcome.secrecy.secret)

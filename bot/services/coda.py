@@ -341,9 +341,19 @@ def parse_modifier(text: str) -> int | None:
 
 
 async def resolve_roller(
-    session: AsyncSession, actor: Actor, text: str, using: str | None, *, who: str
+    session: AsyncSession,
+    actor: Actor,
+    text: str,
+    using: str | None,
+    *,
+    who: str,
+    untrained: str | None = None,
 ) -> Roller:
-    """A side of an opposed or combined test: a modifier, or a character with what it rolls."""
+    """A side of an opposed or combined test: a modifier, or a character with what it rolls.
+
+    ``untrained`` is the attribute a character lacking the skill ``using`` rolls instead
+    (attribute − 2, RULES.md §1); a character who has the skill rolls it as usual.
+    """
     value = parse_modifier(text)
     if value is not None:
         if not coda.MODIFIER_MIN <= value <= coda.MODIFIER_MAX:
@@ -351,13 +361,20 @@ async def resolve_roller(
                 f"{who}'s modifier must be between {coda.MODIFIER_MIN} and {coda.MODIFIER_MAX}."
             )
         return plain_roller(value)
-    return await character_roller(session, actor, text, using, who=who)
+    return await character_roller(session, actor, text, using, who=who, untrained=untrained)
 
 
 async def character_roller(
-    session: AsyncSession, actor: Actor, character: str | None, using: str | None, *, who: str
+    session: AsyncSession,
+    actor: Actor,
+    character: str | None,
+    using: str | None,
+    *,
+    who: str,
+    untrained: str | None = None,
 ) -> Roller:
-    """A character (by name, else the caller's active one) rolling a skill or attribute."""
+    """A character (by name, else the caller's active one) rolling a skill or attribute,
+    or a skill it lacks, untrained, with the attribute ``untrained``."""
     sheet = await load_sheet(session, actor, character)
     if not using or not using.strip():
         raise UserError(f"{who}: say what {sheet.name} rolls: a skill, an attribute or a reaction.")
@@ -365,8 +382,11 @@ async def character_roller(
         return skill_roller(sheet, using)
     if sheet.find_attribute(using) is not None:
         return attribute_roller(sheet, using)
+    if untrained and untrained.strip():
+        return skill_roller(sheet, using, attribute=untrained)
     raise UserError(
-        f"{sheet.name} has no skill or attribute `{using.strip()}`. "
+        f"{sheet.name} has no skill or attribute `{using.strip()}`; an untrained attempt (−2) "
+        "needs the `attribute` it uses. "
         f"Skills: {', '.join(sheet.skills) or 'none yet'}. "
         f"Attributes: {', '.join(sheet.attributes) or 'none yet'}."
     )
@@ -513,13 +533,19 @@ async def roll_opposed(
     b: str,
     a_with: str | None = None,
     b_with: str | None = None,
+    a_untrained: str | None = None,
+    b_untrained: str | None = None,
     label: str | None = None,
     secret: bool = False,
 ) -> OpposedOutcome:
     """Two sides, each a modifier or a character; side A's dice first, then side B's."""
     async with db.unit_of_work() as session:
-        side_a = await resolve_roller(session, actor, a, a_with, who="Side A")
-        side_b = await resolve_roller(session, actor, b, b_with, who="Side B")
+        side_a = await resolve_roller(
+            session, actor, a, a_with, who="Side A", untrained=a_untrained
+        )
+        side_b = await resolve_roller(
+            session, actor, b, b_with, who="Side B", untrained=b_untrained
+        )
         visibility = await secrecy.decide(session, actor.channel_id, secret)
         ones = await _ones(session, actor.channel_id)
         chances = coda.opposed_chances(a_modifier=side_a.modifier, b_modifier=side_b.modifier)
@@ -578,19 +604,27 @@ async def roll_combined(
     tn: int | None = None,
     difficulty: str | None = None,
     using: str | None = None,
+    untrained: str | None = None,
     conditions: str | None = None,
     label: str | None = None,
     secret: bool = False,
 ) -> CombinedOutcome:
-    """Helpers test at TN − 5 in the order given, then the leader at TN with their sum."""
+    """Helpers test at TN − 5 in the order given, then the leader at TN with their sum.
+
+    Everyone rolls the skill ``using``; whoever lacks it rolls ``untrained`` − 2.
+    """
     base_tn, difficulty_label = resolve_tn(tn, difficulty)
     helper_texts = split_helpers(helpers)
     chosen = parse_conditions(conditions)
     async with db.unit_of_work() as session:
-        lead = await resolve_roller(session, actor, leader, using, who="The leader")
+        lead = await resolve_roller(
+            session, actor, leader, using, who="The leader", untrained=untrained
+        )
         helping = tuple(
             [
-                await resolve_roller(session, actor, text, using, who=f"Helper {i}")
+                await resolve_roller(
+                    session, actor, text, using, who=f"Helper {i}", untrained=untrained
+                )
                 for i, text in enumerate(helper_texts, start=1)
             ]
         )
@@ -759,6 +793,7 @@ async def roll_extended(
     task: str | None = None,
     modifier: int | None = None,
     skill: str | None = None,
+    attribute: str | None = None,
     character: str | None = None,
     penalty: int = 0,
     conditions: str | None = None,
@@ -768,11 +803,12 @@ async def roll_extended(
     """The next test of an extended test, against its current stage's TN.
 
     The roller is a plain modifier, or a character's skill (``skill``, or the skill the
-    stage names when no modifier is given) from the named (else active) character.
+    stage names when no modifier is given) from the named (else active) character; a
+    character lacking that skill rolls it untrained with ``attribute`` (− 2).
     """
     penalties = coda.penalty_parts(penalty=penalty)
     chosen = parse_conditions(conditions)
-    if modifier is not None and (skill or character):
+    if modifier is not None and (skill or character or attribute):
         raise UserError("Give either a modifier or a character's skill, not both.")
     async with db.unit_of_work() as session:
         rows = await tasks_repo.in_channel(session, actor.channel_id, for_update=True)
@@ -781,15 +817,15 @@ async def roll_extended(
         stage = state.current
         assert stage is not None  # complete tasks are deleted
         wanted_skill = skill or (stage.skill if modifier is None else None)
-        if character and not wanted_skill:
+        if (character or attribute) and not wanted_skill:
             raise UserError(
                 f"Stage {state.stage + 1} of `{state.name}` names no skill: say which `skill` "
-                f"{character.strip()} rolls."
+                f"{(character or 'your character').strip()} rolls."
             )
         if wanted_skill:
             try:
                 sheet = await load_sheet(session, actor, character)
-                roller = skill_roller(sheet, wanted_skill)
+                roller = skill_roller(sheet, wanted_skill, attribute=attribute)
             except UserError as error:
                 if skill:
                     raise

@@ -17,6 +17,7 @@ from bot.errors import PermissionDenied, UserError
 from bot.services import channel_settings, secrecy
 from bot.services import penalty as penalty_service
 from bot.services.characters import CharacterSheet, active_character
+from bot.services.permissions import is_gm
 from bot.services.rps import (
     PartySpec,
     mentioned_user,
@@ -53,6 +54,8 @@ class PoolRequest:
     drama: int = 0
     # Lending a hand: the helpers' attributes, added to Bd.
     hand: int = 0
+    # The GM turns the roller's penalty dice into a risk: Dd instead of Rd, for this test.
+    risk: bool = False
 
     @property
     def from_sheet(self) -> bool:
@@ -67,6 +70,7 @@ def pools_from(request: PoolRequest, sheet: CharacterSheet | None, *, penalty_di
         "target": request.target,
         "drama": request.drama,
         "penalty": penalty_dice,
+        "risk": request.risk,
         "hands": (request.hand,) if request.hand else (),
     }
     if request.base is not None:
@@ -222,7 +226,7 @@ async def _helpers(
     specs = parse_parties(text, what="number of Base dice", example="Tom:3, @bob")
     if len(specs) > drama.MAX_HELPERS:
         raise UserError(f"At most {drama.MAX_HELPERS} helpers can work together with you.")
-    own = replace(request, base=None, drama=0, hand=0)
+    own = replace(request, base=None, drama=0, hand=0, risk=False)
     helpers = []
     for spec in specs:
         if spec.user_id == actor.user_id:
@@ -286,6 +290,8 @@ class RollOutcome:
     label: str | None
     secrecy: secrecy.Secrecy
     helpers: tuple[HelperRoll, ...] = ()
+    risk: bool = False
+    """The penalty dice were rolled as a risk (Dd), by the GM's decision."""
 
     @property
     def chance(self) -> float:
@@ -304,9 +310,18 @@ async def test(
     secret: bool = False,
 ) -> RollOutcome:
     """Build the pools, roll (helpers after the roller), add drama-die 1s to the roller's
-    pool, and offer the price on a "Yes, but…"."""
+    pool, and offer the price on a "Yes, but…".
+
+    ``request.risk`` is the GM's: the roller's penalty dice become drama dice for this test.
+    """
     async with db.unit_of_work() as session:
+        if request.risk and not await is_gm(session, actor):
+            raise PermissionDenied(
+                "Only the channel's GM can turn penalty dice into a risk (Rd → Dd for one test)."
+            )
         roller, _ = await _roller(session, actor, request)
+        if request.risk and roller.sheet is None:
+            raise UserError("A risk turns your character's penalty dice into Dd: you have none.")
         team = await _helpers(session, actor, request, helpers)
         everyone = [roller.pools, *(h.pools for h in team)]
         together = drama.together(dice, pools=everyone, criticals=roller.criticals)
@@ -343,6 +358,7 @@ async def test(
         helpers=tuple(
             HelperRoll(h.name, h.pools, t) for h, t in zip(team, together.tests[1:], strict=True)
         ),
+        risk=request.risk,
     )
 
 

@@ -1,4 +1,4 @@
-"""Hogwarts 1990 use cases (``/h90 roll`` and ``/h90 opposed``).
+"""Hogwarts 1990 use cases (``/h90 roll``, ``/h90 defended`` and ``/h90 opposed``).
 
 A side's bonus is an attribute of a character sheet, a plain number, or both added; the
 chance is worked out before the roll, and each roll is logged in the command's own
@@ -71,6 +71,27 @@ class Side:
         return " ".join(parts)
 
 
+# A defended roll's difficulty adds a few of the defender's attributes (T + D is two).
+MAX_DEFENSE_TERMS = 6
+
+
+@dataclass(frozen=True, slots=True)
+class Defense:
+    """A defended roll's difficulty: the defender and each attribute (or number) it adds."""
+
+    defender: str | None
+    terms: tuple[tuple[str | None, int], ...]
+
+    @property
+    def values(self) -> tuple[int, ...]:
+        return tuple(value for _, value in self.terms)
+
+    def text(self) -> str:
+        """``Toughness 8 + Dexterity 3 = 11`` (a bare number stands as itself)."""
+        shown = " + ".join(f"{name} {value}" if name else str(value) for name, value in self.terms)
+        return f"{shown} = {sum(self.values)}"
+
+
 @dataclass(frozen=True, slots=True)
 class RollOutcome:
     roll: h90.Roll
@@ -78,6 +99,7 @@ class RollOutcome:
     odds: h90.Odds | None
     label: str | None
     secrecy: secrecy.Secrecy
+    defense: Defense | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,25 +163,122 @@ async def roll(
     label: str | None = None,
     secret: bool = False,
 ) -> RollOutcome:
-    how = {"stress": roller.stress, "advantage": roller.advantage}
     async with db.unit_of_work() as session:
         side = await _side(session, actor, roller)
-        odds = (
-            None if difficulty is None else h90.odds(bonus=side.bonus, difficulty=difficulty, **how)
+        return await _roll_and_log(
+            session, dice, actor, side, roller, difficulty, label=label, secret=secret
         )
-        visibility = await secrecy.decide(session, actor.channel_id, secret)
-        result = h90.roll(dice, bonus=side.bonus, difficulty=difficulty, **how)
-        roll_log.add(
+
+
+async def defended(
+    db: Database,
+    dice: Dice,
+    actor: Actor,
+    *,
+    roller: Roller,
+    defense: str,
+    defender: str | None = None,
+    defender_name: str | None = None,
+    label: str | None = None,
+    secret: bool = False,
+) -> RollOutcome:
+    """A roll whose difficulty is the sum of the defender's attributes (RULES.md §2).
+
+    ``defense`` adds attribute names of the ``defender`` character's sheet and/or numbers
+    ("Toughness + Dexterity", "8 + 3"); a defender without a sheet is ``defender_name``.
+    """
+    async with db.unit_of_work() as session:
+        side = await _side(session, actor, roller)
+        guard = await _defense(session, actor, defense, defender, defender_name)
+        difficulty = h90.defended_difficulty(*guard.values)
+        return await _roll_and_log(
             session,
+            dice,
             actor,
-            system=SYSTEM,
-            input=_log_input(side, roller, difficulty),
-            faces=list(result.faces),
-            outcome=_log_outcome(result),
-            secret=visibility.secret,
+            side,
+            roller,
+            difficulty,
             label=label,
+            secret=secret,
+            defense=guard,
         )
-    return RollOutcome(result, side, odds, label, visibility)
+
+
+async def _defense(
+    session: AsyncSession,
+    actor: Actor,
+    text: str,
+    defender: str | None,
+    defender_name: str | None,
+) -> Defense:
+    items = [item.strip() for item in text.replace(",", "+").split("+")]
+    if not any(items) or not all(items):
+        raise UserError(
+            "Give the defence as attributes and/or numbers joined by +, e.g. "
+            "`Toughness + Dexterity` or `8 + 3`."
+        )
+    if len(items) > MAX_DEFENSE_TERMS:
+        raise UserError(f"A defence adds at most {MAX_DEFENSE_TERMS} attributes or numbers.")
+    names = [item for item in items if _number(item) is None]
+    if defender and defender.strip():
+        if defender_name:
+            raise UserError("Name the defender once: a character (`defender`) or a name.")
+        sheet = await characters.character_by_name(session, actor, defender, system=SYSTEM)
+        terms = [
+            (None, value) if (value := _number(item)) is not None else sheet.named_attribute(item)
+            for item in items
+        ]
+        return Defense(sheet.name, tuple(terms))
+    if names:
+        raise UserError(
+            f"`{names[0]}` is an attribute: name the defending character (`defender`) whose "
+            "sheet has it, or give numbers."
+        )
+    shown = " ".join(defender_name.split()) if defender_name else None
+    return Defense(shown or None, tuple((None, _number(item) or 0) for item in items))
+
+
+def _number(text: str) -> int | None:
+    try:
+        return int(text.replace("−", "-").replace(" ", ""))
+    except ValueError:
+        return None
+
+
+async def _roll_and_log(
+    session: AsyncSession,
+    dice: Dice,
+    actor: Actor,
+    side: Side,
+    roller: Roller,
+    difficulty: int | None,
+    *,
+    label: str | None,
+    secret: bool,
+    defense: Defense | None = None,
+) -> RollOutcome:
+    """The chance (before the roll), the roll, and its line in the roll log."""
+    how = {"stress": roller.stress, "advantage": roller.advantage}
+    odds = None if difficulty is None else h90.odds(bonus=side.bonus, difficulty=difficulty, **how)
+    visibility = await secrecy.decide(session, actor.channel_id, secret)
+    if defense is None:
+        result = h90.roll(dice, bonus=side.bonus, difficulty=difficulty, **how)
+        text = _log_input(side, roller, difficulty)
+    else:
+        result = h90.defended(dice, bonus=side.bonus, defender=defense.values, **how)
+        who = f" by {defense.defender}" if defense.defender else ""
+        text = _log_input(side, roller, difficulty) + f" defended{who} ({defense.text()})"
+    roll_log.add(
+        session,
+        actor,
+        system=SYSTEM,
+        input=text,
+        faces=list(result.faces),
+        outcome=_log_outcome(result),
+        secret=visibility.secret,
+        label=label,
+    )
+    return RollOutcome(result, side, odds, label, visibility, defense)
 
 
 async def opposed(

@@ -8,7 +8,7 @@ the roll, and returns a frozen outcome with the exact odds for the renderer.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -29,6 +29,8 @@ from engine.systems.infinity import (
     SaveOdds,
     SaveResult,
 )
+from engine.systems.infinity_burst import SplitResult, Target, split_face_to_face, split_odds
+from engine.systems.infinity_mods import Mods, attack_mods
 
 SYSTEM = "infinity"
 _NUMBER = re.compile(r"^\s*([+\-−]?)\s*(\d{1,100})\s*$")
@@ -62,12 +64,34 @@ class Side:
 
 
 @dataclass(frozen=True, slots=True)
+class Attack:
+    """The attacking roll's MODs by name, as typed: cover, mimetism, the weapon's range bands
+    and the distance to the target (RULES.md §3, Common MODs)."""
+
+    cover: bool = False
+    mimetism: int = 0
+    range: str | None = None
+    distance: int | None = None
+
+    def mods(self, plain: int) -> Mods:
+        return attack_mods(
+            mods=plain,
+            cover=self.cover,
+            mimetism=self.mimetism,
+            bands=self.range if self.range and self.range.strip() else None,
+            distance=self.distance,
+        )
+
+
+@dataclass(frozen=True, slots=True)
 class NormalOutcome:
     result: NormalResult
     odds: NormalOdds
     source: Source
     label: str | None
     secrecy: secrecy.Secrecy
+    mods: Mods | None = None
+    """The MODs by name, when any has a name (else the plain number says it all)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,6 +102,22 @@ class FaceToFaceOutcome:
     reactive: Source
     label: str | None
     secrecy: secrecy.Secrecy
+    mods: Mods | None = None
+    """The active side's MODs by name (see :class:`NormalOutcome`)."""
+
+
+@dataclass(frozen=True, slots=True)
+class SplitOutcome:
+    """A Burst split: every target's face to face against its share, with its exact odds."""
+
+    result: SplitResult
+    odds: tuple[FaceToFaceOdds, ...]
+    active: Source
+    reactive: Source
+    names: tuple[str, ...]
+    label: str | None
+    secrecy: secrecy.Secrecy
+    mods: Mods | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,10 +192,13 @@ async def roll(
     mods: int = 0,
     burst: int = 1,
     character: str | None = None,
+    attack: Attack | None = None,
     label: str | None = None,
     secret: bool = False,
 ) -> NormalOutcome:
     """A normal roll of Burst d20 against an attribute (number or sheet name) + MODs."""
+    named = (attack or Attack()).mods(mods)
+    mods = named.for_roll
     async with db.unit_of_work() as session:
         source = await read_value(session, actor, attribute, character=character)
         odds = infinity.normal_odds(attribute=source.value, mods=mods, burst=burst)
@@ -171,7 +214,11 @@ async def roll(
             secret=visibility.secret,
             label=label,
         )
-    return NormalOutcome(result, odds, source, label, visibility)
+    return NormalOutcome(result, odds, source, label, visibility, _shown(named))
+
+
+def _shown(named: Mods) -> Mods | None:
+    return named if named.named_beyond_plain else None
 
 
 async def face_to_face(
@@ -181,10 +228,16 @@ async def face_to_face(
     *,
     active: Side,
     reactive: Side,
+    attack: Attack | None = None,
     label: str | None = None,
     secret: bool = False,
 ) -> FaceToFaceOutcome:
-    """A face to face roll: the active side's dice are drawn first, then the reactive side's."""
+    """A face to face roll: the active side's dice are drawn first, then the reactive side's.
+
+    ``attack`` names the active side's MODs (added to its plain ``mods``).
+    """
+    named = (attack or Attack()).mods(active.mods)
+    active = replace(active, mods=named.for_roll)
     async with db.unit_of_work() as session:
         a = await read_value(session, actor, active.attribute, character=active.character)
         b = await read_value(session, actor, reactive.attribute, character=reactive.character)
@@ -214,7 +267,109 @@ async def face_to_face(
             secret=visibility.secret,
             label=label,
         )
-    return FaceToFaceOutcome(result, odds, a, b, label, visibility)
+    return FaceToFaceOutcome(result, odds, a, b, label, visibility, _shown(named))
+
+
+# A split target: "Warband:1:13" or "Warband:1:13:-3:2" (name, dice aimed, attribute, MODs,
+# its own Burst).
+_TARGET = re.compile(
+    r"^(?P<name>[^:]+):\s*(?P<aimed>\d{1,2})\s*:\s*(?P<attribute>\d{1,2})\s*"
+    r"(?::\s*(?P<mods>[+\-−]?\s*\d{1,2})\s*)?(?::\s*(?P<burst>\d{1,2})\s*)?$"
+)
+MAX_NAME = 40
+
+
+def parse_targets(text: str) -> list[tuple[str, Target]]:
+    """``Warband:1:13:-3, Hacker:1:11`` as (name, target) pairs, in the order given."""
+    items = [item for item in text.split(",") if item.strip()]
+    if not items:
+        raise UserError("Name the other targets as name:dice:attribute, e.g. `Warband:1:13`.")
+    found: list[tuple[str, Target]] = []
+    for item in items:
+        match = _TARGET.match(item)
+        if match is None:
+            raise UserError(
+                f"`{item.strip()[:60]}` is not a target: write name:dice:attribute[:MODs[:Burst]], "
+                "e.g. `Warband:1:13:-3`."
+            )
+        name = " ".join(match["name"].split())
+        if not name or parse_number(name) is not None or len(name) > MAX_NAME:
+            raise UserError(
+                f"Each target starts with its name (up to {MAX_NAME} characters, not a number), "
+                "e.g. `Warband:1:13`."
+            )
+        mods = parse_number(match["mods"]) if match["mods"] else 0
+        target = Target(
+            attribute=int(match["attribute"]),
+            mods=mods or 0,
+            burst=int(match["burst"]) if match["burst"] else 1,
+            aimed=int(match["aimed"]),
+            name=name,
+        )
+        found.append((name, target))
+    return found
+
+
+async def burst_split(
+    db: Database,
+    dice: Dice,
+    actor: Actor,
+    *,
+    active: Side,
+    reactive: Side,
+    targets: str,
+    attack: Attack | None = None,
+    label: str | None = None,
+    secret: bool = False,
+) -> SplitOutcome:
+    """The active Burst split: the reactive side gets what ``targets`` leaves of it.
+
+    The active side's dice are drawn once, in the order of the targets (the reactive side
+    first), then each target's own dice; each target faces only the dice aimed at it.
+    """
+    named = (attack or Attack()).mods(active.mods)
+    others = parse_targets(targets)
+    taken = sum(t.aimed for _, t in others)
+    rest = active.burst - taken
+    if rest < 1:
+        raise UserError(
+            f"The active Burst is {active.burst}: the other targets take {taken}, leaving none "
+            "for the reactive side. Raise `active_burst` to the whole Burst."
+        )
+    async with db.unit_of_work() as session:
+        a = await read_value(session, actor, active.attribute, character=active.character)
+        b = await read_value(session, actor, reactive.attribute, character=reactive.character)
+        first = Target(b.value, reactive.mods, reactive.burst, rest, "Reactive")
+        chosen = (first, *(t for _, t in others))
+        kwargs = {"a_attribute": a.value, "a_mods": named.for_roll, "targets": chosen}
+        try:
+            odds = split_odds(**kwargs)
+        except InputError as error:
+            raise UserError(f"Burst split: {error}") from error
+        visibility = await secrecy.decide(session, actor.channel_id, secret)
+        result = split_face_to_face(dice, **kwargs)
+        names = ("Reactive", *(name for name, _ in others))
+        roll_log.add(
+            session,
+            actor,
+            system=SYSTEM,
+            input=(
+                f"ftf {a.text} MOD {named.for_roll:+d} B{active.burst} (SV {result.attack.sv}) "
+                "split: "
+                + ", ".join(
+                    f"{n} {t.aimed}d vs {t.attribute} MOD {t.mods:+d} B{t.burst}"
+                    for n, t in zip(names, chosen, strict=True)
+                )
+            ),
+            faces=[list(result.attack.faces), *(list(d.b.faces) for d in result.duels)],
+            outcome="; ".join(
+                f"{n}: {_ftf_summary(d, ('active', 'target'))}"
+                for n, d in zip(names, result.duels, strict=True)
+            ),
+            secret=visibility.secret,
+            label=label,
+        )
+    return SplitOutcome(result, odds, a, b, names, label, visibility, _shown(named))
 
 
 async def save(
@@ -270,8 +425,8 @@ def _normal_summary(result: NormalResult) -> str:
     return text
 
 
-def _ftf_summary(result: FaceToFaceResult) -> str:
+def _ftf_summary(result: FaceToFaceResult, sides: tuple[str, str] = ("active", "reactive")) -> str:
     if result.winner is None:
         return f"nobody wins ({result.decision.value})"
-    side = "active" if result.winner == "a" else "reactive"
+    side = sides[0] if result.winner == "a" else sides[1]
     return f"{side} wins, {len(result.hits)} hit(s) ({result.decision.value})"

@@ -293,9 +293,13 @@ async def play_turn(
     *,
     targets: str | None = None,
     penalties: q.Penalties = "ask",
+    scoring_zone: str | None = None,
 ) -> TurnOutcome:
-    """One turn (or the snitch phase a turn deferred)."""
-    (outcome,) = await play_turns(db, dice, actor, targets=targets, penalties=penalties)
+    """One turn (or the snitch phase a turn deferred); ``scoring_zone`` names the team at
+    whose hoops the quaffle is (the GM's word), whose keeper may then be hit without a foul."""
+    (outcome,) = await play_turns(
+        db, dice, actor, targets=targets, penalties=penalties, scoring_zone=scoring_zone
+    )
     return outcome
 
 
@@ -307,23 +311,26 @@ async def play_turns(
     targets: str | None = None,
     penalties: q.Penalties = "ask",
     until_snitch: bool = False,
+    scoring_zone: str | None = None,
 ) -> list[TurnOutcome]:
     """Play one turn, or (``until_snitch``) turns up to and including the next snitch phase.
 
     The run stops early when the GM has something to decide: a foul whose penalty shot is
-    open (``penalties="ask"``). ``targets`` apply to the first turn only (the beaters' choice
-    is made turn by turn); later turns use the default targets. Every turn is logged and
-    can be undone, and all of them are one transaction: the reply reports what is on disk.
+    open (``penalties="ask"``). ``targets`` and ``scoring_zone`` apply to the first turn only
+    (the beaters' choice and the quaffle's place change turn by turn); later turns use the
+    defaults. Every turn is logged and can be undone, and all of them are one transaction:
+    the reply reports what is on disk.
     """
     parsed = q.parse_targets(targets)
     outcomes: list[TurnOutcome] = []
     async with db.unit_of_work() as session:
         match, state = await _gm_match(session, actor, "play the quidditch match")
+        zone = resolve_side(state, scoring_zone) if scoring_zone else None
         while True:
             lapsed = state.open_fouls
-            turn = q.play_turn(dice, state, targets=parsed, penalties=penalties)
+            turn = q.play_turn(dice, state, targets=parsed, penalties=penalties, scoring_zone=zone)
             _remember_for_undo(match, state)
-            parsed = {}
+            parsed, zone = {}, None
             match.state = turn.state.to_dict()
             total = await _finish(session, actor, match, turn.report)
             _log_turn(session, actor, turn, targets if not outcomes else None)

@@ -164,6 +164,8 @@ def outcome_text(result: CheckResult) -> str:
         text += f", {result.special.label}"
     if result.forgone:
         text += ", roll forgone"
+    if result.granted:
+        text += ", automatic success (GM)"
     return text
 
 
@@ -174,13 +176,18 @@ async def check(
     request: BaseRequest,
     *,
     forgo: bool = False,
+    automatic: bool = False,
     label: str | None = None,
     secret: bool = False,
 ) -> CheckOutcome:
-    """One stat check, logged."""
+    """One stat check, logged; ``automatic`` is the GM's automatic success (no roll, SL 1)."""
     async with db.unit_of_work() as session:
+        if automatic and not await is_gm(session, actor):
+            raise PermissionDenied(
+                "Only the channel's GM can grant an automatic success (no roll, SL 1)."
+            )
         base = await _resolve_base(session, actor, request)
-        result = rps.check(dice, base=base.value, forgo=forgo)
+        result = rps.check(dice, base=base.value, forgo=forgo, automatic=automatic)
         visibility = await secrecy.decide(session, actor.channel_id, secret)
         who = f"{base.character}: " if base.character else ""
         roll_log.add(
@@ -196,7 +203,7 @@ async def check(
     return CheckOutcome(
         result=result,
         base=base,
-        chance=rps.chance(base=base.value, forgo=forgo),
+        chance=rps.chance(base=base.value, forgo=forgo, automatic=automatic),
         label=label,
         secrecy=visibility,
     )

@@ -18,7 +18,6 @@ from engine.quidditch_rules.roster import (
     GOAL_POINTS,
     HOME,
     LONE_SEEKER_DIFFICULTY,
-    PENALTY_POINTS,
     SNITCH_POINTS,
     MatchState,
     QuidditchError,
@@ -83,6 +82,10 @@ def simulate(
     replay of :func:`play_turn` on plain integers (the GM's ``/quidditch odds`` plays 2,000
     matches at once); it draws the same dice in the same order, which the tests check match
     for match against :func:`_play_out`, the same loop over :func:`play_turn`.
+
+    Default targets are always scoring chasers (a beater with none holds back), so they
+    never foul and ``penalties`` has nothing to award; it stays for callers (and for
+    :func:`_play_out`, which must draw the same dice).
     """
     _require_playable(state)
     _check_stat(max_turns, "max_turns", 1, 10_000)
@@ -91,7 +94,6 @@ def simulate(
     if state.snitch_pending:
         state = play_turn(dice, state).state
     roll = dice.roll
-    award = penalties == "all"
     teams = (state.home, state.away)
     ch_str = [[c.strength for c in t.chasers] for t in teams]
     ch_hp = [[c.health for c in t.chasers] for t in teams]
@@ -121,7 +123,7 @@ def simulate(
                     row.append(total - difficulty if total >= difficulty else None)
                 else:
                     row.append(None)
-        # Default targets, fixed before any bludger: best margin, else first active chaser.
+        # Default targets, fixed before any bludger: best margin, else none (hold back).
         targets: list[int | None] = [None, None]
         for side in (0, 1):
             opp = margins[1 - side]
@@ -129,11 +131,9 @@ def simulate(
             for index, margin in enumerate(opp):
                 if margin is not None and (best is None or margin > opp[best]):  # type: ignore[operator]
                     best = index
-            if best is None:
-                best = next((i for i, hp in enumerate(ch_hp[1 - side]) if hp > 0), None)
             targets[side] = best
         blocked = [[False] * len(ch_str[0]), [False] * len(ch_str[1])]
-        fouls: list[tuple[int, int]] = []
+        # A default target always scored, so no bludger here is a foul (nothing to award).
         for side in (0, 1):
             target = targets[side]
             if target is None:
@@ -146,9 +146,7 @@ def simulate(
                 b = roll(20)
                 total = (a if a > b else b) + strength
                 if total >= difficulty:
-                    if scored is None:
-                        fouls.append((victim, target))
-                    elif total - difficulty > scored:
+                    if total - difficulty > scored:  # type: ignore[operator]
                         blocked[victim][target] = True
                     if ch_hp[victim][target] > 0:
                         ch_hp[victim][target] -= 1
@@ -156,19 +154,6 @@ def simulate(
             for margin, stopped in zip(margins[side], blocked[side], strict=True):
                 if margin is not None and not stopped:
                     score[side] += GOAL_POINTS
-        if award:
-            for victim, fouled in fouls:
-                hp = ch_hp[victim]
-                shooter = (
-                    fouled if hp[fouled] > 0 else next((i for i, h in enumerate(hp) if h > 0), None)
-                )
-                if shooter is None:
-                    continue
-                difficulty = kp_def[1 - victim] if kp_up[1 - victim] else 0
-                a = roll(20)
-                b = roll(20)
-                if (a if a > b else b) + ch_str[victim][shooter] >= difficulty:
-                    score[victim] += PENALTY_POINTS
         if is_snitch_turn(turn):
             totals: list[int | None] = [None, None]
             for side in (0, 1):

@@ -235,20 +235,15 @@ def _resolve_targets(
     return resolved
 
 
-def _default_target(shots: Iterable[ShotReport], opponents: Team) -> str | None:
+def _default_target(shots: Iterable[ShotReport]) -> str | None:
     """RULES.md's Decision: the opposing chaser with the largest scoring margin (ties: first
-    listed), or, if none scored, the first listed (active) opposing chaser."""
+    listed); if no opposing chaser scored, None: the beater holds back (no roll, no foul)."""
     best: ShotReport | None = None
     for shot in shots:
         margin = shot.margin
         if margin is not None and (best is None or margin > best.margin):  # type: ignore[operator]
             best = shot
-    if best is not None:
-        return best.chaser
-    for chaser in opponents.chasers:
-        if chaser.active:
-            return chaser.name
-    return None
+    return None if best is None else best.chaser
 
 
 # --- playing ----------------------------------------------------------------------------------
@@ -286,13 +281,17 @@ def play_turn(
     *,
     targets: Mapping[str, str] | None = None,
     penalties: Penalties = "ask",
+    scoring_zone: Side | None = None,
 ) -> Turn:
     """Play one turn (or, if one waits, the last turn's snitch phase) and report every roll.
 
     The phases below run in RULES.md's order, each drawing its own dice, so the order of
-    the calls is the order of the draws.
+    the calls is the order of the draws. ``scoring_zone`` is the GM's word that the quaffle
+    is in the scoring zone at that team's hoops: a bludger at its keeper is then no foul.
     """
     _require_playable(state)
+    if scoring_zone is not None and scoring_zone not in SIDES:
+        raise QuidditchError(f"The scoring zone is home or away (got {scoring_zone!r}).")
     if penalties not in ("ask", "all", "none"):
         raise QuidditchError(f"Penalties must be ask, all or none (got {penalties!r}).")
     if state.snitch_pending:
@@ -308,7 +307,7 @@ def play_turn(
 
     shots = _scoring(dice, state)
     plan, held = _plan_bludgers(state, shots, resolved)
-    state, blocks, blocked, knocked_out = _bludgers(dice, state, shots, plan)
+    state, blocks, blocked, knocked_out = _bludgers(dice, state, shots, plan, scoring_zone)
     shots = [
         replace(s, blocked_by=tuple(blocked[(s.team, s.chaser)]))
         if (s.team, s.chaser) in blocked
@@ -366,13 +365,12 @@ def _plan_bludgers(
     plan: list[_Plan] = []
     held: list[_Who] = []
     for side in SIDES:
-        opponents = state.team(other(side))
         their_shots = [s for s in shots if s.team != side]
         for index, beater in enumerate(state.team(side).beaters):
             if not beater.active:
                 continue
             chosen = resolved.get((side, index))
-            target = chosen if chosen is not None else _default_target(their_shots, opponents)
+            target = chosen if chosen is not None else _default_target(their_shots)
             if target is None:
                 held.append((side, beater.name))
             else:
@@ -381,9 +379,14 @@ def _plan_bludgers(
 
 
 def _bludgers(
-    dice: Dice, state: MatchState, shots: Sequence[ShotReport], plan: Sequence[_Plan]
+    dice: Dice,
+    state: MatchState,
+    shots: Sequence[ShotReport],
+    plan: Sequence[_Plan],
+    scoring_zone: Side | None = None,
 ) -> tuple[MatchState, list[BeaterReport], dict[_Who, list[str]], list[_Who]]:
-    """2b. Each planned bludger in turn: hits cost health, may stop a goal or be a foul.
+    """2b. Each planned bludger in turn: hits cost health, may stop a goal or be a foul
+    (targeting the keeper is one unless the quaffle is in the scoring zone at its hoops).
 
     Returns the state with the chasers' health, the reports, the goals stopped (by whom)
     and who was knocked out.
@@ -424,7 +427,9 @@ def _bludgers(
                 chosen_by_gm=by_gm,
                 roll=bludger,
                 blocked=stops_goal,
-                foul=target.position is Position.KEEPER or (hit and not scored),
+                foul=victim_side != scoring_zone
+                if target.position is Position.KEEPER
+                else hit and not scored,
                 target_health=health,
                 knocked_out=out,
             )

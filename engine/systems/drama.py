@@ -204,8 +204,8 @@ def _read(
     sixes = base_faces.count(SIDES) + sum(die.explodes for die in drama_faces)
     critical_bonus = 0
     if criticals and sixes >= CRITICAL_SIXES:
-        # As RULES.md words it, Rd 1s are subtracted from the 6s even past zero.
-        critical_bonus = sixes - resistance_faces.count(1)
+        # Decision (RULES.md §5): Rd 1s cancel 6s only down to zero; the bonus never lowers a net.
+        critical_bonus = max(0, sixes - resistance_faces.count(1))
     net = base_successes - resistance_losses + drama_net + critical_bonus
     return DramaResult(
         base=base,
@@ -294,33 +294,65 @@ def _net_pmf(
     base_rows = _counted_with_sixes(base)
     resistance_rows = _counted_with_sixes(resistance)
     sixes = _sixes_series(drama)
-    # −R + T: what the Rd and the non-6 ends of the drama chains add, shared by every form.
-    against = convolve(
-        _negated(_marginal(resistance_rows, special_weight=0)), _drama_terminals(drama)
-    )
+    terminals = _drama_terminals(drama)
+    plain_against = _negated(_marginal(resistance_rows, special_weight=0))
     net: Pmf = {}
     if not criticals:
-        plain = convolve(_marginal(base_rows, special_weight=0), against)
+        plain = convolve(_marginal(base_rows, special_weight=0), plain_against, terminals)
         for k, pk in enumerate(sixes):
             add_shifted(net, plain, shift=k, weight=pk)
     else:
-        # With 3+ sixes (m = Bd 6s + K ≥ 3) net = B + S6 + 2K + T − (R + O); else
-        # B + K + T − R. Sum the first form over everything, then swap it for the second
-        # on the few (S6, K) pairs with S6 + K ≤ 2.
-        against_ones = convolve(
-            _negated(_marginal(resistance_rows, special_weight=1)), _drama_terminals(drama)
-        )
-        everything = convolve(_marginal(base_rows, special_weight=1), against_ones)
-        for k, pk in enumerate(sixes):
-            add_shifted(net, everything, shift=2 * k, weight=pk)
-        for base_sixes in range(min(CRITICAL_SIXES, base + 1)):
-            row = base_rows[base_sixes]
-            critical = convolve(row, against_ones)
-            ordinary = convolve(row, against)
-            for k in range(min(CRITICAL_SIXES - base_sixes, len(sixes))):
-                add_shifted(net, critical, shift=base_sixes + 2 * k, weight=-sixes[k])
-                add_shifted(net, ordinary, shift=k, weight=sixes[k])
+        net = _critical_net(base_rows, resistance_rows, sixes, plain_against, terminals)
     return tuple(sorted((value, p) for value, p in net.items() if p > 0.0))
+
+
+def _critical_net(
+    base_rows: Sequence[Mapping[int, float]],
+    resistance_rows: Sequence[Mapping[int, float]],
+    sixes: Sequence[float],
+    plain_against: Mapping[int, float],
+    terminals: Mapping[int, float],
+) -> Pmf:
+    """net = X + T − R + bonus, X = Bd successes + Dd 6s, m = Bd 6s + Dd 6s, O = Rd 1s and
+    bonus = max(0, m − O) when m ≥ 3 (else 0).
+
+    Once m reaches the most Rd 1s that can happen, O ≤ m and the bonus is m − O: all those
+    m share one −(R + O), and their X + m is the whole X + m (a cheap convolution) less the
+    few small m. Only m below that (and m < 3, no bonus) are gathered one by one, jointly
+    with X (``joint[m]`` = P(m, X)), each with its own Rd distribution.
+    """
+    # Cells this improbable change no chance shown (all of them together stay below 1e-12):
+    # dropping them keeps 60/60/60 from convolving thousands of ~0 terms.
+    negated = [
+        {v: p for v, p in _negated(row).items() if p >= _NEGLIGIBLE} for row in resistance_rows
+    ]
+    ones_seen = [ones for ones, row in enumerate(negated) if row]
+    first_beyond = max(CRITICAL_SIXES, max(ones_seen, default=0))
+    joint: dict[int, Pmf] = {}
+    for base_sixes, full_row in enumerate(base_rows[:first_beyond]):
+        row = {v: p for v, p in full_row.items() if p >= _NEGLIGIBLE}
+        for k, pk in enumerate(sixes[: first_beyond - base_sixes]):
+            add_shifted(joint.setdefault(base_sixes + k, {}), row, shift=k, weight=pk)
+    # X + m over every m (B + S6 + 2K), less the m gathered one by one.
+    beyond: Pmf = {}
+    with_sixes = _marginal(base_rows, special_weight=1)
+    for k, pk in enumerate(sixes):
+        add_shifted(beyond, with_sixes, shift=2 * k, weight=pk)
+    ordinary: Pmf = {}
+    mixed: Pmf = {}
+    for m, cells in joint.items():
+        add_shifted(beyond, cells, shift=m, weight=-1.0)
+        if m < CRITICAL_SIXES:
+            add_shifted(ordinary, cells)
+        else:
+            against_m: Pmf = {}
+            for ones in ones_seen:
+                add_shifted(against_m, negated[ones], shift=max(0, m - ones))
+            add_shifted(mixed, convolve(cells, against_m, floor=_NEGLIGIBLE))
+    against_all = _negated(_marginal(resistance_rows, special_weight=1))
+    add_shifted(mixed, convolve(ordinary, plain_against, floor=_NEGLIGIBLE))
+    add_shifted(mixed, convolve(beyond, against_all, floor=_NEGLIGIBLE))
+    return convolve(mixed, terminals, floor=_NEGLIGIBLE)
 
 
 def net_distribution(
@@ -441,6 +473,7 @@ class Situation(TypedDict, total=False):
     target: int
     drama: int
     penalty: int
+    risk: bool
     hands: Sequence[int]
 
 
@@ -472,8 +505,8 @@ def _parent_attribute_resistance(
 ) -> tuple[PoolPart, ...]:
     if attribute <= 0:
         return (PoolPart(f"{attribute_name} {attribute} ≤ 0", resistance=2),)
-    if 2 * attribute <= skill:
-        label = f"{attribute_name} {attribute} ≤ {skill_name} {skill} / 2"
+    if attribute < skill:
+        label = f"{attribute_name} {attribute} < {skill_name} {skill}"
         return (PoolPart(label, resistance=1),)
     return ()
 
@@ -486,7 +519,11 @@ def skill_pools(
     skill_name: str = "skill",
     **situation: Unpack[Situation],
 ) -> Pools:
-    """A skill test: Bd = attribute + skill; +1 Rd if 0 < attribute ≤ skill / 2; +2 if ≤ 0."""
+    """A skill test: Bd = attribute + skill; +1 Rd if 0 < attribute < skill; +2 if ≤ 0.
+
+    Decision (RULES.md §5): seed 004's worked examples (Agility 2, Dancer 3: 1 Rd) and its
+    summary say "lower than the skill", not its one "half or less".
+    """
     attribute = _int(attribute, "The attribute", MIN_ATTRIBUTE, MAX_ATTRIBUTE)
     skill = _int(skill, "The skill", 0, MAX_POOL)
     parts = (
@@ -510,7 +547,8 @@ def background_pools(
     """Backgrounds standing in for a skill: +1 Bd each (at most 3); indirect ones +1 Rd each.
 
     Decision: since they stand in for the skill, the skill test's parent-attribute rule
-    applies with the number of backgrounds as the skill (as the seed also says).
+    applies with the number of backgrounds counted as the skill: +1 Rd when it is higher
+    than an attribute above 0, +2 Rd when the attribute is 0 or less.
     """
     attribute = _int(attribute, "The attribute", MIN_ATTRIBUTE, MAX_ATTRIBUTE)
     backgrounds = _int(backgrounds, "The number of backgrounds", 1, MAX_BACKGROUNDS)
@@ -538,10 +576,15 @@ def _situation(
     target: int = 0,
     drama: int = 0,
     penalty: int = 0,
+    risk: bool = False,
     hands: Sequence[int] = (),
 ) -> Pools:
     """Add what every kind of test shares: difficulty, situational Rd, the target's stat,
-    drama dice, the actor's penalty dice and helpers lending a hand (their attributes)."""
+    drama dice, the actor's penalty dice and helpers lending a hand (their attributes).
+
+    ``risk``: the GM turns the penalty dice into an advantage rolled as a risk, so for this
+    test they are Dd instead of Rd (RULES.md §5, Penalty pool).
+    """
     extra: list[PoolPart] = []
     if difficulty is not None:
         found = _find_difficulty(difficulty)
@@ -560,7 +603,12 @@ def _situation(
     if _int(drama, "The Drama dice (Dd)", 0, MAX_POOL):
         extra.append(PoolPart("drama", drama=drama))
     if _int(penalty, "Penalty dice", 0, MAX_PENALTY):
-        extra.append(PoolPart("penalty dice", resistance=penalty))
+        if risk:
+            extra.append(PoolPart("penalty dice as a risk", drama=penalty))
+        else:
+            extra.append(PoolPart("penalty dice", resistance=penalty))
+    elif risk:
+        raise DramaError("There are no penalty dice to turn into a risk.")
     all_parts = (*parts, *extra)
     pools = Pools(
         base=sum(p.base for p in all_parts),

@@ -5,9 +5,11 @@ subtract, they turn the roll into a stress roll. Doubles on the final two dice m
 success Exceptional and a failure a Critical failure, but only when there is a difficulty
 (initiative and opposed rolls have none, so doubles mean nothing there).
 
-Roll Advantage rerolls the lower die once. By the project's decision it is refused when
-the first two dice are doubles that would fail, so that advantage can never rescue a
-critical failure; when the dice tie, the second die is the one rerolled.
+Roll Advantage rerolls the lower die once, and it is the player's choice. By the project's
+decision (RULES.md §2) it is used only when the first roll fails: a player keeps a success,
+and failing doubles are not rerolled (the critical failure stands); doubles are judged on
+the final two dice. When the dice tie, the second die is the one rerolled. Without a
+difficulty (opposed rolls, initiative) nothing fails, so advantage always rerolls.
 
 Order: die 1, die 2, then the reroll. Opposed rolls draw side A's dice, then side B's.
 """
@@ -95,6 +97,8 @@ class Roll:
     advantage_used: bool
     advantage_refused: bool
     """Asked for but not allowed: the first two dice were doubles that would fail."""
+    advantage_kept: bool
+    """Asked for but not needed: the first roll already succeeded, so the player kept it."""
     rerolled: int | None
     """Index (0 or 1) of the die the reroll replaced, or None."""
     doubles: bool
@@ -192,11 +196,14 @@ def _roll(dice: Dice, bonus: int, difficulty: int | None, stress: bool, advantag
     second = dice.roll(SIDES)
     faces: tuple[int, ...] = (first, second)
     final = (first, second)
-    used = refused = False
+    used = refused = kept_success = False
     rerolled: int | None = None
     if advantage:
         kept_before = min(first, second) if stress else max(first, second)
-        if first == second and difficulty is not None and kept_before + bonus < difficulty:
+        first_fails = difficulty is not None and kept_before + bonus < difficulty
+        if difficulty is not None and not first_fails:
+            kept_success = True
+        elif first_fails and first == second:
             refused = True
         else:
             used = True
@@ -219,6 +226,7 @@ def _roll(dice: Dice, bonus: int, difficulty: int | None, stress: bool, advantag
         advantage=advantage,
         advantage_used=used,
         advantage_refused=refused,
+        advantage_kept=kept_success,
         rerolled=rerolled,
         doubles=doubles,
         success=success,
@@ -291,13 +299,14 @@ def _counts(need: int, stress: bool, advantage: bool) -> tuple[Fraction, Fractio
     """(success, exceptional, critical failure) as exact fractions, by enumerating every case.
 
     With advantage each of the 8000 (die 1, die 2, reroll) cases weighs one; a first roll
-    that may not be rerolled stands for all 20 rerolls it never draws.
+    that is not rerolled (a success kept, or failing doubles) stands for all 20 rerolls it
+    never draws. Only a failing first roll of two different dice is rerolled.
     """
     keep = min if stress else max
     success = exceptional = critical = 0
     cases = SIDES**3 if advantage else SIDES**2
     for first, second in product(range(1, SIDES + 1), repeat=2):
-        if advantage and not (first == second and keep(first, second) < need):
+        if advantage and first != second and keep(first, second) < need:
             finals = [
                 ((new, second) if first < second else (first, new), 1)
                 for new in range(1, SIDES + 1)

@@ -286,6 +286,16 @@ class NormalResult(_Rolled[Die]):
         return describe_sv(self.attribute, self.mods, name)
 
 
+def roll_side(dice: Dice, attribute: int, mods: int, burst: int) -> NormalResult:
+    """Roll one side without checking its inputs (callers check them with :func:`check_side`)."""
+    return _roll(dice, attribute, mods, burst)
+
+
+def check_side(attribute: int, mods: int, burst: int, side: str = "") -> int:
+    """Refuse a side the rules (or the bounds) do not allow; its Success Value otherwise."""
+    return _rolling_sv(attribute, mods, burst, side)
+
+
 def _roll(dice: Dice, attribute: int, mods: int, burst: int) -> NormalResult:
     applied = clamp_mods(mods)
     sv = attribute + applied
@@ -388,6 +398,11 @@ def face_to_face(
     _rolling_sv(b_attribute, b_mods, b_burst, "b_")
     a = _roll(dice, a_attribute, a_mods, a_burst)
     b = _roll(dice, b_attribute, b_mods, b_burst)
+    return resolve(a, b)
+
+
+def resolve(a: NormalResult, b: NormalResult) -> FaceToFaceResult:
+    """Judge two rolled sides against each other (a burst split judges each target's share)."""
     a_dice = _cancel(a.dice, b.dice)
     b_dice = _cancel(b.dice, a.dice)
     a = replace(a, dice=a_dice)
@@ -595,7 +610,7 @@ class SaveResult(_Rolled[SaveDie]):
         """The attack damage arithmetic, naming the armor as rolled against (ARM or BTS)."""
         text = f"{self.damage} − {armor_name} {self.armor}"
         if self.cover:
-            text += f" {_fmt_signed(COVER_MOD)} (cover)"
+            text += f" {_fmt_signed(COVER_MOD)} (cover: +3 to the save)"
         if self.mods:
             text += f" {_fmt_signed(self.mods)}"
         if self.mods_clamped:

@@ -174,6 +174,8 @@ class CheckResult:
     reading: Reading
     # The SL reading in words ("acceptable", "good", …, "bare failure").
     label: str
+    granted: bool = False
+    """The GM judged there was no reasonable chance of failure: no roll, SL 1."""
 
     @property
     def roll(self) -> int:
@@ -185,9 +187,17 @@ class CheckResult:
         return self.special is Special.CRITICAL_FAILURE
 
 
-def check(dice: Dice, *, base: int, forgo: bool = False) -> CheckResult:
-    """Roll a stat check: SL = Base − 2d10, then double 1s and double 10s (RULES.md §4)."""
+def check(dice: Dice, *, base: int, forgo: bool = False, automatic: bool = False) -> CheckResult:
+    """Roll a stat check: SL = Base − 2d10, then double 1s and double 10s (RULES.md §4).
+
+    ``automatic``: the GM's automatic success (no reasonable chance of failure), SL 1 with
+    no roll; ``forgo``: the player skips the roll at Base above 15, also SL 1.
+    """
     base = _base(base)
+    if automatic:
+        if forgo:
+            raise RpsError("An automatic success needs no roll to forgo: choose one of the two.")
+        return replace(_result(base, (), 1, None), granted=True)
     if forgo:
         check_forgo_allowed(base)
         # An assumed success is only SL 1 and can be neither automatic nor critical.
@@ -248,8 +258,11 @@ def success_count(base: int) -> int:
     )
 
 
-def chance(*, base: int, forgo: bool = False) -> float:
-    """Exact chance of SL ≥ 1 (a forgone roll always succeeds)."""
+def chance(*, base: int, forgo: bool = False, automatic: bool = False) -> float:
+    """Exact chance of SL ≥ 1 (a forgone roll, or an automatic success, always succeeds)."""
+    if automatic:
+        _base(base)
+        return 1.0
     if forgo:
         check_forgo_allowed(base)
         return 1.0

@@ -183,3 +183,30 @@ def test_save_files_writes_each_chart_under_its_name(tmp_path: Path) -> None:
         assert Path(path).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     text = run_console(["/odds rps base:12"], tmp_path / "charts.db", "--save-files", str(charts))
     assert f"saved: {charts / 'rps-check-at-base-12.png'}" in text.stdout
+
+
+def test_the_second_rules_pass_commands_run_in_the_console(tmp_path: Path) -> None:
+    result = run_console(
+        [
+            "/coda table name:9-8 strength:3",
+            '/h90 defended defense:"8 + 3" bonus:2',
+            '/infinity roll attribute:12 cover:true range:"40:+3,80:-3" distance:60',
+            "/infinity ftf active_attribute:13 active_burst:3 reactive_attribute:11 "
+            'targets:"Warband:1:13"',
+            "/as gm gm",
+            "/rps check base:3 automatic:true",
+        ],
+        tmp_path / "console.db",
+        "--json",
+    )
+    assert result.returncode == 0, result.stderr
+    replies = [json.loads(line) for line in result.stdout.splitlines()]
+    titles = [r["embeds"][0]["title"] if r.get("embeds") else r.get("content") for r in replies]
+    assert titles[0] == "Table 9-8: Encumbrance"
+    assert "Defended: the difficulty is 8 + 3 = 11" in replies[1]["embeds"][0]["description"]
+    assert (
+        "**MODs:** Range 60 (up to 80) −3 · Cover −3 = −6"
+        in (replies[2]["embeds"][0]["description"])
+    )
+    assert titles[3].startswith("🎯 Burst split among 2 targets")
+    assert "Automatic success" in replies[5]["embeds"][0]["description"]

@@ -247,7 +247,8 @@ HINTS["value"] = ("off", "fumble", "failure", "complete-failure", "on", "yes")
 GROUP_HINTS: dict[str, dict[str, tuple[str, ...]]] = {
     "coda": {
         "character": ("Hermione",),
-        "name": ("Strength", "Wits", "Stamina", "Swiftness", "Willpower", "Wisdom"),
+        # Attributes and reactions, and the reference tables of /coda table.
+        "name": ("Strength", "Wits", "Stamina", "Swiftness", "Willpower", "Wisdom", "9-7", "9-8"),
         "skill": ("Potions", "Herbology"),
         "attribute": ("Wits", "Strength"),
         "specialty": ("Brewing",),
@@ -255,6 +256,8 @@ GROUP_HINTS: dict[str, dict[str, tuple[str, ...]]] = {
         "b": ("Hermione", "+3", "12"),
         "a_skill": ("Potions", "Wits"),
         "b_skill": ("Potions", "Strength"),
+        "a_attribute": ("Wits", "Strength"),
+        "b_attribute": ("Wits",),
         "leader": ("Hermione", "+4"),
         "task": ("Brew", "Siege"),
     },
@@ -264,6 +267,9 @@ GROUP_HINTS: dict[str, dict[str, tuple[str, ...]]] = {
         "attribute": ("Strength", "Dexterity", "Toughness", "Humor"),
         "vs_attribute": ("Strength", "Dexterity"),
         "vs_name": ("Filch", "Peeves"),
+        "defense": ("Toughness + Dexterity", "8 + 3", "Strength", "+", "1" * 60),
+        "defender": ("Ginny",),
+        "defender_name": ("Filch",),
     },
     "infinity": {
         "character": ("Trooper",),
@@ -273,6 +279,8 @@ GROUP_HINTS: dict[str, dict[str, tuple[str, ...]]] = {
         "active_attribute": ("BS", "CC", "13"),
         "reactive_attribute": ("BS", "PH", "11"),
         "armor": ("ARM", "BTS", "3"),
+        "range": ("40:+3,80:-3,120:-6", "40:+3", "80:-3,40:+3"),
+        "targets": ("Warband:1:13", "Warband:1:13:-3:2, Hacker:1:11", "Warband:9:13"),
     },
     "rps": {"attribute": ("Strength", "Agility"), "skill": ("Stealth",)},
     "drama": {"attribute": ("Physical", "Agility"), "skill": ("Fencing",)},

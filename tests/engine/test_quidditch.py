@@ -55,14 +55,26 @@ def build(
     return state
 
 
+def _scores(pairs, strength: int, difficulty: int) -> bool:
+    return any(max(pair) + strength >= difficulty for pair in pairs)
+
+
 def script(
     home_chasers=(MISS,) * 3,
     away_chasers=(MISS,) * 3,
-    home_beaters=(MISS,) * 2,
-    away_beaters=(MISS,) * 2,
+    home_beaters=None,
+    away_beaters=None,
     rest=(),
 ) -> ScriptedDice:
-    """Faces in RULES.md's order: home chasers, away chasers, home/away beaters, the rest."""
+    """Faces in RULES.md's order: home chasers, away chasers, home/away beaters, the rest.
+
+    Beaters left out roll MISS when an opposing chaser scored (with the fixture's numbers)
+    and nothing otherwise: with no scorer to block, a beater holds back.
+    """
+    if home_beaters is None:
+        home_beaters = (MISS,) * 2 if _scores(away_chasers, 4, 10) else ()
+    if away_beaters is None:
+        away_beaters = (MISS,) * 2 if _scores(home_chasers, 5, 11) else ()
     pairs = [*home_chasers, *away_chasers, *home_beaters, *away_beaters]
     return ScriptedDice([face for pair in pairs for face in pair] + list(rest))
 
@@ -100,7 +112,9 @@ def test_a_goal_scores_ten():
 
 
 def test_every_active_chaser_rolls_in_roster_order_home_first():
-    turn = play(build(), script())
+    # One scorer a side, so every beater has someone to go for.
+    dice = script(home_chasers=[(12, 3), MISS, MISS], away_chasers=[MISS, (15, 1), MISS])
+    turn = play(build(), dice)
     assert [(s.team, s.chaser) for s in turn.report.shots] == [
         ("home", "H1"),
         ("home", "H2"),
@@ -122,7 +136,7 @@ def test_a_goal_blocked_by_a_larger_beater_margin():
     state = build()
     dice = script(home_chasers=[(12, 3), MISS, MISS], away_beaters=[(15, 2), MISS])
     turn = play(state, dice)
-    block = turn.report.blocks[2]
+    block = turn.report.blocks[0]
     assert block.beater == "AB1" and block.target == "H1" and not block.chosen_by_gm
     assert block.roll.margin == 10  # 15 + 3 - 8 > the chaser's 6
     assert block.hit and block.blocked and not block.foul
@@ -137,7 +151,7 @@ def test_a_beater_hit_that_does_not_block():
     # Equal margins (6 and 6) do not block: the beater's must be larger.
     dice = script(home_chasers=[(12, 3), MISS, MISS], away_beaters=[(11, 2), MISS])
     turn = play(build(), dice)
-    block = turn.report.blocks[2]
+    block = turn.report.blocks[0]
     assert block.hit and block.roll.margin == 6
     assert not block.blocked and not block.foul
     assert turn.report.shots[0].scored
@@ -147,14 +161,14 @@ def test_a_beater_hit_that_does_not_block():
 
 def test_a_beater_who_misses_costs_no_health():
     turn = play(build(), script(home_chasers=[(12, 3), MISS, MISS]))
-    assert not turn.report.blocks[2].hit
+    assert not turn.report.blocks[0].hit
     assert player(turn.state, "home", "H1").health == 3
 
 
 def test_both_beaters_may_hit_the_same_chaser():
     dice = script(home_chasers=[(12, 3), MISS, MISS], away_beaters=[(9, 2), (16, 1)])
     turn = play(build(), dice)
-    assert [b.target for b in turn.report.blocks[2:]] == ["H1", "H1"]
+    assert [b.target for b in turn.report.blocks] == ["H1", "H1"]
     assert player(turn.state, "home", "H1").health == 1
     assert turn.report.shots[0].blocked_by == ("AB2",)
 
@@ -165,13 +179,26 @@ def test_default_target_is_the_largest_margin_first_listed_on_ties():
     assert [b.target for b in turn.report.blocks[:2]] == ["A2", "A2"]
 
 
-def test_default_target_without_a_scorer_is_the_first_listed_chaser():
-    turn = play(build(), script())
-    assert [b.target for b in turn.report.blocks] == ["A1", "A1", "H1", "H1"]
+def test_beaters_hold_back_without_a_scorer_to_block():
+    # Decision: with no opposing chaser scoring and no GM target, a beater holds back:
+    # no roll (the 12 chaser dice are all the turn draws), no foul.
+    dice = script()
+    turn = play(build(), dice)
+    assert dice.used == 12
+    assert turn.report.blocks == () and turn.report.fouls == ()
+    assert turn.report.held == (("home", "HB1"), ("home", "HB2"), ("away", "AB1"), ("away", "AB2"))
+
+
+def test_only_the_side_facing_a_scorer_rolls_bludgers():
+    dice = script(away_chasers=[MISS, (15, 1), MISS])
+    turn = play(build(), dice)
+    assert [(b.beater, b.target) for b in turn.report.blocks] == [("HB1", "A2"), ("HB2", "A2")]
+    assert turn.report.held == (("away", "AB1"), ("away", "AB2"))
+    assert turn.report.fouls == ()
 
 
 def test_gm_targets_by_slot_and_by_name():
-    dice = script(away_beaters=[(15, 2), MISS])
+    dice = script(home_beaters=[MISS, MISS], away_beaters=[(15, 2)])
     targets = {"home1": "A3", "HB2": "keeper", "away1": "H2"}
     turn = play(build(), dice, targets=targets)
     blocks = turn.report.blocks
@@ -179,8 +206,8 @@ def test_gm_targets_by_slot_and_by_name():
         ("HB1", "A3", True),
         ("HB2", "AK", True),
         ("AB1", "H2", True),
-        ("AB2", "H1", False),
     ]
+    assert turn.report.held == (("away", "AB2"),)  # no GM target, no scorer: holds back
     # AB1 hit H2, who had not scored: a foul. HB2 went for the keeper: a foul even on a miss.
     assert [(f.team, f.beater, f.target) for f in turn.report.fouls] == [
         ("home", "HB2", "AK"),
@@ -193,28 +220,32 @@ def test_a_knocked_out_chaser_no_longer_rolls():
     dice = script(home_chasers=[(12, 3), MISS, MISS], away_beaters=[(11, 2), MISS])
     turn = play(state, dice)
     assert turn.report.knocked_out == (("home", "H1"),)
-    assert turn.report.blocks[2].knocked_out
+    assert turn.report.blocks[0].knocked_out
     assert turn.report.score == (10, 0)  # the hit did not block: the goal stands
     out = player(turn.state, "home", "H1")
     assert out.health == 0 and not out.active
-    # Next turn: only H2 and H3 roll for home, and the away beaters go for H2 by default.
-    dice = script(home_chasers=[MISS, MISS])
+    # Next turn: only H2 and H3 roll for home, and the away beaters go for H3, who scores.
+    dice = script(home_chasers=[MISS, (12, 3)])
     turn = play(turn.state, dice)
     assert [s.chaser for s in turn.report.shots[:2]] == ["H2", "H3"]
-    assert [b.target for b in turn.report.blocks[2:]] == ["H2", "H2"]
+    assert [b.target for b in turn.report.blocks] == ["H3", "H3"]
 
 
 def test_a_knocked_out_keeper_defends_with_nothing():
     state = build(keeper_health=1)
-    turn = play(state, script(), targets={"away1": "keeper"})
+    turn = play(state, script(away_beaters=[MISS]), targets={"away1": "keeper"})
     # AB1 missed; now hit the keeper for real.
-    dice = script(away_beaters=[(19, 2), MISS])
+    dice = script(away_beaters=[(19, 2)])
     turn = play(turn.state, dice, targets={"away1": "keeper"})
     assert turn.report.knocked_out == (("home", "HK"),)
-    dice = script(away_chasers=[MISS, MISS, MISS])
+    dice = script(
+        home_chasers=[(12, 3), MISS, MISS],
+        away_chasers=[MISS, MISS, MISS],
+        home_beaters=[MISS, MISS],
+    )
     turn = play(turn.state, dice)
     assert [s.roll.difficulty for s in turn.report.shots[3:]] == [0, 0, 0]
-    assert turn.report.points == (0, 30)
+    assert turn.report.points == (10, 30)
     assert turn.report.blocks[0].roll.difficulty == 8  # the away keeper is still up
     assert turn.report.blocks[2].roll.difficulty == 0  # bludgers at home chasers: T 0
     assert turn.report.blocks[2].hit
@@ -245,7 +276,7 @@ def test_a_beater_with_no_one_to_hit_holds():
     state = build()
     for name in ("A1", "A2", "A3"):
         state = q.set_health(state, "away", name, 0)
-    dice = script(away_chasers=[], home_beaters=[])
+    dice = script(home_chasers=[(12, 3), MISS, MISS], away_chasers=[], home_beaters=[])
     turn = play(state, dice)
     assert turn.report.held == (("home", "HB1"), ("home", "HB2"))
     assert [b.beater for b in turn.report.blocks] == ["AB1", "AB2"]
@@ -254,9 +285,13 @@ def test_a_beater_with_no_one_to_hit_holds():
 # --- fouls and penalty shots ------------------------------------------------------------------
 
 
+# HB1 sent by the GM at A1, who did not score: a hit is a foul (HB2 holds back).
+FOUL = {"home1": "A1"}
+
+
 def test_a_foul_and_its_penalty_shot():
     state = build()
-    turn = play(state, script(home_beaters=[(15, 2), MISS]))
+    turn = play(state, script(home_beaters=[(15, 2)]), targets=FOUL)
     (foul,) = turn.report.fouls
     assert (foul.team, foul.beater, foul.target, foul.victim) == ("home", "HB1", "A1", "away")
     assert turn.report.blocks[0].foul
@@ -276,18 +311,33 @@ def test_a_foul_and_its_penalty_shot():
 
 
 def test_a_missed_penalty_shot_scores_nothing():
-    turn = play(build(), script(home_beaters=[(15, 2), MISS]))
+    turn = play(build(), script(home_beaters=[(15, 2)]), targets=FOUL)
     shot = q.penalty_shot(ScriptedDice([4, 5]), turn.state, team="away", chaser="A1")
     assert not shot.report.penalties[0].scored
     assert shot.state.away_score == 0
 
 
 def test_a_penalty_needs_a_foul_against_that_team():
-    turn = play(build(), script(home_beaters=[(15, 2), MISS]))
+    turn = play(build(), script(home_beaters=[(15, 2)]), targets=FOUL)
     with pytest.raises(QuidditchError, match="against Lions: the open foul is against Snakes"):
         q.penalty_shot(ScriptedDice([14, 3]), turn.state, team="home", chaser="H1")
     with pytest.raises(QuidditchError, match="no chaser named 'AK'"):
         q.penalty_shot(ScriptedDice([14, 3]), turn.state, team="away", chaser="AK")
+
+
+def test_a_bludger_at_the_keeper_is_a_foul_unless_the_quaffle_is_in_the_scoring_zone():
+    dice = script(home_beaters=[MISS], away_beaters=[(15, 2)])
+    targets = {"home1": "keeper", "away1": "keeper"}
+    turn = play(build(), dice, targets=targets, scoring_zone="home")
+    # The quaffle is at the home hoops: AB1's bludger at HK is fair; HB1's at AK is not.
+    assert [(b.beater, b.target, b.foul) for b in turn.report.blocks] == [
+        ("HB1", "AK", True),
+        ("AB1", "HK", False),
+    ]
+    assert [f.beater for f in turn.report.fouls] == ["HB1"]
+    assert player(turn.state, "home", "HK").health == 2
+    with pytest.raises(QuidditchError, match="home or away"):
+        q.play_turn(ScriptedDice([]), build(), scoring_zone="middle")  # type: ignore[arg-type]
 
 
 def test_a_beater_hit_on_a_scoring_chaser_is_no_foul():
@@ -298,7 +348,7 @@ def test_a_beater_hit_on_a_scoring_chaser_is_no_foul():
 
 
 def test_fouls_lapse_when_the_next_turn_starts():
-    turn = play(build(), script(home_beaters=[(15, 2), MISS]))
+    turn = play(build(), script(home_beaters=[(15, 2)]), targets=FOUL)
     turn = play(turn.state, script())
     assert turn.state.fouls == ()
     with pytest.raises(QuidditchError, match="taken before the next turn is played"):
@@ -307,7 +357,7 @@ def test_fouls_lapse_when_the_next_turn_starts():
 
 def test_penalties_all_takes_each_shot_after_the_beaters():
     dice = script(home_beaters=[(15, 2), (16, 2)], rest=[14, 3, 2, 3])
-    turn = play(build(), dice, penalties="all")
+    turn = play(build(), dice, penalties="all", targets={"home1": "A1", "home2": "A1"})
     assert [(p.team, p.chaser, p.scored) for p in turn.report.penalties] == [
         ("away", "A1", True),
         ("away", "A1", False),
@@ -317,7 +367,7 @@ def test_penalties_all_takes_each_shot_after_the_beaters():
 
 
 def test_penalties_none_waives_the_fouls():
-    turn = play(build(), script(home_beaters=[(15, 2), MISS]), penalties="none")
+    turn = play(build(), script(home_beaters=[(15, 2)]), penalties="none", targets=FOUL)
     assert len(turn.report.fouls) == 1
     assert turn.state.open_fouls == ()
 
@@ -423,7 +473,7 @@ def test_two_missing_seekers_never_catch():
 
 def test_a_snitch_turn_with_a_foul_waits_for_the_penalty_shot():
     state = at_turn(build(), 9)
-    turn = play(state, script(home_beaters=[(15, 2), MISS]))
+    turn = play(state, script(home_beaters=[(15, 2)]), targets=FOUL)
     assert turn.report.snitch_deferred and turn.report.snitch is None
     assert turn.state.snitch_pending and turn.state.next_snitch_turn == 10
     shot = q.penalty_shot(ScriptedDice([14, 3]), turn.state, team="away", chaser="A1")
@@ -440,7 +490,8 @@ def test_a_snitch_turn_with_a_foul_waits_for_the_penalty_shot():
 
 def test_a_snitch_turn_with_fouls_and_penalties_none_chases_at_once():
     state = at_turn(build(), 9)
-    turn = play(state, script(home_beaters=[(15, 2), MISS], rest=[3, 4, 5, 6]), penalties="none")
+    dice = script(home_beaters=[(15, 2)], rest=[3, 4, 5, 6])
+    turn = play(state, dice, penalties="none", targets=FOUL)
     assert turn.report.snitch is not None and not turn.state.snitch_pending
 
 
@@ -569,7 +620,8 @@ def test_positions_have_labels_and_slots():
 def test_state_survives_json_mid_match():
     state = at_turn(build(chaser_health=1), 9)
     state = q.set_interference(state, "away")
-    turn = play(state, script(home_beaters=[(15, 2), MISS]))  # foul on a snitch turn: pending
+    # A foul on a snitch turn: the snitch phase waits.
+    turn = play(state, script(home_beaters=[(15, 2)]), targets=FOUL)
     stored = json.loads(json.dumps(turn.state.to_dict()))
     restored = q.MatchState.from_dict(stored)
     assert restored == turn.state

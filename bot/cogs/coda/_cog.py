@@ -1,4 +1,4 @@
-"""``/coda test|skill|attribute|reaction|damage|opposed|combined|extended …``."""
+"""``/coda test|skill|attribute|reaction|damage|opposed|combined|table|extended …``."""
 
 from __future__ import annotations
 
@@ -13,8 +13,9 @@ from bot.cogs._common import Choices, NarratorCog, actor_from, safe_autocomplete
 from bot.cogs._options import CHARACTER_HELP, ROLL_HELP, Label, SheetName
 from bot.cogs._sheets import attribute_autocomplete, character_autocomplete, skill_autocomplete
 from bot.render import coda as render
+from bot.render.coda_reference import table_embed
 from bot.services import coda as service
-from engine.systems import coda
+from engine.systems import coda, coda_reference
 from engine.systems.coda_tables import condition_options
 
 Modifier = app_commands.Range[int, coda.MODIFIER_MIN, coda.MODIFIER_MAX]
@@ -45,6 +46,7 @@ TEST_HELP = {
     "conditions": "Tables 9-2…9-4 and combat modifiers, e.g. 'Darkness +5, Heavy rain -3'",
     **ROLL_HELP,
 }
+UNTRAINED_HELP = "The attribute a character lacking the skill rolls instead (untrained, −2)"
 SHEET_TEST_HELP = {
     "modifier": "Anything else added to the test",
     "character": CHARACTER_HELP,
@@ -283,6 +285,8 @@ class CodaCog(NarratorCog):
         b="Side B: a modifier (+3) or a character's name",
         a_skill="The skill, attribute or reaction side A's character rolls",
         b_skill="The skill, attribute or reaction side B's character rolls",
+        a_attribute=UNTRAINED_HELP,
+        b_attribute=UNTRAINED_HELP,
         **ROLL_HELP,
     )
     @app_commands.autocomplete(
@@ -290,6 +294,8 @@ class CodaCog(NarratorCog):
         b=character_autocomplete,
         a_skill=sheet_entries(("skill", "attribute"), "a"),
         b_skill=sheet_entries(("skill", "attribute"), "b"),
+        a_attribute=sheet_entries(("attribute",), "a"),
+        b_attribute=sheet_entries(("attribute",), "b"),
     )
     async def opposed(
         self,
@@ -298,6 +304,8 @@ class CodaCog(NarratorCog):
         b: SheetName,
         a_skill: SheetName | None = None,
         b_skill: SheetName | None = None,
+        a_attribute: SheetName | None = None,
+        b_attribute: SheetName | None = None,
         label: Label | None = None,
         secret: bool = False,
     ) -> None:
@@ -309,6 +317,8 @@ class CodaCog(NarratorCog):
             b=b,
             a_with=a_skill,
             b_with=b_skill,
+            a_untrained=a_attribute,
+            b_untrained=b_attribute,
             label=label,
             secret=secret,
         )
@@ -324,6 +334,7 @@ class CodaCog(NarratorCog):
         leader="The leader: a modifier (+4) or a character's name",
         helpers="Helpers in order, separated by commas: modifiers or characters' names",
         skill="The skill, attribute or reaction the characters roll",
+        attribute=UNTRAINED_HELP,
         tn=TEST_HELP["tn"],
         difficulty=TEST_HELP["difficulty"],
         conditions=TEST_HELP["conditions"],
@@ -333,6 +344,7 @@ class CodaCog(NarratorCog):
     @app_commands.autocomplete(
         leader=character_autocomplete,
         skill=sheet_entries(("skill", "attribute"), "leader"),
+        attribute=sheet_entries(("attribute",), "leader"),
         conditions=conditions_autocomplete,
     )
     async def combined(
@@ -343,6 +355,7 @@ class CodaCog(NarratorCog):
         tn: TN | None = None,
         difficulty: str | None = None,
         skill: SheetName | None = None,
+        attribute: SheetName | None = None,
         conditions: Conditions | None = None,
         label: Label | None = None,
         secret: bool = False,
@@ -356,12 +369,44 @@ class CodaCog(NarratorCog):
             tn=tn,
             difficulty=difficulty,
             using=skill,
+            untrained=attribute,
             conditions=conditions,
             label=label,
             secret=secret,
         )
         embed = render.combined_embed(outcome, interaction.user.display_name)
         await send_roll(interaction, embed, outcome.secrecy)
+
+    # ----------------------------------------------------------------------- /coda table
+
+    @coda_group.command(name="table", description="A reference table of seed 000 (9-1, 9-5…9-13)")
+    @app_commands.describe(
+        name="The table: its number (9-7) or a word of its title, with autocomplete",
+        strength="Table 9-8: the loads for this Strength",
+        titanic="Table 9-7: walking distances for Titanic +X (this X)",
+    )
+    async def table(
+        self,
+        interaction: discord.Interaction,
+        name: app_commands.Range[str, 1, 100],
+        strength: app_commands.Range[int, coda_reference.MIN_STRENGTH, coda_reference.MAX_STRENGTH]
+        | None = None,
+        titanic: app_commands.Range[int, 0, coda_reference.MAX_TITANIC_X] | None = None,
+    ) -> None:
+        found = coda_reference.find_table(name)
+        await interaction.response.send_message(
+            embed=table_embed(found, strength=strength, titanic=titanic)
+        )
+
+    @table.autocomplete("name")
+    @safe_autocomplete
+    async def _table_names(self, interaction: discord.Interaction, current: str) -> Choices:
+        wanted = current.strip().casefold()
+        return [
+            app_commands.Choice(name=name, value=name.split(":")[0].removeprefix("Table "))
+            for name in coda_reference.table_names()
+            if wanted in name.casefold()
+        ]
 
     # ----------------------------------------------------------------------- /coda extended
 
@@ -393,6 +438,7 @@ class CodaCog(NarratorCog):
         task="Which extended test (needed only when several are in progress)",
         modifier="Everything added to 2d6 (or use skill)",
         skill="The character's skill (default: the stage's skill, if it names one)",
+        attribute="The attribute to use (default: the skill's own; untrained, −2, if lacking it)",
         character=CHARACTER_HELP,
         penalty=TEST_HELP["penalty"],
         conditions=TEST_HELP["conditions"],
@@ -400,6 +446,7 @@ class CodaCog(NarratorCog):
     )
     @app_commands.autocomplete(
         skill=sheet_entries(("skill",)),
+        attribute=attribute_autocomplete,
         character=character_autocomplete,
         conditions=conditions_autocomplete,
     )
@@ -409,6 +456,7 @@ class CodaCog(NarratorCog):
         task: TaskName | None = None,
         modifier: Modifier | None = None,
         skill: SheetName | None = None,
+        attribute: SheetName | None = None,
         character: SheetName | None = None,
         penalty: Penalty = 0,
         conditions: Conditions | None = None,
@@ -422,6 +470,7 @@ class CodaCog(NarratorCog):
             task=task,
             modifier=modifier,
             skill=skill,
+            attribute=attribute,
             character=character,
             penalty=penalty,
             conditions=conditions,

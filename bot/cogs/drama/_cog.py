@@ -46,7 +46,7 @@ MOMENTUM = [
 _POOL_HELP = {
     "base": "Base dice as a number (or use an attribute/skill of your character)",
     "attribute": "Attribute test: 2 × attribute (with a skill or backgrounds: the attribute)",
-    "skill": "Skill test: attribute + skill (+1 Rd if attribute ≤ skill/2, +2 Rd if ≤ 0)",
+    "skill": "Skill test: attribute + skill (+1 Rd if attribute < skill, +2 Rd if ≤ 0)",
     "backgrounds": "Backgrounds standing in for a skill you lack: +1 Bd each (at most 3)",
     "indirect": "The backgrounds are a stretch: +1 Rd each as well",
     "difficulty": "Very Easy +4 Bd … Formidable 10 Rd",
@@ -126,6 +126,7 @@ class DramaCog(NarratorCog):
         target="A resisted test: the target's stat or skill, added to Rd",
         helpers="Working together, e.g. 'Tom:3, @bob': each rolls their Bd with the full "
         "resistance; the nets add up",
+        risk="GM: your penalty dice are rolled as a risk this test (Dd instead of Rd)",
         **_POOL_HELP,
         **ROLL_HELP,
     )
@@ -145,6 +146,7 @@ class DramaCog(NarratorCog):
         drama: Dice = 0,
         hand: Attribute = 0,
         helpers: Helpers | None = None,
+        risk: bool = False,
         label: Label | None = None,
         secret: bool = False,
     ) -> None:
@@ -159,6 +161,7 @@ class DramaCog(NarratorCog):
             target,
             drama,
             hand,
+            risk,
         )
         outcome = await service.test(
             self.db,

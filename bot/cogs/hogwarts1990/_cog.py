@@ -1,11 +1,11 @@
-"""``/h90 roll|opposed``."""
+"""``/h90 roll|defended|opposed``."""
 
 from __future__ import annotations
 
 import discord
 from discord import app_commands
 
-from bot.cogs._common import NarratorCog, actor_from, send_roll
+from bot.cogs._common import Choices, NarratorCog, actor_from, safe_autocomplete, send_roll
 from bot.cogs._options import CHARACTER_HELP, ROLL_HELP, Label, SheetName
 from bot.cogs._sheets import attribute_autocomplete, character_autocomplete, sheet_names_from
 from bot.render import hogwarts1990 as render
@@ -14,6 +14,7 @@ from bot.services import hogwarts1990 as service
 from engine.systems import hogwarts1990 as h90
 
 Bonus = app_commands.Range[int, h90.BONUS_MIN, h90.BONUS_MAX]
+CHOICE_LENGTH = 100
 Difficulty = app_commands.Range[int, h90.DIFFICULTY_MIN, h90.DIFFICULTY_MAX]
 
 _HELP = {
@@ -24,6 +25,13 @@ _HELP = {
     "advantage": "Reroll the lower die once",
     **ROLL_HELP,
 }
+
+
+async def _reply(interaction: discord.Interaction, outcome: service.RollOutcome) -> None:
+    """A roll's (or a defended roll's) embed, sent as its secrecy says."""
+    await send_roll(
+        interaction, render.roll_embed(outcome, interaction.user.display_name), outcome.secrecy
+    )
 
 
 class Hogwarts1990Cog(NarratorCog):
@@ -54,11 +62,43 @@ class Hogwarts1990Cog(NarratorCog):
             label=label,
             secret=secret,
         )
-        await send_roll(
-            interaction,
-            render.roll_embed(outcome, interaction.user.display_name),
-            outcome.secrecy,
+        await _reply(interaction, outcome)
+
+    @group.command(
+        name="defended", description="A roll against the defender's attributes (e.g. T + D)"
+    )
+    @app_commands.describe(
+        defense="The defender's attributes and/or numbers added: Toughness + Dexterity, 8 + 3",
+        defender="The defending character (whose sheet has those attributes)",
+        defender_name="A name for a defender without a sheet (give numbers)",
+        **_HELP,
+    )
+    async def defended(
+        self,
+        interaction: discord.Interaction,
+        defense: app_commands.Range[str, 1, 200],
+        defender: SheetName | None = None,
+        defender_name: SheetName | None = None,
+        attribute: SheetName | None = None,
+        bonus: Bonus | None = None,
+        stress: bool = False,
+        advantage: bool = False,
+        character: SheetName | None = None,
+        label: Label | None = None,
+        secret: bool = False,
+    ) -> None:
+        outcome = await service.defended(
+            self.db,
+            self.dice,
+            actor_from(interaction),
+            roller=service.Roller(attribute, bonus, character, stress, advantage),
+            defense=defense,
+            defender=defender,
+            defender_name=defender_name,
+            label=label,
+            secret=secret,
         )
+        await _reply(interaction, outcome)
 
     @group.command(name="opposed", description="Both sides roll; the higher total wins")
     @app_commands.describe(
@@ -105,6 +145,28 @@ class Hogwarts1990Cog(NarratorCog):
 
     roll.autocomplete("attribute")(attribute_autocomplete)
     roll.autocomplete("character")(character_autocomplete)
+    defended.autocomplete("attribute")(attribute_autocomplete)
+    defended.autocomplete("character")(character_autocomplete)
+    defended.autocomplete("defender")(character_autocomplete)
+
+    @defended.autocomplete("defense")
+    @safe_autocomplete
+    async def _defense(self, interaction: discord.Interaction, current: str) -> Choices:
+        """The defender's attributes, for the last item of ``Toughness + Dex…``."""
+        character = getattr(interaction.namespace, "defender", None) or None
+        if character is None:
+            return []
+        head, plus, last = current.rpartition("+")
+        prefix = f"{head.strip()} + " if plus else ""
+        names = await characters.suggest(
+            self.db, actor_from(interaction), characters.attribute_names, last.strip(), character
+        )
+        return [
+            app_commands.Choice(name=prefix + name, value=prefix + name)
+            for name in names
+            if len(prefix + name) <= CHOICE_LENGTH
+        ]
+
     opposed.autocomplete("attribute")(attribute_autocomplete)
     opposed.autocomplete("character")(character_autocomplete)
     opposed.autocomplete("vs_character")(character_autocomplete)

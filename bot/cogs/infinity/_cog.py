@@ -12,6 +12,7 @@ from bot.render import infinity as render
 from bot.services import characters
 from bot.services import infinity as service
 from engine.systems import infinity
+from engine.systems.infinity_mods import MAX_DISTANCE
 
 Mods = app_commands.Range[int, infinity.MODS_RANGE[0], infinity.MODS_RANGE[1]]
 Burst = app_commands.Range[int, infinity.BURST_RANGE[0], infinity.BURST_RANGE[1]]
@@ -21,6 +22,18 @@ Damage = app_commands.Range[int, infinity.DAMAGE_RANGE[0], infinity.DAMAGE_RANGE
 _ATTRIBUTE = "A number, or an attribute of the sheet (BS, CC, PH, WIP…)"
 _MODS = "The sum of MODs (+3 range −3 cover = 0); beyond ±12 it counts as ±12"
 _HELP = {"character": CHARACTER_HELP, **ROLL_HELP}
+_ATTACK_HELP = {
+    "cover": "The target is in cover: MOD −3 (and +3 to its saving roll)",
+    "mimetism": "The target's Mimetism: MOD −3 or −6",
+    "range": "The weapon's range bands, distance:MOD, e.g. 40:+3,80:-3,120:-6",
+    "distance": "The distance to the target (with range): picks the band's MOD",
+}
+MIMETISM = [
+    app_commands.Choice(name="Mimetism −3", value=-3),
+    app_commands.Choice(name="Mimetism −6", value=-6),
+]
+Distance = app_commands.Range[int, 0, MAX_DISTANCE]
+RangeBands = app_commands.Range[str, 1, 200]
 
 
 class InfinityCog(NarratorCog):
@@ -28,14 +41,23 @@ class InfinityCog(NarratorCog):
 
     @group.command(name="roll", description="Normal roll: Burst d20 under attribute + MODs")
     @app_commands.describe(
-        attribute=_ATTRIBUTE, mods=_MODS, burst="How many d20 (the weapon's B)", **_HELP
+        attribute=_ATTRIBUTE,
+        mods=_MODS,
+        burst="How many d20 (the weapon's B)",
+        **_ATTACK_HELP,
+        **_HELP,
     )
+    @app_commands.choices(mimetism=MIMETISM)
     async def roll(
         self,
         interaction: discord.Interaction,
         attribute: SheetName,
         mods: Mods = 0,
         burst: Burst = 1,
+        cover: bool = False,
+        mimetism: int = 0,
+        range: RangeBands | None = None,  # the option's name (the builtin is not used here)
+        distance: Distance | None = None,
         character: SheetName | None = None,
         label: Label | None = None,
         secret: bool = False,
@@ -48,6 +70,7 @@ class InfinityCog(NarratorCog):
             mods=mods,
             burst=burst,
             character=character,
+            attack=service.Attack(cover, mimetism, range, distance),
             label=label,
             secret=secret,
         )
@@ -67,8 +90,11 @@ class InfinityCog(NarratorCog):
         reactive_burst="Reactive side: how many d20 (an ARO usually 1)",
         active_character="The active side's sheet (default: your active character here)",
         reactive_character="The reactive side's sheet (default: your active character here)",
+        targets="Split the active Burst: more targets as name:dice:attribute[:MODs[:Burst]]",
+        **{f"{name}": f"Active side: {text}" for name, text in _ATTACK_HELP.items()},
         **ROLL_HELP,
     )
+    @app_commands.choices(mimetism=MIMETISM)
     async def ftf(
         self,
         interaction: discord.Interaction,
@@ -80,23 +106,45 @@ class InfinityCog(NarratorCog):
         reactive_burst: Burst = 1,
         active_character: SheetName | None = None,
         reactive_character: SheetName | None = None,
+        cover: bool = False,
+        mimetism: int = 0,
+        range: RangeBands | None = None,  # the option's name (the builtin is not used here)
+        distance: Distance | None = None,
+        targets: app_commands.Range[str, 1, 500] | None = None,
         label: Label | None = None,
         secret: bool = False,
     ) -> None:
+        active = service.Side(active_attribute, active_mods, active_burst, active_character)
+        reactive = service.Side(
+            reactive_attribute, reactive_mods, reactive_burst, reactive_character
+        )
+        attack = service.Attack(cover, mimetism, range, distance)
+        roller = interaction.user.display_name
+        if targets is not None:
+            split = await service.burst_split(
+                self.db,
+                self.dice,
+                actor_from(interaction),
+                active=active,
+                reactive=reactive,
+                targets=targets,
+                attack=attack,
+                label=label,
+                secret=secret,
+            )
+            await send_roll(interaction, render.split_embed(split, roller), split.secrecy)
+            return
         outcome = await service.face_to_face(
             self.db,
             self.dice,
             actor_from(interaction),
-            active=service.Side(active_attribute, active_mods, active_burst, active_character),
-            reactive=service.Side(
-                reactive_attribute, reactive_mods, reactive_burst, reactive_character
-            ),
+            active=active,
+            reactive=reactive,
+            attack=attack,
             label=label,
             secret=secret,
         )
-        await send_roll(
-            interaction, render.ftf_embed(outcome, interaction.user.display_name), outcome.secrecy
-        )
+        await send_roll(interaction, render.ftf_embed(outcome, roller), outcome.secrecy)
 
     @group.command(name="save", description="Saving rolls: one d20 per hit; each failure a Wound")
     @app_commands.describe(

@@ -127,6 +127,8 @@ class QuidditchCog(NarratorCog):
         targets="Beater targets, e.g. home1:Weasley, away2:keeper (others use the default)",
         penalties="What to do with fouls (default: ask)",
         until="snitch: play turns up to the next snitch phase (stops at a foul to decide)",
+        scoring_zone="The quaffle is in the scoring zone at this team's hoops: hitting its keeper "
+        "is no foul (first turn only)",
     )
     @app_commands.choices(penalties=PENALTIES, until=UNTIL)
     async def turn(
@@ -135,6 +137,7 @@ class QuidditchCog(NarratorCog):
         targets: app_commands.Range[str, 1, 300] | None = None,
         penalties: str = "ask",
         until: str = "one",
+        scoring_zone: Name | None = None,
     ) -> None:
         outcomes = await quidditch.play_turns(
             self.db,
@@ -143,6 +146,7 @@ class QuidditchCog(NarratorCog):
             targets=targets,
             penalties=penalties,  # type: ignore[arg-type]
             until_snitch=until == "snitch",
+            scoring_zone=scoring_zone,
         )
         last = render.turn_embed(outcomes[-1])
         if len(outcomes) == 1:
@@ -210,6 +214,7 @@ class QuidditchCog(NarratorCog):
     @remove.autocomplete("team")
     @penalty.autocomplete("team")
     @snitch.autocomplete("team")
+    @turn.autocomplete("scoring_zone")
     @safe_autocomplete
     async def _teams(self, interaction: discord.Interaction, current: str) -> Choices:
         state = await quidditch.peek(self.db, interaction.channel_id or 0)

@@ -31,6 +31,7 @@ _CHECK_HELP = {
     "modifier": "Situational modifiers (a second try: −5 … +5)",
     "forgo": "Skip the roll when Base is above 15: SL 1, no critical either way",
 }
+AUTOMATIC_HELP = "GM: no reasonable chance of failure, so no roll: an automatic success (SL 1)"
 
 
 class RpsCog(NarratorCog):
@@ -42,7 +43,7 @@ class RpsCog(NarratorCog):
     )
 
     @rps_group.command(name="check", description="A stat check: SL = Base − 2d10, 1 or more wins")
-    @app_commands.describe(**_CHECK_HELP, **ROLL_HELP)
+    @app_commands.describe(**_CHECK_HELP, automatic=AUTOMATIC_HELP, **ROLL_HELP)
     @app_commands.choices(difficulty=DIFFICULTIES)
     @app_commands.autocomplete(attribute=attribute_autocomplete, skill=skill_autocomplete)
     async def check(
@@ -54,6 +55,7 @@ class RpsCog(NarratorCog):
         difficulty: str | None = None,
         modifier: Modifier = 0,
         forgo: bool = False,
+        automatic: bool = False,
         label: Label | None = None,
         secret: bool = False,
     ) -> None:
@@ -64,6 +66,7 @@ class RpsCog(NarratorCog):
             actor_from(interaction),
             request,
             forgo=forgo,
+            automatic=automatic,
             label=label,
             secret=secret,
         )

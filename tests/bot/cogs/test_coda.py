@@ -551,6 +551,87 @@ async def test_extended_stage_skill_without_a_sheet_suggests_a_modifier(table: T
     assert "complete" in embed_of(done).title
 
 
+async def test_opposed_rolls_an_untrained_skill_with_its_attribute(table: Table) -> None:
+    await hermione(table)
+    refused = await table.alice.slash(
+        table.channel, "coda opposed", a="Hermione", a_skill="Potions", b="+4"
+    )
+    assert refused.ephemeral and "an untrained attempt (−2) needs" in refused.response.content
+    table.bot.dice = ScriptedDice([4, 4, 3, 3])
+    result = await table.alice.slash(
+        table.channel,
+        "coda opposed",
+        a="Hermione",
+        a_skill="Potions",
+        a_attribute="Wits",
+        b="+4",
+    )
+    text = text_of(result)
+    assert "Hermione · Potions (Wits, untrained)" in text
+    assert "2d6 (8) + 3 (Wits) − 2 (untrained) = **9**" in text
+    # The trained skill ignores the untrained attribute (it has its own).
+    table.bot.dice = ScriptedDice([4, 4, 3, 3])
+    trained = await table.alice.slash(
+        table.channel,
+        "coda opposed",
+        a="+0",
+        b="Hermione",
+        b_skill="Stealth",
+        b_attribute="Willpower",
+    )
+    assert "2d6 (6) + 3 (Wits) + 2 (Stealth ranks) = **11**" in text_of(trained)
+    bad = await table.alice.slash(
+        table.channel, "coda opposed", a="Hermione", a_skill="Potions", a_attribute="Charm", b="1"
+    )
+    assert bad.ephemeral and "has no attribute `Charm`" in bad.response.content
+
+
+async def test_combined_helpers_lacking_the_skill_roll_it_untrained(table: Table) -> None:
+    await hermione(table)
+    await table.alice.slash(table.channel, "sheet create", name="Luna", system="coda")
+    await table.alice.slash(table.channel, "sheet set", attribute="Wits", value=2)
+    # Helper Luna, untrained Stealth: 2 − 2 = +0 at TN 10: 5,5 → 10 Marginal (+1).
+    # Leader Hermione, Stealth +5 at TN 15 with +1: 4,4 → 14 vs 15 Failure.
+    table.bot.dice = ScriptedDice([5, 5, 4, 4])
+    result = await table.alice.slash(
+        table.channel,
+        "coda combined",
+        leader="Hermione",
+        helpers="Luna",
+        skill="Stealth",
+        attribute="Wits",
+        tn=15,
+    )
+    text = text_of(result)
+    assert "**1. Luna · Stealth (Wits, untrained)**" in text
+    assert "2d6 (10) + 2 (Wits) − 2 (untrained) = **10** vs TN 10" in text
+    assert "their sum is **+1**" in text
+    refused = await table.alice.slash(
+        table.channel, "coda combined", leader="Hermione", helpers="Luna", skill="Stealth", tn=15
+    )
+    assert refused.ephemeral and "Luna has no skill or attribute `Stealth`" in (
+        refused.response.content
+    )
+
+
+async def test_extended_roll_untrained_in_the_stages_skill(table: Table) -> None:
+    await hermione(table)
+    await table.alice.slash(table.channel, "coda extended start", name="Brew", stages="10:Potions")
+    refused = await table.alice.slash(table.channel, "coda extended roll")
+    assert refused.ephemeral and "an untrained attempt (−2) needs" in refused.response.content
+    table.bot.dice = ScriptedDice([5, 4])
+    done = await table.alice.slash(table.channel, "coda extended roll", attribute="Wits")
+    assert "2d6 (9) + 3 (Wits) − 2 (untrained) = **10** vs TN 10" in text_of(done)
+    assert "complete" in embed_of(done).title
+    await table.alice.slash(table.channel, "coda extended start", name="Plain", stages="10")
+    lone = await table.alice.slash(table.channel, "coda extended roll", attribute="Wits")
+    assert lone.ephemeral and "names no skill" in lone.response.content
+    both = await table.alice.slash(
+        table.channel, "coda extended roll", attribute="Wits", modifier=1
+    )
+    assert both.ephemeral and "not both" in both.response.content
+
+
 async def test_opposed_and_combined_autocomplete_from_the_named_character(table: Table) -> None:
     await hermione(table)
     sides = await table.alice.autocomplete(table.channel, "coda opposed", "b", "Her")
@@ -566,3 +647,47 @@ async def test_opposed_and_combined_autocomplete_from_the_named_character(table:
         table.channel, "coda skill", "specialty", "", skill="Stealth"
     )
     assert [c["value"] for c in specialties] == ["Hiding", "Sneaking"]
+
+
+# --- /coda table ---------------------------------------------------------------------------
+
+
+async def test_a_reference_table_as_the_seed_prints_it(table: Table) -> None:
+    result = await table.alice.slash(table.channel, "coda table", name="9-7", titanic=2)
+    embed = embed_of(result)
+    assert not result.ephemeral
+    assert embed.title == "Table 9-7: Movement Based on Size"
+    assert "**Titanic +X** — 180 + X\\*180 yards · 200 + X\\*200 miles" in embed.description
+    assert "**Titanic +2**: walk 540 yards per action, 600 miles per hour." in embed.description
+    encumbrance = await table.alice.slash(table.channel, "coda table", name="9-8", strength=3)
+    description = embed_of(encumbrance).description
+    assert "**Heavy burden (Strength x 10-20)** — ½ normal pace, rounded down; cannot Run" in (
+        description
+    )
+    assert "Moderate burden: over 15 lbs up to 30 lbs" in description
+
+
+async def test_every_reference_table_fits_an_embed(table: Table) -> None:
+    for name in ("9-1", "9-5", "9-6", "9-7", "9-8", "9-9", "9-10", "9-11", "9-12", "9-13"):
+        result = await table.alice.slash(table.channel, "coda table", name=name, strength=1000)
+        embed = embed_of(result)
+        assert embed.title.startswith(f"Table {name}: ")
+        assert len(embed.description) <= 4096 and len(embed) <= 6000
+    combat = await table.alice.slash(table.channel, "coda table", name="ranged")
+    assert "__Target Motion__" in embed_of(combat).description
+    assert "**Extended +X range** — 6+(X\\*2) TN" in embed_of(combat).description
+
+
+async def test_reference_table_names_autocomplete_and_refusals(table: Table) -> None:
+    choices = await table.alice.autocomplete(table.channel, "coda table", "name", "combat")
+    assert [(c["name"], c["value"]) for c in choices] == [
+        ("Table 9-12: Melee Combat Modifiers", "9-12"),
+        ("Table 9-13: Ranged Combat Modifiers", "9-13"),
+    ]
+    every = await table.alice.autocomplete(table.channel, "coda table", "name", "")
+    assert len(every) == 10
+    unknown = await table.alice.slash(table.channel, "coda table", name="9-2 **bold**")
+    assert unknown.ephemeral
+    assert "There is no reference table" in unknown.response.content
+    with pytest.raises(OptionError):
+        await table.alice.slash(table.channel, "coda table", name="9-8", strength=0)

@@ -49,7 +49,7 @@ async def test_attribute_test_from_the_seed_fails(table: Table) -> None:
     assert result.response.components == []  # no price to pay
 
 
-async def test_skill_test_with_difficulty_and_the_half_attribute_rule(table: Table) -> None:
+async def test_skill_test_with_difficulty_and_the_lower_attribute_rule(table: Table) -> None:
     await william(table)
     table.bot.dice = ScriptedDice([6, 5, 5, 1, 2, 4, 4, 4, 4, 3, 3])
     result = await table.alice.slash(
@@ -57,12 +57,27 @@ async def test_skill_test_with_difficulty_and_the_half_attribute_rule(table: Tab
     )
     description = embed_of(result).description
     assert "**6Bd · 5Rd · 0Dd**" in description
-    assert "Physical 2 ≤ Dancing 4 / 2 (1Rd)" in description
+    assert "Physical 2 < Dancing 4 (1Rd)" in description
     assert "Difficult (4Rd)" in description
     text = text_of(result)
     assert "Base dice +3 **[6]** **[5]** **[5]** [1] [2] [4]" in text
     assert "Resistance dice +0" in text
     assert embed_of(result).title == "✅ Success — net 3"
+
+
+async def test_agility_2_with_dance_3_picks_up_one_resistance_die(table: Table) -> None:
+    # Seed 004's example: an attribute lower than the skill adds 1 Rd (not "half or less").
+    await william(table)
+    await table.alice.slash(
+        table.channel, "sheet skill", name="Dance", ranks=3, attribute="Physical"
+    )
+    table.bot.dice = ScriptedDice([5, 5, 3, 3, 3, 1])
+    result = await table.alice.slash(table.channel, "drama test", skill="Dance")
+    description = embed_of(result).description
+    assert "**5Bd · 1Rd · 0Dd**" in description
+    assert "Physical 2 < Dance 3 (1Rd)" in description
+    assert embed_of(result).title == "⚖️ Yes, but… — net 1"
+    assert "Chance: 42.9% of success" in text_of(result)
 
 
 async def test_backgrounds_indirect_and_a_target(table: Table) -> None:
@@ -120,6 +135,38 @@ async def test_the_penalty_line_shows_this_roll_s_rd_not_the_pool_after_it(table
     assert "**2Bd · 1Rd · 1Dd**" in embed_of(second).description
     assert "1 penalty die added to Rd (William is distracted)" in text
     assert "+1 penalty die for William from drama-die 1s: 1 → **2**" in text
+
+
+async def test_the_gm_rolls_penalty_dice_as_a_risk(table: Table) -> None:
+    # The GM's own character (an NPC the GM plays), with two penalty dice.
+    await table.gm.slash(table.channel, "sheet create", name="Inquisitor", system="drama")
+    await table.gm.slash(table.channel, "penalty add", character="Inquisitor", amount=2)
+    # 2Bd {5,5}, no Rd, the two penalty dice as Dd {4,1}: 2 + 1 − 1 = net 2.
+    table.bot.dice = ScriptedDice([5, 5, 4, 1])
+    result = await table.gm.slash(table.channel, "drama test", base=2, risk=True)
+    description = embed_of(result).description
+    assert "**2Bd · 0Rd · 2Dd** = Base dice (2Bd), penalty dice as a risk (2Dd)" in description
+    text = text_of(result)
+    assert "2 penalty dice rolled as a risk (Dd), by the GM's decision," in text
+    # A Dd 1 of the risk is a drama die's 1: one more penalty die, as for any Dd.
+    assert "+1 penalty die for Inquisitor from drama-die 1s: 2 → **3**" in text
+    assert embed_of(result).title == "✅ Success — net 2"
+    # drama.chance(base=2, drama=2): pinned against a brute-force count in tests/engine.
+    assert "Chance: 48.3% of success" in text
+    # Only for one test: the next one has them in Rd again.
+    table.bot.dice = ScriptedDice([5, 5, 3, 3, 3])
+    again = await table.gm.slash(table.channel, "drama test", base=2)
+    assert "**2Bd · 3Rd · 0Dd**" in embed_of(again).description
+
+
+async def test_a_risk_is_the_gms_to_grant_and_needs_penalty_dice(table: Table) -> None:
+    await william(table)
+    refused = await table.alice.slash(table.channel, "drama test", base=2, risk=True)
+    assert refused.ephemeral
+    assert "Only the channel's GM can turn penalty dice into a risk" in refused.response.content
+    await table.gm.slash(table.channel, "sheet create", name="Inquisitor", system="drama")
+    none = await table.gm.slash(table.channel, "drama test", base=2, risk=True)
+    assert none.ephemeral and "no penalty dice to turn into a risk" in none.response.content
 
 
 async def test_without_a_character_penalty_dice_are_not_tracked(table: Table) -> None:

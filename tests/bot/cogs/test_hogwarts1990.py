@@ -53,6 +53,15 @@ async def test_advantage_is_refused_on_failing_doubles(table: Table) -> None:
     assert embed.title.startswith("💀 Critical failure")
 
 
+async def test_advantage_keeps_a_successful_first_roll(table: Table) -> None:
+    # Stress 15/13 vs 12 succeeds on the first roll: the third die is never drawn.
+    embed = embed_of(await roll(table, [15, 13], difficulty=12, stress=True, advantage=True))
+    assert embed.title.startswith("✅ Success")
+    assert "advantage not used: the first roll succeeded" in embed.description
+    # The chance shown is for advantage used only on a failure (exact, tests/engine).
+    assert "Chance: 42.5% · exceptional 4.7% · critical failure 4.1%" in embed.description
+
+
 async def test_without_difficulty_the_total_is_all(table: Table) -> None:
     embed = embed_of(await roll(table, [9, 9], bonus=2))
     assert embed.title == "🎲 11 — Hogwarts 1990 roll"
@@ -226,3 +235,87 @@ async def test_the_gm_rolls_for_a_players_character(table: Table) -> None:
     assert embed_of(result).title == "✅ Success — Hermione · Bravery"
     alone = await roll(table, [7, 4], member=table.gm, character="Hermione")
     assert alone.ephemeral and "Name the attribute Hermione rolls" in alone.response.content
+
+
+# --- /h90 defended ----------------------------------------------------------------------------
+
+
+async def keeper(table: Table) -> None:
+    """Alice's keeper Oliver: Toughness 8, Dexterity 3 (difficulty 11 as a defender)."""
+    await table.alice.slash(table.channel, "sheet create", name="Oliver", system="h90")
+    await table.alice.slash(table.channel, "sheet set", attribute="Toughness", value=8)
+    await table.alice.slash(table.channel, "sheet set", attribute="Dexterity", value=3)
+    await table.alice.slash(table.channel, "sheet use", character="Oliver")
+
+
+async def test_defended_roll_against_a_sheets_attributes(table: Table) -> None:
+    await keeper(table)
+    table.bot.dice = ScriptedDice([4, 9])
+    result = await table.gm.slash(
+        table.channel,
+        "h90 defended",
+        defense="toughness + Dexterity",
+        defender="Oliver",
+        bonus=3,
+        label="shot at the hoops",
+    )
+    embed = embed_of(result)
+    assert embed.title == "✅ Success — shot at the hoops"
+    assert "9 + 3 = **12** vs 11" in embed.description
+    assert "🛡️ Defended: the difficulty is Oliver's Toughness 8 + Dexterity 3 = 11" in (
+        embed.description
+    )
+    # The chance is the plain roll's against the summed difficulty: 1 − (7/20)² = 87.75%.
+    assert "Chance: 87.8%" in embed.description
+    history = await table.gm.slash(table.channel, "history")
+    assert "defended by Oliver (Toughness 8 + Dexterity 3 = 11)" in text_of(history)
+
+
+async def test_defended_roll_with_numbers_for_an_npc(table: Table) -> None:
+    table.bot.dice = ScriptedDice([15, 13, 18])
+    result = await table.alice.slash(
+        table.channel,
+        "h90 defended",
+        defense="8 + 3",
+        defender_name="Filch",
+        stress=True,
+        advantage=True,
+    )
+    embed = embed_of(result)
+    # Stress 15/13 keeps 13 ≥ 11: a success, so advantage is not used (no third die drawn).
+    assert embed.title.startswith("✅ Success")
+    assert "Filch's 8 + 3 = 11" in embed.description
+    assert "advantage not used: the first roll succeeded" in embed.description
+    assert table.bot.dice.remaining == 1
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        ({"defense": "Toughness + Dexterity"}, "`Toughness` is an attribute: name the defending"),
+        ({"defense": "8 + "}, "joined by +"),
+        ({"defense": "1+1+1+1+1+1+1"}, "at most 6"),
+        ({"defense": "Toughness", "defender": "Oliver", "defender_name": "X"}, "Name the defender"),
+        ({"defense": "Humor", "defender": "Oliver"}, "Oliver has no attribute `Humor`"),
+        ({"defense": "150 + 60"}, "between -50 and 100 (got 150)"),
+        ({"defense": "100 + 100 + 1"}, "difficulty must be between 0 and 200 (got 201)"),
+    ],
+)
+async def test_defended_refusals(table: Table, options, message) -> None:
+    await keeper(table)
+    result = await table.alice.slash(table.channel, "h90 defended", **options)
+    assert result.ephemeral and message in result.response.content
+
+
+async def test_defended_sheets_follow_the_reading_rule_and_autocomplete(table: Table) -> None:
+    await keeper(table)
+    other = await table.bob.slash(
+        table.channel, "h90 defended", defense="Toughness", defender="Oliver"
+    )
+    assert other.ephemeral and "There is no character called `Oliver`" in other.response.content
+    choices = await table.gm.autocomplete(
+        table.channel, "h90 defended", "defense", "Toughness + de", defender="Oliver"
+    )
+    assert [c["value"] for c in choices] == ["Toughness + Dexterity"]
+    none = await table.gm.autocomplete(table.channel, "h90 defended", "defense", "To")
+    assert none == []

@@ -231,7 +231,9 @@ async def test_save_one_die_per_hit_with_cover(table: Table) -> None:
     result = await slash(table, "save", [3, 10], damage=13, armor="3", cover=True, hits=2)
     embed = embed_of(result)
     assert embed.title == "🩸 1 Wound — saving roll"
-    assert "13 − ARM 3 −3 (cover) = 7 — a face of 7 or less fails" in embed.description
+    assert (
+        "13 − ARM 3 −3 (cover: +3 to the save) = 7 — a face of 7 or less fails" in embed.description
+    )
     assert "**Saves (2 hits):** 3 🩸 wound · **10** ✅ saved" in embed.description
     assert "42.2% of no Wound · each save fails 35.0% · expected Wounds 0.70" in field(
         embed, "Chance"
@@ -382,3 +384,119 @@ async def test_attribute_autocomplete_reads_the_sheets(table: Table) -> None:
     assert names(reactive) == ["BS", "ARM", "BTS"]
     active = await table.alice.autocomplete(table.channel, "infinity ftf", "active_attribute", "p")
     assert names(active) == ["PH"]
+
+
+# --------------------------------------------------------------------------- MODs by name
+
+
+async def test_named_mods_are_each_shown_and_summed(table: Table) -> None:
+    # Combi Rifle at 60 cm (−3), target in cover (−3): BS 12 − 6 = SV 6.
+    result = await slash(
+        table, "roll", [6], attribute="12", cover=True, range="40:+3,80:-3,120:-6", distance=60
+    )
+    embed = embed_of(result)
+    assert "**MODs:** Range 60 (up to 80) −3 · Cover −3 = −6" in embed.description
+    assert "12 + MOD −6 = SV 6" in embed.description
+    assert embed.title == "💥 1 success, 1 Critical · SV 6"
+    assert field(embed, "Chance").startswith(percent(infinity.chance(attribute=6)))
+
+
+async def test_the_mod_cap_is_shown_when_it_bites(table: Table) -> None:
+    result = await slash(
+        table,
+        "roll",
+        [1],
+        attribute="15",
+        mods=-2,
+        cover=True,
+        mimetism=-6,
+        range="40:+3,80:-3,120:-6",
+        distance=100,
+    )
+    description = embed_of(result).description
+    assert "Cover −3 · Mimetism −6 · MODs −2 = −17, capped at −12 (MODs are held to ±12)" in (
+        description
+    )
+    assert "= SV 3" in description
+
+
+async def test_ftf_named_mods_are_the_active_sides(table: Table) -> None:
+    result = await slash(
+        table, "ftf", [5, 8], active_attribute="13", reactive_attribute="11", mimetism=-3
+    )
+    embed = embed_of(result)
+    assert "**MODs:** Mimetism −3 = −3" in field(embed, "Active")
+    assert "MODs" not in field(embed, "Reactive")
+    odds = infinity.ftf_odds(a_attribute=13, a_mods=-3, b_attribute=11)
+    assert f"Active wins {percent(odds.a_wins)}" in field(embed, "Chance")
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        ({"range": "40:+3,80:-3"}, "both the weapon's range bands and the distance"),
+        ({"range": "40:+3,80:-3", "distance": 90}, "out of range (the weapon reaches 80)"),
+        ({"range": "far", "distance": 10}, "`far` is not a range band"),
+    ],
+)
+async def test_bad_named_mods_are_explained(table: Table, options, message) -> None:
+    result = await slash(table, "roll", [], attribute="12", **options)
+    assert result.ephemeral and message in result.response.content
+
+
+# --------------------------------------------------------------------------- burst split
+
+
+async def test_a_burst_split_resolves_each_target_against_its_own_dice(table: Table) -> None:
+    # B3: 2 dice at the reactive side (BS 11), 1 at the Warband (13, MOD −3 = SV 10).
+    # Active dice 12, 5, 9 first, then the reactive side's 8, then the Warband's 10.
+    result = await slash(
+        table,
+        "ftf",
+        [12, 5, 9, 8, 10],
+        active_attribute="13",
+        active_burst=3,
+        reactive_attribute="11",
+        targets="Warband:1:13:-3",
+        label="suppressive fire",
+    )
+    embed = embed_of(result)
+    assert embed.title.startswith("🎯 Burst split among 2 targets — active 1 hit, 1 target(s)")
+    assert "**Dice (B3):** **12** ✅ success · **5** ✅ success · **9** ✅ success" in (
+        embed.description
+    )
+    reactive = field(embed, "→ Reactive")
+    assert "**Aimed (B2):** **12** ✅ success · ~~5~~ 🚫 cancelled" in reactive
+    assert "🎯 Active wins — 1 hit" in reactive
+    first = infinity.ftf_odds(a_attribute=13, a_burst=2, b_attribute=11)
+    assert f"active wins {percent(first.a_wins)}" in reactive
+    warband = field(embed, "→ Warband")
+    assert "13 + MOD −3 = SV 10" in warband
+    assert "💥 Target wins with a Critical — 1 hit" in warband
+    second = infinity.ftf_odds(a_attribute=13, a_burst=1, b_attribute=13, b_mods=-3)
+    assert f"target wins {percent(second.b_wins)}" in warband
+    history = await table.alice.slash(table.channel, "history")
+    assert "Warband: target wins, 1 hit(s) (won with a Critical)" in text_of(history)
+
+
+@pytest.mark.parametrize(
+    ("targets", "message"),
+    [
+        ("Warband:3:13", "leaving none for the reactive side"),
+        ("Warband", "is not a target"),
+        ("12:1:13", "starts with its name"),
+        ("Warband:1:45", "attribute must be between 0 and 40"),
+        (",".join(f"T{i}:1:10" for i in range(10)), "the other targets take 10, leaving none"),
+    ],
+)
+async def test_bad_burst_splits_are_explained(table: Table, targets: str, message: str) -> None:
+    result = await slash(
+        table,
+        "ftf",
+        [],
+        active_attribute="13",
+        active_burst=3,
+        reactive_attribute="11",
+        targets=targets,
+    )
+    assert result.ephemeral and message in result.response.content

@@ -93,9 +93,14 @@ async def ready_match(table: Table, **houses: str) -> None:
 
 
 def turn_faces(
-    home_chasers=(MISS,) * 3, away_chasers=(MISS,) * 3, home_beaters=(MISS,) * 2,
-    away_beaters=(MISS,) * 2, rest=(),
+    home_chasers=(MISS,) * 3, away_chasers=(MISS,) * 3, home_beaters=None,
+    away_beaters=None, rest=(),
 ) -> ScriptedDice:  # fmt: skip
+    """Beaters left out roll MISS when an opposing chaser scored, else hold back (no dice)."""
+    if home_beaters is None:
+        home_beaters = (MISS,) * 2 if any(max(p) + 4 >= 10 for p in away_chasers) else ()
+    if away_beaters is None:
+        away_beaters = (MISS,) * 2 if any(max(p) + 5 >= 11 for p in home_chasers) else ()
     pairs = [*home_chasers, *away_chasers, *home_beaters, *away_beaters]
     return ScriptedDice([face for pair in pairs for face in pair] + list(rest))
 
@@ -226,7 +231,9 @@ async def test_a_turn_reports_every_roll_and_the_score(table: Table) -> None:
 
 async def test_gm_targets_a_blocked_goal_and_a_foul(table: Table) -> None:
     await ready_match(table)
-    dice = turn_faces(home_chasers=[[12, 3], MISS, MISS], away_beaters=[MISS, [15, 2]])
+    dice = turn_faces(
+        home_chasers=[[12, 3], MISS, MISS], home_beaters=[MISS], away_beaters=[MISS, [15, 2]]
+    )
     result = await play(table, dice, targets="home1:keeper, away2:H1")
     text = text_of(result)
     assert "HB1 → AK: [1] **[2]** +4 = **6** vs 8 ✗ miss ⚠️ foul" in text
@@ -242,6 +249,27 @@ async def test_gm_targets_a_blocked_goal_and_a_foul(table: Table) -> None:
     assert embed_of(shot).title == "🧹 Penalty shot — Lions 0 – 10 Snakes"
     again = await table.gm.slash(table.channel, "quidditch penalty", team="away", chaser="A2")
     assert again.ephemeral and "no open foul to award a penalty shot for" in text_of(again)
+
+
+async def test_beaters_hold_back_and_the_scoring_zone_spares_the_keeper(table: Table) -> None:
+    await ready_match(table)
+    # Nobody scores: with no GM target the beaters hold back (no dice drawn for them).
+    quiet = await play(table, turn_faces())
+    assert "HB1: no scoring chaser to block, holds back" in text_of(quiet)
+    assert "foul" not in text_of(quiet)
+    # The GM says the quaffle is at the Snakes' hoops: HB1 may go for their keeper.
+    dice = turn_faces(home_beaters=[[15, 2]])
+    result = await play(table, dice, targets="home1:keeper", scoring_zone="Snakes")
+    text = text_of(result)
+    assert "HB1 → AK: **[15]** [2] +4 = **19** vs 8 💥 hit (Health 2)" in text
+    assert "(quaffle in the scoring zone: no foul)" in text
+    assert "⚠️" not in text
+    bad = await table.gm.slash(
+        table.channel, "quidditch turn", targets="home1:keeper", scoring_zone="Badgers"
+    )
+    assert bad.ephemeral and "There is no team 'Badgers' in this match" in text_of(bad)
+    zones = await table.gm.autocomplete(table.channel, "quidditch turn", "scoring_zone", "sna")
+    assert [c["value"] for c in zones] == ["away"]
 
 
 async def test_bad_targets_are_explained(table: Table) -> None:
@@ -317,7 +345,7 @@ async def test_a_foul_on_a_snitch_turn_waits_for_the_penalty(table: Table) -> No
     await ready_match(table)
     for _ in range(9):
         await play(table, turn_faces(), penalties="none")
-    result = await play(table, turn_faces(home_beaters=[[15, 2], MISS]))
+    result = await play(table, turn_faces(home_beaters=[[15, 2]]), targets="home1:A1")
     assert "`/quidditch turn` chases the snitch" in text_of(result)
     table.bot.dice = ScriptedDice([4, 5])
     await table.gm.slash(table.channel, "quidditch penalty", team="away", chaser="A1")

@@ -63,6 +63,25 @@ async def test_doubles(table: Table, base: int, faces: list[int], line: str, sl:
     assert f"**SL {sl}**".replace("-", "−") in embed.description
 
 
+async def test_the_gm_grants_an_automatic_success(table: Table) -> None:
+    table.bot.dice = ScriptedDice([])
+    result = await table.gm.slash(
+        table.channel, "rps check", base=3, automatic=True, label="open the door"
+    )
+    embed = embed_of(result)
+    assert "Automatic success (the GM sees no reasonable chance of failure): **SL 1**" in (
+        embed.description
+    )
+    assert "Chance: 100.0% of SL ≥ 1" in embed.description
+    history = await table.gm.slash(table.channel, "history")
+    assert "automatic success (GM)" in text_of(history)
+    refused = await table.bob.slash(table.channel, "rps check", base=3, automatic=True)
+    assert refused.ephemeral
+    assert "Only the channel's GM can grant an automatic success" in refused.response.content
+    both = await table.gm.slash(table.channel, "rps check", base=16, automatic=True, forgo=True)
+    assert both.ephemeral and "choose one of the two" in both.response.content
+
+
 async def test_forgo_above_fifteen_and_its_refusal(table: Table) -> None:
     table.bot.dice = ScriptedDice([])
     result = await table.bob.slash(table.channel, "rps check", base=16, forgo=True)
@@ -260,6 +279,20 @@ async def test_sustained_fails_on_a_critical_failure(table: Table) -> None:
     result = await table.alice.slash(table.channel, "rps sustained roll", base=12)
     assert "💥" in embed_of(result).title
     assert "failed**: critical failure" in text_of(result)
+
+
+async def test_sustained_automatic_failure_is_an_ordinary_failed_check(table: Table) -> None:
+    # Decision: double 10s whose SL would have been ≥ 1 (Base 25 − 20 = 5) are an Automatic
+    # Failure, SL 0: the pool loses 1 and the action goes on; only a Critical Failure ends it.
+    await table.alice.slash(table.channel, "rps sustained start", goal=5)
+    table.bot.dice = ScriptedDice([10, 10])
+    result = await table.alice.slash(table.channel, "rps sustained roll", base=25)
+    assert "Double 10s: **automatic failure**, SL 0." in text_of(result)
+    assert "0 −1 → **−1** / 5" in text_of(result)
+    assert "⏳" in embed_of(result).title and "in progress" in text_of(result)
+    table.bot.dice = ScriptedDice([1, 2])
+    going_on = await table.alice.slash(table.channel, "rps sustained roll", base=25)
+    assert "pool 21/5" in embed_of(going_on).title and "✅" in embed_of(going_on).title
 
 
 async def test_sustained_fails_when_the_pool_drops_below_minus_goal(table: Table) -> None:

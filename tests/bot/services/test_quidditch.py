@@ -30,8 +30,8 @@ ROSTER = [
     ("K", "keeper", 2, 5, 20, 3),
     ("S", "seeker", 2, 5, 2, 4),
 ]
-# Keepers at T 20 + D 5: every chaser and beater roll below misses.
-QUIET_TURN = [1, 2] * 10
+# Keepers at T 20 + D 5: every chaser roll below misses, so the beaters hold back.
+QUIET_TURN = [1, 2] * 6
 
 
 async def ready(db: Database, actor: Actor, *, home_house: str, away_house: str) -> None:

@@ -55,8 +55,8 @@ def test_drama_pools_from_the_sheet_and_penalty() -> None:
     pools = drama.pools_from(
         PoolRequest(attribute="Physical", backgrounds=3, indirect=True), SHEET, penalty_dice=0
     )
-    # 2 + 3 Bd; 3 indirect Rd; attribute 2 ≤ 3/2 is false: no parent-attribute Rd.
-    assert (pools.base, pools.resistance) == (5, 3)
+    # 2 + 3 Bd; 3 indirect Rd; 3 backgrounds counted > attribute 2: +1 Rd.
+    assert (pools.base, pools.resistance) == (5, 4)
     with pytest.raises(InputError, match="between 0 and 60"):
         drama.pools_from(PoolRequest(base=2, resistance=60), None, penalty_dice=1)
 

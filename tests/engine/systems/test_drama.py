@@ -164,10 +164,16 @@ def test_criticals_need_three_sixes() -> None:
     assert (result.sixes, result.critical_bonus, result.net) == (2, 0, 3)
 
 
-def test_criticals_count_rd_ones_even_past_zero_as_written() -> None:
+def test_criticals_never_lower_a_net() -> None:
+    # Decision: Rd 1s cancel 6s down to zero, never below: five 1s against three 6s add 0.
     result = roll([6, 6, 6], [1, 1, 1, 1, 1], criticals=True)
-    assert result.critical_bonus == 3 - 5
-    assert result.net == 3 - 5 - 2
+    assert (result.critical, result.critical_bonus) == (True, 0)
+    assert result.net == 3 - 5
+    off = roll([6, 6, 6], [1, 1, 1, 1, 1])
+    assert result.net == off.net
+    # Exactly as many 1s as 6s: still 0; one fewer: +1.
+    assert roll([6, 6, 6], [1, 1, 1], criticals=True).critical_bonus == 0
+    assert roll([6, 6, 6], [1, 1, 3], criticals=True).critical_bonus == 1
 
 
 def test_rd_sixes_are_not_criticals() -> None:
@@ -203,10 +209,12 @@ def test_attribute_test_doubles_the_attribute() -> None:
     ("attribute", "skill", "bd", "rd"),
     [
         (3, 2, 5, 0),  # trained Riding with Agility 3
-        (2, 3, 5, 0),  # 2 > 3/2: RULES.md's "half or less" adds nothing here
-        (2, 4, 6, 1),  # 0 < 2 <= 4/2
+        (2, 3, 5, 1),  # seed 004: Agility 2 with Dancer 3 picks up 1 Rd (lower than)
+        (2, 2, 4, 0),  # equal: no Rd
+        (2, 4, 6, 1),
         (1, 2, 3, 1),
         (3, 6, 9, 1),
+        (4, 5, 9, 1),
         (0, 3, 3, 2),  # attribute 0 or less: +2 Rd
         (-1, 2, 1, 2),
         (-3, 1, 0, 2),  # a negative pool rolls no Bd
@@ -225,6 +233,11 @@ def test_backgrounds_direct_and_indirect() -> None:
     # Standing in for a skill, the parent-attribute rule applies with backgrounds as skill.
     weak = drama.background_pools(1, 2)
     assert (weak.base, weak.resistance) == (3, 1)
+    # +1 Rd when the number counted is higher than the attribute, not "half or less".
+    assert drama.background_pools(2, 3).resistance == 1
+    assert drama.background_pools(3, 3).resistance == 0
+    assert drama.background_pools(0, 1).resistance == 2
+    assert drama.background_pools(-1, 3, fit="indirect").resistance == 3 + 2
     with pytest.raises(drama.DramaError, match="between 1 and 3"):
         drama.background_pools(2, 4)
     with pytest.raises(drama.DramaError, match="direct"):
@@ -380,7 +393,7 @@ def brute_force_chance(base: int, resistance: int, drama_dice: int, criticals: b
             for (d, d6), pd in dd.items():
                 net = b - r + d
                 if criticals and b6 + d6 >= 3:
-                    net += b6 + d6 - r1
+                    net += max(0, b6 + d6 - r1)
                 if net >= 2:
                     total += pb * pr * pd
     return total
@@ -399,12 +412,65 @@ def brute_force_chance(base: int, resistance: int, drama_dice: int, criticals: b
         (4, 1, 2),
         (1, 2, 3),
         (0, 0, 3),
+        (3, 5, 1),  # more Rd than 6s can be: the bonus floor at 0 matters
+        (5, 6, 2),
+        (6, 4, 0),
     ],
 )
 def test_chance_matches_brute_force(base: int, resistance: int, drama_dice: int, criticals) -> None:
     expected = brute_force_chance(base, resistance, drama_dice, criticals)
     got = drama.chance(base=base, resistance=resistance, drama=drama_dice, criticals=criticals)
     assert got == pytest.approx(expected, abs=1e-9)
+
+
+def test_agility_2_dance_3_shows_the_chance_with_its_resistance_die() -> None:
+    pools = drama.skill_pools(2, 3)
+    assert (pools.base, pools.resistance) == (5, 1)
+    got = drama.chance(base=pools.base, resistance=pools.resistance)
+    assert got == pytest.approx(brute_force_chance(5, 1, 0, False), abs=1e-12)
+    assert round(got, 3) == 0.429
+
+
+def _reference_critical_success(base: int, resistance: int, drama_dice: int) -> float:
+    """P(net ≥ 2) with criticals, summed cell by cell from the rule (no pruning, no tricks):
+    Bd (successes c, sixes s), Rd (losses r, ones o), Dd sixes k (negative binomial) and the
+    non-6 ends of the chains t."""
+
+    def pool(n: int) -> dict[tuple[int, int], float]:
+        # (counted, special): 1/6 special and counted, 1/6 counted only, 4/6 neither.
+        cells: dict[tuple[int, int], float] = {}
+        for special in range(n + 1):
+            for counted in range(special, n + 1):
+                ways = math.comb(n, special) * math.comb(n - special, counted - special)
+                cells[(counted, special)] = ways * (1 / 6) ** counted * (4 / 6) ** (n - counted)
+        return cells
+
+    ends: Counter = Counter({0: 1.0})
+    for _ in range(drama_dice):
+        step: Counter = Counter()
+        for value, p in ends.items():
+            for face_value, q in ((-1, 0.2), (0, 0.4), (1, 0.4)):
+                step[value + face_value] += p * q
+        ends = step
+    sixes = [math.comb(drama_dice + k - 1, k) * (1 / 6) ** k * (5 / 6) ** drama_dice
+             for k in range(80)]  # fmt: skip
+    total = 0.0
+    for (c, s6), pb in pool(base).items():
+        for (r, o), pr in pool(resistance).items():
+            for k, pk in enumerate(sixes):
+                m = s6 + k
+                bonus = max(0, m - o) if m >= 3 else 0
+                for t, pt in ends.items():
+                    if c - r + k + t + bonus >= 2:
+                        total += pb * pr * pk * pt
+    return total
+
+
+def test_the_criticals_chance_of_mid_pools_matches_a_cell_by_cell_sum() -> None:
+    for base, resistance, drama_dice in ((12, 10, 3), (6, 12, 2)):
+        got = drama.chance(base=base, resistance=resistance, drama=drama_dice, criticals=True)
+        expected = _reference_critical_success(base, resistance, drama_dice)
+        assert got == pytest.approx(expected, abs=1e-9)
 
 
 def test_distribution_sums_to_one_and_has_every_outcome() -> None:
@@ -487,9 +553,25 @@ def test_every_roll_recounts_to_its_net(base, resistance, drama_dice, criticals,
     )
     sixes = result.base_faces.count(6) + sum(d.face == 6 for d in result.drama_faces)
     if criticals and sixes >= 3:
-        recount += sixes - result.resistance_faces.count(1)
+        recount += max(0, sixes - result.resistance_faces.count(1))
     assert result.net == recount
     assert result.outcome is Outcome.of(recount)
+
+
+def test_penalty_dice_as_a_risk_move_from_rd_to_dd() -> None:
+    plain = drama.skill_pools(3, 2, penalty=3, drama=1)
+    risky = drama.skill_pools(3, 2, penalty=3, drama=1, risk=True)
+    assert (plain.base, plain.resistance, plain.drama) == (5, 3, 1)
+    assert (risky.base, risky.resistance, risky.drama) == (5, 0, 4)
+    assert risky.parts[-1] == drama.PoolPart("penalty dice as a risk", drama=3)
+    # Rolled as Dd: 4s-6s count, 6s explode, 1s cost a penalty die (Order: Bd, Rd, Dd).
+    result = drama.roll_pools(ScriptedDice([5, 3, 2, 1, 1, 6, 4, 5, 1, 3]), risky)
+    assert result.drama_face_values == (6, 4, 5, 1, 3)
+    assert (result.net, result.penalty_gained) == (1 + 3 - 1, 1)
+    with pytest.raises(drama.DramaError, match="no penalty dice"):
+        drama.attribute_pools(2, risk=True)
+    with pytest.raises(drama.DramaError, match="Drama dice"):
+        drama.attribute_pools(2, penalty=61, risk=True)
 
 
 def test_given_pools_take_the_situation_too() -> None:

@@ -96,7 +96,7 @@ def test_advantage_rerolls_the_lower_die():
 
 
 def test_advantage_rerolls_the_second_die_when_it_is_lower():
-    result = roll([14, 2, 5], difficulty=10, advantage=True)
+    result = roll([14, 2, 5], difficulty=15, advantage=True)
     assert result.rerolled == 1
     assert result.dice == (14, 5)
     assert result.kept == 14
@@ -111,7 +111,7 @@ def test_advantage_on_a_stress_roll_replaces_the_kept_die():
 
 def test_advantage_reroll_can_be_worse_on_a_stress_roll():
     # The reroll replaces the lower die even when it comes up lower still.
-    result = roll([6, 11, 2], difficulty=5, stress=True, advantage=True)
+    result = roll([6, 11, 2], difficulty=7, stress=True, advantage=True)
     assert result.kept == 2
     assert result.success is False
 
@@ -124,12 +124,29 @@ def test_advantage_is_refused_on_first_doubles_that_would_fail():
     assert result.critical_failure
 
 
-def test_advantage_is_used_on_first_doubles_that_would_succeed():
-    result = roll([12, 12, 5], bonus=0, difficulty=10, advantage=True)
-    assert result.advantage_used
-    assert result.dice == (12, 5)
-    assert result.doubles is False  # judged on the final two dice
-    assert result.success and not result.exceptional
+def test_advantage_keeps_first_doubles_that_succeed():
+    # A player keeps a success: an Exceptional first roll is not thrown away.
+    dice = ScriptedDice([12, 12, 5])
+    result = h90.roll(dice, bonus=0, difficulty=10, advantage=True)
+    assert dice.used == 2
+    assert result.advantage_kept and not result.advantage_used
+    assert result.dice == (12, 12)
+    assert result.exceptional
+
+
+def test_advantage_keeps_a_successful_stress_roll():
+    # The issue's case: stress 15/13 vs 12 succeeds (13); rerolling could only lose it.
+    dice = ScriptedDice([15, 13, 1])
+    result = h90.roll(dice, difficulty=12, stress=True, advantage=True)
+    assert dice.used == 2 and result.faces == (15, 13)
+    assert result.advantage_kept and not result.advantage_used and result.rerolled is None
+    assert result.kept == 13 and result.success
+
+
+def test_advantage_rerolls_a_failing_first_roll_only():
+    failing = roll([15, 11, 18], difficulty=12, stress=True, advantage=True)
+    assert failing.advantage_used and not failing.advantage_kept
+    assert failing.dice == (15, 18) and failing.kept == 15 and failing.success
 
 
 def test_advantage_is_used_on_doubles_without_difficulty():
@@ -138,7 +155,7 @@ def test_advantage_is_used_on_doubles_without_difficulty():
 
 
 def test_doubles_are_judged_on_the_final_two_dice():
-    result = roll([3, 9, 9], bonus=0, difficulty=5, advantage=True)
+    result = roll([3, 9, 9], bonus=0, difficulty=5, stress=True, advantage=True)
     assert result.dice == (9, 9)
     assert result.doubles and result.exceptional
 
@@ -153,6 +170,7 @@ def test_advantage_that_is_not_asked_for_draws_no_third_die():
     result = h90.roll(dice, difficulty=15)
     assert dice.used == 2
     assert not result.advantage_used and not result.advantage_refused
+    assert not result.advantage_kept
 
 
 # --- defended and opposed ---------------------------------------------------------------------
@@ -308,6 +326,45 @@ def test_chance_edges():
     # Doubles always exist on 20 of 400 first rolls: a sure success is exceptional 1/20.
     assert h90.odds(difficulty=0).exceptional == pytest.approx(1 / 20)
     assert h90.odds(difficulty=0).critical_failure == 0.0
+
+
+def independent_counts(need, stress, advantage):
+    """The advantage rule counted from its statement, without ``roll`` or ``_counts``."""
+    keep = min if stress else max
+    success = exceptional = critical = Fraction(0)
+    for a, b in itertools.product(range(1, 21), repeat=2):
+        first_fails = keep(a, b) < need
+        if not advantage or not first_fails or a == b:
+            outcomes = [((a, b), Fraction(1, 400))]
+        else:  # a failing first roll of two different dice: the lower one is rerolled
+            outcomes = [
+                ((new, b) if a < b else (a, new), Fraction(1, 8000)) for new in range(1, 21)
+            ]
+        for (x, y), p in outcomes:
+            ok = keep(x, y) >= need
+            success += p if ok else 0
+            exceptional += p if ok and x == y else 0
+            critical += p if not ok and x == y else 0
+    return success, exceptional, critical
+
+
+@pytest.mark.parametrize("stress", [False, True])
+@pytest.mark.parametrize("need", [1, 2, 7, 12, 16, 20, 21])
+def test_odds_match_an_independent_count_of_the_rule(need, stress):
+    got = h90.odds(difficulty=need, stress=stress, advantage=True)
+    success, exceptional, critical = independent_counts(need, stress, True)
+    assert got.success == pytest.approx(float(success), abs=1e-12)
+    assert got.exceptional == pytest.approx(float(exceptional), abs=1e-12)
+    assert got.critical_failure == pytest.approx(float(critical), abs=1e-12)
+
+
+def test_advantage_never_lowers_the_chance_of_success_or_of_an_exceptional_success():
+    for stress in (False, True):
+        for difficulty in range(0, 22):
+            plain = h90.odds(difficulty=difficulty, stress=stress)
+            helped = h90.odds(difficulty=difficulty, stress=stress, advantage=True)
+            assert helped.success >= plain.success
+            assert helped.exceptional >= plain.exceptional
 
 
 def test_advantage_helps_a_standard_roll():

@@ -469,8 +469,8 @@ class TestSave:
     def test_partial_cover_takes_3_off(self):
         result = infinity.save(ScriptedDice([8]), damage=13, armor=3, cover=True)
         assert result.attack_damage == 7 and result.wounds == 0
-        assert result.arithmetic == "13 − ARM 3 −3 (cover) = 7"
-        assert result.describe("BTS") == "13 − BTS 3 −3 (cover) = 7"
+        assert result.arithmetic == "13 − ARM 3 −3 (cover: +3 to the save) = 7"
+        assert result.describe("BTS") == "13 − BTS 3 −3 (cover: +3 to the save) = 7"
 
     def test_mods_apply_and_are_clamped_with_cover(self):
         result = infinity.save(ScriptedDice([1]), damage=20, armor=0, cover=True, mods=-11)

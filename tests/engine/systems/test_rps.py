@@ -101,6 +101,18 @@ def test_forgo_at_sixteen_is_sl_one_without_dice() -> None:
     assert rps.chance(base=16, forgo=True) == 1.0
 
 
+@pytest.mark.parametrize("base", [-100, 2, 9, 200])
+def test_the_gms_automatic_success_is_sl_one_without_dice_at_any_base(base: int) -> None:
+    dice = ScriptedDice([])
+    result = rps.check(dice, base=base, automatic=True)
+    assert dice.used == 0 and result.faces == ()
+    assert (result.success_level, result.success, result.granted) == (1, True, True)
+    assert not result.critical and not result.automatic and not result.forgone
+    assert rps.chance(base=base, automatic=True) == 1.0
+    with pytest.raises(rps.RpsError, match="choose one"):
+        rps.check(ScriptedDice([]), base=16, automatic=True, forgo=True)
+
+
 def test_forgo_at_fifteen_is_refused() -> None:
     with pytest.raises(rps.RpsError, match="above 15"):
         rps.check(ScriptedDice([]), base=15, forgo=True)
