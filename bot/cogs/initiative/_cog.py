@@ -57,7 +57,7 @@ class TrackerButtons(KindView):
         label="Next", emoji="⏭️", style=discord.ButtonStyle.primary, custom_id="narrator:init:next"
     )
     async def next_button(self, interaction: discord.Interaction, _b: discord.ui.Button) -> None:
-        await self.cog.run_change(interaction, initiative.next_turn)
+        await self.cog.run_change(interaction, initiative.next_turn, dice=self.cog.dice)
 
     @discord.ui.button(
         label="Delay",
@@ -66,7 +66,7 @@ class TrackerButtons(KindView):
         custom_id="narrator:init:delay",
     )
     async def delay_button(self, interaction: discord.Interaction, _b: discord.ui.Button) -> None:
-        await self.cog.run_change(interaction, initiative.delay)
+        await self.cog.run_change(interaction, initiative.delay, dice=self.cog.dice)
 
     @discord.ui.button(
         label="Undo", emoji="↩️", style=discord.ButtonStyle.secondary, custom_id="narrator:init:undo"
@@ -189,6 +189,7 @@ class InitiativeCog(NarratorCog):
         initiator="Who took the initiating action: no action in round 1",
         attribute="Sheet attribute every joining character adds (Hogwarts 1990: the Finesse one)",
         dice="Dice notation replacing the system's initiative roll, e.g. 1d20+2",
+        reroll="Everyone re-rolls initiative at the start of each round (after the first)",
     )
     @app_commands.choices(system=ANY_SYSTEM)
     async def start(
@@ -198,6 +199,7 @@ class InitiativeCog(NarratorCog):
         initiator: Name | None = None,
         attribute: SheetName | None = None,
         dice: app_commands.Range[str, 1, MAX_EXPRESSION_LENGTH] | None = None,
+        reroll: bool = False,
     ) -> None:
         outcome = await initiative.start(
             self.db,
@@ -206,6 +208,7 @@ class InitiativeCog(NarratorCog):
             initiator=initiator,
             attribute=attribute,
             dice=dice,
+            reroll=reroll,
         )
         view = outcome.view
         # The reply is the tracker: hold the tracker lock until its id is stored, or a change
@@ -282,11 +285,11 @@ class InitiativeCog(NarratorCog):
     @group.command(name="remove", description="Take a combatant out of the encounter (GM)")
     @app_commands.describe(name="The combatant")
     async def remove(self, interaction: discord.Interaction, name: Name) -> None:
-        await self.run_change(interaction, initiative.remove, name=name)
+        await self.run_change(interaction, initiative.remove, name=name, dice=self.dice)
 
     @group.command(name="next", description="End this turn: the next combatant's turn begins")
     async def next_(self, interaction: discord.Interaction) -> None:
-        await self.run_change(interaction, initiative.next_turn)
+        await self.run_change(interaction, initiative.next_turn, dice=self.dice)
 
     @group.command(name="prev", description="Go back to the previous turn (GM)")
     async def prev(self, interaction: discord.Interaction) -> None:
@@ -294,7 +297,7 @@ class InitiativeCog(NarratorCog):
 
     @group.command(name="delay", description="The current combatant steps out to act later")
     async def delay(self, interaction: discord.Interaction) -> None:
-        await self.run_change(interaction, initiative.delay)
+        await self.run_change(interaction, initiative.delay, dice=self.dice)
 
     @group.command(
         name="act", description="A delayed combatant acts now, after the current one (GM)"
@@ -306,9 +309,14 @@ class InitiativeCog(NarratorCog):
     @group.command(
         name="defend", description="A defensive roll uses up that combatant's turn this round (GM)"
     )
-    @app_commands.describe(name="The combatant who defends")
-    async def defend(self, interaction: discord.Interaction, name: Name) -> None:
-        await self.run_change(interaction, initiative.defend, name=name)
+    @app_commands.describe(
+        name="The combatant who dodges (a delayer spends the delayed action instead)",
+        protects="A delayer only: the combatant it dodges for",
+    )
+    async def defend(
+        self, interaction: discord.Interaction, name: Name, protects: Name | None = None
+    ) -> None:
+        await self.run_change(interaction, initiative.defend, name=name, protects=protects)
 
     @group.command(name="reveal", description="Show a hidden combatant to everyone (GM)")
     @app_commands.describe(name="The hidden combatant")
@@ -334,6 +342,7 @@ class InitiativeCog(NarratorCog):
 
     @remove.autocomplete("name")
     @defend.autocomplete("name")
+    @defend.autocomplete("protects")
     @reveal.autocomplete("name")
     @safe_autocomplete
     async def _combatants(self, interaction: discord.Interaction, current: str) -> Choices:
