@@ -6,8 +6,8 @@ apply one event inside one transaction and store the result.
 
 Split by job: :mod:`.state` (combatants, encounter), :mod:`.events`, :mod:`.turns` (the
 deterministic transitions), :mod:`.rolloff` (ties, with the system's dice),
-:mod:`.machine` (apply, undo, the log), :mod:`.budget` (CODA actions, summary),
-:mod:`.storage` (JSON). This module is the one public face.
+:mod:`.conditions` (durations), :mod:`.machine` (apply, undo, the log),
+:mod:`.budget` (CODA actions, summary), :mod:`.storage` (JSON). This module is the one public face.
 """
 
 from __future__ import annotations
@@ -32,6 +32,7 @@ from engine.initiative.errors import (
 from engine.initiative.events import (
     Act,
     Add,
+    AddCondition,
     Defend,
     Delay,
     End,
@@ -40,6 +41,7 @@ from engine.initiative.events import (
     Next,
     Prev,
     Remove,
+    RemoveCondition,
     Reroll,
     Reveal,
 )
@@ -49,6 +51,7 @@ from engine.initiative.state import (
     MAX_COMBATANTS,
     MAX_NAME_LENGTH,
     Combatant,
+    Condition,
     Encounter,
     clean_name,
 )
@@ -62,8 +65,10 @@ __all__ = [
     "Act",
     "ActionBudget",
     "Add",
+    "AddCondition",
     "Combatant",
     "CombatantSummary",
+    "Condition",
     "Defend",
     "Delay",
     "DuplicateCombatant",
@@ -79,6 +84,7 @@ __all__ = [
     "NothingToUndo",
     "Prev",
     "Remove",
+    "RemoveCondition",
     "Reroll",
     "Reveal",
     "Roller",

@@ -114,11 +114,53 @@ class Reveal(NamedEvent):
 
 
 @dataclass(frozen=True, slots=True)
+class AddCondition(NamedEvent):
+    """A condition on ``name``; ``rounds`` None lasts until removed. Replaces one of that name."""
+
+    kind: ClassVar[str] = "condition_add"
+    condition: str = ""
+    rounds: int | None = None
+    note: str = ""
+    tick: str = "start"
+
+
+@dataclass(frozen=True, slots=True)
+class RemoveCondition(NamedEvent):
+    kind: ClassVar[str] = "condition_remove"
+    condition: str = ""
+
+
+@dataclass(frozen=True, slots=True)
 class End:
     kind: ClassVar[str] = "end"
 
 
-Event = Add | Remove | Next | Prev | Delay | Act | Defend | Reveal | End
+Event = (
+    Add
+    | Remove
+    | Next
+    | Prev
+    | Delay
+    | Act
+    | Defend
+    | Reveal
+    | AddCondition
+    | RemoveCondition
+    | End
+)
 EVENT_TYPES: dict[str, type] = {
-    cls.kind: cls for cls in (Add, Remove, Next, Prev, Delay, Act, Defend, Reveal, End)
+    cls.kind: cls
+    for cls in (
+        Add,
+        Remove,
+        Next,
+        Prev,
+        Delay,
+        Act,
+        Defend,
+        Reveal,
+        AddCondition,
+        RemoveCondition,
+        End,
+    )
 }

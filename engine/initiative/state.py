@@ -15,6 +15,8 @@ from engine.initiative.errors import InvalidName, UnknownCombatant
 
 __all__ = [
     "MAX_COMBATANTS",
+    "MAX_CONDITIONS",
+    "MAX_CONDITION_ROUNDS",
     "MAX_NAME_LENGTH",
     "MAX_TOTAL",
     "Combatant",
@@ -26,6 +28,37 @@ MAX_COMBATANTS = 50
 MAX_NAME_LENGTH = 64
 #: Initiative totals beyond this are typing mistakes, not characters.
 MAX_TOTAL = 10_000
+MAX_CONDITIONS = 10
+MAX_CONDITION_ROUNDS = 100
+MAX_NOTE_LENGTH = 100
+#: When a condition counts down: at the start or at the end of its bearer's turn.
+TICKS = ("start", "end")
+
+
+@dataclass(frozen=True, slots=True)
+class Condition:
+    """A named condition on a combatant, e.g. Stunned for 2 rounds.
+
+    ``rounds`` counts down by one at each start (or end, ``tick``) of the bearer's turn and
+    the condition goes when it reaches 0; ``None`` lasts until removed.
+    """
+
+    name: str
+    rounds: int | None = None
+    note: str = ""
+    tick: str = "start"
+
+    @property
+    def key(self) -> str:
+        return self.name.casefold()
+
+    @property
+    def label(self) -> str:
+        """``Stunned (2 rounds, at start)`` / ``Prone``."""
+        if self.rounds is None:
+            return self.name
+        plural = "round" if self.rounds == 1 else "rounds"
+        return f"{self.name} ({self.rounds} {plural}, ticks at {self.tick})"
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,6 +88,8 @@ class Combatant:
     detail: str = ""
     #: The initiative bonus they rolled with, for a re-roll each round.
     modifier: int = 0
+    #: Conditions with their remaining duration, in the order they were added.
+    conditions: tuple[Condition, ...] = ()
 
     @property
     def key(self) -> str:

@@ -13,7 +13,7 @@ from typing import Any
 
 from engine.initiative.errors import InitiativeError
 from engine.initiative.events import EVENT_TYPES, Add, Event
-from engine.initiative.state import Combatant, Encounter
+from engine.initiative.state import Combatant, Condition, Encounter
 
 __all__ = ["STATE_VERSION", "event_from_dict", "event_to_dict", "from_dict", "to_dict"]
 
@@ -24,12 +24,14 @@ _COMBATANT_FIELDS = frozenset(f.name for f in dataclasses.fields(Combatant))
 def _combatant_to_dict(c: Combatant) -> dict[str, Any]:
     data = dataclasses.asdict(c)
     data["tiebreak"] = list(c.tiebreak)
+    data["conditions"] = [dataclasses.asdict(condition) for condition in c.conditions]
     return data
 
 
 def _combatant_from_dict(data: Mapping[str, Any]) -> Combatant:
     values = {k: v for k, v in data.items() if k in _COMBATANT_FIELDS}
     values["tiebreak"] = tuple(values.get("tiebreak", ()))
+    values["conditions"] = tuple(Condition(**c) for c in values.get("conditions", ()))
     return Combatant(**values)
 
 

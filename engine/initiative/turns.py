@@ -18,10 +18,12 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from engine.initiative.conditions import add_condition, remove_condition, tick
 from engine.initiative.errors import NotAllowedNow
 from engine.initiative.events import (
     Act,
     Add,
+    AddCondition,
     Defend,
     Delay,
     End,
@@ -29,6 +31,7 @@ from engine.initiative.events import (
     Next,
     Prev,
     Remove,
+    RemoveCondition,
     Reroll,
     Rerolls,
     Reveal,
@@ -58,6 +61,10 @@ def step(state: Encounter, event: Event) -> Encounter:
         return _defend(state, event.name, event.protects)
     if isinstance(event, Reveal):
         return _reveal(state, event.name)
+    if isinstance(event, AddCondition):
+        return add_condition(state, event)
+    if isinstance(event, RemoveCondition):
+        return remove_condition(state, event)
     if isinstance(event, End):
         return replace(state, ended=True)
     raise TypeError(f"not an initiative event: {event!r}")
@@ -145,8 +152,13 @@ def skip_reason(state: Encounter, combatant: Combatant) -> str | None:
     return None
 
 
-def _begin(state: Encounter, order: list[Combatant], index: int, round_: int) -> Encounter:
+def _begin(
+    state: Encounter, order: list[Combatant], index: int, round_: int, *, fresh: bool = True
+) -> Encounter:
+    """The combatant at ``index`` takes its turn; ``fresh``: a new turn (conditions tick)."""
     combatant = order[index]
+    if fresh:
+        combatant = tick(combatant, "start")
     order[index] = replace(combatant, acted=True, turns=combatant.turns + 1, delaying=None)
     return replace(state, order=tuple(order), turn=index, round=round_)
 
@@ -184,8 +196,12 @@ def _advance(
 def _next(state: Encounter, rerolls: Rerolls | None) -> Encounter:
     if not state.order:
         raise NotAllowedNow("Nobody is in the encounter yet: join or add combatants first.")
-    start = None if state.turn is None else state.turn + 1
-    return _advance(state, list(state.order), start, rerolls)
+    order = list(state.order)
+    start = None
+    if state.turn is not None:
+        start = state.turn + 1
+        order[state.turn] = tick(order[state.turn], "end")  # the current turn ends
+    return _advance(state, order, start, rerolls)
 
 
 def _prev(state: Encounter) -> Encounter:
@@ -239,10 +255,11 @@ def _act(state: Encounter, name: str) -> Encounter:
     if state.turn is None:
         # Nobody is up (everyone else delayed): it acts now, at the top, this round.
         order.insert(0, acting)
-        return _begin(state, order, 0, state.round)
+        return _begin(state, order, 0, state.round, fresh=False)
     turn = state.turn - 1 if index < state.turn else state.turn
     order.insert(turn + 1, acting)
-    return _begin(state, order, turn + 1, state.round)
+    # The turn it delayed resumes: its conditions counted down when it began.
+    return _begin(state, order, turn + 1, state.round, fresh=False)
 
 
 def _defend(state: Encounter, name: str, protects: str | None) -> Encounter:

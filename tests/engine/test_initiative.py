@@ -721,6 +721,21 @@ class EncounterMachine(RuleBasedStateMachine):
     def defend_for(self, data):
         self.attempt(Defend(self.pick(data), protects=self.pick(data)))
 
+    @rule(
+        data=st.data(),
+        condition=st.sampled_from(["Stunned", "prone", "Burning"]),
+        rounds=st.one_of(st.none(), st.integers(0, 3)),
+        tick=st.sampled_from(["start", "end"]),
+    )
+    def add_condition(self, data, condition, rounds, tick):
+        self.attempt(
+            ini.AddCondition(self.pick(data), condition=condition, rounds=rounds, tick=tick)
+        )
+
+    @rule(data=st.data(), condition=st.sampled_from(["Stunned", "PRONE", "Burning"]))
+    def remove_condition(self, data, condition):
+        self.attempt(ini.RemoveCondition(self.pick(data), condition=condition))
+
     @rule(data=st.data())
     def reveal(self, data):
         self.attempt(Reveal(self.pick(data)))
@@ -759,6 +774,13 @@ class EncounterMachine(RuleBasedStateMachine):
         for combatant in state.delayed:
             assert 1 <= combatant.delaying <= state.round
             assert combatant is not state.current
+
+    @invariant()
+    def conditions_have_positive_durations_and_unique_names(self):
+        for combatant in self.state.combatants:
+            keys = [c.key for c in combatant.conditions]
+            assert len(set(keys)) == len(keys)
+            assert all(c.rounds is None or c.rounds >= 1 for c in combatant.conditions)
 
     @invariant()
     def equal_totals_are_strictly_ordered_by_their_roll_off(self):

@@ -163,3 +163,69 @@ def test_reroll_uses_the_given_roller_and_needs_dice():
     assert names(after) == ["Bob", "Alice"] and after.current.name == "Bob"
     stored = ini.from_dict(ini.to_dict(after))
     assert stored == after and ini.undo(stored) == state
+
+
+# ------------------------------------------------------------------ conditions
+
+
+def conditions(state: Encounter, name: str) -> list[str]:
+    return [c.label for c in state.find(name).conditions]
+
+
+def test_a_condition_counts_down_at_the_start_of_its_bearers_turn():
+    state = build(Add("Alice", 18), Add("Bob", 12), Next())  # R1 Alice
+    state = apply(state, ini.AddCondition("bob", condition="Stunned", rounds=2, note="spell"))
+    assert conditions(state, "Bob") == ["Stunned (2 rounds, ticks at start)"]
+    state = apply(state, Next())  # Bob's turn starts: 1 left
+    assert conditions(state, "Bob") == ["Stunned (1 round, ticks at start)"]
+    state = apply(apply(state, Next()), Next())  # R2 Alice, R2 Bob: gone
+    assert state.current.name == "Bob" and conditions(state, "Bob") == []
+    assert state.find("Alice").conditions == ()
+
+
+def test_a_condition_ticking_at_the_end_and_one_until_removed():
+    state = build(Add("Alice", 18), Add("Bob", 12), Next())
+    state = apply(state, ini.AddCondition("Alice", condition="Burning", rounds=1, tick="end"))
+    state = apply(state, ini.AddCondition("Alice", condition="Prone"))
+    assert conditions(state, "Alice") == ["Burning (1 round, ticks at end)", "Prone"]
+    state = apply(state, Next())  # Alice's turn ends
+    assert conditions(state, "Alice") == ["Prone"]
+    state = apply(state, ini.RemoveCondition("alice", condition="prone"))
+    assert conditions(state, "Alice") == []
+    with pytest.raises(ini.NotAllowedNow, match="no condition 'Prone'"):
+        apply(state, ini.RemoveCondition("Alice", condition="Prone"))
+
+
+def test_a_delayer_resuming_its_turn_does_not_count_down_again():
+    state = build(Add("Alice", 18), Add("Bob", 12))
+    state = apply(state, ini.AddCondition("Alice", condition="Dazed", rounds=3))
+    state = apply(state, Next())  # Alice begins: 2
+    state = apply(apply(state, ini.Delay()), ini.Act("Alice"))
+    assert conditions(state, "Alice") == ["Dazed (2 rounds, ticks at start)"]
+
+
+@pytest.mark.parametrize(
+    ("event", "match"),
+    [
+        (ini.AddCondition("Alice", condition="X", rounds=0), "1 to 100"),
+        (ini.AddCondition("Alice", condition="X", rounds=True), "1 to 100"),
+        (ini.AddCondition("Alice", condition="X", tick="middle"), "start or at the end"),
+        (ini.AddCondition("Alice", condition="  "), "needs a name"),
+        (ini.AddCondition("Nobody", condition="X"), "No combatant"),
+    ],
+)
+def test_condition_refusals(event, match):
+    with pytest.raises(ini.InitiativeError, match=match):
+        apply(build(Add("Alice", 18)), event)
+
+
+def test_conditions_are_bounded_and_replaced_by_name_and_undo_and_storage_are_exact():
+    state = build(Add("Alice", 18))
+    for i in range(10):
+        state = apply(state, ini.AddCondition("Alice", condition=f"C{i}", rounds=i + 1))
+    with pytest.raises(ini.NotAllowedNow, match="at most 10"):
+        apply(state, ini.AddCondition("Alice", condition="C10"))
+    replaced = apply(state, ini.AddCondition("Alice", condition="c0", rounds=5))
+    assert conditions(replaced, "Alice")[-1] == "c0 (5 rounds, ticks at start)"
+    assert undo(replaced) == state
+    assert ini.from_dict(ini.to_dict(replaced)) == replaced
