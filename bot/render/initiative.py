@@ -22,6 +22,7 @@ from engine import initiative as ini
 SWORDS = "⚔️"
 HIDDEN = "🙈"
 PAUSE = "⏸️"
+CONDITION = "🩹"
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,7 +62,7 @@ def _line(state: ini.Encounter, index: int, combatant: ini.Combatant, gm: bool) 
         return f"{combatant.name}{hidden} — {score}"
     skip = ini.skip_reason(state, combatant) if state.started else None
     if combatant.delaying is not None:
-        return f"{PAUSE} {combatant.name}{hidden} — {score} · *{skip}*"
+        return f"{PAUSE} {combatant.name}{hidden} — {score} · *{skip}*{_conditions(combatant)}"
     name = f"~~{combatant.name}~~" if skip else combatant.name
     if index == state.turn:
         text = f"▶ **{name}**{hidden} — {score}"
@@ -70,7 +71,19 @@ def _line(state: ini.Encounter, index: int, combatant: ini.Combatant, gm: bool) 
         text = f"{mark}{name}{hidden} — {score}"
     if skip:
         text += f" · *{skip}*"
-    return text
+    return text + _conditions(combatant)
+
+
+def _conditions(combatant: ini.Combatant) -> str:
+    """`` · 🩹 Stunned (2 rounds, ticks at start), Prone`` (nothing without conditions)."""
+    if not combatant.conditions:
+        return ""
+    return f" · {CONDITION} " + ", ".join(_safe(c.label) for c in combatant.conditions)
+
+
+def _safe(text: str) -> str:
+    """A condition's name or note as typed: never a ping, never formatting."""
+    return discord.utils.escape_mentions(discord.utils.escape_markdown(text))
 
 
 def now_text(view: EncounterView, *, gm: bool) -> str:
@@ -177,6 +190,8 @@ def _event_text(event: ini.Event, *states: ini.Encounter) -> str:
             "act": "acting",
             "defend": "defending",
             "reveal": "being revealed",
+            "condition_add": f"getting {getattr(event, 'condition', '')}",
+            "condition_remove": f"losing {getattr(event, 'condition', '')}",
         }[event.kind]
         return f"{name} {verb}"
     return {"next": "a Next", "prev": "a Prev", "delay": "a delay", "end": "the end"}[event.kind]
@@ -222,6 +237,8 @@ def reply(outcome: InitOutcome) -> Reply:
         "delay": f"⏸️ **{name}** delays.",
         "act": f"⏯️ **{name}** acts now and keeps this place in the order.",
         "defend": _defend_head(outcome),
+        "condition_add": _condition_head(outcome),
+        "condition_remove": _condition_head(outcome),
         "reveal": f"👀 **{name}** is revealed!",
         "remove": f"🚪 **{name}** leaves the encounter.",
     }[action]
@@ -257,6 +274,34 @@ def _defend_head(outcome: InitOutcome) -> str:
     )
 
 
+def _condition_head(outcome: InitOutcome) -> str | None:
+    """``🩹 **Bob** is Stunned (2 rounds, ticks at start) — note`` / ``… is no longer Stunned``."""
+    event = _last_event(outcome)
+    if not isinstance(event, ini.AddCondition | ini.RemoveCondition):
+        return None
+    name = outcome.subject
+    if isinstance(event, ini.RemoveCondition):
+        return f"{CONDITION} **{name}** is no longer {_safe(event.condition.strip())}."
+    target = _lookup(event.name, outcome.view.state)
+    condition = None if target is None else target.conditions[-1]
+    if condition is None:
+        return None
+    note = f" — {_safe(condition.note)}" if condition.note else ""
+    return f"{CONDITION} **{name}** is {_safe(condition.label)}{note}."
+
+
+def _expired(before: ini.Encounter, after: ini.Encounter) -> list[tuple[ini.Combatant, str]]:
+    """Conditions that ran out between two states: (bearer, condition name)."""
+    gone = []
+    for combatant in after.combatants:
+        earlier = _lookup(combatant.name, before)
+        now = {c.key for c in combatant.conditions}
+        for condition in () if earlier is None else earlier.conditions:
+            if condition.key not in now:
+                gone.append((combatant, condition.name))
+    return gone
+
+
 def _round_notes(outcome: InitOutcome) -> tuple[str | None, str | None]:
     """Lines a turn change may bring: a new round's re-rolls, and a delay that ended.
 
@@ -285,7 +330,23 @@ def _round_notes(outcome: InitOutcome) -> tuple[str | None, str | None]:
             "this turn normally (the delayed action is lost)."
         )
         (gm if current.hidden else public).append(notice)
+    for bearer, condition in _expired(before, state):
+        line = f"⌛ **{bearer.name}**: {_safe(condition)} wears off."
+        (gm if bearer.hidden else public).append(line)
     return _joined(public), _joined(gm)
+
+
+def conditions_text(view: EncounterView, *, gm: bool) -> str:
+    """``/init condition list``: every visible combatant's conditions, notes included."""
+    lines = []
+    for combatant in view.state.order:
+        if not _visible(combatant, gm) or not combatant.conditions:
+            continue
+        parts = [
+            _safe(c.label) + (f" — {_safe(c.note)}" if c.note else "") for c in combatant.conditions
+        ]
+        lines.append(f"**{combatant.name}**: " + "; ".join(parts))
+    return "\n".join(lines) or "No combatant has a condition."
 
 
 def confirm_end_embed(view: EncounterView) -> discord.Embed:

@@ -491,6 +491,26 @@ async def defend(
     )
 
 
+async def add_condition(
+    db: Database,
+    actor: Actor,
+    *,
+    name: str,
+    condition: str,
+    rounds: int | None = None,
+    note: str = "",
+    tick: str = "start",
+) -> InitOutcome:
+    """Put a condition on a combatant (GM), counting down at the start or end of its turns."""
+    event = ini.AddCondition(name, condition=condition, rounds=rounds, note=note, tick=tick)
+    return await _change(db, actor, event, action="put conditions on combatants")
+
+
+async def remove_condition(db: Database, actor: Actor, *, name: str, condition: str) -> InitOutcome:
+    event = ini.RemoveCondition(name, condition=condition)
+    return await _change(db, actor, event, action="take conditions off combatants")
+
+
 async def reveal(db: Database, actor: Actor, *, name: str) -> InitOutcome:
     return await _change(db, actor, ini.Reveal(name), action="reveal combatants")
 

@@ -49,7 +49,9 @@ from engine.initiative.machine import MAX_HISTORY, Roller, apply, undo
 from engine.initiative.rolloff import roll_off_value
 from engine.initiative.state import (
     MAX_COMBATANTS,
+    MAX_CONDITION_ROUNDS,
     MAX_NAME_LENGTH,
+    MAX_NOTE_LENGTH,
     Combatant,
     Condition,
     Encounter,
@@ -60,8 +62,10 @@ from engine.initiative.turns import skip_reason
 
 __all__ = [
     "MAX_COMBATANTS",
+    "MAX_CONDITION_ROUNDS",
     "MAX_HISTORY",
     "MAX_NAME_LENGTH",
+    "MAX_NOTE_LENGTH",
     "Act",
     "ActionBudget",
     "Add",

@@ -18,8 +18,11 @@ __all__ = [
     "MAX_CONDITIONS",
     "MAX_CONDITION_ROUNDS",
     "MAX_NAME_LENGTH",
+    "MAX_NOTE_LENGTH",
     "MAX_TOTAL",
+    "TICKS",
     "Combatant",
+    "Condition",
     "Encounter",
     "clean_name",
 ]

@@ -39,6 +39,8 @@ Name = app_commands.Range[str, 1, ini.MAX_NAME_LENGTH]
 Modifier = app_commands.Range[int, MODIFIER_MIN, MODIFIER_MAX]
 Total = app_commands.Range[int, -1000, 1000]
 Count = app_commands.Range[int, 1, initiative.MAX_COUNT]
+Rounds = app_commands.Range[int, 1, ini.MAX_CONDITION_ROUNDS]
+Note = app_commands.Range[str, 1, ini.MAX_NOTE_LENGTH]
 
 ANY_SYSTEM = [
     *SYSTEM_CHOICES,
@@ -318,6 +320,57 @@ class InitiativeCog(NarratorCog):
     ) -> None:
         await self.run_change(interaction, initiative.defend, name=name, protects=protects)
 
+    condition = app_commands.Group(
+        name="condition", description="Conditions with durations on combatants", parent=group
+    )
+
+    @condition.command(name="add", description="Put a condition on a combatant (GM)")
+    @app_commands.describe(
+        target="The combatant",
+        name="The condition, e.g. Stunned",
+        rounds="How many of its turns it lasts (default: until removed)",
+        note="A short note shown with it",
+        tick="When it counts down: at the start (default) or the end of the target's turn",
+    )
+    @app_commands.choices(
+        tick=[
+            app_commands.Choice(name="start of its turn", value="start"),
+            app_commands.Choice(name="end of its turn", value="end"),
+        ]
+    )
+    async def condition_add(
+        self,
+        interaction: discord.Interaction,
+        target: Name,
+        name: Name,
+        rounds: Rounds | None = None,
+        note: Note | None = None,
+        tick: str = "start",
+    ) -> None:
+        await self.run_change(
+            interaction,
+            initiative.add_condition,
+            name=target,
+            condition=name,
+            rounds=rounds,
+            note=note or "",
+            tick=tick,
+        )
+
+    @condition.command(name="remove", description="Take a condition off a combatant (GM)")
+    @app_commands.describe(target="The combatant", name="The condition")
+    async def condition_remove(
+        self, interaction: discord.Interaction, target: Name, name: Name
+    ) -> None:
+        await self.run_change(interaction, initiative.remove_condition, name=target, condition=name)
+
+    @condition.command(name="list", description="Every combatant's conditions, as you may see them")
+    async def condition_list(self, interaction: discord.Interaction) -> None:
+        view = await initiative.show(self.db, actor_from(interaction))
+        await interaction.response.send_message(
+            clip(render.conditions_text(view, gm=view.gm), MESSAGE), ephemeral=True
+        )
+
     @group.command(name="reveal", description="Show a hidden combatant to everyone (GM)")
     @app_commands.describe(name="The hidden combatant")
     async def reveal(self, interaction: discord.Interaction, name: Name) -> None:
@@ -341,6 +394,8 @@ class InitiativeCog(NarratorCog):
     # ------------------------------------------------------------------ autocomplete
 
     @remove.autocomplete("name")
+    @condition_add.autocomplete("target")
+    @condition_remove.autocomplete("target")
     @defend.autocomplete("name")
     @defend.autocomplete("protects")
     @reveal.autocomplete("name")

@@ -137,3 +137,51 @@ async def test_reroll_each_round_keeps_hidden_hidden(table: Table) -> None:
     assert "**Spy** 11" in gm_line
     text = tracker_text(table)
     assert text.index("Carl — 8") < text.index("Alice — 2")
+
+
+async def test_conditions_show_on_the_tracker_tick_and_wear_off(table: Table) -> None:
+    await trio(table)
+    await gm_next(table)  # R1 Alice
+    added = await ok(
+        await table.gm.slash(
+            table.channel,
+            "init condition add",
+            target="bob",
+            name="Stunned",
+            rounds=1,
+            note="<@123456789012345678> *hexed*",
+        )
+    )
+    text = added.response.content
+    assert "🩹 **Bob** is Stunned (1 round, ticks at start) — " in text
+    assert "<@123456789012345678>" not in text and "\\*hexed\\*" in text
+    assert "Bob — 12 · 🩹 Stunned (1 round, ticks at start)" in tracker_text(table)
+    turn = await gm_next(table)  # Bob's turn starts: it runs out
+    assert "⌛ **Bob**: Stunned wears off." in turn.response.content
+    assert "Stunned" not in tracker_text(table)
+    listed = await table.alice.slash(table.channel, "init condition list")
+    assert listed.ephemeral and "No combatant has a condition." in text_of(listed)
+
+
+async def test_condition_remove_list_undo_and_refusals(table: Table) -> None:
+    await trio(table)
+    await ok(await table.gm.slash(table.channel, "init condition add", target="Carl", name="Prone"))
+    listed = await table.alice.slash(table.channel, "init condition list")
+    assert "**Carl**: Prone" in text_of(listed)
+    player = await table.alice.slash(
+        table.channel, "init condition add", target="Carl", name="Prone"
+    )
+    assert player.ephemeral and "GM" in text_of(player)
+    removed = await ok(
+        await table.gm.slash(table.channel, "init condition remove", target="carl", name="PRONE")
+    )
+    assert "🩹 **Carl** is no longer PRONE." in removed.response.content
+    undone = await ok(await table.gm.slash(table.channel, "init undo"))
+    assert "Undid Carl losing PRONE" in undone.response.content
+    assert "Carl — 7 · 🩹 Prone" in tracker_text(table)
+    missing = await table.gm.slash(
+        table.channel, "init condition remove", target="Carl", name="Stunned"
+    )
+    assert missing.ephemeral and "no condition 'Stunned'" in text_of(missing)
+    choices = await table.gm.autocomplete(table.channel, "init condition add", "target", "ca")
+    assert [c["value"] for c in choices] == ["Carl"]
