@@ -41,7 +41,7 @@ def event_to_dict(event: Event) -> dict[str, Any]:
         data[f.name] = getattr(event, f.name)
     if isinstance(event, Add) and event.tiebreaks is not None:
         data["tiebreaks"] = [[name, list(dice)] for name, dice in event.tiebreaks]
-    rerolls = getattr(event, "rerolls", None)
+    rerolls = data.pop("rerolls", None)  # most events have none: not stored
     if rerolls is not None:
         data["rerolls"] = [[n, total, detail, list(t)] for n, total, detail, t in rerolls]
     return data
