@@ -1,4 +1,4 @@
-"""``/init start|join|add|remove|next|prev|delay|act|defend|reveal|show|end|undo`` and the tracker.
+"""``/init start|join|add|remove|next|prev|delay|act|defend|condition|reveal|show|end|undo``.
 
 Every change answers the command (publicly, or to the GM alone when it concerns a hidden
 combatant) and then brings the channel's one tracker message up to date. The tracker is
