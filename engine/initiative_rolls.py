@@ -22,7 +22,7 @@ from dataclasses import dataclass, replace
 
 from engine.dice import Dice
 from engine.errors import whole_number
-from engine.initiative import InitiativeError
+from engine.initiative.errors import InitiativeError
 from engine.notation import roll_expression
 from engine.systems import coda, hogwarts1990
 

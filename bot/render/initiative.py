@@ -21,6 +21,8 @@ from engine import initiative as ini
 
 SWORDS = "⚔️"
 HIDDEN = "🙈"
+PAUSE = "⏸️"
+CONDITION = "🩹"
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,10 +56,14 @@ def _score(state: ini.Encounter, combatant: ini.Combatant, gm: bool) -> str:
 
 
 def _line(state: ini.Encounter, index: int, combatant: ini.Combatant, gm: bool) -> str:
-    skip = ini.skip_reason(state, combatant) if state.started else None
-    name = f"~~{combatant.name}~~" if skip else combatant.name
     hidden = f" {HIDDEN}" if combatant.hidden else ""
     score = _score(state, combatant, gm)
+    if state.ended:
+        return f"{combatant.name}{hidden} — {score}"
+    skip = ini.skip_reason(state, combatant) if state.started else None
+    if combatant.delaying is not None:
+        return f"{PAUSE} {combatant.name}{hidden} — {score} · *{skip}*{_conditions(combatant)}"
+    name = f"~~{combatant.name}~~" if skip else combatant.name
     if index == state.turn:
         text = f"▶ **{name}**{hidden} — {score}"
     else:
@@ -65,7 +71,19 @@ def _line(state: ini.Encounter, index: int, combatant: ini.Combatant, gm: bool) 
         text = f"{mark}{name}{hidden} — {score}"
     if skip:
         text += f" · *{skip}*"
-    return text
+    return text + _conditions(combatant)
+
+
+def _conditions(combatant: ini.Combatant) -> str:
+    """`` · 🩹 Stunned (2 rounds, ticks at start), Prone`` (nothing without conditions)."""
+    if not combatant.conditions:
+        return ""
+    return f" · {CONDITION} " + ", ".join(_safe(c.label) for c in combatant.conditions)
+
+
+def _safe(text: str) -> str:
+    """A condition's name or note as typed: never a ping, never formatting."""
+    return discord.utils.escape_mentions(discord.utils.escape_markdown(text))
 
 
 def now_text(view: EncounterView, *, gm: bool) -> str:
@@ -76,8 +94,11 @@ def now_text(view: EncounterView, *, gm: bool) -> str:
         return f"The encounter ended after {state.round} round(s)."
     if not state.started:
         return "Gathering: join with `/init join`; the GM starts round 1 with **Next**."
-    if current is None and not any(_visible(c, gm) for c in state.order) and state.delayed:
-        return f"Round {state.round} · everyone is delaying: `/init act` brings one back."
+    if current is None and state.order and all(c.delaying is not None for c in state.order):
+        return (
+            f"Round {state.round} · everyone is delaying: `/init act` brings one back; "
+            f"**Next** starts round {state.round + 1}."
+        )
     if current is None:
         return f"Round {state.round}: nobody is up; **Next** starts round {state.round + 1}."
     if not _visible(current, gm):
@@ -105,7 +126,7 @@ def tracker_embed(view: EncounterView, *, gm: bool = False) -> discord.Embed:
     lines += shown or ["*Nobody has joined yet.*"]
     embed = discord.Embed(title=title, description=clip("\n".join(lines), 4096), colour=colour)
     delayed = [c for c in state.delayed if _visible(c, gm)]
-    if delayed:
+    if delayed and not state.ended:
         embed.add_field(
             name="Delayed (act with `/init act`)",
             value=clip(
@@ -124,6 +145,8 @@ def tracker_embed(view: EncounterView, *, gm: bool = False) -> discord.Embed:
         footer.append(f"initiative + {view.attribute}")
     if state.initiator:
         footer.append(f"initiator {state.initiator}")
+    if state.reroll:
+        footer.append("re-roll each round")
     if gm:
         footer.append(f"GM view · undo: {len(state.log)} step(s)")
     embed.set_footer(text=" · ".join(footer))
@@ -167,6 +190,8 @@ def _event_text(event: ini.Event, *states: ini.Encounter) -> str:
             "act": "acting",
             "defend": "defending",
             "reveal": "being revealed",
+            "condition_add": f"getting {getattr(event, 'condition', '')}",
+            "condition_remove": f"losing {getattr(event, 'condition', '')}",
         }[event.kind]
         return f"{name} {verb}"
     return {"next": "a Next", "prev": "a Prev", "delay": "a delay", "end": "the end"}[event.kind]
@@ -211,13 +236,117 @@ def reply(outcome: InitOutcome) -> Reply:
         "prev": "⏪ Back one turn.",
         "delay": f"⏸️ **{name}** delays.",
         "act": f"⏯️ **{name}** acts now and keeps this place in the order.",
-        "defend": f"🛡️ **{name}** makes a defensive roll: their turn this round is used up.",
+        "defend": _defend_head(outcome),
+        "condition_add": _condition_head(outcome),
+        "condition_remove": _condition_head(outcome),
         "reveal": f"👀 **{name}** is revealed!",
         "remove": f"🚪 **{name}** leaves the encounter.",
     }[action]
+    notes, gm_notes = _round_notes(outcome)
+    protected = getattr(_last_event(outcome), "protects", None) if action == "defend" else None
     if action != "reveal" and _hidden(name, outcome.before, state):
-        return Reply(turn, _joined((head, gm_turn)))
-    return Reply(_joined((head, turn, warning)), gm_extra)
+        return Reply(_joined((notes, turn)), _joined((head, gm_notes or notes, gm_turn)))
+    if _hidden(protected, outcome.before, state):
+        return Reply(_joined((notes, turn)), _joined((head, gm_notes, gm_extra)))
+    return Reply(_joined((head, notes, turn, warning)), _joined((gm_notes, gm_extra)))
+
+
+def _last_event(outcome: InitOutcome) -> ini.Event | None:
+    log = outcome.view.state.log
+    return log[-1] if log else None
+
+
+def _defend_head(outcome: InitOutcome) -> str:
+    """A dodge: a turn used up, or (RULES.md §2) a delayer's delayed action spent."""
+    name = outcome.subject
+    event = _last_event(outcome)
+    before = _lookup(name or "", outcome.before)
+    if before is None or before.delaying is None:
+        return f"🛡️ **{name}** makes a defensive roll: their turn this round is used up."
+    protects = getattr(event, "protects", None)
+    protected = _lookup(protects, outcome.view.state) if protects else None
+    whom = (
+        "" if protected is None or protected.name == name else f" on behalf of **{protected.name}**"
+    )
+    return (
+        f"🛡️ **{name}** dodges{whom} from their delay: the delayed action is spent, and they "
+        "keep their place in the order."
+    )
+
+
+def _condition_head(outcome: InitOutcome) -> str | None:
+    """``🩹 **Bob** is Stunned (2 rounds, ticks at start) — note`` / ``… is no longer Stunned``."""
+    event = _last_event(outcome)
+    if not isinstance(event, ini.AddCondition | ini.RemoveCondition):
+        return None
+    name = outcome.subject
+    if isinstance(event, ini.RemoveCondition):
+        return f"{CONDITION} **{name}** is no longer {_safe(event.condition.strip())}."
+    target = _lookup(event.name, outcome.view.state)
+    condition = None if target is None else target.conditions[-1]
+    if condition is None:
+        return None
+    note = f" — {_safe(condition.note)}" if condition.note else ""
+    return f"{CONDITION} **{name}** is {_safe(condition.label)}{note}."
+
+
+def _expired(before: ini.Encounter, after: ini.Encounter) -> list[tuple[ini.Combatant, str]]:
+    """Conditions that ran out between two states: (bearer, condition name)."""
+    gone = []
+    for combatant in after.combatants:
+        earlier = _lookup(combatant.name, before)
+        now = {c.key for c in combatant.conditions}
+        for condition in () if earlier is None else earlier.conditions:
+            if condition.key not in now:
+                gone.append((combatant, condition.name))
+    return gone
+
+
+def _round_notes(outcome: InitOutcome) -> tuple[str | None, str | None]:
+    """Lines a turn change may bring: a new round's re-rolls, and a delay that ended.
+
+    Returns the public lines and, when hidden combatants are involved, the GM's fuller ones.
+    """
+    before, state = outcome.before, outcome.view.state
+    if before is None or outcome.action not in ("next", "delay", "remove"):
+        return None, None
+    public: list[str] = []
+    gm: list[str] = []
+    event = _last_event(outcome)
+    rerolls = getattr(event, "rerolls", None)
+    if rerolls:
+        ranked = sorted(rerolls, key=lambda r: (r[1], r[3]), reverse=True)  # the new order
+        rolled = [(name, total, _hidden(name, state)) for name, total, _d, _t in ranked]
+        head = f"🎲 Round {state.round}: everyone re-rolls initiative — "
+        shown = " · ".join(f"**{n}** {t}" for n, t, hidden in rolled if not hidden)
+        public.append(head + (shown or "the GM rolled."))
+        if any(hidden for *_, hidden in rolled):
+            gm.append(head + " · ".join(f"**{n}** {t}" for n, t, _h in rolled))
+    current = state.current
+    earlier = None if current is None else _lookup(current.name, before)
+    if current is not None and earlier is not None and earlier.delaying is not None:
+        notice = (
+            f"⏯️ **{current.name}**'s place came round again: the delay ends and they take "
+            "this turn normally (the delayed action is lost)."
+        )
+        (gm if current.hidden else public).append(notice)
+    for bearer, condition in _expired(before, state):
+        line = f"⌛ **{bearer.name}**: {_safe(condition)} wears off."
+        (gm if bearer.hidden else public).append(line)
+    return _joined(public), _joined(gm)
+
+
+def conditions_text(view: EncounterView, *, gm: bool) -> str:
+    """``/init condition list``: every visible combatant's conditions, notes included."""
+    lines = []
+    for combatant in view.state.order:
+        if not _visible(combatant, gm) or not combatant.conditions:
+            continue
+        parts = [
+            _safe(c.label) + (f" — {_safe(c.note)}" if c.note else "") for c in combatant.conditions
+        ]
+        lines.append(f"**{combatant.name}**: " + "; ".join(parts))
+    return "\n".join(lines) or "No combatant has a condition."
 
 
 def confirm_end_embed(view: EncounterView) -> discord.Embed:

@@ -24,6 +24,7 @@ from bot.errors import PermissionDenied, UserError
 from bot.services import channel_settings
 from bot.services.characters import named_or_active
 from bot.services.permissions import is_gm, register_gm_source, require_gm
+from bot.services.sheet import CharacterSheet
 from bot.storage import Database
 from bot.storage.models.initiative import InitiativeEncounter
 from bot.storage.repositories import initiative as encounters
@@ -37,6 +38,8 @@ from engine.systems import SYSTEMS
 NO_ENCOUNTER = "No encounter is running in this channel. A GM starts one with `/init start`."
 MAX_COUNT = 20
 GENERIC = "generic"
+#: RULES.md §1: CODA initiative adds the Swiftness reaction by default.
+CODA_INITIATIVE = "Swiftness"
 NOT_YOUR_TURN = (
     "Only the GM, or the player whose combatant's turn it is, can {action}. "
     "A GM holds a GM role, has Manage Channels, or started this channel's encounter."
@@ -186,8 +189,12 @@ async def start(
     initiator: str | None = None,
     attribute: str | None = None,
     dice: str | None = None,
+    reroll: bool = False,
 ) -> InitOutcome:
-    """Start the channel's encounter (GM). The system defaults to the channel's."""
+    """Start the channel's encounter (GM). The system defaults to the channel's.
+
+    ``reroll``: everyone re-rolls initiative at the start of each round after the first.
+    """
     if dice is not None:
         dice = dice.strip() or None
         if dice is not None:
@@ -207,7 +214,9 @@ async def start(
         if system is None:
             system = (await channel_settings.read(session, actor.channel_id)).default_system
         state = ini.Encounter(
-            system=canonical_system(system) if system else GENERIC, initiator=initiator
+            system=canonical_system(system) if system else GENERIC,
+            initiator=initiator,
+            reroll=reroll,
         )
         row = encounters.start(
             session,
@@ -282,9 +291,7 @@ async def join(
         sheet = await named_or_active(session, actor, character)
         if sheet.owner_id != actor.user_id:
             await require_gm(session, actor, "enter another player's character")
-        bonus = modifier
-        if row.attribute:
-            bonus += sheet.attribute(row.attribute)
+        bonus = modifier + _sheet_bonus(row, state, sheet)
         rolled = _roll(dice, row, state, bonus, stress)
         joined = Joined(sheet.name, rolled.total, rolled, False, sheet.owner_id)
         new = ini.apply(
@@ -296,6 +303,7 @@ async def join(
                 character=sheet.name,
                 surprised=stress,
                 detail=rolled.detail,
+                modifier=bonus,
             ),
             dice,
         )
@@ -303,6 +311,20 @@ async def join(
         _save(row, new)
         gm = await is_gm(session, actor)
         return InitOutcome(_view(row, new, gm=gm), "add", state, sheet.name, (joined,))
+
+
+def _sheet_bonus(row: InitiativeEncounter, state: ini.Encounter, sheet: CharacterSheet) -> int:
+    """The sheet's initiative bonus: the encounter's attribute, else CODA's Swiftness.
+
+    RULES.md §1: CODA initiative is 2d6 + the Swiftness reaction unless the Narrator names
+    another modifier; a sheet without Swiftness adds nothing.
+    """
+    if row.attribute:
+        return sheet.attribute(row.attribute)
+    if canonical_system(state.system) == "coda" and not row.dice:
+        found = sheet.find_attribute(CODA_INITIATIVE)
+        return 0 if found is None else found[1]
+    return 0
 
 
 _NUMBERED = re.compile(r"^(.*) (\d+)$")
@@ -349,7 +371,14 @@ async def add(
             total = roll if rolled is None else rolled.total
             entry = Joined(combatant, total, rolled, hidden)
             detail = "set by the GM" if rolled is None else rolled.detail
-            event = ini.Add(combatant, total, hidden=hidden, surprised=stress, detail=detail)
+            event = ini.Add(
+                combatant,
+                total,
+                hidden=hidden,
+                surprised=stress,
+                detail=detail,
+                modifier=modifier,
+            )
             state = ini.apply(state, event, dice)
             _log_roll(session, actor, before, entry)
             joined.append(entry)
@@ -361,6 +390,32 @@ async def add(
 # --------------------------------------------------------------------------------- turns
 
 
+def _roller(dice: Dice, row: InitiativeEncounter, state: ini.Encounter) -> ini.Roller:
+    """How a re-roll rolls each combatant: the encounter's roll + the bonus it joined with."""
+
+    def roll(combatant: ini.Combatant) -> tuple[int, str]:
+        rolled = _roll(dice, row, state, combatant.modifier, stress=False)
+        return rolled.total, rolled.detail
+
+    return roll
+
+
+def _log_rerolls(session: AsyncSession, actor: Actor, state: ini.Encounter) -> None:
+    """Each re-roll the last event drew goes to the roll log (secret for a hidden combatant)."""
+    rerolls = getattr(state.log[-1], "rerolls", None) if state.log else None
+    for name, total, detail, _tiebreak in rerolls or ():
+        roll_log.add(
+            session,
+            actor,
+            system=state.system if state.system in SYSTEMS else "dice",
+            input=f"initiative {name} (round {state.round}): {detail}",
+            faces=[],
+            outcome=str(total),
+            secret=state.find(name).hidden,
+            label="initiative",
+        )
+
+
 async def _change(
     db: Database,
     actor: Actor,
@@ -368,11 +423,13 @@ async def _change(
     *,
     action: str,
     players_on_their_turn: bool = False,
+    dice: Dice | None = None,
 ) -> InitOutcome:
     """Apply one event to the channel's encounter under the permission rules.
 
     ``players_on_their_turn``: a player may also do it while the current turn is their own
-    combatant's (next, delay); otherwise only a GM may.
+    combatant's (next, delay); otherwise only a GM may. ``dice`` rolls the re-rolls of an
+    encounter that re-rolls each round.
     """
     async with db.unit_of_work() as session:
         row = await _require(session, actor.channel_id, lock=True)
@@ -384,7 +441,9 @@ async def _change(
                 await require_gm(session, actor, action)
             elif current is None or current.owner_id != actor.user_id:
                 raise PermissionDenied(NOT_YOUR_TURN.format(action=action))
-        new = ini.apply(state, event)
+        roller = None if dice is None else _roller(dice, row, state)
+        new = ini.apply(state, event, dice, roller)
+        _log_rerolls(session, actor, new)
         _save(row, new)
         subject = None
         if isinstance(event, ini.NamedEvent):
@@ -394,9 +453,14 @@ async def _change(
         return InitOutcome(_view(row, new, gm=gm), event.kind, state, subject)
 
 
-async def next_turn(db: Database, actor: Actor) -> InitOutcome:
+async def next_turn(db: Database, actor: Actor, *, dice: Dice | None = None) -> InitOutcome:
     return await _change(
-        db, actor, ini.Next(), action="move to the next turn", players_on_their_turn=True
+        db,
+        actor,
+        ini.Next(),
+        action="move to the next turn",
+        players_on_their_turn=True,
+        dice=dice,
     )
 
 
@@ -404,22 +468,47 @@ async def prev_turn(db: Database, actor: Actor) -> InitOutcome:
     return await _change(db, actor, ini.Prev(), action="go back a turn")
 
 
-async def delay(db: Database, actor: Actor) -> InitOutcome:
+async def delay(db: Database, actor: Actor, *, dice: Dice | None = None) -> InitOutcome:
     return await _change(
-        db, actor, ini.Delay(), action="delay this turn", players_on_their_turn=True
+        db, actor, ini.Delay(), action="delay this turn", players_on_their_turn=True, dice=dice
     )
 
 
-async def remove(db: Database, actor: Actor, *, name: str) -> InitOutcome:
-    return await _change(db, actor, ini.Remove(name), action="remove combatants")
+async def remove(db: Database, actor: Actor, *, name: str, dice: Dice | None = None) -> InitOutcome:
+    return await _change(db, actor, ini.Remove(name), action="remove combatants", dice=dice)
 
 
 async def act(db: Database, actor: Actor, *, name: str) -> InitOutcome:
     return await _change(db, actor, ini.Act(name), action="let a delayed combatant act")
 
 
-async def defend(db: Database, actor: Actor, *, name: str) -> InitOutcome:
-    return await _change(db, actor, ini.Defend(name), action="spend a turn on defence")
+async def defend(
+    db: Database, actor: Actor, *, name: str, protects: str | None = None
+) -> InitOutcome:
+    """A defensive roll (GM); ``protects``: a delayer dodging on behalf of another."""
+    return await _change(
+        db, actor, ini.Defend(name, protects=protects), action="spend a turn on defence"
+    )
+
+
+async def add_condition(
+    db: Database,
+    actor: Actor,
+    *,
+    name: str,
+    condition: str,
+    rounds: int | None = None,
+    note: str = "",
+    tick: str = "start",
+) -> InitOutcome:
+    """Put a condition on a combatant (GM), counting down at the start or end of its turns."""
+    event = ini.AddCondition(name, condition=condition, rounds=rounds, note=note, tick=tick)
+    return await _change(db, actor, event, action="put conditions on combatants")
+
+
+async def remove_condition(db: Database, actor: Actor, *, name: str, condition: str) -> InitOutcome:
+    event = ini.RemoveCondition(name, condition=condition)
+    return await _change(db, actor, event, action="take conditions off combatants")
 
 
 async def reveal(db: Database, actor: Actor, *, name: str) -> InitOutcome:

@@ -32,6 +32,7 @@ from engine.initiative import (
     action_budget,
     apply,
     from_dict,
+    machine,
     skip_reason,
     summary,
     to_dict,
@@ -235,13 +236,14 @@ def test_prev_refused_at_the_first_turn_and_before_the_start():
 # ------------------------------------------------------------------ delay and act
 
 
-def test_delay_steps_out_and_the_turn_passes_on():
+def test_delay_keeps_the_place_and_the_turn_passes_on():
     state = apply(apply(trio(), Next()), Delay())
-    assert names(state) == ["Bob", "Carl"]
+    assert names(state) == ["Alice", "Bob", "Carl"]  # a delayer keeps its place
     assert [c.name for c in state.delayed] == ["Alice"]
     assert current(state) == "Bob"
     alice = state.find("Alice")
     assert not alice.acted and alice.turns == 0 and state.is_delayed("alice")
+    assert alice.delaying == 1 and skip_reason(state, alice) == "delaying"
 
 
 def test_act_comes_right_after_the_current_one_and_keeps_that_place():
@@ -253,14 +255,28 @@ def test_act_comes_right_after_the_current_one_and_keeps_that_place():
     assert turns(state, 4) == [(1, "Carl"), (2, "Bob"), (2, "Alice"), (2, "Carl")]
 
 
-def test_delay_into_the_next_round_then_act_there():
+def test_delay_ends_when_the_own_place_comes_round_again():
+    """RULES.md §2 decision: the delay ends there; the turn is taken normally."""
     state = apply(apply(trio(), Next()), Delay())  # Alice delayed, Bob current
-    state = apply(apply(state, Next()), Next())  # round 2, Bob
-    assert (state.round, current(state)) == (2, "Bob")
-    assert [c.name for c in state.delayed] == ["Alice"]  # still listed apart
-    state = apply(apply(state, Next()), Act("Alice"))  # after Carl
-    assert names(state) == ["Bob", "Carl", "Alice"]
-    assert turns(state, 3) == [(3, "Bob"), (3, "Carl"), (3, "Alice")]
+    state = apply(state, Next())  # Carl
+    assert (state.round, current(state)) == (1, "Carl")
+    assert skip_reason(state, state.find("Alice")) == "delaying"
+    state = apply(state, Next())  # round 2 reaches Alice's place
+    assert (state.round, current(state)) == (2, "Alice")
+    assert state.delayed == () and state.find("Alice").turns == 1
+    assert names(state) == ["Alice", "Bob", "Carl"]
+
+
+def test_delay_into_the_next_round_then_act_there_before_the_own_place():
+    state = trio()
+    for _ in range(3):
+        state = apply(state, Next())  # R1 Alice, Bob, Carl
+    state = apply(state, Delay())  # Carl delays: R2 Alice
+    assert (state.round, current(state)) == (2, "Alice")
+    assert skip_reason(state, state.find("Carl")).startswith("delaying (since round 1")
+    state = apply(state, Act("Carl"))
+    assert names(state) == ["Alice", "Carl", "Bob"] and current(state) == "Carl"
+    assert turns(state, 4) == [(2, "Bob"), (3, "Alice"), (3, "Carl"), (3, "Bob")]
 
 
 def test_delay_by_the_last_combatant_starts_the_new_round():
@@ -274,17 +290,57 @@ def test_delay_by_the_last_combatant_starts_the_new_round():
 
 def test_everyone_delaying_then_one_acts_in_the_same_round():
     state = build(Add("Alice", 10), Add("Bob", 5), Next(), Delay(), Delay())
-    assert state.turn is None and state.round == 1 and state.order == ()
-    with pytest.raises(ini.NotAllowedNow, match="delaying"):
-        apply(state, Next())
+    assert state.turn is None and state.round == 1 and names(state) == ["Alice", "Bob"]
+    assert [c.name for c in state.delayed] == ["Alice", "Bob"]
     state = apply(state, Act("Bob"))
-    assert (state.round, current(state), names(state)) == (1, "Bob", ["Bob"])
+    assert (state.round, current(state), names(state)) == (1, "Bob", ["Bob", "Alice"])
     state = apply(state, Act("Alice"))
     assert (state.round, current(state), names(state)) == (1, "Alice", ["Bob", "Alice"])
     assert turns(state, 2) == [(2, "Bob"), (2, "Alice")]
 
 
-def test_initiator_brought_back_to_round_1_cannot_act_there():
+def test_everyone_delaying_then_next_ends_the_first_delay_in_the_new_round():
+    state = build(Add("Alice", 10), Add("Bob", 5), Next(), Delay(), Delay(), Next())
+    assert (state.round, current(state)) == (2, "Alice")
+    assert [c.name for c in state.delayed] == ["Bob"]
+    state = apply(state, Next())  # Bob's place: his delay ends too
+    assert (state.round, current(state), state.delayed) == (2, "Bob", ())
+
+
+def test_delayer_dodges_spending_the_delayed_action_and_keeping_the_place():
+    state = apply(apply(trio(), Next()), Delay())  # Alice delays, Bob current
+    state = apply(state, Defend("Alice"))
+    alice = state.find("Alice")
+    assert alice.delaying is None and alice.acted and state.delayed == ()
+    assert names(state) == ["Alice", "Bob", "Carl"] and current(state) == "Bob"
+    with pytest.raises(ini.NotAllowedNow, match="not delaying"):
+        apply(state, Act("Alice"))
+    assert turns(state, 2) == [(1, "Carl"), (2, "Alice")]  # her next turn at her place
+
+
+def test_delayer_from_last_round_dodges_and_still_has_this_rounds_turn():
+    state = trio()
+    for _ in range(3):
+        state = apply(state, Next())
+    state = apply(state, Delay())  # Carl delays in R1; R2 Alice
+    state = apply(state, Defend("Carl"))
+    assert state.delayed == () and not state.find("Carl").acted
+    assert turns(state, 2) == [(2, "Bob"), (2, "Carl")]
+
+
+def test_only_a_delayer_dodges_on_behalf_of_another():
+    state = apply(apply(trio(), Next()), Delay())  # Alice delays, Bob current
+    with pytest.raises(ini.NotAllowedNow, match="only a delaying combatant"):
+        apply(state, Defend("Carl", protects="Bob"))
+    state = apply(state, Defend("Alice", protects="Carl"))
+    assert state.delayed == () and state.find("Alice").acted
+    assert not state.find("Carl").defended  # the protected one keeps its turn
+    assert turns(state, 1) == [(1, "Carl")]
+    with pytest.raises(ini.UnknownCombatant):
+        apply(apply(apply(trio(), Next()), Delay()), Defend("Alice", protects="Nobody"))
+
+
+def test_going_back_before_a_delay_loses_it():
     state = trio(initiator="Carl")
     for _ in range(3):
         state = apply(state, Next())  # R1 Alice, Bob; R2 Alice
@@ -294,7 +350,9 @@ def test_initiator_brought_back_to_round_1_cannot_act_there():
     state = apply(apply(state, Prev()), Prev())  # back into round 2, then to its Alice
     state = apply(apply(state, Prev()), Prev())  # round 1: Bob, then Alice
     assert (state.round, current(state)) == (1, "Alice")
-    with pytest.raises(ini.NotAllowedNow, match="no action in round 1"):
+    # Going back before the round the delay began loses it, like every flag of that round.
+    assert state.delayed == ()
+    with pytest.raises(ini.NotAllowedNow, match="not delaying"):
         apply(state, Act("Carl"))
 
 
@@ -334,7 +392,6 @@ def test_defence_by_everyone_left_ends_the_round():
         ([Next()], "Alice", "turn now"),
         ([Next(), Next()], "Alice", "has passed"),
         ([Next(), Defend("Carl")], "Carl", "already defended"),
-        ([Next(), Delay()], "Alice", "delaying"),
     ],
 )
 def test_defence_refusals(setup, name, match):
@@ -492,7 +549,7 @@ def test_coda_surprised_lose_one_action_in_round_1_only():
 
 
 def test_undo_walks_back_every_step_to_the_start():
-    dice = ScriptedDice([3, 12])  # Bob wins the roll-off against Alice
+    dice = ScriptedDice([1, 2, 6, 6])  # CODA 2d6 roll-off: Alice 3, Bob 12
     events = [
         Add("Alice", 10),
         Add("Bob", 10),
@@ -525,7 +582,7 @@ def test_undo_walks_back_every_step_to_the_start():
 
 
 def test_history_is_bounded_and_undo_reaches_back_as_far_as_it_keeps(monkeypatch):
-    monkeypatch.setattr(ini, "MAX_HISTORY", 5)
+    monkeypatch.setattr(machine, "MAX_HISTORY", 5)
     states = [trio()]  # 3 events: within the bound
     for _ in range(6):
         states.append(apply(states[-1], Next()))
@@ -539,7 +596,7 @@ def test_history_is_bounded_and_undo_reaches_back_as_far_as_it_keeps(monkeypatch
 
 
 def test_serialisation_is_plain_json_and_exact():
-    dice = ScriptedDice([4, 4, 9, 2])
+    dice = ScriptedDice([4, 4, 6, 3])
     state = build(
         Add("Alice", 10, owner_id=2**62, character="Alice Vane", detail="2d6 (5, 5)"),
         Add("Bob", 10, hidden=True, surprised=True),
@@ -591,10 +648,12 @@ class EncounterMachine(RuleBasedStateMachine):
     @initialize(
         seed=st.integers(0, 2**32),
         joining=st.lists(st.tuples(st.integers(0, 4), st.booleans()), max_size=len(NAMES) - 2),
+        reroll=st.booleans(),
     )
-    def start(self, seed, joining):
+    def start(self, seed, joining, reroll):
         """Seeded roll-offs, and a few combatants to begin with (ties likely)."""
         self.dice = SeededDice(seed)
+        self.history = [(Encounter(system="coda", initiator="Carl", reroll=reroll), frozenset())]
         for name, (total, hidden) in zip(NAMES, joining, strict=False):
             self.attempt(Add(name, total, hidden=hidden), self.members | {name})
 
@@ -659,6 +718,25 @@ class EncounterMachine(RuleBasedStateMachine):
         self.attempt(Defend(self.pick(data)))
 
     @rule(data=st.data())
+    def defend_for(self, data):
+        self.attempt(Defend(self.pick(data), protects=self.pick(data)))
+
+    @rule(
+        data=st.data(),
+        condition=st.sampled_from(["Stunned", "prone", "Burning"]),
+        rounds=st.one_of(st.none(), st.integers(0, 3)),
+        tick=st.sampled_from(["start", "end"]),
+    )
+    def add_condition(self, data, condition, rounds, tick):
+        self.attempt(
+            ini.AddCondition(self.pick(data), condition=condition, rounds=rounds, tick=tick)
+        )
+
+    @rule(data=st.data(), condition=st.sampled_from(["Stunned", "PRONE", "Burning"]))
+    def remove_condition(self, data, condition):
+        self.attempt(ini.RemoveCondition(self.pick(data), condition=condition))
+
+    @rule(data=st.data())
     def reveal(self, data):
         self.attempt(Reveal(self.pick(data)))
 
@@ -689,6 +767,20 @@ class EncounterMachine(RuleBasedStateMachine):
             assert 0 <= state.turn < len(state.order)
             assert skip_reason(state, state.current) is None
             assert state.current.acted
+
+    @invariant()
+    def delayers_keep_a_place_and_never_hold_the_turn(self):
+        state = self.state
+        for combatant in state.delayed:
+            assert 1 <= combatant.delaying <= state.round
+            assert combatant is not state.current
+
+    @invariant()
+    def conditions_have_positive_durations_and_unique_names(self):
+        for combatant in self.state.combatants:
+            keys = [c.key for c in combatant.conditions]
+            assert len(set(keys)) == len(keys)
+            assert all(c.rounds is None or c.rounds >= 1 for c in combatant.conditions)
 
     @invariant()
     def equal_totals_are_strictly_ordered_by_their_roll_off(self):

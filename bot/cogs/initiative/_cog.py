@@ -1,4 +1,4 @@
-"""``/init start|join|add|remove|next|prev|delay|act|defend|reveal|show|end|undo`` and the tracker.
+"""``/init start|join|add|remove|next|prev|delay|act|defend|condition|reveal|show|end|undo``.
 
 Every change answers the command (publicly, or to the GM alone when it concerns a hidden
 combatant) and then brings the channel's one tracker message up to date. The tracker is
@@ -39,6 +39,8 @@ Name = app_commands.Range[str, 1, ini.MAX_NAME_LENGTH]
 Modifier = app_commands.Range[int, MODIFIER_MIN, MODIFIER_MAX]
 Total = app_commands.Range[int, -1000, 1000]
 Count = app_commands.Range[int, 1, initiative.MAX_COUNT]
+Rounds = app_commands.Range[int, 1, ini.MAX_CONDITION_ROUNDS]
+Note = app_commands.Range[str, 1, ini.MAX_NOTE_LENGTH]
 
 ANY_SYSTEM = [
     *SYSTEM_CHOICES,
@@ -57,7 +59,7 @@ class TrackerButtons(KindView):
         label="Next", emoji="⏭️", style=discord.ButtonStyle.primary, custom_id="narrator:init:next"
     )
     async def next_button(self, interaction: discord.Interaction, _b: discord.ui.Button) -> None:
-        await self.cog.run_change(interaction, initiative.next_turn)
+        await self.cog.run_change(interaction, initiative.next_turn, dice=self.cog.dice)
 
     @discord.ui.button(
         label="Delay",
@@ -66,7 +68,7 @@ class TrackerButtons(KindView):
         custom_id="narrator:init:delay",
     )
     async def delay_button(self, interaction: discord.Interaction, _b: discord.ui.Button) -> None:
-        await self.cog.run_change(interaction, initiative.delay)
+        await self.cog.run_change(interaction, initiative.delay, dice=self.cog.dice)
 
     @discord.ui.button(
         label="Undo", emoji="↩️", style=discord.ButtonStyle.secondary, custom_id="narrator:init:undo"
@@ -189,6 +191,7 @@ class InitiativeCog(NarratorCog):
         initiator="Who took the initiating action: no action in round 1",
         attribute="Sheet attribute every joining character adds (Hogwarts 1990: the Finesse one)",
         dice="Dice notation replacing the system's initiative roll, e.g. 1d20+2",
+        reroll="Everyone re-rolls initiative at the start of each round (after the first)",
     )
     @app_commands.choices(system=ANY_SYSTEM)
     async def start(
@@ -198,6 +201,7 @@ class InitiativeCog(NarratorCog):
         initiator: Name | None = None,
         attribute: SheetName | None = None,
         dice: app_commands.Range[str, 1, MAX_EXPRESSION_LENGTH] | None = None,
+        reroll: bool = False,
     ) -> None:
         outcome = await initiative.start(
             self.db,
@@ -206,6 +210,7 @@ class InitiativeCog(NarratorCog):
             initiator=initiator,
             attribute=attribute,
             dice=dice,
+            reroll=reroll,
         )
         view = outcome.view
         # The reply is the tracker: hold the tracker lock until its id is stored, or a change
@@ -282,11 +287,11 @@ class InitiativeCog(NarratorCog):
     @group.command(name="remove", description="Take a combatant out of the encounter (GM)")
     @app_commands.describe(name="The combatant")
     async def remove(self, interaction: discord.Interaction, name: Name) -> None:
-        await self.run_change(interaction, initiative.remove, name=name)
+        await self.run_change(interaction, initiative.remove, name=name, dice=self.dice)
 
     @group.command(name="next", description="End this turn: the next combatant's turn begins")
     async def next_(self, interaction: discord.Interaction) -> None:
-        await self.run_change(interaction, initiative.next_turn)
+        await self.run_change(interaction, initiative.next_turn, dice=self.dice)
 
     @group.command(name="prev", description="Go back to the previous turn (GM)")
     async def prev(self, interaction: discord.Interaction) -> None:
@@ -294,7 +299,7 @@ class InitiativeCog(NarratorCog):
 
     @group.command(name="delay", description="The current combatant steps out to act later")
     async def delay(self, interaction: discord.Interaction) -> None:
-        await self.run_change(interaction, initiative.delay)
+        await self.run_change(interaction, initiative.delay, dice=self.dice)
 
     @group.command(
         name="act", description="A delayed combatant acts now, after the current one (GM)"
@@ -306,9 +311,65 @@ class InitiativeCog(NarratorCog):
     @group.command(
         name="defend", description="A defensive roll uses up that combatant's turn this round (GM)"
     )
-    @app_commands.describe(name="The combatant who defends")
-    async def defend(self, interaction: discord.Interaction, name: Name) -> None:
-        await self.run_change(interaction, initiative.defend, name=name)
+    @app_commands.describe(
+        name="The combatant who dodges (a delayer spends the delayed action instead)",
+        protects="A delayer only: the combatant it dodges for",
+    )
+    async def defend(
+        self, interaction: discord.Interaction, name: Name, protects: Name | None = None
+    ) -> None:
+        await self.run_change(interaction, initiative.defend, name=name, protects=protects)
+
+    condition = app_commands.Group(
+        name="condition", description="Conditions with durations on combatants", parent=group
+    )
+
+    @condition.command(name="add", description="Put a condition on a combatant (GM)")
+    @app_commands.describe(
+        target="The combatant",
+        name="The condition, e.g. Stunned",
+        rounds="How many of its turns it lasts (default: until removed)",
+        note="A short note shown with it",
+        tick="When it counts down: at the start (default) or the end of the target's turn",
+    )
+    @app_commands.choices(
+        tick=[
+            app_commands.Choice(name="start of its turn", value="start"),
+            app_commands.Choice(name="end of its turn", value="end"),
+        ]
+    )
+    async def condition_add(
+        self,
+        interaction: discord.Interaction,
+        target: Name,
+        name: Name,
+        rounds: Rounds | None = None,
+        note: Note | None = None,
+        tick: str = "start",
+    ) -> None:
+        await self.run_change(
+            interaction,
+            initiative.add_condition,
+            name=target,
+            condition=name,
+            rounds=rounds,
+            note=note or "",
+            tick=tick,
+        )
+
+    @condition.command(name="remove", description="Take a condition off a combatant (GM)")
+    @app_commands.describe(target="The combatant", name="The condition")
+    async def condition_remove(
+        self, interaction: discord.Interaction, target: Name, name: Name
+    ) -> None:
+        await self.run_change(interaction, initiative.remove_condition, name=target, condition=name)
+
+    @condition.command(name="list", description="Every combatant's conditions, as you may see them")
+    async def condition_list(self, interaction: discord.Interaction) -> None:
+        view = await initiative.show(self.db, actor_from(interaction))
+        await interaction.response.send_message(
+            clip(render.conditions_text(view, gm=view.gm), MESSAGE), ephemeral=True
+        )
 
     @group.command(name="reveal", description="Show a hidden combatant to everyone (GM)")
     @app_commands.describe(name="The hidden combatant")
@@ -333,7 +394,10 @@ class InitiativeCog(NarratorCog):
     # ------------------------------------------------------------------ autocomplete
 
     @remove.autocomplete("name")
+    @condition_add.autocomplete("target")
+    @condition_remove.autocomplete("target")
     @defend.autocomplete("name")
+    @defend.autocomplete("protects")
     @reveal.autocomplete("name")
     @safe_autocomplete
     async def _combatants(self, interaction: discord.Interaction, current: str) -> Choices:

@@ -1,0 +1,81 @@
+"""CODA's actions per round on the tracker (RULES.md §1), and the end-of-encounter summary."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engine.initiative.state import Combatant, Encounter
+from engine.systems import coda
+
+__all__ = ["ActionBudget", "CombatantSummary", "Summary", "action_budget", "summary"]
+
+
+@dataclass(frozen=True, slots=True)
+class ActionBudget:
+    """A CODA combatant's actions this round: ``free`` without penalty, then −5 cumulative.
+
+    The arithmetic is CODA's own (:mod:`engine.systems.coda`); this only ties it to a turn.
+    """
+
+    free: int
+    surprised: bool
+
+    def penalty(self, action: int, cost: int = 1) -> int:
+        """The penalty (subtracted) of an action starting at slot ``action`` costing ``cost``.
+
+        An action costing more than one takes the largest penalty it spans (RULES.md §1).
+        """
+        return coda.action_penalty(action=action, cost=cost, allowance=self.free)
+
+    @property
+    def label(self) -> str:
+        """E.g. ``2 actions · 3rd −5, 4th −10``."""
+        plural = "action" if self.free == 1 else "actions"
+        extra = ", ".join(
+            f"{_ordinal(self.free + k)} −{self.penalty(self.free + k)}" for k in (1, 2)
+        )
+        note = " (surprised)" if self.surprised else ""
+        return f"{self.free} {plural}{note} · {extra}"
+
+
+def action_budget(state: Encounter, combatant: Combatant) -> ActionBudget:
+    """Actions this round: two, one fewer for a surprised combatant in round 1."""
+    round_number = max(1, state.round)
+    free = coda.actions_in_round(round_number=round_number, surprised=combatant.surprised)
+    return ActionBudget(free=free, surprised=combatant.surprised and round_number == 1)
+
+
+def _ordinal(n: int) -> str:
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+@dataclass(frozen=True, slots=True)
+class CombatantSummary:
+    name: str
+    turns: int
+    hidden: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Summary:
+    """What ``/init end`` posts: rounds fought and who acted how often."""
+
+    rounds: int
+    combatants: tuple[CombatantSummary, ...]
+
+    @property
+    def acted(self) -> tuple[CombatantSummary, ...]:
+        return tuple(c for c in self.combatants if c.turns > 0)
+
+
+def summary(state: Encounter) -> Summary:
+    return Summary(
+        rounds=state.round,
+        combatants=tuple(
+            CombatantSummary(name=c.name, turns=c.turns, hidden=c.hidden) for c in state.combatants
+        ),
+    )
+
+
+#
