@@ -13,11 +13,14 @@ import asyncio
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from sqlalchemy import event
 from sqlalchemy.engine import make_url
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import (
     AsyncEngine,
     AsyncSession,
@@ -66,12 +69,15 @@ class Database:
         Don't nest a writing unit of work inside another one: on SQLite the inner one would
         wait for the outer one forever.
         """
-        if read_only or self._sqlite_writer is None:
-            factory = self._read_sessions if read_only else self._write_sessions
-            async with factory() as session, session.begin():
+        if read_only:
+            async with self._read_sessions() as session, session.begin():
                 yield session
             return
-        async with self._sqlite_writer, self._write_sessions() as session, session.begin():
+        if self._sqlite_writer is None:
+            async with self._write_sessions() as session, _recorded(session):
+                yield session
+            return
+        async with self._sqlite_writer, self._write_sessions() as session, _recorded(session):
             yield session
 
     async def dispose(self) -> None:
@@ -85,6 +91,56 @@ class Database:
 
     async def upgrade_async(self) -> None:
         await asyncio.to_thread(self.upgrade)
+
+
+@dataclass(slots=True)
+class Writes:
+    """What the writing units of work of one interaction did, for an honest error message.
+
+    ``committed`` counts commits; ``in_doubt`` is set when a commit itself failed, so the
+    database may or may not have kept the change (a connection lost mid-COMMIT).
+    """
+
+    committed: int = 0
+    in_doubt: bool = False
+
+
+_writes: ContextVar[Writes | None] = ContextVar("narrator_writes", default=None)
+
+
+def track_writes() -> Writes:
+    """Start recording this task's commits (call it where an interaction starts)."""
+    writes = Writes()
+    _writes.set(writes)
+    return writes
+
+
+def tracked_writes() -> Writes:
+    """This task's record since :func:`track_writes` (an empty one when never started)."""
+    return _writes.get() or Writes()
+
+
+@asynccontextmanager
+async def _recorded(session: AsyncSession) -> AsyncIterator[None]:
+    """Begin, then commit (or roll back on error), noting the outcome in :class:`Writes`."""
+    transaction = await session.begin()
+    try:
+        yield
+    except BaseException:
+        await transaction.rollback()
+        raise
+    writes = _writes.get()
+    try:
+        await transaction.commit()
+    except BaseException as error:
+        # The database refusing the commit rolled it back; a lost connection (or a task
+        # cancelled mid-COMMIT) leaves the outcome unknown.
+        refused = isinstance(error, DBAPIError) and not error.connection_invalidated
+        if writes is not None and not refused:
+            writes.in_doubt = True
+        raise
+    if writes is not None:
+        writes.committed += 1
 
 
 def _ensure_sqlite_directory(database: str | None) -> None:
