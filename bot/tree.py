@@ -8,6 +8,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from bot.deadline import answer_in_time
 from bot.errors import UserError
 from bot.render.limits import MESSAGE, clip
 from bot.storage.db import track_writes, tracked_writes
@@ -71,6 +72,11 @@ async def send_ephemeral(interaction: discord.Interaction, message: str) -> None
 
 class NarratorTree(app_commands.CommandTree):
     """Turns every command error into an ephemeral reply; bugs are logged with context."""
+
+    async def _call(self, interaction: discord.Interaction) -> None:
+        # A command still working after ~1.5 s is deferred, so Discord's 3 s never lapses.
+        async with answer_in_time(interaction):
+            await super()._call(interaction)
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
         # Runs before options are parsed: text options lose NUL characters here, once, since

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import sqlite3
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from contextvars import ContextVar
@@ -28,30 +29,55 @@ from sqlalchemy.ext.asyncio import (
     create_async_engine,
 )
 
+from bot.errors import StorageBusy
+
 log = logging.getLogger(__name__)
 
 _READ_ONLY = "narrator_read_only"
+
+#: Seconds a command may wait for a lock (a row on PostgreSQL, the write lock on SQLite)
+#: before it is rolled back and told so: far below the 15 minutes a deferred reply has,
+#: and short enough that a player still reads the answer as an answer.
+LOCK_TIMEOUT = 10.0
+#: A statement may run this much longer than a lock wait before PostgreSQL cancels it.
+STATEMENT_EXTRA = 10.0
+#: lock_not_available, query_canceled (lock_timeout, statement_timeout).
+_TIMEOUT_STATES = frozenset({"55P03", "57014"})
 
 
 class Database:
     """Owns the engine and hands out units of work."""
 
-    def __init__(self, url: str, *, echo: bool = False, **engine_kwargs: Any) -> None:
+    def __init__(
+        self,
+        url: str,
+        *,
+        echo: bool = False,
+        lock_timeout: float = LOCK_TIMEOUT,
+        **engine_kwargs: Any,
+    ) -> None:
         self.url = url
+        self.lock_timeout = lock_timeout
         parsed = make_url(url)
         self.is_sqlite = parsed.get_backend_name() == "sqlite"
+        connect_args = engine_kwargs.setdefault("connect_args", {})
         if self.is_sqlite:
             _ensure_sqlite_directory(parsed.database)
-            engine_kwargs.setdefault("connect_args", {}).setdefault("timeout", 30)
+            connect_args.setdefault("timeout", lock_timeout)
             # Every unit of work ends in COMMIT or ROLLBACK and pysqlite runs in autocommit
             # mode between them, so the pool's rollback-on-return would be one more round
             # trip to aiosqlite's thread per command for nothing.
             engine_kwargs.setdefault("pool_reset_on_return", None)
         else:
             engine_kwargs.setdefault("pool_pre_ping", True)
+            # Waits end in an error (rolled back, answered) instead of past every deadline.
+            connect_args.setdefault("server_settings", {}).update(
+                lock_timeout=str(round(lock_timeout * 1000)),
+                statement_timeout=str(round((lock_timeout + STATEMENT_EXTRA) * 1000)),
+            )
         self.engine: AsyncEngine = create_async_engine(url, echo=echo, **engine_kwargs)
         if self.is_sqlite:
-            _configure_sqlite(self.engine)
+            _configure_sqlite(self.engine, busy_ms=round(lock_timeout * 1000))
         self._write_sessions = async_sessionmaker(self.engine, expire_on_commit=False)
         self._read_sessions = async_sessionmaker(
             self.engine.execution_options(**{_READ_ONLY: True}), expire_on_commit=False
@@ -77,8 +103,16 @@ class Database:
             async with self._write_sessions() as session, _recorded(session):
                 yield session
             return
-        async with self._sqlite_writer, self._write_sessions() as session, _recorded(session):
-            yield session
+        try:
+            async with asyncio.timeout(self.lock_timeout):
+                await self._sqlite_writer.acquire()
+        except TimeoutError:
+            raise StorageBusy from None
+        try:
+            async with self._write_sessions() as session, _recorded(session):
+                yield session
+        finally:
+            self._sqlite_writer.release()
 
     async def dispose(self) -> None:
         await self.engine.dispose()
@@ -126,8 +160,10 @@ async def _recorded(session: AsyncSession) -> AsyncIterator[None]:
     transaction = await session.begin()
     try:
         yield
-    except BaseException:
+    except BaseException as error:
         await transaction.rollback()
+        if isinstance(error, DBAPIError) and waited_too_long(error):
+            raise StorageBusy from error
         raise
     writes = _writes.get()
     try:
@@ -143,12 +179,23 @@ async def _recorded(session: AsyncSession) -> AsyncIterator[None]:
         writes.committed += 1
 
 
+def waited_too_long(error: DBAPIError) -> bool:
+    """True when the database gave up waiting: a lock or statement timeout, a busy SQLite."""
+    original = error.orig
+    if getattr(original, "sqlstate", None) in _TIMEOUT_STATES:
+        return True
+    message = str(original).lower()
+    return isinstance(original, sqlite3.OperationalError) and (
+        "database is locked" in message or "database is busy" in message
+    )
+
+
 def _ensure_sqlite_directory(database: str | None) -> None:
     if database and database != ":memory:" and not database.startswith("file:"):
         Path(database).expanduser().resolve().parent.mkdir(parents=True, exist_ok=True)
 
 
-def _configure_sqlite(engine: AsyncEngine) -> None:
+def _configure_sqlite(engine: AsyncEngine, *, busy_ms: int) -> None:
     @event.listens_for(engine.sync_engine, "connect")
     def _on_connect(dbapi_connection: Any, _record: Any) -> None:
         # Let SQLAlchemy's "begin" event below issue BEGIN itself (pysqlite would defer it).
@@ -156,7 +203,7 @@ def _configure_sqlite(engine: AsyncEngine) -> None:
         cursor = dbapi_connection.cursor()
         for pragma in (
             "PRAGMA journal_mode=WAL",
-            "PRAGMA busy_timeout=30000",
+            f"PRAGMA busy_timeout={busy_ms}",
             "PRAGMA foreign_keys=ON",
             "PRAGMA synchronous=NORMAL",
         ):
