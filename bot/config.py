@@ -30,6 +30,7 @@ class Settings(BaseSettings):
     gm_role_names: Annotated[tuple[str, ...], NoDecode] = Field(
         default=DEFAULT_GM_ROLE_NAMES, alias="GM_ROLE_NAMES"
     )
+    roll_log_keep: int = Field(default=10_000, ge=100, alias="ROLL_LOG_KEEP")
     discord_api_base: str | None = Field(default=None, alias="DISCORD_API_BASE")
     discord_gateway_url: str | None = Field(default=None, alias="DISCORD_GATEWAY_URL")
 

@@ -17,4 +17,5 @@ EXTENSIONS: tuple[str, ...] = (
     "bot.cogs.settings",
     "bot.cogs.sheets",
     "bot.cogs.help",
+    "bot.cogs.retention",
 )
