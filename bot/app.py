@@ -89,6 +89,6 @@ def create_bot(
     return NarratorBot(
         settings,
         dice=dice if dice is not None else SecureDice(),
-        database=Database(settings.database_url),
+        database=Database(settings.database_url, synchronous=settings.sqlite_synchronous),
         sync_globally=sync_globally,
     )

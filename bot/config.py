@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Literal
 
 from pydantic import Field, SecretStr, field_validator, model_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
@@ -31,6 +31,9 @@ class Settings(BaseSettings):
         default=DEFAULT_GM_ROLE_NAMES, alias="GM_ROLE_NAMES"
     )
     roll_log_keep: int = Field(default=10_000, ge=100, alias="ROLL_LOG_KEEP")
+    sqlite_synchronous: Literal["FULL", "NORMAL"] = Field(
+        default="FULL", alias="SQLITE_SYNCHRONOUS"
+    )
     discord_api_base: str | None = Field(default=None, alias="DISCORD_API_BASE")
     discord_gateway_url: str | None = Field(default=None, alias="DISCORD_GATEWAY_URL")
 
@@ -41,6 +44,11 @@ class Settings(BaseSettings):
         if isinstance(value, str):
             return tuple(name.strip() for name in value.split(",") if name.strip())
         return value
+
+    @field_validator("sqlite_synchronous", mode="before")
+    @classmethod
+    def _upper_synchronous(cls, value: object) -> object:
+        return value.strip().upper() if isinstance(value, str) else value
 
     @field_validator("log_level")
     @classmethod

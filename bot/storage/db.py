@@ -41,6 +41,10 @@ _READ_ONLY = "narrator_read_only"
 LOCK_TIMEOUT = 10.0
 #: A statement may run this much longer than a lock wait before PostgreSQL cancels it.
 STATEMENT_EXTRA = 10.0
+#: SQLite's fsync policy. FULL: every commit is on disk before the reply, through a power
+#: loss; NORMAL skips that fsync in WAL mode (the last commits may be lost, the file is never
+#: corrupted). The README gives the measured cost (``benchmarks/sqlite_durability.py``).
+SQLITE_SYNCHRONOUS = "FULL"
 #: lock_not_available, query_canceled (lock_timeout, statement_timeout).
 _TIMEOUT_STATES = frozenset({"55P03", "57014"})
 
@@ -54,6 +58,7 @@ class Database:
         *,
         echo: bool = False,
         lock_timeout: float = LOCK_TIMEOUT,
+        synchronous: str = SQLITE_SYNCHRONOUS,
         **engine_kwargs: Any,
     ) -> None:
         self.url = url
@@ -77,7 +82,9 @@ class Database:
             )
         self.engine: AsyncEngine = create_async_engine(url, echo=echo, **engine_kwargs)
         if self.is_sqlite:
-            _configure_sqlite(self.engine, busy_ms=round(lock_timeout * 1000))
+            _configure_sqlite(
+                self.engine, busy_ms=round(lock_timeout * 1000), synchronous=synchronous
+            )
         self._write_sessions = async_sessionmaker(self.engine, expire_on_commit=False)
         self._read_sessions = async_sessionmaker(
             self.engine.execution_options(**{_READ_ONLY: True}), expire_on_commit=False
@@ -195,7 +202,7 @@ def _ensure_sqlite_directory(database: str | None) -> None:
         Path(database).expanduser().resolve().parent.mkdir(parents=True, exist_ok=True)
 
 
-def _configure_sqlite(engine: AsyncEngine, *, busy_ms: int) -> None:
+def _configure_sqlite(engine: AsyncEngine, *, busy_ms: int, synchronous: str) -> None:
     @event.listens_for(engine.sync_engine, "connect")
     def _on_connect(dbapi_connection: Any, _record: Any) -> None:
         # Let SQLAlchemy's "begin" event below issue BEGIN itself (pysqlite would defer it).
@@ -205,7 +212,7 @@ def _configure_sqlite(engine: AsyncEngine, *, busy_ms: int) -> None:
             "PRAGMA journal_mode=WAL",
             f"PRAGMA busy_timeout={busy_ms}",
             "PRAGMA foreign_keys=ON",
-            "PRAGMA synchronous=NORMAL",
+            f"PRAGMA synchronous={synchronous}",
         ):
             cursor.execute(pragma)
         cursor.close()

@@ -1,7 +1,8 @@
 """Runs :func:`bot.services.retention.prune` every :data:`PRUNE_EVERY` seconds (an hour).
 
-The first pass is :data:`FIRST_PASS_AFTER` seconds after start-up, so short-lived bots (tests,
-the console) never prune. Several processes on one database may each prune: the deletes are idempotent.
+The first pass is :data:`FIRST_PASS_AFTER` seconds after start-up, so short-lived bots
+(tests, the console) never prune. Several processes on one database may each prune: the
+deletes are idempotent.
 """
 
 from __future__ import annotations
