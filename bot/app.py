@@ -51,6 +51,8 @@ class NarratorBot(commands.Bot):
         for extension in EXTENSIONS:
             if extension not in self.extensions:  # a restarted bot keeps its cogs
                 await self.load_extension(extension)
+        if not self.holds_shard_zero:
+            return  # the process with shard 0 syncs; the others would only repeat it
         if self.settings.dev_guild_id is not None:
             guild = discord.Object(id=self.settings.dev_guild_id)
             self.tree.copy_global_to(guild=guild)
@@ -59,11 +61,23 @@ class NarratorBot(commands.Bot):
         elif self.sync_globally:
             await self.tree.sync()
 
+    @property
+    def holds_shard_zero(self) -> bool:
+        """Whether this process runs shard 0 (every unsharded bot does)."""
+        shard_ids = getattr(self, "shard_ids", None)
+        return shard_ids is None or 0 in shard_ids
+
     async def close(self) -> None:
         try:
             await super().close()
         finally:
             await self.db.dispose()
+
+
+class ShardedNarratorBot(NarratorBot, commands.AutoShardedBot):
+    """The bot ``narrator run`` starts: discord.py's ``AutoShardedBot`` over the shards that
+    ``SHARD_COUNT`` / ``SHARD_IDS`` give this process (all of Discord's recommended count by
+    default). Shards in other processes share nothing with it but the database."""
 
 
 async def freeze_long_lived_objects() -> None:
@@ -83,12 +97,21 @@ def create_bot(
     *,
     dice: Dice | None = None,
     sync_globally: bool = False,
+    sharded: bool = False,
 ) -> NarratorBot:
-    """Build the bot. ``sync_globally`` is for in-memory Discords (the console, the tests)."""
+    """Build the bot. ``sync_globally`` is for in-memory Discords (the console, the tests);
+    ``sharded`` for ``narrator run``, with the settings' shards."""
     settings = settings or Settings()
-    return NarratorBot(
-        settings,
-        dice=dice if dice is not None else SecureDice(),
-        database=Database(settings.database_url, synchronous=settings.sqlite_synchronous),
-        sync_globally=sync_globally,
-    )
+    common: dict[str, Any] = {
+        "dice": dice if dice is not None else SecureDice(),
+        "database": Database(settings.database_url, synchronous=settings.sqlite_synchronous),
+        "sync_globally": sync_globally,
+    }
+    if not sharded:
+        return NarratorBot(settings, **common)
+    shards: dict[str, Any] = {}
+    if settings.shard_count is not None:
+        shards["shard_count"] = settings.shard_count
+    if settings.shard_ids is not None:
+        shards["shard_ids"] = list(settings.shard_ids)
+    return ShardedNarratorBot(settings, **common, **shards)

@@ -82,7 +82,7 @@ def _run(settings: Settings, token: str) -> int:
     apply_endpoints(settings)
     # uvloop's event loop does the gateway's and the database driver's I/O callbacks in C.
     asyncio.set_event_loop_policy(uvloop.EventLoopPolicy())
-    bot = create_bot(settings)
+    bot = create_bot(settings, sharded=True)
     bot.add_listener(freeze_long_lived_objects, "on_ready")
     bot.run(token, log_handler=None)
     return 0

@@ -161,11 +161,18 @@ class GatewayMixin:
         if data.get("token") != TOKEN:
             await socket.close(4004)  # authentication failed
             return
+        shard = data.get("shard")  # [id, count]: sent by discord.py's AutoShardedClient
+        if shard is not None and list(shard) != [0, 1]:
+            await socket.close(4010)  # invalid shard: this stand-in serves one shard
+            return
         self.identifies += 1
         self.session_id = secrets.token_hex(16)
         self.seq = 0
         self.buffer.clear()
-        self.dispatch("READY", self._ready_payload())  # buffered: the socket is not live yet
+        ready = self._ready_payload()
+        if shard is not None:
+            ready["shard"] = list(shard)
+        self.dispatch("READY", ready)  # buffered: the socket is not live yet
         socket.enqueue_from(0)
         socket.live = True
         self.dispatch("GUILD_CREATE", self._guild_payload())
