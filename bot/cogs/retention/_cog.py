@@ -10,7 +10,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from datetime import UTC, datetime
+
+import discord
 
 from bot.cogs._common import NarratorCog
 from bot.services import retention
@@ -43,8 +44,9 @@ class RetentionCog(NarratorCog):
         """One pass; a failure is logged and the next pass tries again."""
         settings = self.bot.settings  # type: ignore[attr-defined]
         try:
+            # Discord's clock, as for interaction.created_at (price offers expire by it).
             pruned = await retention.prune(
-                self.db, now=datetime.now(UTC), keep_rolls=settings.roll_log_keep
+                self.db, now=discord.utils.utcnow(), keep_rolls=settings.roll_log_keep
             )
         except Exception:
             log.exception("pruning old rows failed; the next pass retries")
