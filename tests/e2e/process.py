@@ -23,8 +23,17 @@ def narrator_script() -> Path:
 class BotProcess:
     """Start, kill and inspect one ``narrator run`` process (always stop it in ``finally``)."""
 
-    def __init__(self, fake: FakeDiscord, database_url: str, workdir: Path, *, name: str = "bot"):
+    def __init__(
+        self,
+        fake: FakeDiscord,
+        database_url: str,
+        workdir: Path,
+        *,
+        name: str = "bot",
+        extra_env: dict[str, str] | None = None,
+    ):
         self.fake = fake
+        self.extra_env = extra_env or {}
         self.database_url = database_url
         self.workdir = workdir
         self.name = name
@@ -47,10 +56,12 @@ class BotProcess:
             NARRATOR_NET_AUDIT=str(self.audit_path),
             PYTHONUNBUFFERED="1",
         )
+        env.update(self.extra_env)
         return env
 
-    async def start(self, *, ready_timeout: float = 30.0) -> None:
-        """Start the bot and wait until it identified and got its guild."""
+    async def start(self, *, ready_timeout: float = 30.0, shards: list[int] | None = None) -> None:
+        """Start the bot and wait until it identified and got its guild (or, with ``shards``,
+        until each of those shards is connected)."""
         identifies = self.fake.identifies + 1
         self.starts += 1
         log = open(self.log_path, "ab")  # noqa: SIM115, ASYNC230 (handed to the child)
@@ -66,7 +77,12 @@ class BotProcess:
             )
         finally:
             log.close()
-        waiter = asyncio.ensure_future(self.fake.wait_ready(ready_timeout, identifies=identifies))
+        ready = (
+            self.fake.wait_ready(ready_timeout, identifies=identifies)
+            if shards is None
+            else self.fake.wait_shards(shards, ready_timeout)
+        )
+        waiter = asyncio.ensure_future(ready)
         exited = asyncio.ensure_future(self.process.wait())
         done, _ = await asyncio.wait({waiter, exited}, return_when=asyncio.FIRST_COMPLETED)
         if exited in done:
