@@ -6,7 +6,6 @@ import contextlib
 import sqlite3
 import threading
 import time
-import uuid
 from collections.abc import Iterator
 from typing import Any
 
@@ -21,7 +20,7 @@ from bot.services import penalty, sheets
 from bot.storage import Database
 from bot.storage.models import PenaltyPool
 from bot.tree import GENERIC_FAILURE, SAVED_BUT_FAILED
-from tests.conftest import POSTGRES_URL, Table, _postgres_admin, embed_of, text_of
+from tests.conftest import POSTGRES_URL, Table, embed_of, empty_postgres, text_of
 
 
 class _ServerError:
@@ -165,23 +164,20 @@ async def test_a_postgres_row_lock_held_too_long_is_a_bounded_rollback() -> None
     """The same bound on PostgreSQL: ``lock_timeout`` ends the wait on a locked row."""
     if not POSTGRES_URL:
         pytest.skip("TEST_DATABASE_URL is not set")
-    name = f"narrator_{uuid.uuid4().hex[:12]}"
-    await _postgres_admin(POSTGRES_URL, f'CREATE DATABASE "{name}"')
-    url = POSTGRES_URL.rsplit("/", 1)[0] + f"/{name}"
-    holder, patient = Database(url), Database(url, lock_timeout=0.5)
-    try:
-        await holder.upgrade_async()
-        player = Actor(user_id=5, channel_id=6, guild_id=7)
-        await sheets.create(holder, player, "William", "drama")
-        await penalty.add(holder, player, character="William", amount=1)
-        async with holder.unit_of_work() as session:
-            await session.execute(select(PenaltyPool).with_for_update())  # held meanwhile
-            started = time.monotonic()
-            with pytest.raises(StorageBusy, match="nothing was saved"):
-                await penalty.add(patient, player, character="William", amount=2)
-            assert time.monotonic() - started < 3.0
-        assert (await penalty.show(patient, player, character="William")).dice == 1
-    finally:
-        await holder.dispose()
-        await patient.dispose()
-        await _postgres_admin(POSTGRES_URL, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    async with empty_postgres() as url:
+        holder, patient = Database(url), Database(url, lock_timeout=0.5)
+        try:
+            await holder.upgrade_async()
+            player = Actor(user_id=5, channel_id=6, guild_id=7)
+            await sheets.create(holder, player, "William", "drama")
+            await penalty.add(holder, player, character="William", amount=1)
+            async with holder.unit_of_work() as session:
+                await session.execute(select(PenaltyPool).with_for_update())  # held meanwhile
+                started = time.monotonic()
+                with pytest.raises(StorageBusy, match="nothing was saved"):
+                    await penalty.add(patient, player, character="William", amount=2)
+                assert time.monotonic() - started < 3.0
+            assert (await penalty.show(patient, player, character="William")).dice == 1
+        finally:
+            await holder.dispose()
+            await patient.dispose()

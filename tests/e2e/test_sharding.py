@@ -13,7 +13,6 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
-import uuid
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -21,7 +20,7 @@ import pytest
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import create_async_engine
 
-from tests.conftest import POSTGRES_URL, _postgres_admin
+from tests.conftest import POSTGRES_URL, empty_postgres
 from tests.e2e.fake_discord import FakeDiscord, InteractionResult
 from tests.e2e.process import BotProcess
 
@@ -38,12 +37,8 @@ async def fresh_postgres() -> AsyncIterator[str]:
     """An empty PostgreSQL database (not migrated: the bots do that, both at once)."""
     if not POSTGRES_URL:
         pytest.skip("TEST_DATABASE_URL is not set")
-    name = f"narrator_{uuid.uuid4().hex[:12]}"
-    await _postgres_admin(POSTGRES_URL, f'CREATE DATABASE "{name}"')
-    try:
-        yield POSTGRES_URL.rsplit("/", 1)[0] + f"/{name}"
-    finally:
-        await _postgres_admin(POSTGRES_URL, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    async with empty_postgres() as url:
+        yield url
 
 
 def acknowledged(result: InteractionResult) -> bool:

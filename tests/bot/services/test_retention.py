@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -15,15 +14,6 @@ from bot.storage.models.initiative import InitiativeEncounter
 from bot.storage.models.quidditch import QuidditchMatch
 
 NOW = datetime(2026, 11, 23, 12, 0, tzinfo=UTC)
-
-
-@pytest.fixture
-async def any_db(any_database_url: str) -> AsyncIterator[Database]:
-    database = Database(any_database_url)
-    try:
-        yield database
-    finally:
-        await database.dispose()
 
 
 def roll(channel_id: int, n: int) -> RollLog:
