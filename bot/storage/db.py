@@ -5,6 +5,11 @@ and rolls back on any error, so a reply (sent after the block) only ever reports
 on disk. On SQLite, write transactions begin with ``BEGIN IMMEDIATE`` so concurrent commands
 queue for the write lock (with ``busy_timeout``) instead of failing with "database is locked"
 when a read transaction tries to upgrade.
+
+Waits are bounded (:data:`LOCK_TIMEOUT`): a command that cannot get its lock in time is rolled
+back with :class:`~bot.errors.StorageBusy`, so it can still say so within the 15 minutes of a
+deferred reply. Each interaction's commits are recorded (:func:`track_writes`), so an error
+after a commit is never reported as "nothing was saved".
 """
 
 from __future__ import annotations
