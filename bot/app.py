@@ -60,6 +60,8 @@ class NarratorBot(commands.Bot):
         for extension in EXTENSIONS:
             if extension not in self.extensions:  # a restarted bot keeps its cogs
                 await self.load_extension(extension)
+        if not self.holds_shard_zero:
+            return  # the process with shard 0 syncs; the others would only repeat it
         if self.settings.dev_guild_id is not None:
             guild = discord.Object(id=self.settings.dev_guild_id)
             self.tree.copy_global_to(guild=guild)
@@ -72,12 +74,24 @@ class NarratorBot(commands.Bot):
                 self.db, self.settings.metrics_host, self.settings.metrics_port
             )
 
+    @property
+    def holds_shard_zero(self) -> bool:
+        """Whether this process runs shard 0 (every unsharded bot does)."""
+        shard_ids = getattr(self, "shard_ids", None)
+        return shard_ids is None or 0 in shard_ids
+
     async def close(self) -> None:
         try:
             await self.metrics.stop()
             await super().close()
         finally:
             await self.db.dispose()
+
+
+class ShardedNarratorBot(NarratorBot, commands.AutoShardedBot):
+    """The bot ``narrator run`` starts: discord.py's ``AutoShardedBot`` over the shards that
+    ``SHARD_COUNT`` / ``SHARD_IDS`` give this process (all of Discord's recommended count by
+    default). Shards in other processes share nothing with it but the database."""
 
 
 async def freeze_long_lived_objects() -> None:
@@ -98,14 +112,23 @@ def create_bot(
     dice: Dice | None = None,
     sync_globally: bool = False,
     serve_metrics: bool = False,
+    sharded: bool = False,
 ) -> NarratorBot:
     """Build the bot. ``sync_globally`` is for in-memory Discords (the console, the tests);
-    ``serve_metrics`` for ``narrator run`` (the endpoint opens when METRICS_PORT is set)."""
+    ``serve_metrics`` and ``sharded`` for ``narrator run`` (the metrics endpoint opens when
+    METRICS_PORT is set; the shards are the settings')."""
     settings = settings or Settings()
-    return NarratorBot(
-        settings,
-        dice=dice if dice is not None else SecureDice(),
-        database=Database(settings.database_url),
-        sync_globally=sync_globally,
-        serve_metrics=serve_metrics,
-    )
+    common: dict[str, Any] = {
+        "dice": dice if dice is not None else SecureDice(),
+        "database": Database(settings.database_url, synchronous=settings.sqlite_synchronous),
+        "sync_globally": sync_globally,
+        "serve_metrics": serve_metrics,
+    }
+    if not sharded:
+        return NarratorBot(settings, **common)
+    shards: dict[str, Any] = {}
+    if settings.shard_count is not None:
+        shards["shard_count"] = settings.shard_count
+    if settings.shard_ids is not None:
+        shards["shard_ids"] = list(settings.shard_ids)
+    return ShardedNarratorBot(settings, **common, **shards)

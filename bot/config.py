@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Literal
 
 from pydantic import Field, SecretStr, field_validator, model_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
@@ -30,6 +30,12 @@ class Settings(BaseSettings):
     gm_role_names: Annotated[tuple[str, ...], NoDecode] = Field(
         default=DEFAULT_GM_ROLE_NAMES, alias="GM_ROLE_NAMES"
     )
+    roll_log_keep: int = Field(default=10_000, ge=100, alias="ROLL_LOG_KEEP")
+    sqlite_synchronous: Literal["FULL", "NORMAL"] = Field(
+        default="FULL", alias="SQLITE_SYNCHRONOUS"
+    )
+    shard_count: int | None = Field(default=None, ge=1, alias="SHARD_COUNT")
+    shard_ids: Annotated[tuple[int, ...] | None, NoDecode] = Field(default=None, alias="SHARD_IDS")
     discord_api_base: str | None = Field(default=None, alias="DISCORD_API_BASE")
     discord_gateway_url: str | None = Field(default=None, alias="DISCORD_GATEWAY_URL")
     discord_client_id: int | None = Field(default=None, alias="DISCORD_CLIENT_ID")
@@ -44,6 +50,11 @@ class Settings(BaseSettings):
             return tuple(name.strip() for name in value.split(",") if name.strip())
         return value
 
+    @field_validator("sqlite_synchronous", mode="before")
+    @classmethod
+    def _upper_synchronous(cls, value: object) -> object:
+        return value.strip().upper() if isinstance(value, str) else value
+
     @field_validator("log_level")
     @classmethod
     def _upper_level(cls, value: str) -> str:
@@ -53,6 +64,33 @@ class Settings(BaseSettings):
                 f"LOG_LEVEL must be DEBUG, INFO, WARNING, ERROR or CRITICAL, not {value!r}"
             )
         return level
+
+    @field_validator("shard_ids", mode="before")
+    @classmethod
+    def _parse_shard_ids(cls, value: object) -> object:
+        # SHARD_IDS=0-3 or SHARD_IDS=0,2,4-5: ranges are inclusive.
+        if not isinstance(value, str):
+            return value
+        if not value.strip():
+            return None
+        ids: list[int] = []
+        for part in value.split(","):
+            first, dash, last = part.strip().partition("-")
+            try:
+                low, high = int(first), int(last if dash else first)
+            except ValueError:
+                raise ValueError(
+                    f"SHARD_IDS takes shard numbers and ranges like 0-3 or 0,2,4-5, not {value!r}"
+                ) from None
+            if low > high:
+                raise ValueError(f"SHARD_IDS: the range {part.strip()} runs backwards")
+            ids.extend(range(low, high + 1))
+        return tuple(sorted(set(ids)))
+
+    @field_validator("shard_count", mode="before")
+    @classmethod
+    def _blank_count_is_unset(cls, value: object) -> object:
+        return None if isinstance(value, str) and not value.strip() else value
 
     @field_validator("database_url")
     @classmethod
@@ -74,6 +112,23 @@ class Settings(BaseSettings):
     @classmethod
     def _blank_is_unset(cls, value: object) -> object:
         return None if isinstance(value, str) and not value.strip() else value
+
+    @model_validator(mode="after")
+    def _shards_fit(self) -> Settings:
+        if self.shard_ids is None:
+            return self
+        if self.shard_count is None:
+            raise ConfigError(
+                "SHARD_IDS needs SHARD_COUNT: every process must agree on the total "
+                "(e.g. SHARD_COUNT=4 with SHARD_IDS=0-1 here and SHARD_IDS=2-3 elsewhere)."
+            )
+        outside = [i for i in self.shard_ids if not 0 <= i < self.shard_count]
+        if outside:
+            raise ConfigError(
+                f"SHARD_IDS {outside} are outside SHARD_COUNT={self.shard_count} "
+                f"(shards are numbered 0 to {self.shard_count - 1})."
+            )
+        return self
 
     @model_validator(mode="after")
     def _proxy_pair(self) -> Settings:

@@ -7,3 +7,13 @@ class UserError(Exception):
 
 class PermissionDenied(UserError):
     """The user may not do this here; the message says who may."""
+
+
+class StorageBusy(UserError):
+    """A command waited too long for the database (a lock held elsewhere) and was rolled back."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            "The database was busy and this command waited too long, so it was stopped: "
+            "nothing was saved. Please try again in a moment."
+        )

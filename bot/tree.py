@@ -8,9 +8,11 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from bot.deadline import answer_in_time
 from bot.errors import UserError
 from bot.hosting.metrics import BotMetrics
 from bot.render.limits import MESSAGE, clip
+from bot.storage.db import track_writes, tracked_writes
 from engine.errors import InputError
 
 log = logging.getLogger(__name__)
@@ -18,6 +20,28 @@ log = logging.getLogger(__name__)
 GENERIC_FAILURE = (
     "Something went wrong on our side and it has been logged. Nothing was saved; please try again."
 )
+SAVED_BUT_FAILED = (
+    "Your change was saved, but something went wrong after it (it has been logged), so a reply "
+    "may be missing. Please don't repeat the command: check the result instead."
+)
+SAVE_IN_DOUBT = (
+    "The database connection failed while saving (it has been logged): your change may or may "
+    "not have been saved. Please check before trying again."
+)
+
+
+def failure_message() -> str:
+    """What to tell the user after a bug, true to what this interaction's transactions did.
+
+    "Nothing was saved" only when no commit happened: a reply that fails after the commit
+    must not make the user repeat a change that is already on disk.
+    """
+    writes = tracked_writes()
+    if writes.in_doubt:
+        return SAVE_IN_DOUBT
+    if writes.committed:
+        return SAVED_BUT_FAILED
+    return GENERIC_FAILURE
 
 
 def user_message(error: BaseException) -> str | None:
@@ -50,9 +74,15 @@ async def send_ephemeral(interaction: discord.Interaction, message: str) -> None
 class NarratorTree(app_commands.CommandTree):
     """Turns every command error into an ephemeral reply; bugs are logged with context."""
 
+    async def _call(self, interaction: discord.Interaction) -> None:
+        # A command still working after ~1.5 s is deferred, so Discord's 3 s never lapses.
+        async with answer_in_time(interaction):
+            await super()._call(interaction)
+
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
         # Runs before options are parsed: text options lose NUL characters here, once, since
         # PostgreSQL refuses to store them and no player types one on purpose.
+        track_writes()  # the error handler below tells the user whether anything was saved
         data = interaction.data
         if data is not None:
             _strip_nul(data.get("options") or [])
@@ -79,7 +109,7 @@ class NarratorTree(app_commands.CommandTree):
                 interaction.guild_id,
                 exc_info=original,
             )
-            message = GENERIC_FAILURE
+            message = failure_message()
         await send_ephemeral(interaction, message)
 
 

@@ -7,6 +7,7 @@ PostgreSQL answers), tests that take the ``any_database_url`` fixture run on bot
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import shutil
 import uuid
@@ -66,6 +67,18 @@ def any_database_url(request: pytest.FixtureRequest, database_url: str) -> Itera
         asyncio.run(_postgres_admin(POSTGRES_URL, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
 
 
+@contextlib.asynccontextmanager
+async def empty_postgres() -> AsyncIterator[str]:
+    """The URL of a new, empty PostgreSQL database (not migrated), dropped afterwards."""
+    assert POSTGRES_URL is not None
+    name = f"narrator_{uuid.uuid4().hex[:12]}"
+    await _postgres_admin(POSTGRES_URL, f'CREATE DATABASE "{name}"')
+    try:
+        yield POSTGRES_URL.rsplit("/", 1)[0] + f"/{name}"
+    finally:
+        await _postgres_admin(POSTGRES_URL, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
 async def _postgres_admin(url: str, statement: str) -> None:
     from sqlalchemy import text
     from sqlalchemy.ext.asyncio import create_async_engine
@@ -90,6 +103,16 @@ def warm_charts() -> None:
 @pytest.fixture
 async def db(database_url: str) -> AsyncIterator[Database]:
     database = Database(database_url)
+    try:
+        yield database
+    finally:
+        await database.dispose()
+
+
+@pytest.fixture
+async def any_db(any_database_url: str) -> AsyncIterator[Database]:
+    """A :class:`Database` on ``any_database_url`` (SQLite, and PostgreSQL when configured)."""
+    database = Database(any_database_url)
     try:
         yield database
     finally:

@@ -19,4 +19,5 @@ EXTENSIONS: tuple[str, ...] = (
     "bot.cogs.settings",
     "bot.cogs.sheets",
     "bot.cogs.help",
+    "bot.cogs.retention",
 )

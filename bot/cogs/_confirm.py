@@ -13,7 +13,8 @@ from typing import Any
 
 import discord
 
-from bot.tree import GENERIC_FAILURE, send_ephemeral, user_message
+from bot.storage.db import track_writes
+from bot.tree import failure_message, send_ephemeral, user_message
 
 log = logging.getLogger(__name__)
 
@@ -32,12 +33,16 @@ async def answer_error(interaction: discord.Interaction, error: BaseException) -
             interaction.channel_id,
             exc_info=error,
         )
-        message = GENERIC_FAILURE
+        message = failure_message()
     await send_ephemeral(interaction, message)
 
 
 class KindView(discord.ui.View):
     """A view whose button errors reach the presser as an ephemeral message."""
+
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        track_writes()  # so that answer_error can tell whether the press saved anything
+        return True
 
     async def on_error(
         self, interaction: discord.Interaction, error: Exception, _item: discord.ui.Item[Any]
@@ -54,6 +59,7 @@ class OwnedView(KindView):
         self.refusal = refusal
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        await super().interaction_check(interaction)
         if interaction.user.id != self.owner_id:
             await interaction.response.send_message(self.refusal, ephemeral=True)
             return False

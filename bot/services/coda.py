@@ -763,6 +763,9 @@ async def start_extended(
         name=name, stages=coda.parse_stages(stages), interval=interval, unit=unit
     )
     async with db.unit_of_work() as session:
+        # Locking the existing rows would not stop a concurrent start (there is no row to
+        # wait on), so the channel is locked first: the name check and the limit stay exact.
+        await tasks_repo.lock_channel(session, actor.channel_id)
         rows = await tasks_repo.in_channel(session, actor.channel_id, for_update=True)
         key = tasks_repo.name_key(task.name)
         if any(r.name_key == key for r in rows):

@@ -407,18 +407,13 @@ async def sustained_start(
     """Start the channel's sustained action (one at a time; a finished one is replaced)."""
     task = rps.start_sustained(goal=goal, no_loss=no_loss)
     async with db.unit_of_work() as session:
-        row = await repo.get(session, actor.channel_id, for_update=True)
-        if row is not None and row.status == TaskStatus.IN_PROGRESS.value:
+        row = await repo.get_or_create_for_update(
+            session, actor.channel_id, guild_id=actor.guild_id, started_by=actor.user_id
+        )
+        if row.status == TaskStatus.IN_PROGRESS.value:
             raise UserError(
                 f"A sustained action is already in progress here (pool {row.pool}/{row.goal}): "
                 "roll it with `/rps sustained roll`, or end it with `/rps sustained abandon`."
-            )
-        if row is None:
-            row = repo.add(
-                session,
-                RpsSustainedTask(
-                    channel_id=actor.channel_id, started_by=actor.user_id, status="", log=[]
-                ),
             )
         row.guild_id, row.started_by, row.label, row.log = (
             actor.guild_id,

@@ -11,7 +11,6 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.actor import Actor
@@ -98,13 +97,10 @@ async def create(db: Database, actor: Actor, name: str, system: str) -> Characte
     name = check_character_name(name)
     if system not in SYSTEMS:
         raise UserError(f"Unknown system `{system}`. Systems: {', '.join(SYSTEMS)}.")
-    try:
-        async with db.unit_of_work() as session:
-            row = await _insert(session, actor, name, system)
-            await repo.select_character(session, row, actor.user_id, actor.channel_id)
-            return sheet_from_row(row)
-    except IntegrityError as error:  # a simultaneous create with the same name
-        raise UserError(f"You already have a character called {name}.") from error
+    async with db.unit_of_work() as session:
+        row = await _insert(session, actor, name, system)
+        await repo.select_character(session, row, actor.user_id, actor.channel_id)
+        return sheet_from_row(row)
 
 
 async def _insert(
@@ -118,6 +114,8 @@ async def _insert(
     resources: dict[str, Any] | None = None,
     notes: str = "",
 ) -> Character:
+    # Without the lock, two creates at once both count 49 and both insert a 50th and 51st.
+    await repo.lock_owner(session, guild_key(actor), actor.user_id)
     owned = await repo.owned(session, guild_key(actor), actor.user_id)
     if any(c.name_key == name_key(name) for c in owned):
         raise UserError(
@@ -274,13 +272,6 @@ async def set_notes(
 
 
 async def use(db: Database, actor: Actor, character: str) -> CharacterSheet:
-    try:
-        return await _use(db, actor, character)
-    except IntegrityError:  # a simultaneous first /sheet use here inserted the row first
-        return await _use(db, actor, character)
-
-
-async def _use(db: Database, actor: Actor, character: str) -> CharacterSheet:
     async with db.unit_of_work() as session:
         row = await _owned_by_name(session, actor, character)
         await repo.select_character(session, row, actor.user_id, actor.channel_id)
@@ -364,38 +355,36 @@ async def import_sheet(
             "The file is not a sheet: it holds a number too long or nests too deeply."
         ) from None
     data = parse_sheet(decoded)
-    try:
-        async with db.unit_of_work() as session:
-            existing = await repo.by_name(
-                session, guild_key(actor), actor.user_id, data["name"], for_update=True
-            )
-            if existing is not None:
-                if not replace:
-                    raise UserError(
-                        f"You already have a character called {existing.name}: import with "
-                        "`replace:True` to overwrite it, or rename it in the file."
-                    )
-                existing.name = data["name"]
-                existing.system = data["system"]
-                existing.attributes = data["attributes"]
-                existing.skills = data["skills"]
-                existing.resources = data["resources"]
-                existing.notes = data["notes"]
-                await session.flush()
-                return sheet_from_row(existing)
-            row = await _insert(
-                session,
-                actor,
-                data["name"],
-                data["system"],
-                attributes=data["attributes"],
-                skills=data["skills"],
-                resources=data["resources"],
-                notes=data["notes"],
-            )
-            return sheet_from_row(row)
-    except IntegrityError as error:
-        raise UserError(f"You already have a character called {data['name']}.") from error
+    async with db.unit_of_work() as session:
+        await repo.lock_owner(session, guild_key(actor), actor.user_id)  # name check exact
+        existing = await repo.by_name(
+            session, guild_key(actor), actor.user_id, data["name"], for_update=True
+        )
+        if existing is not None:
+            if not replace:
+                raise UserError(
+                    f"You already have a character called {existing.name}: import with "
+                    "`replace:True` to overwrite it, or rename it in the file."
+                )
+            existing.name = data["name"]
+            existing.system = data["system"]
+            existing.attributes = data["attributes"]
+            existing.skills = data["skills"]
+            existing.resources = data["resources"]
+            existing.notes = data["notes"]
+            await session.flush()
+            return sheet_from_row(existing)
+        row = await _insert(
+            session,
+            actor,
+            data["name"],
+            data["system"],
+            attributes=data["attributes"],
+            skills=data["skills"],
+            resources=data["resources"],
+            notes=data["notes"],
+        )
+        return sheet_from_row(row)
 
 
 def check_import_size(size: int) -> None:

@@ -5,19 +5,28 @@ and rolls back on any error, so a reply (sent after the block) only ever reports
 on disk. On SQLite, write transactions begin with ``BEGIN IMMEDIATE`` so concurrent commands
 queue for the write lock (with ``busy_timeout``) instead of failing with "database is locked"
 when a read transaction tries to upgrade.
+
+Waits are bounded (:data:`LOCK_TIMEOUT`): a command that cannot get its lock in time is rolled
+back with :class:`~bot.errors.StorageBusy`, so it can still say so within the 15 minutes of a
+deferred reply. Each interaction's commits are recorded (:func:`track_writes`), so an error
+after a commit is never reported as "nothing was saved".
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import sqlite3
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from sqlalchemy import event
 from sqlalchemy.engine import make_url
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import (
     AsyncEngine,
     AsyncSession,
@@ -25,30 +34,62 @@ from sqlalchemy.ext.asyncio import (
     create_async_engine,
 )
 
+from bot.errors import StorageBusy
+
 log = logging.getLogger(__name__)
 
 _READ_ONLY = "narrator_read_only"
+
+#: Seconds a command may wait for a lock (a row on PostgreSQL, the write lock on SQLite)
+#: before it is rolled back and told so: far below the 15 minutes a deferred reply has,
+#: and short enough that a player still reads the answer as an answer.
+LOCK_TIMEOUT = 10.0
+#: A statement may run this much longer than a lock wait before PostgreSQL cancels it.
+STATEMENT_EXTRA = 10.0
+#: SQLite's fsync policy. FULL: every commit is on disk before the reply, through a power
+#: loss; NORMAL skips that fsync in WAL mode (the last commits may be lost, the file is never
+#: corrupted). The README gives the measured cost (``benchmarks/sqlite_durability.py``).
+SQLITE_SYNCHRONOUS = "FULL"
+#: lock_not_available, query_canceled (lock_timeout, statement_timeout).
+_TIMEOUT_STATES = frozenset({"55P03", "57014"})
 
 
 class Database:
     """Owns the engine and hands out units of work."""
 
-    def __init__(self, url: str, *, echo: bool = False, **engine_kwargs: Any) -> None:
+    def __init__(
+        self,
+        url: str,
+        *,
+        echo: bool = False,
+        lock_timeout: float = LOCK_TIMEOUT,
+        synchronous: str = SQLITE_SYNCHRONOUS,
+        **engine_kwargs: Any,
+    ) -> None:
         self.url = url
+        self.lock_timeout = lock_timeout
         parsed = make_url(url)
         self.is_sqlite = parsed.get_backend_name() == "sqlite"
+        connect_args = engine_kwargs.setdefault("connect_args", {})
         if self.is_sqlite:
             ensure_sqlite_directory(url)
-            engine_kwargs.setdefault("connect_args", {}).setdefault("timeout", 30)
+            connect_args.setdefault("timeout", lock_timeout)
             # Every unit of work ends in COMMIT or ROLLBACK and pysqlite runs in autocommit
             # mode between them, so the pool's rollback-on-return would be one more round
             # trip to aiosqlite's thread per command for nothing.
             engine_kwargs.setdefault("pool_reset_on_return", None)
         else:
             engine_kwargs.setdefault("pool_pre_ping", True)
+            # Waits end in an error (rolled back, answered) instead of past every deadline.
+            connect_args.setdefault("server_settings", {}).update(
+                lock_timeout=str(round(lock_timeout * 1000)),
+                statement_timeout=str(round((lock_timeout + STATEMENT_EXTRA) * 1000)),
+            )
         self.engine: AsyncEngine = create_async_engine(url, echo=echo, **engine_kwargs)
         if self.is_sqlite:
-            _configure_sqlite(self.engine)
+            _configure_sqlite(
+                self.engine, busy_ms=round(lock_timeout * 1000), synchronous=synchronous
+            )
         self._write_sessions = async_sessionmaker(self.engine, expire_on_commit=False)
         self._read_sessions = async_sessionmaker(
             self.engine.execution_options(**{_READ_ONLY: True}), expire_on_commit=False
@@ -66,13 +107,24 @@ class Database:
         Don't nest a writing unit of work inside another one: on SQLite the inner one would
         wait for the outer one forever.
         """
-        if read_only or self._sqlite_writer is None:
-            factory = self._read_sessions if read_only else self._write_sessions
-            async with factory() as session, session.begin():
+        if read_only:
+            async with self._read_sessions() as session, session.begin():
                 yield session
             return
-        async with self._sqlite_writer, self._write_sessions() as session, session.begin():
-            yield session
+        if self._sqlite_writer is None:
+            async with self._write_sessions() as session, _recorded(session):
+                yield session
+            return
+        try:
+            async with asyncio.timeout(self.lock_timeout):
+                await self._sqlite_writer.acquire()
+        except TimeoutError:
+            raise StorageBusy from None
+        try:
+            async with self._write_sessions() as session, _recorded(session):
+                yield session
+        finally:
+            self._sqlite_writer.release()
 
     async def dispose(self) -> None:
         await self.engine.dispose()
@@ -87,6 +139,69 @@ class Database:
         await asyncio.to_thread(self.upgrade)
 
 
+@dataclass(slots=True)
+class Writes:
+    """What the writing units of work of one interaction did, for an honest error message.
+
+    ``committed`` counts commits; ``in_doubt`` is set when a commit itself failed, so the
+    database may or may not have kept the change (a connection lost mid-COMMIT).
+    """
+
+    committed: int = 0
+    in_doubt: bool = False
+
+
+_writes: ContextVar[Writes | None] = ContextVar("narrator_writes", default=None)
+
+
+def track_writes() -> Writes:
+    """Start recording this task's commits (call it where an interaction starts)."""
+    writes = Writes()
+    _writes.set(writes)
+    return writes
+
+
+def tracked_writes() -> Writes:
+    """This task's record since :func:`track_writes` (an empty one when never started)."""
+    return _writes.get() or Writes()
+
+
+@asynccontextmanager
+async def _recorded(session: AsyncSession) -> AsyncIterator[None]:
+    """Begin, then commit (or roll back on error), noting the outcome in :class:`Writes`."""
+    transaction = await session.begin()
+    try:
+        yield
+    except BaseException as error:
+        await transaction.rollback()
+        if isinstance(error, DBAPIError) and waited_too_long(error):
+            raise StorageBusy from error
+        raise
+    writes = _writes.get()
+    try:
+        await transaction.commit()
+    except BaseException as error:
+        # The database refusing the commit rolled it back; a lost connection (or a task
+        # cancelled mid-COMMIT) leaves the outcome unknown.
+        refused = isinstance(error, DBAPIError) and not error.connection_invalidated
+        if writes is not None and not refused:
+            writes.in_doubt = True
+        raise
+    if writes is not None:
+        writes.committed += 1
+
+
+def waited_too_long(error: DBAPIError) -> bool:
+    """True when the database gave up waiting: a lock or statement timeout, a busy SQLite."""
+    original = error.orig
+    if getattr(original, "sqlstate", None) in _TIMEOUT_STATES:
+        return True
+    message = str(original).lower()
+    return isinstance(original, sqlite3.OperationalError) and (
+        "database is locked" in message or "database is busy" in message
+    )
+
+
 def ensure_sqlite_directory(url: str) -> None:
     """Create the directory an SQLite URL's file lives in (SQLite creates only the file)."""
     parsed = make_url(url)
@@ -97,7 +212,7 @@ def ensure_sqlite_directory(url: str) -> None:
         Path(database).expanduser().resolve().parent.mkdir(parents=True, exist_ok=True)
 
 
-def _configure_sqlite(engine: AsyncEngine) -> None:
+def _configure_sqlite(engine: AsyncEngine, *, busy_ms: int, synchronous: str) -> None:
     @event.listens_for(engine.sync_engine, "connect")
     def _on_connect(dbapi_connection: Any, _record: Any) -> None:
         # Let SQLAlchemy's "begin" event below issue BEGIN itself (pysqlite would defer it).
@@ -105,9 +220,9 @@ def _configure_sqlite(engine: AsyncEngine) -> None:
         cursor = dbapi_connection.cursor()
         for pragma in (
             "PRAGMA journal_mode=WAL",
-            "PRAGMA busy_timeout=30000",
+            f"PRAGMA busy_timeout={busy_ms}",
             "PRAGMA foreign_keys=ON",
-            "PRAGMA synchronous=NORMAL",
+            f"PRAGMA synchronous={synchronous}",
         ):
             cursor.execute(pragma)
         cursor.close()

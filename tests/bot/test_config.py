@@ -76,3 +76,42 @@ def test_cli_names_each_bad_setting_once(
     assert main(["migrate"]) == 2
     err = capsys.readouterr().err
     assert err.count("LOG_LEVEL") == 1 and "not 'loud'" in err
+
+
+def test_shards_from_text() -> None:
+    assert make().shard_count is None and make().shard_ids is None
+    settings = make(SHARD_COUNT="8", SHARD_IDS="0-3")
+    assert (settings.shard_count, settings.shard_ids) == (8, (0, 1, 2, 3))
+    assert make(SHARD_COUNT="8", SHARD_IDS=" 6, 0,2-3 ,2").shard_ids == (0, 2, 3, 6)
+    assert make(SHARD_COUNT="2", SHARD_IDS="").shard_ids is None
+    assert make(SHARD_COUNT="").shard_count is None
+
+
+@pytest.mark.parametrize(
+    ("values", "message"),
+    [
+        ({"SHARD_IDS": "0-1"}, "SHARD_IDS needs SHARD_COUNT"),
+        ({"SHARD_COUNT": "4", "SHARD_IDS": "2-4"}, r"\[4\] are outside SHARD_COUNT=4"),
+        ({"SHARD_COUNT": "4", "SHARD_IDS": "3-1"}, "runs backwards"),
+        ({"SHARD_COUNT": "4", "SHARD_IDS": "one"}, "shard numbers and ranges"),
+        ({"SHARD_COUNT": "0"}, "SHARD_COUNT"),
+    ],
+)
+def test_bad_shards_are_refused(values: dict[str, str], message: str) -> None:
+    with pytest.raises((ValidationError, ConfigError), match=message):
+        make(**values)
+
+
+def test_run_builds_an_auto_sharded_bot_on_the_configured_shards() -> None:
+    import discord
+
+    from bot.app import NarratorBot, create_bot
+
+    bot = create_bot(make(SHARD_COUNT="4", SHARD_IDS="2-3"), sharded=True)
+    assert isinstance(bot, discord.AutoShardedClient) and isinstance(bot, NarratorBot)
+    assert (bot.shard_count, bot.shard_ids) == (4, [2, 3])
+    assert not bot.holds_shard_zero  # so it does not sync commands
+    everything = create_bot(make(), sharded=True)
+    assert (everything.shard_count, everything.shard_ids) == (None, None)  # Discord's count
+    assert everything.holds_shard_zero
+    assert create_bot(make()).holds_shard_zero

@@ -61,8 +61,9 @@ class BotProcess:
         env.update(self.extra_env)
         return env
 
-    async def start(self, *, ready_timeout: float = 30.0) -> None:
-        """Start the bot and wait until it identified and got its guild."""
+    async def start(self, *, ready_timeout: float = 30.0, shards: list[int] | None = None) -> None:
+        """Start the bot and wait until it identified and got its guild (or, with ``shards``,
+        until each of those shards is connected)."""
         identifies = self.fake.identifies + 1
         self.starts += 1
         log = open(self.log_path, "ab")  # noqa: SIM115, ASYNC230 (handed to the child)
@@ -78,7 +79,12 @@ class BotProcess:
             )
         finally:
             log.close()
-        waiter = asyncio.ensure_future(self.fake.wait_ready(ready_timeout, identifies=identifies))
+        ready = (
+            self.fake.wait_ready(ready_timeout, identifies=identifies)
+            if shards is None
+            else self.fake.wait_shards(shards, ready_timeout)
+        )
+        waiter = asyncio.ensure_future(ready)
         exited = asyncio.ensure_future(self.process.wait())
         done, _ = await asyncio.wait({waiter, exited}, return_when=asyncio.FIRST_COMPLETED)
         if exited in done:

@@ -203,12 +203,12 @@ def _check_database(
     for kind, result in sent:
         channel = int(result.payload["channel_id"])
         options = {o["name"]: o.get("value") for o in _leaf_options(result.payload)}
-        ok = result.callback_status == 200
+        ok = _acknowledged(result)
         if kind == "roll":
             label = options["label"]
             if ok:
                 assert label in rolls, f"acknowledged {label} is not in the roll log"
-                title = result.embeds[0].get("title") or ""
+                title = _answer(result)["embeds"][0].get("title") or ""
                 assert re.findall(r"-?\d+", title)[0] == rolls[label][2], title
         elif kind == "rule" and ok:
             assert rules[channel]["coda.ones"] == options["value"]
@@ -226,6 +226,21 @@ def _check_database(
             log = json.loads(encounters[channel]).get("log", [])
             applied = sum(1 for event in log if event.get("type") == "next")
         assert counted_acked[kind, channel] <= applied <= count, (kind, channel, applied, count)
+
+
+def _acknowledged(result: InteractionResult) -> bool:
+    """The user was told the outcome: a message callback, or a deferral's follow-up.
+
+    A bare deferral ("thinking…", sent when a command has not answered within 1.5 s) says
+    nothing about the change yet: it may or may not have been committed before the kill.
+    """
+    if result.callback_status != 200:
+        return False
+    return result.callback_type == 4 or (result.callback_type == 5 and bool(result.followups))
+
+
+def _answer(result: InteractionResult) -> dict:
+    return result.data if result.callback_type == 4 else result.followups[0]
 
 
 def _leaf_options(payload: dict) -> list[dict]:

@@ -16,6 +16,7 @@ from bot.render import drama as render
 from bot.services import drama as service
 from bot.services.drama import OfferClosed, PoolRequest
 from bot.services.rps import PARTIES_LENGTH
+from bot.storage.db import track_writes
 from bot.tree import send_ephemeral
 from engine.systems import drama
 
@@ -89,6 +90,13 @@ class PayPriceButton(
         return cls(int(match["offer"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
+        track_writes()  # answer_error then knows whether the press was saved
+        try:
+            await self._pay(interaction)
+        except Exception as error:  # a button has no command tree to answer its errors
+            await answer_error(interaction, error)
+
+    async def _pay(self, interaction: discord.Interaction) -> None:
         try:
             outcome = await service.pay_price(
                 interaction.client.db,  # type: ignore[attr-defined]
@@ -100,9 +108,6 @@ class PayPriceButton(
             # Paid already or too late: grey the button out for everyone, and say why.
             await interaction.response.edit_message(view=price_view(self.offer_id, disabled=True))
             await send_ephemeral(interaction, str(closed))
-            return
-        except Exception as error:  # a button has no command tree to answer its errors
-            await answer_error(interaction, error)
             return
         message = interaction.message
         original = message.embeds[0] if message is not None and message.embeds else None

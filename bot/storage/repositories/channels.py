@@ -6,6 +6,7 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.storage.models import ChannelSettings
+from bot.storage.repositories._atomic import insert_missing
 
 
 async def get(session: AsyncSession, channel_id: int) -> ChannelSettings | None:
@@ -15,16 +16,21 @@ async def get(session: AsyncSession, channel_id: int) -> ChannelSettings | None:
 async def get_for_update(
     session: AsyncSession, channel_id: int, guild_id: int | None
 ) -> ChannelSettings:
-    """The channel's row, created if missing and locked for this transaction."""
-    row = (
-        await session.execute(
-            select(ChannelSettings)
-            .where(ChannelSettings.channel_id == channel_id)
-            .with_for_update()
-        )
-    ).scalar_one_or_none()
-    if row is None:
-        row = ChannelSettings(channel_id=channel_id, guild_id=guild_id, rules={}, secret_mode="gm")
-        session.add(row)
-        await session.flush()
-    return row
+    """The channel's row, created if missing (by whichever command comes first) and locked
+    for this transaction."""
+    await insert_missing(
+        session,
+        ChannelSettings,
+        ["channel_id"],
+        channel_id=channel_id,
+        guild_id=guild_id,
+        rules={},
+        secret_mode="gm",
+    )
+    query = (
+        select(ChannelSettings)
+        .where(ChannelSettings.channel_id == channel_id)
+        .with_for_update()
+        .execution_options(populate_existing=True)
+    )
+    return (await session.execute(query)).scalar_one()

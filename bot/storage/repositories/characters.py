@@ -6,6 +6,12 @@ from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.storage.models import ActiveCharacter, Character, RollLog
+from bot.storage.repositories._atomic import lock_parent, upsert
+
+
+async def lock_owner(session: AsyncSession, guild_id: int, owner_id: int) -> None:
+    """Hold the player's lock in the guild (before checking names and the character limit)."""
+    await lock_parent(session, "characters", guild_id, owner_id)
 
 
 async def owned(session: AsyncSession, guild_id: int, owner_id: int) -> list[Character]:
@@ -67,19 +73,17 @@ async def selected(session: AsyncSession, user_id: int, channel_id: int) -> Char
 async def select_character(
     session: AsyncSession, character: Character, user_id: int, channel_id: int
 ) -> None:
-    row = await session.get(ActiveCharacter, (user_id, channel_id), with_for_update=True)
-    if row is None:
-        session.add(
-            ActiveCharacter(
-                user_id=user_id,
-                channel_id=channel_id,
-                guild_id=character.guild_id,
-                character_id=character.id,
-            )
-        )
-    else:
-        row.character_id = character.id
-    await session.flush()
+    """Make ``character`` the user's choice in the channel (one upsert: no lost race)."""
+    await upsert(
+        session,
+        ActiveCharacter,
+        ["user_id", "channel_id"],
+        ["character_id", "guild_id", "updated_at"],
+        user_id=user_id,
+        channel_id=channel_id,
+        guild_id=character.guild_id,
+        character_id=character.id,
+    )
 
 
 async def in_channel(session: AsyncSession, guild_id: int, channel_id: int) -> list[Character]:

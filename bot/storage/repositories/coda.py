@@ -6,11 +6,17 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.storage.models import CodaExtendedTask
+from bot.storage.repositories._atomic import lock_parent
 
 
 def name_key(name: str) -> str:
     """How task names compare: case and spacing do not matter."""
     return " ".join(name.split()).casefold()
+
+
+async def lock_channel(session: AsyncSession, channel_id: int) -> None:
+    """Hold the channel's lock for extended tests (before checking names and the limit)."""
+    await lock_parent(session, "coda_extended_tasks", channel_id)
 
 
 async def in_channel(

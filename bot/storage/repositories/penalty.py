@@ -6,6 +6,7 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.storage.models import PenaltyLogEntry, PenaltyPool
+from bot.storage.repositories._atomic import insert_missing
 
 
 async def get(
@@ -15,21 +16,26 @@ async def get(
         PenaltyPool.channel_id == channel_id, PenaltyPool.character_id == character_id
     )
     if for_update:
-        query = query.with_for_update()
+        query = query.with_for_update().execution_options(populate_existing=True)
     return (await session.execute(query)).scalar_one_or_none()
 
 
 async def get_for_update(
     session: AsyncSession, channel_id: int, character_id: int, guild_id: int | None
 ) -> PenaltyPool:
-    """The pool, created empty if missing, locked for this transaction."""
+    """The pool, created empty if missing (by whichever command comes first), locked for this
+    transaction."""
+    await insert_missing(
+        session,
+        PenaltyPool,
+        ["channel_id", "character_id"],
+        guild_id=guild_id,
+        channel_id=channel_id,
+        character_id=character_id,
+        dice=0,
+    )
     pool = await get(session, channel_id, character_id, for_update=True)
-    if pool is None:
-        pool = PenaltyPool(
-            guild_id=guild_id, channel_id=channel_id, character_id=character_id, dice=0
-        )
-        session.add(pool)
-        await session.flush()
+    assert pool is not None  # inserted above or by a concurrent command, and never deleted here
     return pool
 
 

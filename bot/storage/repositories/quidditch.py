@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-import contextlib
 from typing import Any
 
 from sqlalchemy import select
-from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.storage.models.quidditch import HousePoints, QuidditchMatch
 from bot.storage.repositories import _channel_state
+from bot.storage.repositories._atomic import insert_missing
 
 
 async def active(
@@ -56,24 +55,27 @@ async def award(
     """Add ``wins`` (one) worth ``points`` to ``house`` in the guild's table, creating its
     row; an undone win passes negative numbers.
 
-    Two matches may end at once with a house new to the table: the row is created in a
-    savepoint, and the transaction that loses that race adds to the winner's row instead.
+    Two matches may end at once with a house new to the table: whichever inserts first
+    creates the row, and the other adds to it once the first commits.
     """
     key = house.casefold()
+    await insert_missing(
+        session,
+        HousePoints,
+        ["guild_id", "house_key"],
+        guild_id=guild_id,
+        house_key=key,
+        house=house,
+        points=0,
+        wins=0,
+    )
     query = (
         select(HousePoints)
         .where(HousePoints.guild_id == guild_id, HousePoints.house_key == key)
         .with_for_update()
+        .execution_options(populate_existing=True)
     )
-    row = (await session.execute(query)).scalar_one_or_none()
-    if row is None:
-        # A concurrent transaction may create it first: then lock and use theirs.
-        with contextlib.suppress(IntegrityError):
-            async with session.begin_nested():
-                session.add(
-                    HousePoints(guild_id=guild_id, house_key=key, house=house, points=0, wins=0)
-                )
-        row = (await session.execute(query)).scalar_one()
+    row = (await session.execute(query)).scalar_one()
     row.points += points
     row.wins += wins
     if row.wins <= 0 and row.points == 0:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
 
 import pytest
 
@@ -17,15 +16,6 @@ from engine.dice import ScriptedDice, SeededDice
 CHANNEL = 555
 GM = Actor(user_id=1, channel_id=CHANNEL, guild_id=9, display_name="gm", gm_role=True)
 PLAYER = Actor(user_id=2, channel_id=CHANNEL, guild_id=9, display_name="alice")
-
-
-@pytest.fixture
-async def any_db(any_database_url: str) -> AsyncIterator[Database]:
-    database = Database(any_database_url)
-    try:
-        yield database
-    finally:
-        await database.dispose()
 
 
 async def three(db: Database) -> None:

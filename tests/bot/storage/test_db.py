@@ -66,5 +66,15 @@ async def test_sqlite_pragmas(db: Database) -> None:
         foreign_keys = await session.scalar(text("PRAGMA foreign_keys"))
         synchronous = await session.scalar(text("PRAGMA synchronous"))
         busy = await session.scalar(text("PRAGMA busy_timeout"))
-    assert (mode, foreign_keys, synchronous) == ("wal", 1, 1)
-    assert busy >= 5000
+    # synchronous=FULL (2): an acknowledged change survives a power loss.
+    assert (mode, foreign_keys, synchronous) == ("wal", 1, 2)
+    assert busy == 10_000  # bounded: a command waits 10 s at most, then rolls back
+
+
+async def test_sqlite_synchronous_normal_on_request(database_url: str) -> None:
+    db = Database(database_url, synchronous="NORMAL")
+    try:
+        async with db.unit_of_work(read_only=True) as session:
+            assert await session.scalar(text("PRAGMA synchronous")) == 1
+    finally:
+        await db.dispose()

@@ -150,7 +150,7 @@ class RestMixin:
         return _json(
             {
                 "url": self.gateway_url,
-                "shards": 1,
+                "shards": self.shard_count,
                 "session_start_limit": {
                     "total": 1000,
                     "remaining": 999,
@@ -218,7 +218,7 @@ class RestMixin:
         message = p.message(
             message_id=p.snowflake(),
             channel_id=channel_id,
-            guild_id=self.table.guild_id if channel_id in self.table.channel_ids else None,
+            guild_id=table.guild_id if (table := self.table_of_channel(channel_id)) else None,
             author=self.bot_user,
             body=body,
             interaction=result.payload if result is not None else None,
@@ -341,9 +341,10 @@ class RestMixin:
         return web.Response(status=204)
 
     def _channel_payload(self, channel_id: int) -> dict[str, Any] | None:
-        if channel_id in self.table.channel_ids:
-            index = self.table.channel_ids.index(channel_id)
-            return p.text_channel(channel_id, self.table.guild_id, f"table-{index}", index)
+        table = self.table_of_channel(channel_id)
+        if table is not None:
+            index = table.channel_ids.index(channel_id)
+            return p.text_channel(channel_id, table.guild_id, f"table-{index}", index)
         return self.dm_channels.get(channel_id)
 
     async def _get_channel(self, _request: web.Request, _body: Any, cid: str) -> web.Response:
@@ -415,9 +416,10 @@ class RestMixin:
     async def _get_member(
         self, _request: web.Request, _body: Any, guild: str, uid: str
     ) -> web.Response:
+        table = self.table_of_guild(int(guild))
         for who, candidate in self.table.users.items():
-            if candidate["id"] == uid and int(guild) == self.table.guild_id:
-                member = self._member(who)
+            if candidate["id"] == uid and table is not None:
+                member = self._member(who, table)
                 member.pop("permissions")
                 return _json(member)
         return _error(404, 10007, "Unknown Member")

@@ -20,40 +20,42 @@ from typing import Any
 from aiohttp import web
 
 from tests.e2e.fake_discord import payloads as p
-from tests.e2e.fake_discord.gateway import GatewayMixin, GatewaySocket
+from tests.e2e.fake_discord.gateway import GatewayMixin, Session
 from tests.e2e.fake_discord.rest import RestMixin
 from tests.e2e.fake_discord.results import TOKEN, InteractionResult, Request
 
 
 @dataclass
 class Table:
-    """The guild the bot lives in: channels, a GM role, a GM and three players."""
+    """A guild the bot lives in: channels, a GM role, a GM and three players."""
 
     guild_id: int
     channel_ids: list[int]
     gm_role_id: int
-    users: dict[str, dict[str, Any]] = field(default_factory=dict)
-    role_ids: dict[str, list[int]] = field(default_factory=dict)
+    users: dict[str, dict[str, Any]] = field(default_factory=dict)  # the gm holds the role
 
 
 class FakeDiscord(GatewayMixin, RestMixin):
     """The stand-in's state, its HTTP app and the driver API tests use."""
 
-    def __init__(self, *, channels: int = 20, players: tuple[str, ...] = ("alice", "bob", "carol")):
+    def __init__(
+        self,
+        *,
+        channels: int = 20,
+        players: tuple[str, ...] = ("alice", "bob", "carol"),
+        guilds: int = 1,
+        shards: int = 1,
+    ):
         self.application_id = p.snowflake()
         self.bot_user = p.user(self.application_id, "narrator", bot=True)
         self.owner = p.user(p.snowflake(), "owner")
-        guild_id = p.snowflake()
-        self.table = Table(
-            guild_id=guild_id,
-            channel_ids=[p.snowflake() for _ in range(channels)],
-            gm_role_id=p.snowflake(),
-        )
-        self.table.users["gm"] = p.user(p.snowflake(), "gm")
-        self.table.role_ids["gm"] = [self.table.gm_role_id]
+        self.shard_count = shards
+        # The same people in every guild; guild i lands on shard i % shards (guild 0 on 0).
+        users = {"gm": p.user(p.snowflake(), "gm")}
         for name in players:
-            self.table.users[name] = p.user(p.snowflake(), name)
-            self.table.role_ids[name] = []
+            users[name] = p.user(p.snowflake(), name)
+        self.tables = [self._new_table(channels, users, shard=i % shards) for i in range(guilds)]
+        self.table = self.tables[0]
         self.requests: list[Request] = []
         self.unknown: list[Request] = []
         self.rejected: list[tuple[Request, list[str]]] = []
@@ -68,16 +70,12 @@ class FakeDiscord(GatewayMixin, RestMixin):
         self.attachments: dict[int, tuple[str, bytes]] = {}  # served at /attachments/...
         self.max_results = 100_000
         self.on_callback: Callable[[InteractionResult], None] | None = None
-        # Gateway session.
-        self.session_id: str | None = None
-        self.seq = 0
-        self.buffer: collections.deque[tuple[int, str, InteractionResult | None]] = (
-            collections.deque(maxlen=50_000)
-        )
+        # Gateway sessions, one per shard.
+        self.sessions: dict[int, Session] = {}
+        self.dispatched_on: dict[str, int] = {}
         self.identifies = 0
         self.resumes = 0
         self.heartbeats = 0
-        self._socket: GatewaySocket | None = None
         self._connected = asyncio.Event()
         self._state_changed = asyncio.Event()
         self._runner: web.AppRunner | None = None
@@ -96,8 +94,7 @@ class FakeDiscord(GatewayMixin, RestMixin):
         self.port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
 
     async def stop(self) -> None:
-        if self._socket is not None:
-            await self._socket.close(1001)
+        await self.disconnect(1001)
         if self._runner is not None:
             await self._runner.cleanup()
 
@@ -159,22 +156,42 @@ class FakeDiscord(GatewayMixin, RestMixin):
             )
         return definition is not None
 
-    def channel(self, index: int = 0) -> int:
-        return self.table.channel_ids[index]
+    def _new_table(self, channels: int, users: dict[str, dict[str, Any]], *, shard: int) -> Table:
+        # A guild's shard is (guild_id >> 22) % shard_count: move the id's millisecond part on
+        # until it lands on ``shard``.
+        snowflake = p.snowflake()
+        ms = snowflake >> 22
+        ms += (shard - ms) % self.shard_count
+        return Table(
+            guild_id=(ms << 22) | (snowflake & 0x3FFFFF),
+            channel_ids=[p.snowflake() for _ in range(channels)],
+            gm_role_id=p.snowflake(),
+            users=users,
+        )
+
+    def table_of_guild(self, guild_id: int) -> Table | None:
+        return next((t for t in self.tables if t.guild_id == guild_id), None)
+
+    def table_of_channel(self, channel_id: int) -> Table | None:
+        return next((t for t in self.tables if channel_id in t.channel_ids), None)
+
+    def channel(self, index: int = 0, *, guild: int = 0) -> int:
+        return self.tables[guild].channel_ids[index]
 
     def user_id(self, who: str) -> int:
         return int(self.table.users[who]["id"])
 
-    def _member(self, who: str) -> dict[str, Any]:
-        return p.member(
-            self.table.users[who], self.table.role_ids[who], permissions=p.EVERYONE_PERMISSIONS
-        )
+    def _member(self, who: str, table: Table | None = None) -> dict[str, Any]:
+        table = table or self.table
+        roles = [table.gm_role_id] if who == "gm" else []
+        return p.member(table.users[who], roles, permissions=p.EVERYONE_PERMISSIONS)
 
     def _interaction(
         self, kind: int, data: dict[str, Any], *, channel_id: int, who: str
     ) -> dict[str, Any]:
         interaction_id = p.snowflake()
-        guild_id = self.table.guild_id
+        table = self.table_of_channel(channel_id) or self.table
+        guild_id = table.guild_id
         return {
             "id": str(interaction_id),
             "application_id": str(self.application_id),
@@ -184,7 +201,7 @@ class FakeDiscord(GatewayMixin, RestMixin):
             "guild": {"id": str(guild_id), "locale": "en-US", "features": []},
             "channel_id": str(channel_id),
             "channel": p.text_channel(channel_id, guild_id, f"table-{channel_id}", 0),
-            "member": self._member(who),
+            "member": self._member(who, table),
             "token": f"{interaction_id}.{secrets.token_urlsafe(24)}",
             "version": 1,
             "app_permissions": str(p.EVERYONE_PERMISSIONS),

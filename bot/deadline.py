@@ -1,0 +1,128 @@
+"""Answer within Discord's deadline: a command still working after ~1.5 s is deferred.
+
+Discord drops an interaction that has no response after 3 seconds ("The application did not
+respond"), even when the command goes on to commit. A command that waits (for a database
+lock, a simulation) is therefore deferred ("Narrator is thinking…") once it has not answered
+within :data:`DEFER_AFTER`, and its reply then arrives as the follow-up, for up to 15
+minutes. Cogs keep calling ``interaction.response.send_message`` and
+``interaction.followup.send`` as usual: :func:`answer_in_time` swaps in a response and a
+follow-up that know about the deferral.
+
+A deferral is public, so the first follow-up replaces the "thinking" message publicly
+whatever it asks for. A private answer (an error, a secret roll) first completes that
+message with a neutral line and then goes out as its own ephemeral message.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import AsyncIterator
+from typing import Any
+
+import discord
+from discord.utils import MISSING
+
+log = logging.getLogger(__name__)
+
+#: Seconds without an answer after which a command is deferred (Discord allows 3).
+DEFER_AFTER = 1.5
+ANSWERED_PRIVATELY = "✅ Answered privately."
+
+
+class DeadlineResponse(discord.InteractionResponse):  # type: ignore[type-arg]
+    """An interaction's response that may be deferred behind the command's back."""
+
+    def __init__(self, parent: discord.Interaction) -> None:
+        super().__init__(parent)
+        self._gate = asyncio.Lock()
+        self.auto_deferred = False
+        self.deferring = False
+        self._completed = False
+
+    async def auto_defer(self) -> None:
+        """Defer now unless the command has answered (or is answering) already."""
+        async with self._gate:
+            if self.is_done():
+                return
+            self.deferring = True
+            try:
+                await super().defer(thinking=True)
+                self.auto_deferred = True
+            finally:
+                self.deferring = False
+
+    async def defer(self, **kwargs: Any) -> Any:
+        async with self._gate:
+            if self.auto_deferred:
+                return None  # deferred already: the command's own defer has nothing to do
+            return await super().defer(**kwargs)
+
+    async def send_message(self, content: Any = None, **kwargs: Any) -> Any:
+        async with self._gate:
+            if not self.auto_deferred:
+                return await super().send_message(content, **kwargs)
+        # Deferred meanwhile: the answer is the follow-up.
+        kwargs.pop("delete_after", None)
+        if content is not None:
+            kwargs["content"] = content
+        return await self._parent.followup.send(**kwargs)
+
+    async def before_followup(self, *, ephemeral: bool) -> None:
+        """Complete the public "thinking" message before a private first follow-up."""
+        async with self._gate:
+            if not self.auto_deferred or self._completed:
+                return
+            self._completed = True
+            if ephemeral:
+                await self._parent.edit_original_response(content=ANSWERED_PRIVATELY)
+
+
+class DeadlineFollowup:
+    """``interaction.followup`` that lets :class:`DeadlineResponse` settle a deferral first."""
+
+    def __init__(self, response: DeadlineResponse, webhook: discord.Webhook) -> None:
+        self._response = response
+        self._webhook = webhook
+
+    async def send(self, content: Any = MISSING, **kwargs: Any) -> Any:
+        await self._response.before_followup(ephemeral=bool(kwargs.get("ephemeral")))
+        return await self._webhook.send(content, **kwargs)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._webhook, name)
+
+
+@contextlib.asynccontextmanager
+async def answer_in_time(
+    interaction: discord.Interaction, *, after: float | None = None
+) -> AsyncIterator[None]:
+    """Run a command with the deadline watched: deferred if it has not answered in time
+    (``after`` seconds, :data:`DEFER_AFTER` by default)."""
+    if interaction.type is not discord.InteractionType.application_command:
+        yield
+        return
+    response = DeadlineResponse(interaction)
+    webhook = interaction.followup
+    interaction._cs_response = response  # type: ignore[attr-defined]
+    interaction._cs_followup = DeadlineFollowup(response, webhook)  # type: ignore[attr-defined]
+    watcher = asyncio.create_task(
+        _defer_later(response, DEFER_AFTER if after is None else after), name="deadline-watcher"
+    )
+    try:
+        yield
+    finally:
+        if not response.deferring:  # a deferral already on its way is let through
+            watcher.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await watcher
+
+
+async def _defer_later(response: DeadlineResponse, after: float) -> None:
+    await asyncio.sleep(after)
+    try:
+        await response.auto_defer()
+    except discord.HTTPException:
+        # Too late or Discord refused: the command's own reply will say what it can.
+        log.warning("could not defer a slow command", exc_info=True)

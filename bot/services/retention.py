@@ -1,0 +1,87 @@
+"""Retention: the database keeps what players may still ask for, and no more.
+
+- the roll log keeps the newest ``ROLL_LOG_KEEP`` rolls of each channel (``/history`` shows
+  at most 100; the rest is a record kept for a while);
+- "Pay the price" offers go :data:`OFFER_DAYS` days after they expire (a press after that
+  is refused either way: a missing offer reads "This roll can no longer be changed");
+- ended initiative encounters and quidditch matches go :data:`ENDED_DAYS` days after their
+  last change (running ones are never touched).
+
+Each batch is its own short transaction, so pruning never holds a lock for long; the
+periodic task (:mod:`bot.cogs.retention`) runs :func:`prune` every hour.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from bot.storage import Database
+from bot.storage.models.initiative import InitiativeEncounter
+from bot.storage.models.quidditch import QuidditchMatch
+from bot.storage.repositories import retention as repo
+
+OFFER_DAYS = 7
+ENDED_DAYS = 30
+BATCH = 1000
+
+
+@dataclass(frozen=True, slots=True)
+class Pruned:
+    rolls: int = 0
+    offers: int = 0
+    encounters: int = 0
+    matches: int = 0
+
+
+async def prune(db: Database, *, now: datetime, keep_rolls: int, batch: int = BATCH) -> Pruned:
+    """Delete everything past its retention; how many rows of each kind went."""
+    rolls = 0
+    async with db.unit_of_work(read_only=True) as session:
+        channels = await repo.roll_channels_over(session, keep_rolls)
+    for channel_id in channels:
+        async with db.unit_of_work(read_only=True) as session:
+            oldest_kept = await repo.oldest_kept_roll(session, channel_id, keep_rolls)
+        if oldest_kept is not None:
+            rolls += await _in_batches(
+                db,
+                lambda session, c=channel_id, k=oldest_kept: repo.delete_rolls_before(
+                    session, c, k, batch=batch
+                ),
+                batch,
+            )
+    offers = await _in_batches(
+        db,
+        lambda session: repo.delete_offers_expired_before(
+            session, now - timedelta(days=OFFER_DAYS), batch=batch
+        ),
+        batch,
+    )
+    ended = now - timedelta(days=ENDED_DAYS)
+    encounters = await _in_batches(
+        db,
+        lambda session: repo.delete_ended_before(session, InitiativeEncounter, ended, batch=batch),
+        batch,
+    )
+    matches = await _in_batches(
+        db,
+        lambda session: repo.delete_ended_before(session, QuidditchMatch, ended, batch=batch),
+        batch,
+    )
+    return Pruned(rolls, offers, encounters, matches)
+
+
+async def _in_batches(
+    db: Database, delete_batch: Callable[[AsyncSession], Awaitable[int]], batch: int
+) -> int:
+    """Run ``delete_batch`` in its own transaction until a batch comes back short."""
+    total = 0
+    while True:
+        async with db.unit_of_work() as session:
+            deleted = await delete_batch(session)
+        total += deleted
+        if deleted < batch:
+            return total
