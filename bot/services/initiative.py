@@ -273,8 +273,12 @@ async def join(
     character: str | None = None,
     modifier: int = 0,
     stress: bool = False,
+    name: str | None = None,
 ) -> InitOutcome:
-    """A player's character joins, rolling from the sheet (the encounter's attribute)."""
+    """A player's character joins, rolling from the sheet (the encounter's attribute).
+
+    ``name`` is how the tracker shows it, for a character whose name is taken already (two
+    players' Hermiones); by default its own name."""
     async with db.unit_of_work() as session:
         row = await _require(session, actor.channel_id, lock=True)
         state = ini.from_dict(row.state)
@@ -282,15 +286,22 @@ async def join(
         sheet = await named_or_active(session, actor, character)
         if sheet.owner_id != actor.user_id:
             await require_gm(session, actor, "enter another player's character")
+        shown = ini.clean_name(name) if name is not None else sheet.name
+        taken = next((c for c in state.combatants if c.key == shown.casefold()), None)
+        if name is None and taken and (taken.owner_id, taken.character) != (sheet.owner_id, shown):
+            raise UserError(
+                f"{shown} is already in the encounter: join with another `name` "
+                f"(e.g. `name:{shown} 2`)."
+            )
         bonus = modifier
         if row.attribute:
             bonus += sheet.attribute(row.attribute)
         rolled = _roll(dice, row, state, bonus, stress)
-        joined = Joined(sheet.name, rolled.total, rolled, False, sheet.owner_id)
+        joined = Joined(shown, rolled.total, rolled, False, sheet.owner_id)
         new = ini.apply(
             state,
             ini.Add(
-                sheet.name,
+                shown,
                 rolled.total,
                 owner_id=sheet.owner_id,
                 character=sheet.name,
@@ -302,7 +313,7 @@ async def join(
         _log_roll(session, actor, state, joined)
         _save(row, new)
         gm = await is_gm(session, actor)
-        return InitOutcome(_view(row, new, gm=gm), "add", state, sheet.name, (joined,))
+        return InitOutcome(_view(row, new, gm=gm), "add", state, shown, (joined,))
 
 
 _NUMBERED = re.compile(r"^(.*) (\d+)$")

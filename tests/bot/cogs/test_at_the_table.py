@@ -1,0 +1,117 @@
+"""Issue 16 (part a): pools that follow a character, and GMs reaching a shared name."""
+
+from __future__ import annotations
+
+from tests.conftest import Table, embed_of, text_of
+
+
+async def hermiones(table: Table) -> None:
+    """Alice and Bob each play a Hermione here."""
+    for player in (table.alice, table.bob):
+        await player.slash(table.channel, "sheet create", name="Hermione", system="drama")
+        await player.slash(table.channel, "sheet use", character="Hermione")
+
+
+# --- penalty pools per character ----------------------------------------------------------
+
+
+async def test_a_penalty_pool_follows_its_character_into_another_channel(table: Table) -> None:
+    await table.alice.slash(table.channel, "sheet create", name="William", system="drama")
+    await table.gm.slash(table.channel, "penalty add", character="William", amount=3)
+    lab = table.guild.create_text_channel("lab")
+    shown = await table.alice.slash(lab, "penalty show")
+    assert "**3 penalty dice** · level **distracted**" in embed_of(shown).description
+    await table.alice.slash(lab, "penalty add", character="William", amount=1)
+    back = await table.alice.slash(table.channel, "penalty show")
+    assert "**4 penalty dice** · level **shaken**" in embed_of(back).description
+    rolled = await table.alice.slash(lab, "drama test", base=2)
+    assert "4 penalty dice" in text_of(rolled)
+
+
+# --- a name two players share ---------------------------------------------------------------
+
+
+async def test_a_gm_names_which_player_s_character_with_at_player(table: Table) -> None:
+    await hermiones(table)
+    unclear = await table.gm.slash(table.channel, "penalty add", character="Hermione", amount=1)
+    assert unclear.ephemeral
+    assert "2 characters in this channel are called Hermione" in unclear.response.content
+    assert "`Hermione @player`" in unclear.response.content
+    added = await table.gm.slash(
+        table.channel, "penalty add", character=f"Hermione <@{table.bob.id}>", amount=2
+    )
+    assert not added.ephemeral and "0 → **2**" in embed_of(added).description
+    bobs = await table.bob.slash(table.channel, "penalty show")
+    assert "**2 penalty dice**" in embed_of(bobs).description
+    alices = await table.alice.slash(table.channel, "penalty show")
+    assert "**0 penalty dice**" in embed_of(alices).description
+    # The same for any command with a character option, parenthesised or not.
+    sheet = await table.gm.slash(
+        table.channel, "sheet show", character=f"Hermione (<@{table.alice.id}>)"
+    )
+    assert f"played by <@{table.alice.id}>" in text_of(sheet)
+
+
+async def test_autocomplete_names_each_shared_character_with_its_player(table: Table) -> None:
+    await hermiones(table)
+    await table.carol.slash(table.channel, "sheet create", name="Ron", system="drama")
+    await table.carol.slash(table.channel, "sheet use", character="Ron")
+    choices = await table.gm.autocomplete(table.channel, "penalty add", "character", "")
+    shown = {c["name"]: c["value"] for c in choices}
+    assert shown == {
+        "Hermione (alice)": f"Hermione <@{table.alice.id}>",
+        "Hermione (bob)": f"Hermione <@{table.bob.id}>",
+        "Ron": "Ron",
+    }
+    # A player sees only their own, plainly.
+    own = await table.alice.autocomplete(table.channel, "penalty add", "character", "her")
+    assert [c["value"] for c in own] == ["Hermione"]
+
+
+async def test_a_gm_s_own_character_of_the_same_name_stays_plain(table: Table) -> None:
+    await hermiones(table)
+    await table.gm.slash(table.channel, "sheet create", name="Hermione", system="drama")
+    choices = await table.gm.autocomplete(table.channel, "penalty show", "character", "h")
+    assert [c["value"] for c in choices] == [
+        "Hermione",
+        f"Hermione <@{table.alice.id}>",
+        f"Hermione <@{table.bob.id}>",
+    ]
+    mine = await table.gm.slash(table.channel, "penalty add", character="Hermione", amount=1)
+    assert "0 → **1**" in embed_of(mine).description
+    alices = await table.gm.slash(
+        table.channel, "penalty show", character=f"Hermione <@{table.alice.id}>"
+    )
+    assert "**0 penalty dice**" in embed_of(alices).description
+
+
+async def test_a_player_cannot_reach_another_s_character_by_naming_its_player(
+    table: Table,
+) -> None:
+    await hermiones(table)
+    refused = await table.alice.slash(
+        table.channel, "penalty add", character=f"Hermione <@{table.bob.id}>", amount=1
+    )
+    assert refused.ephemeral
+    bobs = await table.bob.slash(table.channel, "penalty show")
+    assert "**0 penalty dice**" in embed_of(bobs).description
+
+
+async def test_init_join_with_a_taken_name_asks_for_a_name_option(table: Table) -> None:
+    from tests.bot.cogs.test_initiative import start, tracker_text
+
+    await hermiones(table)
+    await start(table)
+    first = await table.alice.slash(table.channel, "init join")
+    assert not first.ephemeral
+    clash = await table.bob.slash(table.channel, "init join")
+    assert clash.ephemeral
+    assert "Hermione is already in the encounter: join with another `name`" in text_of(clash)
+    second = await table.bob.slash(table.channel, "init join", name="Hermione G.")
+    assert not second.ephemeral
+    assert "Hermione G." in tracker_text(table)
+    # The GM enters a player's character with the same two options.
+    again = await table.gm.slash(
+        table.channel, "init join", character=f"Hermione <@{table.bob.id}>", name="Hermione G."
+    )
+    assert again.ephemeral and "already in the encounter" in text_of(again)
