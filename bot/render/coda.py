@@ -243,7 +243,8 @@ def _time(amount: int, unit: str) -> str:
     return f"{amount} {unit.removesuffix('s') if amount == 1 else unit}"
 
 
-def _progress(task: coda.ExtendedTask) -> str:
+def _progress(task: coda.ExtendedTask, *, abandoned: bool = False) -> str:
+    """Total, tests and stages; an abandoned task shows where it stopped, not a next stage."""
     current = task.current
     tests = f"**Tests made:** {task.tests}"
     # Game time needs a unit or an interval: with neither, "0 units (each test 1 unit)" says
@@ -254,13 +255,16 @@ def _progress(task: coda.ExtendedTask) -> str:
             f"(each test {_time(task.interval, task.unit)})"
         )
     lines = [f"**Total:** {task.total} / {task.aggregate_tn} (aggregate TN)", tests]
+    here = "⏹️" if abandoned else "▶️"
     stages = " · ".join(
-        f"{'✅' if i < task.stage or task.complete else '▶️' if i == task.stage else '▫️'} "
+        f"{'✅' if i < task.stage or task.complete else here if i == task.stage else '▫️'} "
         f"TN {s.tn}{f' ({s.skill})' if s.skill else ''}"
         for i, s in enumerate(task.stages)
     )
     lines.append(f"**Stages:** {stages}")
-    if current is not None:
+    if abandoned:
+        lines.append(f"**Abandoned** at stage {task.stage + 1} of {len(task.stages)}.")
+    elif current is not None:
         skill = f" ({current.skill})" if current.skill else ""
         lines.append(f"**Next:** stage {task.stage + 1}, TN {current.tn}{skill}")
     return "\n".join(lines)
@@ -298,8 +302,8 @@ def extended_roll_embed(outcome: ExtendedOutcome, roller: str) -> discord.Embed:
 def task_embed(view: TaskView, *, title: str) -> discord.Embed:
     embed = discord.Embed(
         title=clip(f"{title}: {view.task.name}", 256),
-        description=_progress(view.task),
-        colour=colours.INFO,
+        description=_progress(view.task, abandoned=view.abandoned),
+        colour=colours.NEUTRAL if view.abandoned else colours.INFO,
     )
     embed.add_field(name="Started by", value=f"<@{view.started_by}>")
     return fit_embed(embed)

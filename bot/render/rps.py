@@ -123,6 +123,7 @@ def _resisted_chance_line(outcome: ResistedOutcome) -> str:
 
 
 STATUS_ICONS = {TaskStatus.IN_PROGRESS: "⏳", TaskStatus.COMPLETE: "✅", TaskStatus.FAILED: "💥"}
+ABANDONED_ICON = "⏹️"
 
 
 def _task_lines(view: SustainedView) -> list[str]:
@@ -135,14 +136,20 @@ def _task_lines(view: SustainedView) -> list[str]:
             f"A failed check costs 1; it fails if the pool falls below −{task.goal} "
             "or on a critical failure."
         )
-    status = f"{STATUS_ICONS[task.status]} **{task.status.label}**"
+    status = f"{_icon(view)} **{'abandoned' if view.abandoned else task.status.label}**"
     if task.reason is not None:
         status += f": {task.reason.label}"
     lines.append(status)
     return lines
 
 
+def _icon(view: SustainedView) -> str:
+    return ABANDONED_ICON if view.abandoned else STATUS_ICONS[view.task.status]
+
+
 def _status_colour(view: SustainedView) -> discord.Colour:
+    if view.abandoned:
+        return colours.NEUTRAL
     return {
         TaskStatus.IN_PROGRESS: colours.INFO,
         TaskStatus.COMPLETE: colours.GREAT_SUCCESS,
@@ -152,7 +159,7 @@ def _status_colour(view: SustainedView) -> discord.Colour:
 
 def sustained_embed(view: SustainedView, *, heading: str = "Sustained action") -> discord.Embed:
     embed = discord.Embed(
-        title=titled(f"{STATUS_ICONS[view.task.status]} {heading}", view.label),
+        title=titled(f"{_icon(view)} {heading}", view.label),
         description="\n".join([*_task_lines(view), f"Started by <@{view.started_by}>."]),
         colour=_status_colour(view),
     )
@@ -163,7 +170,14 @@ def sustained_embed(view: SustainedView, *, heading: str = "Sustained action") -
             for entry in view.log[-10:]
         ]
         embed.add_field(name="Latest checks", value=clip("\n".join(lines), FIELD_VALUE))
-    embed.set_footer(text="RPS sustained action · /rps sustained roll adds a check")
+    embed.set_footer(
+        text="RPS sustained action · "
+        + (
+            "/rps sustained roll adds a check"
+            if view.task.status is TaskStatus.IN_PROGRESS and not view.abandoned
+            else "/rps sustained start begins another"
+        )
+    )
     return fit_embed(embed)
 
 

@@ -646,6 +646,8 @@ class TaskView:
 
     task: coda.ExtendedTask
     started_by: int
+    # Given up with /coda extended abandon: there is no next stage to show.
+    abandoned: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -781,10 +783,12 @@ async def roll_extended(
         stage = state.current
         assert stage is not None  # complete tasks are deleted
         wanted_skill = skill or (stage.skill if modifier is None else None)
-        if character and not wanted_skill:
+        if not wanted_skill and (character or modifier is None):
+            # A stage without a skill never rolls a bare 2d6 by default: ask what is rolled.
+            who = character.strip() if character else "your character"
             raise UserError(
                 f"Stage {state.stage + 1} of `{state.name}` names no skill: say which `skill` "
-                f"{character.strip()} rolls."
+                f"{who} rolls, or give a `modifier` (`modifier:0` for a bare 2d6)."
             )
         if wanted_skill:
             try:
@@ -849,7 +853,7 @@ async def abandon_extended(db: Database, actor: Actor, *, task: str | None = Non
                 f"Only whoever started `{row.name}` (<@{row.started_by}>) or the channel's GM "
                 "can abandon it."
             )
-        view = TaskView(task=task_of(row), started_by=row.started_by)
+        view = TaskView(task=task_of(row), started_by=row.started_by, abandoned=True)
         await tasks_repo.delete(session, row)
     return view
 

@@ -115,3 +115,44 @@ async def test_init_join_with_a_taken_name_asks_for_a_name_option(table: Table) 
         table.channel, "init join", character=f"Hermione <@{table.bob.id}>", name="Hermione G."
     )
     assert again.ephemeral and "already in the encounter" in text_of(again)
+
+
+# --- extended tests -----------------------------------------------------------------------------
+
+
+async def test_an_extended_stage_without_a_skill_asks_what_is_rolled(table: Table) -> None:
+    from engine.dice import ScriptedDice
+
+    await table.alice.slash(table.channel, "coda extended start", name="Repair", stages="10")
+    asked = await table.alice.slash(table.channel, "coda extended roll")
+    assert asked.ephemeral
+    assert "Stage 1 of `Repair` names no skill: say which `skill` your character rolls" in (
+        asked.response.content
+    )
+    assert "`modifier:0` for a bare 2d6" in asked.response.content
+    status = await table.alice.slash(table.channel, "coda extended status")
+    assert "Tests made:** 0" in text_of(status)
+    table.bot.dice = ScriptedDice([5, 5])
+    done = await table.alice.slash(table.channel, "coda extended roll", modifier=0)
+    assert "complete" in embed_of(done).title
+
+
+# --- abandoned tasks ----------------------------------------------------------------------------
+
+
+async def test_an_abandoned_sustained_action_says_abandoned(table: Table) -> None:
+    await table.alice.slash(table.channel, "rps sustained start", goal=10)
+    result = await table.alice.slash(table.channel, "rps sustained abandon")
+    text = text_of(result)
+    assert "⏹️ **abandoned**" in text
+    assert "in progress" not in text and "⏳" not in text
+    assert "/rps sustained roll adds a check" not in text
+
+
+async def test_an_abandoned_extended_test_shows_no_next_stage(table: Table) -> None:
+    await table.alice.slash(table.channel, "coda extended start", name="Ward", stages="10,15")
+    result = await table.alice.slash(table.channel, "coda extended abandon")
+    text = text_of(result)
+    assert "**Next:**" not in text and "▶️" not in text
+    assert "**Abandoned** at stage 1 of 2." in text
+    assert "⏹️ TN 10 · ▫️ TN 15" in text

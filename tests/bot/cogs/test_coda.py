@@ -303,14 +303,14 @@ async def test_extended_test_runs_to_completion(table: Table) -> None:
 async def test_extended_survives_a_restart(table: Table, settings: Settings) -> None:
     await table.alice.slash(table.channel, "coda extended start", name="Repair", stages="10,10")
     table.bot.dice = ScriptedDice([5, 6])
-    await table.alice.slash(table.channel, "coda extended roll")
+    await table.alice.slash(table.channel, "coda extended roll", modifier=0)
     await table.env.restart_bot(create_bot(settings, dice=ScriptedDice([4, 6]), sync_globally=True))
     status = await table.alice.slash(table.channel, "coda extended status")
     assert "11 / 20" in text_of(status)
     # No unit: no game time is shown ("0 units (each test 1 unit)" meant nothing).
     assert "Tests made:** 1\n" in text_of(status)
     assert "unit" not in text_of(status) and "Elapsed" not in text_of(status)
-    done = await table.alice.slash(table.channel, "coda extended roll")
+    done = await table.alice.slash(table.channel, "coda extended roll", modifier=0)
     assert "21 / 20" in text_of(done)
 
 
