@@ -173,7 +173,7 @@ async def set_attribute(
         key = find_key(row.attributes, attribute)
         if key is None and len(row.attributes) >= MAX_ATTRIBUTES:
             raise UserError(f"A sheet has at most {MAX_ATTRIBUTES} attributes; {row.name} is full.")
-        name = check_entry_name("attribute", attribute)
+        name = _entry_name("attribute", attribute, key)
         row.attributes = _put(row.attributes, key, name, value)
         await session.flush()
         return SheetChange(sheet_from_row(row), f"{name} = {value}")
@@ -222,7 +222,7 @@ async def set_skill(
             listed = list(dict.fromkeys(listed))
             if len(listed) > MAX_SPECIALTIES:
                 raise UserError(f"A skill has at most {MAX_SPECIALTIES} specialties.")
-        name = check_entry_name("skill", skill)
+        name = _entry_name("skill", skill, key)
         value = {"ranks": ranks, "attribute": parent, "specialties": listed}
         row.skills = _put(row.skills, key, name, value)
         await session.flush()
@@ -416,6 +416,12 @@ async def _remove_entry(
     setattr(row, column, entries)
     await session.flush()
     return SheetChange(sheet_from_row(row), f"removed {key}")
+
+
+def _entry_name(kind: str, typed: str, key: str | None) -> str:
+    """An existing entry keeps its first spelling (``/sheet set attribute:" WITS "`` changes
+    Wits' value, not its name); a new one is the typed name, trimmed."""
+    return key if key is not None else check_entry_name(kind, typed)
 
 
 def _put(entries: dict, old_key: str | None, new_key: str, value: object) -> dict:

@@ -156,3 +156,19 @@ async def test_an_abandoned_extended_test_shows_no_next_stage(table: Table) -> N
     assert "**Next:**" not in text and "▶️" not in text
     assert "**Abandoned** at stage 1 of 2." in text
     assert "⏹️ TN 10 · ▫️ TN 15" in text
+
+
+# --- sheet names ----------------------------------------------------------------------------
+
+
+async def test_sheet_names_keep_their_first_spelling_and_are_trimmed(table: Table) -> None:
+    await table.alice.slash(table.channel, "sheet create", name="Hermione", system="coda")
+    first = await table.alice.slash(table.channel, "sheet set", attribute=" Wits ", value=3)
+    assert "Wits = 3" in text_of(first)
+    again = await table.alice.slash(table.channel, "sheet set", attribute=" wITS ", value=4)
+    assert "Wits = 4" in text_of(again) and "wITS" not in text_of(again)
+    await table.alice.slash(table.channel, "sheet skill", name="  Stealth ", ranks=2)
+    skill = await table.alice.slash(table.channel, "sheet skill", name="STEALTH", ranks=3)
+    assert "Stealth 3" in text_of(skill) and "STEALTH" not in text_of(skill)
+    sheet = text_of(await table.alice.slash(table.channel, "sheet show"))
+    assert "Wits **4**" in sheet and "wITS" not in sheet and "STEALTH" not in sheet

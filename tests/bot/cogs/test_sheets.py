@@ -115,13 +115,14 @@ async def test_a_gm_reads_the_sheets_used_in_the_channel(table: Table) -> None:
 # --- set / skill / note ------------------------------------------------------------------
 
 
-async def test_set_changes_renames_and_removes_attributes(table: Table) -> None:
+async def test_set_changes_and_removes_attributes(table: Table) -> None:
     await hermione(table)
+    # The name keeps its first spelling (issue 16): WITS changes Wits' value only.
     changed = await table.alice.slash(table.channel, "sheet set", attribute="WITS", value=4)
-    assert "Hermione — WITS = 4" in text_of(changed)
-    assert "WITS **4**" in text_of(changed) and "Wits **3**" not in text_of(changed)
+    assert "Hermione — Wits = 4" in text_of(changed)
+    assert "Wits **4**" in text_of(changed) and "WITS" not in text_of(changed)
     removed = await table.alice.slash(table.channel, "sheet set", attribute="wits", remove=True)
-    assert "removed WITS" in text_of(removed)
+    assert "removed Wits" in text_of(removed)
     missing = await table.alice.slash(table.channel, "sheet set", attribute="Wits")
     assert "Give the attribute a `value`" in missing.response.content
     gone = await table.alice.slash(table.channel, "sheet set", attribute="Luck", remove=True)
@@ -157,13 +158,13 @@ async def test_a_full_sheet_refuses_one_more(table: Table) -> None:
     assert "at most 32 resources; Hermione is full" in resource.response.content
     # Existing entries can still change.
     ok = await table.alice.slash(table.channel, "sheet set", attribute="a1", value=7)
-    assert "a1 = 7" in text_of(ok)
+    assert "A1 = 7" in text_of(ok)
 
 
 async def test_skill_keeps_what_is_not_given(table: Table) -> None:
     await hermione(table)
     ranks = await table.alice.slash(table.channel, "sheet skill", name="stealth", ranks=5)
-    assert "stealth 5 (Wits), specialties: Hiding" in text_of(ranks)
+    assert "Stealth 5 (Wits), specialties: Hiding" in text_of(ranks)
     cleared = await table.alice.slash(
         table.channel, "sheet skill", name="Stealth", attribute="", specialty=""
     )
