@@ -172,3 +172,19 @@ async def test_sheet_names_keep_their_first_spelling_and_are_trimmed(table: Tabl
     assert "Stealth 3" in text_of(skill) and "STEALTH" not in text_of(skill)
     sheet = text_of(await table.alice.slash(table.channel, "sheet show"))
     assert "Wits **4**" in sheet and "wITS" not in sheet and "STEALTH" not in sheet
+
+
+# --- Drama's pool limit -----------------------------------------------------------------------
+
+
+async def test_the_drama_limit_names_where_each_die_came_from(table: Table) -> None:
+    await table.alice.slash(table.channel, "sheet create", name="William", system="drama")
+    await table.gm.slash(table.channel, "penalty add", character="William", amount=50)
+    result = await table.alice.slash(table.channel, "drama test", base=2, resistance=11)
+    assert result.ephemeral
+    message = result.response.content
+    assert (
+        "The Resistance dice (Rd) would be 61 (11 situational resistance + 50 penalty dice): "
+        "at most 60 dice." in message
+    )
+    assert "not 61" not in message

@@ -145,7 +145,10 @@ async def test_criticals_when_the_channel_turns_them_on(table: Table) -> None:
         ({"backgrounds": 2}, "Backgrounds add to an attribute"),
         ({"skill": "Archery"}, "William has no skill `Archery`"),
         ({"attribute": "Wits"}, "William has no attribute `Wits`"),
-        ({"base": 3, "difficulty": "Formidable", "resistance": 55}, "between 0 and 60, not 65"),
+        (
+            {"base": 3, "difficulty": "Formidable", "resistance": 55},
+            "The Resistance dice (Rd) would be 65 (10 Formidable + 55 situational resistance)",
+        ),
     ],
 )
 async def test_test_refusals(table: Table, options: dict, message: str) -> None:
