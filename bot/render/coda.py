@@ -6,7 +6,7 @@ from __future__ import annotations
 import discord
 
 from bot.render import colours
-from bot.render.common import faces, percent, roll_footer, signed, term, titled
+from bot.render.common import faces, number, percent, roll_footer, signed, term, titled
 from bot.render.limits import DESCRIPTION, clip, fit_embed
 from bot.services.coda import (
     CombinedOutcome,
@@ -21,6 +21,7 @@ from engine.systems import coda
 from engine.systems.coda import Degree, Part
 
 EXPLOSION = "💥"
+DAMAGE_ICON = "🩸"
 
 DEGREE_COLOURS: dict[Degree, discord.Colour] = {
     Degree.DISASTROUS_FAILURE: colours.DISASTER,
@@ -64,7 +65,7 @@ def _sum(result: coda.TestResult, parts: tuple[Part, ...], penalties: tuple[Part
     terms += _terms(penalties, -1)
     if unnamed := result.penalty - sum(p.value for p in penalties):
         terms += f" − {unnamed} (penalty)"
-    return f"2d6 ({result.dice_total}){terms} = **{result.total}**"
+    return f"2d6 ({result.dice_total}){terms} = **{number(result.total)}**"
 
 
 def arithmetic(
@@ -153,14 +154,19 @@ def coda_test_embed(outcome: TestOutcome, roller: str) -> discord.Embed:
 
 def damage_embed(outcome: DamageOutcome, roller: str) -> discord.Embed:
     result = outcome.result
-    title = titled(f"💥 {result.total} damage", outcome.label)
+    # 💥 marks the extra dice of rolling 6s, so only a roll that has some shows it.
+    icon = EXPLOSION if result.exploded else DAMAGE_ICON
+    title = titled(f"{icon} {number(result.total)} damage", outcome.label)
     modifier = f" {term(result.modifier)}" if result.modifier else ""
+    extra = len(result.extra_faces)
+    rolled = f"{result.count}d6" + (f" + {extra} extra d6" if extra else "")
     lines = [
         f"**Dice:** {dice_text(result.faces, result.count)}",
-        f"{result.count}d6 ({sum(result.faces)}){modifier} = **{result.total}**",
+        f"{rolled} ({sum(result.faces)}){modifier} = **{number(result.total)}**",
     ]
     if result.exploded:
-        lines.append(f"{EXPLOSION} Every die showed 6: rolling 6s added {len(result.extra_faces)}.")
+        added = "one extra die" if extra == 1 else f"{extra} extra dice"
+        lines.append(f"{EXPLOSION} Every die showed 6: rolling 6s added {added}.")
     embed = discord.Embed(title=title, description="\n".join(lines), colour=colours.NEUTRAL)
     _footer(embed, roller, outcome.secrecy.secret, "damage")
     return fit_embed(embed)
@@ -172,7 +178,7 @@ def opposed_embed(outcome: OpposedOutcome, roller: str) -> discord.Embed:
     winning = result.winning
     if result.winner is None or winning is None:
         title = titled("⚖️ Tie", outcome.label)
-        summary = f"Both results are {result.a.total}: a tie (RULES.md: the Narrator decides)."
+        summary = f"Both results are {result.a.total}: a tie, which the Narrator decides."
         colour = colours.PARTIAL
     else:
         degree = winning.degree

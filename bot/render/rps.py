@@ -35,8 +35,8 @@ def colour_of(result: CheckResult) -> discord.Colour:
 
 def base_line(base: Base) -> str:
     if base.parts == (f"Base {base.value}",):
-        return f"**Base {base.value}**"
-    return f"**Base {base.value}** = {' + '.join(base.parts)}"
+        return f"**Base {number(base.value)}**"
+    return f"**Base {number(base.value)}** = {' + '.join(base.parts)}"
 
 
 def chance_line(chance: float) -> str:
@@ -49,7 +49,8 @@ def check_lines(result: CheckResult) -> list[str]:
         return ["Roll forgone (Base above 15): **SL 1**, and no critical either way."]
     first, second = result.faces
     raw = result.base - first - second
-    lines = [f"2d10: [{first}] [{second}] → SL = {result.base} − {first + second} = {number(raw)}"]
+    sl = f"SL = {number(result.base)} − {first + second} = {number(raw)}"
+    lines = [f"2d10: [{first}] [{second}] → {sl}"]
     if result.special is not None:
         lines.append(SPECIAL_LINES[result.special])
     lines.append(f"**SL {number(result.success_level)}** — {_verdict(result)}.")

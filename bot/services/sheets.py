@@ -45,6 +45,7 @@ from bot.services.sheet import (
 from bot.storage import Database
 from bot.storage.models import Character
 from bot.storage.repositories import characters as repo
+from bot.text import number
 from engine.systems import SYSTEMS
 
 MAX_CHARACTERS = 50  # per player and guild
@@ -176,7 +177,7 @@ async def set_attribute(
         name = _entry_name("attribute", attribute, key)
         row.attributes = _put(row.attributes, key, name, value)
         await session.flush()
-        return SheetChange(sheet_from_row(row), f"{name} = {value}")
+        return SheetChange(sheet_from_row(row), f"{name} = {number(value)}")
 
 
 async def set_skill(
@@ -226,7 +227,7 @@ async def set_skill(
         value = {"ranks": ranks, "attribute": parent, "specialties": listed}
         row.skills = _put(row.skills, key, name, value)
         await session.flush()
-        summary = f"{name} {ranks}" + (f" ({parent})" if parent else "")
+        summary = f"{name} {number(ranks)}" + (f" ({parent})" if parent else "")
         if listed:
             summary += f", specialties: {', '.join(listed)}"
         return SheetChange(sheet_from_row(row), summary)

@@ -188,3 +188,40 @@ async def test_the_drama_limit_names_where_each_die_came_from(table: Table) -> N
         "at most 60 dice." in message
     )
     assert "not 61" not in message
+
+
+# --- wording ---------------------------------------------------------------------------------
+
+
+async def test_coda_damage_marks_only_extra_dice_and_counts_them(table: Table) -> None:
+    from engine.dice import ScriptedDice
+
+    table.bot.dice = ScriptedDice([3, 5])
+    plain = embed_of(await table.alice.slash(table.channel, "coda damage", dice=2))
+    assert "💥" not in plain.title + plain.description
+    assert plain.title == "🩸 8 damage"
+    table.bot.dice = ScriptedDice([6, 6, 2])
+    one = embed_of(await table.alice.slash(table.channel, "coda damage", dice=2))
+    assert one.title == "💥 14 damage"
+    assert "2d6 + 1 extra d6 (14) = **14**" in one.description
+    assert "rolling 6s added one extra die." in one.description
+    table.bot.dice = ScriptedDice([1])
+    low = embed_of(await table.alice.slash(table.channel, "coda damage", dice=1, modifier=-9))
+    assert low.title == "🩸 −8 damage" and "= **−8**" in low.description
+
+
+async def test_negative_numbers_use_one_minus_sign(table: Table) -> None:
+    from tests.bot.cogs.test_initiative import start, tracker_text
+
+    await table.alice.slash(table.channel, "sheet create", name="Neg", system="coda")
+    wits = await table.alice.slash(table.channel, "sheet set", attribute="Wits", value=-3)
+    assert "Wits = −3" in text_of(wits) and "Wits **−3**" in text_of(wits)
+    hurt = await table.alice.slash(table.channel, "sheet resource", name="Health", current=-5)
+    assert "**−5**" in text_of(hurt)
+    test = await table.alice.slash(table.channel, "coda test", modifier=-10, tn=5)
+    assert "-" not in embed_of(test).description.replace("—", "")
+    await start(table)
+    troll = await table.gm.slash(table.channel, "init add", name="Troll", roll=-194)
+    assert "**−194**" in text_of(troll) and "−194" in tracker_text(table)
+    rps = await table.alice.slash(table.channel, "rps check", base=-20)
+    assert "**Base −20**" in text_of(rps) and "SL = −20 −" in text_of(rps)

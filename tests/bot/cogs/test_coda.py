@@ -198,7 +198,8 @@ async def test_damage_marks_rolling_sixes(table: Table) -> None:
     embed = embed_of(result)
     assert embed.title == "💥 21 damage — Stun"
     assert "[6] [6] 💥[6] 💥[2]" in embed.description
-    assert "2d6 (20) + 1 = **21**" in embed.description
+    assert "2d6 + 2 extra d6 (20) + 1 = **21**" in embed.description
+    assert "rolling 6s added 2 extra dice" in embed.description
 
 
 async def test_damage_dice_bounds_are_enforced(table: Table) -> None:

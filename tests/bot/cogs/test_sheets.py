@@ -10,6 +10,7 @@ from simcord.backend.errors import OptionError
 from bot.app import create_bot
 from bot.cogs import _confirm
 from bot.services.sheet import MAX_ATTRIBUTES, MAX_RESOURCES, MAX_SKILLS
+from bot.text import number
 from engine.dice import ScriptedDice
 from tests.conftest import Table, embed_of, text_of
 
@@ -136,7 +137,7 @@ async def test_values_are_bounded(table: Table) -> None:
             await table.alice.slash(table.channel, "sheet set", attribute="Wits", value=value)
     for value in (-100, 1000):
         ok = await table.alice.slash(table.channel, "sheet set", attribute="Wits", value=value)
-        assert f"Wits = {value}" in text_of(ok)
+        assert f"Wits = {number(value)}" in text_of(ok)
     braces = await table.alice.slash(table.channel, "sheet set", attribute="{x}", value=1)
     assert braces.response.content == "An attribute name cannot contain { or }."
 
