@@ -33,7 +33,7 @@ KIND_LABELS = {
     "add": "added",
     "recover": "recovered",
     "rest": "rested",
-    "drama": "drama-die 1s",
+    "drama": "1s on drama dice",
     "price": "paid the price",
 }
 

@@ -225,3 +225,34 @@ async def test_negative_numbers_use_one_minus_sign(table: Table) -> None:
     assert "**−194**" in text_of(troll) and "−194" in tracker_text(table)
     rps = await table.alice.slash(table.channel, "rps check", base=-20)
     assert "**Base −20**" in text_of(rps) and "SL = −20 −" in text_of(rps)
+
+
+async def test_sheet_help_text_never_shows_python_booleans(table: Table) -> None:
+    await table.alice.slash(table.channel, "sheet create", name="Neg", system="coda")
+    missing = await table.alice.slash(table.channel, "sheet set", attribute="Wits")
+    assert "remove:True" not in missing.response.content
+    assert "`remove:true`" in missing.response.content
+    commands = {c.qualified_name: c for c in table.bot.tree.walk_commands()}
+    for name in ("sheet set", "sheet skill"):
+        assert "True" not in commands[name].description
+
+
+def test_no_player_facing_text_names_rules_md() -> None:
+    import ast
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[3] / "bot"
+    found = []
+    for path in root.rglob("*.py"):
+        tree = ast.parse(path.read_text())
+        # Docstrings (of modules, classes, functions and attributes) are for developers.
+        notes = {id(n.value) for n in ast.walk(tree) if isinstance(n, ast.Expr)}
+        found += [
+            f"{path.name}:{node.lineno}"
+            for node in ast.walk(tree)
+            if isinstance(node, ast.Constant)
+            and isinstance(node.value, str)
+            and id(node) not in notes
+            and "RULES.md" in node.value
+        ]
+    assert found == []
