@@ -22,6 +22,10 @@ from engine.dice import Dice
 log = logging.getLogger(__name__)
 
 MAX_GM_DMS = 10
+OPEN_MODE_NOTE = (
+    "🔓 This roll is public: secret rolls are off in this channel's `open` mode, where every "
+    "roll is shown to everyone (a GM can change that with `/settings secret`)."
+)
 
 Choices = list[app_commands.Choice[str]]
 F = TypeVar("F", bound=Callable[..., Awaitable[Choices]])
@@ -82,6 +86,8 @@ async def send_roll(
         kwargs["view"] = view
     if not secrecy.secret:
         await _respond(interaction, **kwargs)
+        if secrecy.made_public:
+            await interaction.followup.send(OPEN_MODE_NOTE, ephemeral=True)
         return
     await _respond(interaction, ephemeral=True, content="🔒 Secret roll.", **kwargs)
     if not await _deliver_to_gms(interaction, embed, secrecy):

@@ -106,9 +106,10 @@ def result_lines(
     penalties: tuple[Part, ...],
     chance: float,
     *notes: str,
+    chance_label: str = "Chance",
 ) -> str:
     """A whole test: dice, arithmetic, degree and time, the rolling-1s note, ``notes``, and
-    the chance of success it had before the dice were rolled."""
+    the chance of success it had before its dice were rolled (``chance_label`` says when)."""
     lines = [
         f"**Dice:** {dice_text(result.faces, coda.TEST_DICE)}",
         arithmetic(result, parts, penalties),
@@ -116,7 +117,7 @@ def result_lines(
     ]
     if note := ones_note(result):
         lines.append(note)
-    lines += [*notes, f"Chance: {percent(chance)}"]
+    lines += [*notes, f"{chance_label}: {percent(chance)}"]
     return "\n".join(lines)
 
 
@@ -224,7 +225,8 @@ def combined_embed(outcome: CombinedOutcome, roller: str) -> discord.Embed:
     )
     head = (
         f"Helpers test at TN {leader.base_tn - coda.COMBINED_HELPER_TN_SHIFT}; "
-        f"their sum is **{signed(result.bonus)}**."
+        f"their sum is **{signed(result.bonus)}**. "
+        f"Chance before anyone rolled: {percent(outcome.chance)}."
     )
     description = "\n".join([head, *_helper_lines(outcome, named_terms=True)])
     if len(description) > DESCRIPTION:  # many long names: keep every helper, drop the names
@@ -234,7 +236,16 @@ def combined_embed(outcome: CombinedOutcome, roller: str) -> discord.Embed:
     )
     embed.add_field(
         name=clip(f"Leader: {outcome.leader.name}", 256),
-        value=clip(result_lines(leader, outcome.leader.parts, (), outcome.chance), 1024),
+        value=clip(
+            result_lines(
+                leader,
+                outcome.leader.parts,
+                (),
+                outcome.leader_chance,
+                chance_label=f"Chance with the helpers' {signed(result.bonus)}",
+            ),
+            1024,
+        ),
         inline=False,
     )
     if outcome.difficulty:

@@ -557,6 +557,9 @@ class CombinedOutcome:
     difficulty: str | None
     label: str | None
     secrecy: secrecy.Secrecy
+    #: The leader's own chance, with the sum the helpers actually rolled (``chance`` is the
+    #: whole test's, before anyone rolled).
+    leader_chance: float = 0.0
 
 
 def split_helpers(text: str) -> list[str]:
@@ -608,6 +611,9 @@ async def roll_combined(
             tn=base_tn, helpers=kwargs["helpers"], ones=ones, conditions=chosen
         )
         result = coda.combined(dice, **kwargs)
+        leader_chance = coda.chance(
+            modifier=lead.modifier + result.bonus, tn=base_tn, ones=ones, conditions=chosen
+        )
         for helper, test in zip(helping, result.helpers, strict=True):
             _log_test(
                 session,
@@ -634,6 +640,7 @@ async def roll_combined(
         difficulty=difficulty_label,
         label=label,
         secrecy=visibility,
+        leader_chance=leader_chance,
     )
 
 

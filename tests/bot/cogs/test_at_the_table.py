@@ -256,3 +256,17 @@ def test_no_player_facing_text_names_rules_md() -> None:
             and "RULES.md" in node.value
         ]
     assert found == []
+
+
+# --- secrecy ---------------------------------------------------------------------------------
+
+
+async def test_a_secret_roll_in_open_mode_tells_the_roller_it_was_public(table: Table) -> None:
+    await table.gm.slash(table.channel, "settings secret", mode="open")
+    result = await table.alice.slash(table.channel, "coda test", modifier=1, tn=8, secret=True)
+    assert not result.response.ephemeral
+    (note,) = result.followups
+    assert note.ephemeral
+    assert "This roll is public" in note.content and "`open` mode" in note.content
+    plain = await table.alice.slash(table.channel, "coda test", modifier=1, tn=8)
+    assert plain.followups == []

@@ -256,7 +256,9 @@ async def test_combined_shows_each_helper_and_the_leader(table: Table) -> None:
     assert "**−2** (chance 1.9%)" in text  # −5 vs TN 10: 15+ needs 6,6 then 3+, 1/36 · 4/6
     assert "2d6 (10) + 3 (modifier) + 1 (helpers) = **14** vs TN 15" in text
     assert embed_of(result).title == "✖️ Failure — Combined test"
-    assert "Chance: " in text
+    # The leader's chance with the +1 the helpers rolled: 2d6 + 4 ≥ 15 is 11+, 3/36.
+    assert "Chance with the helpers' +1: 8.3%" in text
+    assert "Chance before anyone rolled: " in text
 
 
 @pytest.mark.parametrize(
