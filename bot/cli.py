@@ -7,6 +7,7 @@ import asyncio
 import logging
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
 from pydantic import ValidationError
 
@@ -22,6 +23,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     console = commands.add_parser("console", help="the bot's commands offline, in this terminal")
     console.add_argument("--db", help="database URL (default: DATABASE_URL or the SQLite file)")
     console.add_argument("--json", action="store_true", help="print each reply as one JSON object")
+    console.add_argument(
+        "--save-files", metavar="DIR", type=Path, help="save files the bot sends (exports) in DIR"
+    )
     commands.add_parser("migrate", help="upgrade the database to the newest schema")
     sync = commands.add_parser("sync", help="register the slash commands with Discord")
     sync.add_argument("--guild", type=int, help="sync to this guild only (instant)")
@@ -37,7 +41,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         from bot.console import configure_console_logging, run_console
 
         configure_console_logging(settings.log_level)
-        return asyncio.run(run_console(settings, as_json=args.json))
+        return asyncio.run(run_console(settings, as_json=args.json, save_files=args.save_files))
 
     logging.basicConfig(
         level=settings.log_level,
