@@ -23,7 +23,7 @@ from bot.actor import Actor
 from bot.errors import PermissionDenied, UserError
 from bot.services import channel_settings
 from bot.services.characters import named_or_active
-from bot.services.permissions import is_gm, register_gm_source, require_gm
+from bot.services.permissions import WHO_IS_GM, is_gm, register_gm_source, require_gm
 from bot.storage import Database
 from bot.storage.models.initiative import InitiativeEncounter
 from bot.storage.repositories import initiative as encounters
@@ -38,8 +38,7 @@ NO_ENCOUNTER = "No encounter is running in this channel. A GM starts one with `/
 MAX_COUNT = 20
 GENERIC = "generic"
 NOT_YOUR_TURN = (
-    "Only the GM, or the player whose combatant's turn it is, can {action}. "
-    "A GM holds a GM role, has Manage Channels, or started this channel's encounter."
+    "Only the GM, or the player whose combatant's turn it is, can {action} (" + WHO_IS_GM + ")."
 )
 
 

@@ -15,6 +15,9 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from bot.actor import Actor
 from bot.errors import PermissionDenied
 
+#: Where a refusal sends a player to read who counts as a GM (kept to one line).
+WHO_IS_GM = "who is one: `/help command:gm`"
+
 #: Who started something still running in a channel (``None``: nothing is running).
 GmSource = Callable[[AsyncSession, int], Awaitable[int | None]]
 _gm_sources: list[GmSource] = []
@@ -47,7 +50,4 @@ async def require_gm(session: AsyncSession, actor: Actor, action: str) -> None:
 
 def not_a_gm(action: str) -> PermissionDenied:
     """The one refusal for a non-GM, for callers that already know whether the actor is one."""
-    return PermissionDenied(
-        f"Only the channel's GM can {action}. A GM holds a GM role, has Manage Channels, "
-        "or started this channel's current encounter or match."
-    )
+    return PermissionDenied(f"Only the channel's GM can {action} ({WHO_IS_GM}).")

@@ -270,3 +270,57 @@ async def test_a_secret_roll_in_open_mode_tells_the_roller_it_was_public(table: 
     assert "This roll is public" in note.content and "`open` mode" in note.content
     plain = await table.alice.slash(table.channel, "coda test", modifier=1, tn=8)
     assert plain.followups == []
+
+
+# --- help ------------------------------------------------------------------------------------
+
+
+async def test_help_for_one_command_shows_its_options_and_two_examples(table: Table) -> None:
+    result = await table.alice.slash(table.channel, "help", command="coda test")
+    assert result.ephemeral
+    embed = embed_of(result)
+    assert embed.title == "/coda test"
+    options = next(f.value for f in embed.fields if f.name == "Options")
+    assert "`tn` (whole number" in options and "`secret` (true/false, optional)" in options
+    examples = next(f.value for f in embed.fields if f.name == "Examples")
+    assert examples.count("`/coda test") == 2
+    slashed = await table.alice.slash(table.channel, "help", command="/Init   Join")
+    assert embed_of(slashed).title == "/init join"
+
+
+async def test_help_for_an_unknown_command_suggests_some(table: Table) -> None:
+    result = await table.alice.slash(table.channel, "help", command="coda tset")
+    assert result.ephemeral and "There is no command `/coda tset`" in result.response.content
+    choices = await table.alice.autocomplete(table.channel, "help", "command", "coda ext")
+    assert [c["value"] for c in choices][:1] == ["coda extended abandon"]
+
+
+async def test_every_command_has_two_examples_naming_only_its_options(table: Table) -> None:
+    import shlex
+
+    from bot.render.help import examples_of
+
+    for command in table.bot.tree.walk_commands():
+        if not hasattr(command, "parameters"):
+            continue
+        declared = {p.name for p in command.parameters}
+        examples = examples_of(command)
+        assert len(examples) == 2, command.qualified_name
+        for typed, what in examples:
+            assert what, command.qualified_name
+            words = shlex.split(typed)
+            if words[0] == "/help":
+                continue
+            assert " ".join(words)[1:].startswith(command.qualified_name), typed
+            named = {w.partition(":")[0] for w in words if ":" in w}
+            assert named <= declared, (typed, named - declared)
+
+
+async def test_a_gm_only_refusal_is_one_short_line_pointing_to_help_gm(table: Table) -> None:
+    refused = await table.alice.slash(table.channel, "settings secret", mode="open")
+    message = refused.response.content
+    assert message.count(".") <= 2 and "\n" not in message
+    assert "`/help command:gm`" in message and "Manage Channels" not in message
+    gm = await table.alice.slash(table.channel, "help", command="gm")
+    text = text_of(gm)
+    assert "Manage Channels" in text and "`GM`" in text and "/settings gm-role" in text
