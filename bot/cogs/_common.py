@@ -64,12 +64,15 @@ def holds_gm_role(member: discord.abc.User, channel: Any, role_names: Sequence[s
 def actor_from(interaction: discord.Interaction) -> Actor:
     """The plain facts a service needs about whoever invoked ``interaction``."""
     settings = interaction.client.settings  # type: ignore[attr-defined]
+    member = interaction.user if isinstance(interaction.user, discord.Member) else None
     return Actor(
         user_id=interaction.user.id,
         channel_id=interaction.channel_id or 0,
         guild_id=interaction.guild_id,
         display_name=interaction.user.display_name,
         gm_role=holds_gm_role(interaction.user, interaction.channel, settings.gm_role_names),
+        role_ids=frozenset(role.id for role in member.roles) if member else frozenset(),
+        manage_guild=bool(member and member.guild_permissions.manage_guild),
     )
 
 

@@ -123,9 +123,10 @@ def command_embed(command: app_commands.Command) -> discord.Embed:
     return fit_embed(embed)
 
 
-def gm_embed(role_names: Sequence[str]) -> discord.Embed:
+def gm_embed(role_names: Sequence[str], role_ids: Sequence[int] = ()) -> discord.Embed:
     """``/help command:gm``: who counts as a GM, in full (refusals say it in one line)."""
-    roles = ", ".join(f"`{name}`" for name in role_names) or "none"
+    roles = ", ".join([*(f"`{name}`" for name in role_names), *(f"<@&{i}>" for i in role_ids)])
+    roles = roles or "none"
     embed = discord.Embed(
         title="Who is a GM",
         description="\n".join(

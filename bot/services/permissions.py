@@ -1,7 +1,8 @@
 """Who is a GM of a channel: the one reusable check, with one refusal message.
 
 DESIGN.md: a GM holds the guild's GM role, has Manage Channels, or started the channel's
-current encounter or match. The first two come from Discord (``Actor.gm_role``); a feature
+current encounter or match. The first two come from Discord (``Actor.gm_role``), as do the
+roles a server adds with ``/settings gm-role`` (``Actor.role_ids``, matched here); a feature
 that starts things registers a :data:`GmSource` naming who started it in a channel, so the
 check stays one function and secret rolls can reach those GMs too.
 """
@@ -14,6 +15,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.actor import Actor
 from bot.errors import PermissionDenied
+from bot.storage.repositories import gm_roles
 
 #: Where a refusal sends a player to read who counts as a GM (kept to one line).
 WHO_IS_GM = "who is one: `/help command:gm`"
@@ -39,6 +41,10 @@ async def channel_starters(session: AsyncSession, channel_id: int) -> set[int]:
 async def is_gm(session: AsyncSession, actor: Actor) -> bool:
     if actor.gm_role:
         return True
+    if actor.role_ids and actor.guild_id is not None:
+        added = await gm_roles.role_ids(session, actor.guild_id)
+        if actor.role_ids.intersection(added):
+            return True
     return actor.user_id in await channel_starters(session, actor.channel_id)
 
 

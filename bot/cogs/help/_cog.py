@@ -8,7 +8,7 @@ from discord import app_commands
 from bot.cogs._common import Choices, NarratorCog, safe_autocomplete
 from bot.errors import UserError
 from bot.render.help import command_embed, gm_embed, help_embed
-from bot.services import channel_settings
+from bot.services import channel_settings, gm_roles
 from bot.services.characters import matching
 
 #: ``/help command:gm``: the GM rule in full (refusals point here in one line).
@@ -35,13 +35,11 @@ class HelpCog(NarratorCog):
             view = await channel_settings.show(self.db, interaction.channel_id or 0)
             embed = help_embed(self.bot.tree.get_commands(), default_system=view.default_system)
         elif command.strip().lstrip("/").casefold() == GM_TOPIC:
-            embed = gm_embed(await self._gm_roles(interaction))
+            shared = list(self.bot.settings.gm_role_names)  # type: ignore[attr-defined]
+            embed = gm_embed(shared, await gm_roles.role_ids(self.db, interaction.guild_id))
         else:
             embed = command_embed(self._find(command))
         await interaction.response.send_message(embed=embed, ephemeral=True)
-
-    async def _gm_roles(self, interaction: discord.Interaction) -> list[str]:
-        return list(self.bot.settings.gm_role_names)  # type: ignore[attr-defined]
 
     def _find(self, typed: str) -> app_commands.Command:
         wanted = " ".join(typed.strip().lstrip("/").split()).casefold()

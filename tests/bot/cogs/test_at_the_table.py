@@ -324,3 +324,53 @@ async def test_a_gm_only_refusal_is_one_short_line_pointing_to_help_gm(table: Ta
     gm = await table.alice.slash(table.channel, "help", command="gm")
     text = text_of(gm)
     assert "Manage Channels" in text and "`GM`" in text and "/settings gm-role" in text
+
+
+# --- per-server GM roles ------------------------------------------------------------------------
+
+
+async def test_a_gm_adds_a_gm_role_for_this_server(table: Table) -> None:
+    storyteller = table.guild.create_role("Storyteller")
+    dave = table.guild.add_member(table.env.create_user("dave"), roles=[storyteller])
+    before = await dave.slash(table.channel, "settings secret", mode="open")
+    assert before.ephemeral and "Only the channel's GM" in before.response.content
+    refused = await table.alice.slash(table.channel, "settings gm-role", role=storyteller)
+    assert refused.ephemeral and "Manage Server" in refused.response.content
+    added = await table.gm.slash(table.channel, "settings gm-role", role=storyteller)
+    assert not added.ephemeral
+    assert f"<@&{storyteller.id}> now makes GMs here." in text_of(added)
+    assert "Every server: `GM`" in text_of(added)
+    now = await dave.slash(table.channel, "settings secret", mode="open")
+    assert not now.ephemeral
+    shown = await dave.slash(table.channel, "help", command="gm")
+    assert f"<@&{storyteller.id}>" in text_of(shown)
+    # Another server is not changed.
+    other = table.env.create_guild("Elsewhere")
+    there = other.create_text_channel("table")
+    other_dave = other.add_member(table.env.create_user("dave2"), roles=[])
+    assert (await other_dave.slash(there, "settings secret", mode="open")).ephemeral
+    removed = await table.gm.slash(table.channel, "settings gm-role", role=storyteller, remove=True)
+    assert "no longer makes GMs here" in text_of(removed)
+    again = await dave.slash(table.channel, "settings secret", mode="gm")
+    assert again.ephemeral
+
+
+async def test_manage_server_may_add_a_gm_role(table: Table) -> None:
+    import discord
+
+    admin_role = table.guild.create_role(
+        "Admins", permissions=discord.Permissions(manage_guild=True)
+    )
+    erin = table.guild.add_member(table.env.create_user("erin"), roles=[admin_role])
+    storyteller = table.guild.create_role("Storyteller")
+    added = await erin.slash(table.channel, "settings gm-role", role=storyteller)
+    assert not added.ephemeral, text_of(added)
+    twice = await erin.slash(table.channel, "settings gm-role", role=storyteller)
+    assert "already made GMs here" in text_of(twice)
+
+
+async def test_every_written_example_is_for_a_command_that_exists(table: Table) -> None:
+    from bot.render.help_examples import EXAMPLES
+
+    names = {c.qualified_name for c in table.bot.tree.walk_commands()}
+    assert set(EXAMPLES) <= names
