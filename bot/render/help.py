@@ -98,14 +98,14 @@ def examples_of(command: app_commands.Command) -> tuple[tuple[str, str], tuple[s
     if command.qualified_name in EXAMPLES:
         return EXAMPLES[command.qualified_name]
     required = [o for o in command.parameters if o.required]
+    # One optional option, so the second example stays a plausible call.
+    extra = next((o for o in command.parameters if not o.required), None)
     typed = [f"/{command.qualified_name}"]
     short = " ".join([*typed, *(f"{o.name}:{_sample(o)}" for o in required)])
-    full = " ".join([*typed, *(f"{o.name}:{_sample(o)}" for o in command.parameters)])
-    if not command.parameters:
+    if extra is None:
         return (short, command.description), (f"/help command:{command.qualified_name}", "this")
-    if full == short:
-        return (short, command.description), (f"/help command:{command.qualified_name}", "this")
-    return (short, "with only what it needs"), (full, "with every option")
+    longer = f"{short} {extra.name}:{_sample(extra)}"
+    return (short, command.description), (longer, f"also with `{extra.name}`")
 
 
 def command_embed(command: app_commands.Command) -> discord.Embed:

@@ -312,7 +312,9 @@ async def test_every_command_has_two_examples_naming_only_its_options(table: Tab
             if words[0] == "/help":
                 continue
             assert " ".join(words)[1:].startswith(command.qualified_name), typed
-            named = {w.partition(":")[0] for w in words if ":" in w}
+            options = words[len(command.qualified_name.split()) :]
+            assert all(":" in w for w in options), typed  # spaces inside values are quoted
+            named = {w.partition(":")[0] for w in options}
             assert named <= declared, (typed, named - declared)
 
 
