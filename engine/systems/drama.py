@@ -439,7 +439,7 @@ class Pools:
             total = getattr(self, field)
             if total > MAX_POOL:
                 sources = " + ".join(
-                    f"{getattr(p, field)} {p.label}" for p in self.parts if getattr(p, field)
+                    f"{getattr(p, field)} from {p.label}" for p in self.parts if getattr(p, field)
                 )
                 raise DramaError(
                     f"The {what} would be {total} ({sources}): at most {MAX_POOL} dice."

@@ -184,7 +184,8 @@ async def test_the_drama_limit_names_where_each_die_came_from(table: Table) -> N
     assert result.ephemeral
     message = result.response.content
     assert (
-        "The Resistance dice (Rd) would be 61 (11 situational resistance + 50 penalty dice): "
+        "The Resistance dice (Rd) would be 61 (11 from situational resistance + 50 from "
+        "penalty dice): "
         "at most 60 dice." in message
     )
     assert "not 61" not in message
