@@ -15,6 +15,7 @@ from discord.ext import commands
 from bot.actor import Actor
 from bot.cogs._confirm import OwnedView
 from bot.render.limits import clip
+from bot.services import gm_roles
 from bot.services.secrecy import Secrecy
 from bot.storage import Database
 from engine.dice import Dice
@@ -123,20 +124,23 @@ async def _deliver_to_gms(
                 return True
             except discord.HTTPException:
                 log.warning("could not post a secret roll to GM channel %s", secrecy.gm_channel_id)
-    if interaction.user.id in secrecy.gm_user_ids or holds_gm_role(
-        interaction.user, interaction.channel, settings.gm_role_names
-    ):
+    # The server's own GM roles (/settings gm-role), read after the roll's commit.
+    db = interaction.client.db  # type: ignore[attr-defined]
+    added = set(await gm_roles.role_ids(db, interaction.guild_id))
+
+    def is_gm_member(member: discord.abc.User) -> bool:
+        if holds_gm_role(member, interaction.channel, settings.gm_role_names):
+            return True
+        return isinstance(member, discord.Member) and any(r.id in added for r in member.roles)
+
+    if interaction.user.id in secrecy.gm_user_ids or is_gm_member(interaction.user):
         return True  # the roller is a GM and has seen it
     guild = interaction.guild
     if guild is None:
         return False
     delivered = False
     starters = [guild.get_member(user_id) for user_id in sorted(secrecy.gm_user_ids)]
-    by_role = [
-        member
-        for member in guild.members
-        if not member.bot and holds_gm_role(member, interaction.channel, settings.gm_role_names)
-    ]
+    by_role = [member for member in guild.members if not member.bot and is_gm_member(member)]
     gms = list({member.id: member for member in [*starters, *by_role] if member}.values())
     for member in gms[:MAX_GM_DMS]:
         try:

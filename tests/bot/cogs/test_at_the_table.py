@@ -377,3 +377,12 @@ async def test_every_written_example_is_for_a_command_that_exists(table: Table) 
 
     names = {c.qualified_name for c in table.bot.tree.walk_commands()}
     assert set(EXAMPLES) <= names
+
+
+async def test_a_secret_roll_reaches_the_holders_of_a_server_gm_role(table: Table) -> None:
+    storyteller = table.guild.create_role("Storyteller")
+    dave = table.guild.add_member(table.env.create_user("dave"), roles=[storyteller])
+    await table.gm.slash(table.channel, "settings gm-role", role=storyteller)
+    await table.alice.slash(table.channel, "coda test", modifier=1, tn=8, secret=True)
+    dm = dave.user.dm_channel.last_message
+    assert dm is not None and "Secret roll by" in dm.content
