@@ -10,7 +10,8 @@ class Actor:
     """The caller of a command.
 
     ``gm_role`` is what Discord alone can tell (a GM role name or Manage Channels);
-    the database adds the rest of the GM rule (see :mod:`bot.services.permissions`).
+    the database adds the rest of the GM rule (the server's own GM roles among
+    ``role_ids``, who started what: see :mod:`bot.services.permissions`).
     """
 
     user_id: int
@@ -18,3 +19,7 @@ class Actor:
     guild_id: int | None = None
     display_name: str = ""
     gm_role: bool = False
+    #: The caller's roles in this server, for the GM roles a server adds itself.
+    role_ids: frozenset[int] = frozenset()
+    #: Manage Server: may add GM roles to this server even when not a GM.
+    manage_guild: bool = False

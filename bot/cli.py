@@ -38,7 +38,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     console.add_argument("--db", help="database URL (default: DATABASE_URL or the SQLite file)")
     console.add_argument("--json", action="store_true", help="print each reply as one JSON object")
     console.add_argument(
-        "--save-files", metavar="DIR", type=Path, help="save attached files (charts) in DIR"
+        "--save-files",
+        metavar="DIR",
+        type=Path,
+        help="save files the bot sends (exports, charts) in DIR",
     )
     commands.add_parser("migrate", help="upgrade the database to the newest schema")
     sync = commands.add_parser("sync", help="register the slash commands with Discord")

@@ -10,6 +10,8 @@ import asyncio
 import hashlib
 import json
 import logging
+import os
+import re
 import shlex
 import sys
 from collections.abc import Callable
@@ -22,16 +24,19 @@ import discord
 from bot import console_forms
 from bot.app import NarratorBot, create_bot
 from bot.config import Settings
+from bot.console_text import format_text, line_editor
 from engine.dice import Dice
 
 GUILD_ID = 1_000_000_000_000_001  # fixed, so the database recognises the console's guild
 CAST = ("gm", "alice", "bob", "carol")  # created in this order so their ids are stable
 GM_ROLE = "GM"
+#: Messages with buttons remembered for /click (the newest first wins).
+CLICKABLE = 50
 
 HELP = """Console commands (everything else is a Narrator slash command, e.g. /roll expression:2d6):
   /as NAME [gm]     act as NAME (created if new; `gm` gives them the GM role)
   /in CHANNEL       switch to channel CHANNEL (created if new)
-  /click LABEL      press a button on the last reply that has one
+  /click LABEL      press the button LABEL on the latest message you can see that has it
   /whoami           who and where you are
   /quit             leave (Ctrl-D works too)
 Options are name:value, quoted when they hold spaces:
@@ -39,6 +44,7 @@ Options are name:value, quoted when they hold spaces:
 HELP += "\nForms (a command that opens one, like /sheet edit):\n" + console_forms.SUBMIT_HELP
 
 _Type = discord.AppCommandOptionType
+_AT_NAME = re.compile(r"(?<![<\w])@(\w{1,32})")
 _GROUPS = (_Type.subcommand.value, _Type.subcommand_group.value)
 _TRUE = {"true", "yes", "y", "1", "on"}
 _FALSE = {"false", "no", "n", "0", "off"}
@@ -62,9 +68,9 @@ class Console:
     channels: dict[str, Any] = field(default_factory=dict)
     user: str = "gm"
     channel: str = "table"
-    # The latest message with buttons each user can see: public ones are everyone's.
-    buttons_for: dict[str | None, Any] = field(default_factory=dict)
-    # ``--save-files DIR``: attachments (charts, long records) are written here.
+    # Messages with buttons, oldest first, each with who can see it (None: everyone).
+    clickable: list[tuple[str | None, Any]] = field(default_factory=list)
+    # ``--save-files DIR``: files the bot sends (exports, charts, long records) are written here.
     save_files: Path | None = None
     # The form (modal) each user was last shown, until they submit it.
     forms: dict[str, Any] = field(default_factory=dict)
@@ -246,6 +252,8 @@ class Console:
             if value.lstrip("@") != GM_ROLE:
                 raise ConsoleError(f"The console has one role, {GM_ROLE}.")
             return self.gm_role
+        if kind == _Type.string:
+            return self._mentions(value)
         if kind == _Type.attachment:
             path = Path(value).expanduser()
             if not path.is_file():
@@ -253,10 +261,35 @@ class Console:
             return (path.name, path.read_bytes())
         return value
 
+    def _remember_buttons(self, owner: str | None, message: Any) -> None:
+        self.clickable = [(o, m) for o, m in self.clickable if m.id != message.id]
+        self.clickable.append((owner, message))
+        del self.clickable[:-CLICKABLE]
+
+    def _mentions(self, text: str) -> str:
+        """A typed @alice in a text option, as Discord's client sends a picked mention."""
+
+        def mention(match: re.Match[str]) -> str:
+            member = self.members.get(match.group(1).lower())
+            return f"<@{member.id}>" if member is not None else match.group(0)
+
+        return _AT_NAME.sub(mention, text)
+
     async def _click(self, label: str) -> None:
-        target = self.buttons_for.get(self.user) or self.buttons_for.get(None)
-        if target is None:
+        """Press ``label`` on the newest message this user can see that has such a button
+        (a private reply with other buttons does not hide an older public one)."""
+        visible = [m for owner, m in reversed(self.clickable) if owner in (None, self.user)]
+        if not visible:
             self._error("No message with buttons that you can see yet.")
+            return
+        wanted = label.strip().casefold()
+        target = next(
+            (m for m in visible if any(str(b).casefold() == wanted for b in _button_labels(m))),
+            None,
+        )
+        if target is None:
+            labels = dict.fromkeys(str(b) for m in visible for b in _button_labels(m))
+            self._error(f"No button `{label}` that you can see. Buttons: {', '.join(labels)}.")
             return
         actor = self.members[self.user]
         before = self._snapshot()
@@ -310,7 +343,7 @@ class Console:
             self.emit({"ephemeral": True, "content": content, "embeds": [], "form": result.modal})
         for message in messages:
             if message.components:
-                self.buttons_for[self.user if message.flags.ephemeral else None] = message
+                self._remember_buttons(self.user if message.flags.ephemeral else None, message)
             self.emit(self._saved(message, _payload(message)))
         replies = {m.id for m in messages}
         here = f"#{self.channel}"
@@ -319,7 +352,7 @@ class Console:
                 if message.id in replies or before.get(message.id) == _fingerprint(message):
                     continue
                 if message.components and where == here:
-                    self.buttons_for[None] = message
+                    self._remember_buttons(None, message)
                 payload = _message_payload(message)
                 payload["channel_message"] = "edited" if message.id in before else "posted"
                 if where != here:
@@ -353,6 +386,13 @@ class Console:
         payload["saved"] = saved
         return payload
 
+    def names(self) -> dict[int, str]:
+        """Who and where each id is, for showing mentions as names."""
+        found = {user.id: f"@{name}" for name, user in self.users.items()}
+        found.update({channel.id: f"#{name}" for name, channel in self.channels.items()})
+        found[self.gm_role.id] = f"@{GM_ROLE}"
+        return found
+
     def _info(self, text: str) -> None:
         self.emit({"console": True, "content": text})
 
@@ -360,14 +400,29 @@ class Console:
         self.emit({"console": True, "error": True, "content": text})
 
 
+def _button_labels(message: Any) -> list[Any]:
+    """The button labels of a reply (SimCord gives its components as raw dicts) or of a
+    channel message (component objects)."""
+    labels = []
+    for row in message.components:
+        if isinstance(row, dict):
+            labels += [
+                child.get("label")
+                for child in row.get("components", [])
+                if child.get("type") == discord.ComponentType.button.value
+            ]
+        else:
+            labels += [
+                child.label
+                for child in getattr(row, "children", [])
+                if getattr(child, "label", None)
+            ]
+    return labels
+
+
 def _payload(message: Any) -> dict[str, Any]:
-    """An interaction's reply (SimCord gives its components as raw dicts)."""
-    buttons = [
-        child.get("label")
-        for row in message.components
-        for child in row.get("components", [])
-        if child.get("type") == discord.ComponentType.button.value
-    ]
+    """An interaction's reply."""
+    buttons = _button_labels(message)
     payload = _shown(message, ephemeral=bool(message.flags.ephemeral), buttons=buttons)
     attachments = getattr(message._message, "attachments", None)
     if attachments:
@@ -403,13 +458,7 @@ def _fingerprint(message: Any) -> str:
 
 def _message_payload(message: Any) -> dict[str, Any]:
     """A channel message (not an interaction reply) in the same shape as a reply."""
-    buttons = [
-        child.label
-        for row in message.components
-        for child in getattr(row, "children", [])
-        if getattr(child, "label", None)
-    ]
-    return _shown(message, ephemeral=False, buttons=buttons)
+    return _shown(message, ephemeral=False, buttons=_button_labels(message))
 
 
 def _shown(message: Any, *, ephemeral: bool, buttons: list[Any]) -> dict[str, Any]:
@@ -431,36 +480,6 @@ def _simcord_message(error: Exception, command: str) -> str:
     return text
 
 
-def format_text(payload: dict[str, Any]) -> str:
-    """A reply as readable text: title, description, fields, footer; ephemeral marked."""
-    if payload.get("console"):
-        return ("! " if payload.get("error") else "") + payload["content"]
-    lines: list[str] = []
-    if payload.get("ephemeral"):
-        lines.append("(only you can see this)")
-    if payload.get("channel_message"):
-        where = payload.get("where", "the channel")
-        lines.append(f"(message {payload['channel_message']} in {where})")
-    if payload.get("content"):
-        lines.append(payload["content"])
-    for embed in payload.get("embeds", []):
-        if embed.get("title"):
-            lines.append(f"== {embed['title']} ==")
-        if embed.get("description"):
-            lines.append(embed["description"])
-        for item in embed.get("fields", []):
-            lines.append(f"  {item['name']}: {item['value']}")
-        if embed.get("footer", {}).get("text"):
-            lines.append(f"  -- {embed['footer']['text']}")
-    if payload.get("buttons"):
-        lines.append("  [" + "] [".join(str(b) for b in payload["buttons"]) + "]  (/click LABEL)")
-    if payload.get("attachments"):
-        lines.append("  attached: " + ", ".join(payload["attachments"]))
-    if payload.get("saved"):
-        lines.append("  saved: " + ", ".join(payload["saved"]))
-    return "\n".join(lines)
-
-
 async def run_console(
     settings: Settings,
     *,
@@ -470,32 +489,52 @@ async def run_console(
     dice: Dice | None = None,
     save_files: Path | None = None,
 ) -> int:
+    stdout = stdout or sys.stdout
+    try:
+        return await _run(settings, as_json, stdin or sys.stdin, stdout, dice, save_files)
+    except BrokenPipeError:
+        # The reader left (`| head`): stop quietly, and keep Python's exit-time flush of
+        # stdout from complaining about the closed pipe.
+        if stdout is sys.stdout:
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
+
+
+async def _run(
+    settings: Settings,
+    as_json: bool,
+    stdin: TextIO,
+    stdout: TextIO,
+    dice: Dice | None,
+    save_files: Path | None,
+) -> int:
     import simcord
 
-    stdin = stdin or sys.stdin
-    stdout = stdout or sys.stdout
     interactive = stdin.isatty() and not as_json
+    console: Console | None = None
 
     def emit(payload: dict[str, Any]) -> None:
         if as_json:
             stdout.write(json.dumps(payload, ensure_ascii=False) + "\n")
         else:
-            stdout.write(format_text(payload) + "\n")
+            names = console.names() if console is not None else {}
+            stdout.write(format_text(payload, names) + "\n")
         stdout.flush()
 
     bot = create_bot(settings, dice=dice, sync_globally=True)
     async with simcord.run(bot, check_errors=False, settle_timeout=30.0) as env:
         console = Console(env=env, bot=bot, emit=emit, save_files=save_files)
         console.setup()
+        read = line_editor(stdin, stdout) if interactive else None
         if interactive:
             stdout.write(
                 "Narrator console — /help for commands, /help console for the console's own.\n"
             )
         while True:
-            if interactive:
-                stdout.write(f"{console.user}@#{console.channel}> ")
-                stdout.flush()
-            line = await asyncio.to_thread(stdin.readline)
+            if read is not None:
+                line = await asyncio.to_thread(read, f"{console.user}@#{console.channel}> ")
+            else:
+                line = await asyncio.to_thread(stdin.readline)
             if not line:
                 break
             if not await console.run_line(line):

@@ -16,6 +16,7 @@ from bot.actor import Actor
 from bot.cogs._commitment import post_notice, roller_note
 from bot.cogs._confirm import OwnedView
 from bot.render.limits import clip
+from bot.services import gm_roles
 from bot.services.secrecy import Secrecy
 from bot.storage import Database
 from engine.dice import Dice
@@ -23,6 +24,10 @@ from engine.dice import Dice
 log = logging.getLogger(__name__)
 
 MAX_GM_DMS = 10
+OPEN_MODE_NOTE = (
+    "🔓 This roll is public: secret rolls are off in this channel's `open` mode, where every "
+    "roll is shown to everyone (a GM can change that with `/settings secret`)."
+)
 
 Choices = list[app_commands.Choice[str]]
 F = TypeVar("F", bound=Callable[..., Awaitable[Choices]])
@@ -61,12 +66,15 @@ def holds_gm_role(member: discord.abc.User, channel: Any, role_names: Sequence[s
 def actor_from(interaction: discord.Interaction) -> Actor:
     """The plain facts a service needs about whoever invoked ``interaction``."""
     settings = interaction.client.settings  # type: ignore[attr-defined]
+    member = interaction.user if isinstance(interaction.user, discord.Member) else None
     return Actor(
         user_id=interaction.user.id,
         channel_id=interaction.channel_id or 0,
         guild_id=interaction.guild_id,
         display_name=interaction.user.display_name,
         gm_role=holds_gm_role(interaction.user, interaction.channel, settings.gm_role_names),
+        role_ids=frozenset(role.id for role in member.roles) if member else frozenset(),
+        manage_guild=bool(member and member.guild_permissions.manage_guild),
     )
 
 
@@ -84,6 +92,8 @@ async def send_roll(
         kwargs["view"] = view
     if not secrecy.secret:
         await _respond(interaction, **kwargs)
+        if secrecy.made_public:
+            await interaction.followup.send(OPEN_MODE_NOTE, ephemeral=True)
         return
     seals = secrecy.seals
     content = f"🔒 Secret roll.{roller_note(seals)}"
@@ -122,20 +132,23 @@ async def _deliver_to_gms(
                 return True
             except discord.HTTPException:
                 log.warning("could not post a secret roll to GM channel %s", secrecy.gm_channel_id)
-    if interaction.user.id in secrecy.gm_user_ids or holds_gm_role(
-        interaction.user, interaction.channel, settings.gm_role_names
-    ):
+    # The server's own GM roles (/settings gm-role), read after the roll's commit.
+    db = interaction.client.db  # type: ignore[attr-defined]
+    added = set(await gm_roles.role_ids(db, interaction.guild_id))
+
+    def is_gm_member(member: discord.abc.User) -> bool:
+        if holds_gm_role(member, interaction.channel, settings.gm_role_names):
+            return True
+        return isinstance(member, discord.Member) and any(r.id in added for r in member.roles)
+
+    if interaction.user.id in secrecy.gm_user_ids or is_gm_member(interaction.user):
         return True  # the roller is a GM and has seen it
     guild = interaction.guild
     if guild is None:
         return False
     delivered = False
     starters = [guild.get_member(user_id) for user_id in sorted(secrecy.gm_user_ids)]
-    by_role = [
-        member
-        for member in guild.members
-        if not member.bot and holds_gm_role(member, interaction.channel, settings.gm_role_names)
-    ]
+    by_role = [member for member in guild.members if not member.bot and is_gm_member(member)]
     gms = list({member.id: member for member in [*starters, *by_role] if member}.values())
     for member in gms[:MAX_GM_DMS]:
         try:

@@ -39,9 +39,18 @@ def sheet_names_from(
             current,
             character,
         )
-        return [app_commands.Choice(name=name, value=name) for name in names]
+        return [app_commands.Choice(name=_shown(interaction, name), value=name) for name in names]
 
     return complete
+
+
+def _shown(interaction: discord.Interaction, value: str) -> str:
+    """How a suggestion reads: "Hermione <@123>" (one player's Hermione) as "Hermione (alice)"."""
+    name, owner_id = characters.split_owner(value)
+    if owner_id is None:
+        return value
+    member = interaction.guild.get_member(owner_id) if interaction.guild else None
+    return f"{name} ({member.display_name if member else 'another player'})"[:100]
 
 
 character_autocomplete = sheet_names_from(characters.character_names)

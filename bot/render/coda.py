@@ -6,7 +6,7 @@ from __future__ import annotations
 import discord
 
 from bot.render import colours
-from bot.render.common import faces, percent, roll_footer, signed, term, titled
+from bot.render.common import faces, number, percent, roll_footer, signed, term, titled
 from bot.render.limits import DESCRIPTION, clip, fit_embed
 from bot.services.coda import (
     CombinedOutcome,
@@ -21,6 +21,7 @@ from engine.systems import coda
 from engine.systems.coda import Degree, Part
 
 EXPLOSION = "💥"
+DAMAGE_ICON = "🩸"
 
 DEGREE_COLOURS: dict[Degree, discord.Colour] = {
     Degree.DISASTROUS_FAILURE: colours.DISASTER,
@@ -64,7 +65,7 @@ def _sum(result: coda.TestResult, parts: tuple[Part, ...], penalties: tuple[Part
     terms += _terms(penalties, -1)
     if unnamed := result.penalty - sum(p.value for p in penalties):
         terms += f" − {unnamed} (penalty)"
-    return f"2d6 ({result.dice_total}){terms} = **{result.total}**"
+    return f"2d6 ({result.dice_total}){terms} = **{number(result.total)}**"
 
 
 def arithmetic(
@@ -105,9 +106,10 @@ def result_lines(
     penalties: tuple[Part, ...],
     chance: float,
     *notes: str,
+    chance_label: str = "Chance",
 ) -> str:
     """A whole test: dice, arithmetic, degree and time, the rolling-1s note, ``notes``, and
-    the chance of success it had before the dice were rolled."""
+    the chance of success it had before its dice were rolled (``chance_label`` says when)."""
     lines = [
         f"**Dice:** {dice_text(result.faces, coda.TEST_DICE)}",
         arithmetic(result, parts, penalties),
@@ -115,7 +117,7 @@ def result_lines(
     ]
     if note := ones_note(result):
         lines.append(note)
-    lines += [*notes, f"Chance: {percent(chance)}"]
+    lines += [*notes, f"{chance_label}: {percent(chance)}"]
     return "\n".join(lines)
 
 
@@ -153,14 +155,19 @@ def coda_test_embed(outcome: TestOutcome, roller: str) -> discord.Embed:
 
 def damage_embed(outcome: DamageOutcome, roller: str) -> discord.Embed:
     result = outcome.result
-    title = titled(f"💥 {result.total} damage", outcome.label)
+    # 💥 marks the extra dice of rolling 6s, so only a roll that has some shows it.
+    icon = EXPLOSION if result.exploded else DAMAGE_ICON
+    title = titled(f"{icon} {number(result.total)} damage", outcome.label)
     modifier = f" {term(result.modifier)}" if result.modifier else ""
+    extra = len(result.extra_faces)
+    rolled = f"{result.count}d6" + (f" + {extra} extra d6" if extra else "")
     lines = [
         f"**Dice:** {dice_text(result.faces, result.count)}",
-        f"{result.count}d6 ({sum(result.faces)}){modifier} = **{result.total}**",
+        f"{rolled} ({sum(result.faces)}){modifier} = **{number(result.total)}**",
     ]
     if result.exploded:
-        lines.append(f"{EXPLOSION} Every die showed 6: rolling 6s added {len(result.extra_faces)}.")
+        added = "one extra die" if extra == 1 else f"{extra} extra dice"
+        lines.append(f"{EXPLOSION} Every die showed 6: rolling 6s added {added}.")
     embed = discord.Embed(title=title, description="\n".join(lines), colour=colours.NEUTRAL)
     _footer(embed, roller, outcome.secrecy.secret, "damage")
     return fit_embed(embed)
@@ -172,7 +179,7 @@ def opposed_embed(outcome: OpposedOutcome, roller: str) -> discord.Embed:
     winning = result.winning
     if result.winner is None or winning is None:
         title = titled("⚖️ Tie", outcome.label)
-        summary = f"Both results are {result.a.total}: a tie (RULES.md: the Narrator decides)."
+        summary = f"Both results are {result.a.total}: a tie, which the Narrator decides."
         colour = colours.PARTIAL
     else:
         degree = winning.degree
@@ -218,7 +225,8 @@ def combined_embed(outcome: CombinedOutcome, roller: str) -> discord.Embed:
     )
     head = (
         f"Helpers test at TN {leader.base_tn - coda.COMBINED_HELPER_TN_SHIFT}; "
-        f"their sum is **{signed(result.bonus)}**."
+        f"their sum is **{signed(result.bonus)}**. "
+        f"Chance before anyone rolled: {percent(outcome.chance)}."
     )
     description = "\n".join([head, *_helper_lines(outcome, named_terms=True)])
     if len(description) > DESCRIPTION:  # many long names: keep every helper, drop the names
@@ -228,7 +236,16 @@ def combined_embed(outcome: CombinedOutcome, roller: str) -> discord.Embed:
     )
     embed.add_field(
         name=clip(f"Leader: {outcome.leader.name}", 256),
-        value=clip(result_lines(leader, outcome.leader.parts, (), outcome.chance), 1024),
+        value=clip(
+            result_lines(
+                leader,
+                outcome.leader.parts,
+                (),
+                outcome.leader_chance,
+                chance_label=f"Chance with the helpers' {signed(result.bonus)}",
+            ),
+            1024,
+        ),
         inline=False,
     )
     if outcome.difficulty:
@@ -243,7 +260,8 @@ def _time(amount: int, unit: str) -> str:
     return f"{amount} {unit.removesuffix('s') if amount == 1 else unit}"
 
 
-def _progress(task: coda.ExtendedTask) -> str:
+def _progress(task: coda.ExtendedTask, *, abandoned: bool = False) -> str:
+    """Total, tests and stages; an abandoned task shows where it stopped, not a next stage."""
     current = task.current
     tests = f"**Tests made:** {task.tests}"
     # Game time needs a unit or an interval: with neither, "0 units (each test 1 unit)" says
@@ -254,13 +272,16 @@ def _progress(task: coda.ExtendedTask) -> str:
             f"(each test {_time(task.interval, task.unit)})"
         )
     lines = [f"**Total:** {task.total} / {task.aggregate_tn} (aggregate TN)", tests]
+    here = "⏹️" if abandoned else "▶️"
     stages = " · ".join(
-        f"{'✅' if i < task.stage or task.complete else '▶️' if i == task.stage else '▫️'} "
+        f"{'✅' if i < task.stage or task.complete else here if i == task.stage else '▫️'} "
         f"TN {s.tn}{f' ({s.skill})' if s.skill else ''}"
         for i, s in enumerate(task.stages)
     )
     lines.append(f"**Stages:** {stages}")
-    if current is not None:
+    if abandoned:
+        lines.append(f"**Abandoned** at stage {task.stage + 1} of {len(task.stages)}.")
+    elif current is not None:
         skill = f" ({current.skill})" if current.skill else ""
         lines.append(f"**Next:** stage {task.stage + 1}, TN {current.tn}{skill}")
     return "\n".join(lines)
@@ -298,8 +319,8 @@ def extended_roll_embed(outcome: ExtendedOutcome, roller: str) -> discord.Embed:
 def task_embed(view: TaskView, *, title: str) -> discord.Embed:
     embed = discord.Embed(
         title=clip(f"{title}: {view.task.name}", 256),
-        description=_progress(view.task),
-        colour=colours.INFO,
+        description=_progress(view.task, abandoned=view.abandoned),
+        colour=colours.NEUTRAL if view.abandoned else colours.INFO,
     )
     embed.add_field(name="Started by", value=f"<@{view.started_by}>")
     return fit_embed(embed)

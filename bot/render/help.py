@@ -1,4 +1,5 @@
-"""The ``/help`` embed: one line per command group, from the tree's own descriptions."""
+"""The ``/help`` embeds: one line per command group, from the tree's own descriptions; one
+command's options and examples; and who counts as a GM."""
 
 from __future__ import annotations
 
@@ -8,7 +9,9 @@ import discord
 from discord import app_commands
 
 from bot.render import colours
-from bot.render.limits import clip, fit_embed
+from bot.render.help_examples import EXAMPLES, SAMPLES
+from bot.render.limits import FIELD_VALUE, clip, fit_embed
+from bot.text import number
 from engine.systems import SYSTEMS
 
 
@@ -38,5 +41,108 @@ def help_embed(
             if system
             else "No default system here yet: a GM can set one with /settings system."
         )
+    )
+    return fit_embed(embed)
+
+
+_TYPE_NAMES = {
+    discord.AppCommandOptionType.string: "text",
+    discord.AppCommandOptionType.integer: "whole number",
+    discord.AppCommandOptionType.number: "number",
+    discord.AppCommandOptionType.boolean: "true/false",
+    discord.AppCommandOptionType.user: "member",
+    discord.AppCommandOptionType.channel: "channel",
+    discord.AppCommandOptionType.role: "role",
+    discord.AppCommandOptionType.mentionable: "member or role",
+    discord.AppCommandOptionType.attachment: "file",
+}
+
+
+def _option_line(option: app_commands.Parameter) -> str:
+    kind = _TYPE_NAMES.get(option.type, option.type.name)
+    if option.choices:
+        kind = " | ".join(str(c.value) for c in option.choices[:8])
+    elif option.min_value is not None and option.max_value is not None:
+        kind += f" {number(int(option.min_value))}…{number(int(option.max_value))}"
+    need = "required" if option.required else "optional"
+    return f"`{option.name}` ({kind}, {need}) — {option.description}"
+
+
+def _sample(option: app_commands.Parameter) -> str:
+    """A plausible value for an example built from the option's own declaration."""
+    if option.choices:
+        value = str(option.choices[0].value)
+    elif option.name in SAMPLES:
+        value = SAMPLES[option.name]
+    elif option.type is discord.AppCommandOptionType.boolean:
+        value = "true"
+    elif option.type in (discord.AppCommandOptionType.integer, discord.AppCommandOptionType.number):
+        low = int(option.min_value) if option.min_value is not None else 0
+        high = int(option.max_value) if option.max_value is not None else 10
+        value = str(min(max(2, low), high))
+    elif option.type is discord.AppCommandOptionType.user:
+        value = "@alice"
+    elif option.type is discord.AppCommandOptionType.channel:
+        value = "#gm-notes"
+    elif option.type is discord.AppCommandOptionType.role:
+        value = "@GM"
+    elif option.type is discord.AppCommandOptionType.attachment:
+        value = "./Hermione.json"
+    else:
+        value = "Hermione"
+    return f'"{value}"' if " " in value else value
+
+
+def examples_of(command: app_commands.Command) -> tuple[tuple[str, str], tuple[str, str]]:
+    """The command's two examples: written ones, else its required options, then all."""
+    if command.qualified_name in EXAMPLES:
+        return EXAMPLES[command.qualified_name]
+    required = [o for o in command.parameters if o.required]
+    # One optional option, so the second example stays a plausible call.
+    extra = next((o for o in command.parameters if not o.required), None)
+    typed = [f"/{command.qualified_name}"]
+    short = " ".join([*typed, *(f"{o.name}:{_sample(o)}" for o in required)])
+    if extra is None:
+        return (short, command.description), (f"/help command:{command.qualified_name}", "this")
+    longer = f"{short} {extra.name}:{_sample(extra)}"
+    return (short, command.description), (longer, f"also with `{extra.name}`")
+
+
+def command_embed(command: app_commands.Command) -> discord.Embed:
+    """``/help command:<name>``: what a command does, its options and two worked examples."""
+    embed = discord.Embed(
+        title=f"/{command.qualified_name}",
+        description=command.description,
+        colour=colours.INFO,
+    )
+    options = [_option_line(o) for o in command.parameters] or ["None."]
+    embed.add_field(name="Options", value=clip("\n".join(options), FIELD_VALUE), inline=False)
+    lines = [f"`{typed.strip()}` — {what}" for typed, what in examples_of(command)]
+    embed.add_field(name="Examples", value=clip("\n".join(lines), FIELD_VALUE), inline=False)
+    embed.set_footer(text="Options are typed name:value; /help lists every command")
+    return fit_embed(embed)
+
+
+def gm_embed(role_names: Sequence[str], role_ids: Sequence[int] = ()) -> discord.Embed:
+    """``/help command:gm``: who counts as a GM, in full (refusals say it in one line)."""
+    roles = ", ".join([*(f"`{name}`" for name in role_names), *(f"<@&{i}>" for i in role_ids)])
+    roles = roles or "none"
+    embed = discord.Embed(
+        title="Who is a GM",
+        description="\n".join(
+            [
+                "A GM of a channel is anyone who:",
+                f"• holds a GM role: {roles} (a GM or someone with Manage Server adds one "
+                "for this server with `/settings gm-role`);",
+                "• has Manage Channels in the channel;",
+                "• or started the channel's current encounter (`/init start`) or match "
+                "(`/quidditch new`), until it ends.",
+                "",
+                "GMs read and change the sheets used in the channel, remove penalty dice, run "
+                "encounters and matches, and see secret rolls. Players change only their own "
+                "characters.",
+            ]
+        ),
+        colour=colours.INFO,
     )
     return fit_embed(embed)

@@ -56,6 +56,14 @@ def _successes(n: int) -> str:
     return f"{n} success" + ("" if n == 1 else "es")
 
 
+def _with_criticals(successes: int, criticals: int) -> str:
+    """ "2 successes, 1 of them a Critical": Criticals are successes, not extra ones."""
+    if criticals == successes:
+        return "1 success: a Critical" if successes == 1 else f"{successes} successes, all Critical"
+    which = "a Critical" if criticals == 1 else "Criticals"
+    return f"{_successes(successes)}, {criticals} of them {which}"
+
+
 def _hits(n: int) -> str:
     return f"{n} hit" + ("" if n == 1 else "s")
 
@@ -81,7 +89,7 @@ def normal_embed(outcome: NormalOutcome, roller: str) -> discord.Embed:
     if result.auto_fail:
         headline, colour = "❌ Automatic failure", colours.DISASTER
     elif result.critical:
-        headline = f"💥 {_successes(result.successes)}, {result.criticals} Critical"
+        headline = f"💥 {_with_criticals(result.successes, result.criticals)}"
         colour = colours.GREAT_SUCCESS
     elif result.success:
         headline, colour = f"✅ {_successes(result.successes)}", colours.SUCCESS

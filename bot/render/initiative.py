@@ -17,6 +17,7 @@ import discord
 from bot.render import colours
 from bot.render.limits import clip, fit_embed
 from bot.services.initiative import EncounterView, InitOutcome, Joined
+from bot.text import number
 from engine import initiative as ini
 
 SWORDS = "⚔️"
@@ -51,8 +52,8 @@ def _score(state: ini.Encounter, combatant: ini.Combatant, gm: bool) -> str:
         for other in state.combatants
     )
     if not (tied and combatant.tiebreak):
-        return str(combatant.total)
-    return f"{combatant.total} (roll-off {', '.join(map(str, combatant.tiebreak))})"
+        return number(combatant.total)
+    return f"{number(combatant.total)} (roll-off {', '.join(map(str, combatant.tiebreak))})"
 
 
 def _line(state: ini.Encounter, index: int, combatant: ini.Combatant, gm: bool) -> str:
@@ -155,8 +156,8 @@ def tracker_embed(view: EncounterView, *, gm: bool = False) -> discord.Embed:
 
 def _rolled(joined: Joined) -> str:
     if joined.roll is None:
-        return f"**{joined.name}** joins at **{joined.total}** (set by the GM)."
-    return f"**{joined.name}** joins: {joined.roll.detail} = **{joined.total}**"
+        return f"**{joined.name}** joins at **{number(joined.total)}** (set by the GM)."
+    return f"**{joined.name}** joins: {joined.roll.detail} = **{number(joined.total)}**"
 
 
 def _lookup(name: str, *states: ini.Encounter | None) -> ini.Combatant | None:

@@ -91,7 +91,9 @@ def show_embed(view: PenaltyView) -> discord.Embed:
         lines = []
         for line in view.log:
             when = discord.utils.format_dt(line.at, "R")
-            reason = f" — {clip(line.reason, 80)}" if line.reason else ""
+            # A drama entry's reason ("2 drama-die 1s") only repeats its label and numbers.
+            shown = line.reason if line.kind != "drama" else ""
+            reason = f" — {clip(shown, 80)}" if shown else ""
             lines.append(
                 f"{when} {KIND_LABELS.get(line.kind, line.kind)}: {line.before} → {line.after}"
                 f" by <@{line.user_id}>{reason}"

@@ -35,8 +35,8 @@ def colour_of(result: CheckResult) -> discord.Colour:
 
 def base_line(base: Base) -> str:
     if base.parts == (f"Base {base.value}",):
-        return f"**Base {base.value}**"
-    return f"**Base {base.value}** = {' + '.join(base.parts)}"
+        return f"**Base {number(base.value)}**"
+    return f"**Base {number(base.value)}** = {' + '.join(base.parts)}"
 
 
 def chance_line(chance: float) -> str:
@@ -53,7 +53,8 @@ def check_lines(result: CheckResult) -> list[str]:
         return ["Roll forgone (Base above 15): **SL 1**, and no critical either way."]
     first, second = result.faces
     raw = result.base - first - second
-    lines = [f"2d10: [{first}] [{second}] → SL = {result.base} − {first + second} = {number(raw)}"]
+    sl = f"SL = {number(result.base)} − {first + second} = {number(raw)}"
+    lines = [f"2d10: [{first}] [{second}] → {sl}"]
     if result.special is not None:
         lines.append(SPECIAL_LINES[result.special])
     lines.append(f"**SL {number(result.success_level)}** — {_verdict(result)}.")
@@ -127,6 +128,7 @@ def _resisted_chance_line(outcome: ResistedOutcome) -> str:
 
 
 STATUS_ICONS = {TaskStatus.IN_PROGRESS: "⏳", TaskStatus.COMPLETE: "✅", TaskStatus.FAILED: "💥"}
+ABANDONED_ICON = "⏹️"
 
 
 def _task_lines(view: SustainedView) -> list[str]:
@@ -139,14 +141,20 @@ def _task_lines(view: SustainedView) -> list[str]:
             f"A failed check costs 1; it fails if the pool falls below −{task.goal} "
             "or on a critical failure."
         )
-    status = f"{STATUS_ICONS[task.status]} **{task.status.label}**"
+    status = f"{_icon(view)} **{'abandoned' if view.abandoned else task.status.label}**"
     if task.reason is not None:
         status += f": {task.reason.label}"
     lines.append(status)
     return lines
 
 
+def _icon(view: SustainedView) -> str:
+    return ABANDONED_ICON if view.abandoned else STATUS_ICONS[view.task.status]
+
+
 def _status_colour(view: SustainedView) -> discord.Colour:
+    if view.abandoned:
+        return colours.NEUTRAL
     return {
         TaskStatus.IN_PROGRESS: colours.INFO,
         TaskStatus.COMPLETE: colours.GREAT_SUCCESS,
@@ -156,7 +164,7 @@ def _status_colour(view: SustainedView) -> discord.Colour:
 
 def sustained_embed(view: SustainedView, *, heading: str = "Sustained action") -> discord.Embed:
     embed = discord.Embed(
-        title=titled(f"{STATUS_ICONS[view.task.status]} {heading}", view.label),
+        title=titled(f"{_icon(view)} {heading}", view.label),
         description="\n".join([*_task_lines(view), f"Started by <@{view.started_by}>."]),
         colour=_status_colour(view),
     )
@@ -167,7 +175,14 @@ def sustained_embed(view: SustainedView, *, heading: str = "Sustained action") -
             for entry in view.log[-10:]
         ]
         embed.add_field(name="Latest checks", value=clip("\n".join(lines), FIELD_VALUE))
-    embed.set_footer(text="RPS sustained action · /rps sustained roll adds a check")
+    embed.set_footer(
+        text="RPS sustained action · "
+        + (
+            "/rps sustained roll adds a check"
+            if view.task.status is TaskStatus.IN_PROGRESS and not view.abandoned
+            else "/rps sustained start begins another"
+        )
+    )
     return fit_embed(embed)
 
 

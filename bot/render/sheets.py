@@ -9,11 +9,13 @@ from bot.render.limits import FIELD_VALUE, FIELDS, TOTAL, clip, fit_embed
 from bot.services.characters import CharacterSheet, Resource, ResourceChange, Skill
 from bot.services.sheet import TEMPLATES
 from bot.services.sheets import CharacterList
+from bot.text import number
 from engine.systems import SYSTEMS
 
 
 def _resource_text(resource: Resource) -> str:
-    return f"{resource.current}" if resource.max is None else f"{resource.current}/{resource.max}"
+    current = number(resource.current)
+    return current if resource.max is None else f"{current}/{number(resource.max)}"
 
 
 #: Room left on a page for the footer ("Page 2/3") and the shortened-note of fit_embed.
@@ -21,7 +23,7 @@ PAGE_BUDGET = TOTAL - 200
 
 
 def _skill_text(name: str, skill: Skill) -> str:
-    line = f"{name} **{skill.ranks}**"
+    line = f"{name} **{number(skill.ranks)}**"
     if skill.attribute:
         line += f" ({skill.attribute})"
     if skill.specialties:
@@ -48,7 +50,7 @@ def sheet_pages(sheet: CharacterSheet, *, changed: str | None = None) -> list[di
     fields = [
         *_fields(
             "Attributes",
-            [f"{name} **{value}**" for name, value in sheet.attributes.items()],
+            [f"{name} **{number(value)}**" for name, value in sheet.attributes.items()],
             "none yet (`/sheet set`)",
         ),
         *_fields(
@@ -80,8 +82,8 @@ def sheet_pages(sheet: CharacterSheet, *, changed: str | None = None) -> list[di
             pages.append(page())
         pages[-1].add_field(name=name, value=value, inline=False)
     if len(pages) > 1:
-        for number, embed in enumerate(pages, start=1):
-            embed.set_footer(text=f"Page {number}/{len(pages)}")
+        for page, embed in enumerate(pages, start=1):
+            embed.set_footer(text=f"Page {page}/{len(pages)}")
     return [fit_embed(embed) for embed in pages]
 
 

@@ -11,6 +11,7 @@ commands' own services (taking ``db``) live further down.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
@@ -72,6 +73,24 @@ __all__ = [
 ]
 
 AUTOCOMPLETE_LIMIT = 25
+
+# "Hermione <@123>" (or "Hermione (<@123>)"): a name with its player, which is what Discord
+# sends for "Hermione @alice" typed in a text option and what autocomplete offers a GM
+# when several players' characters share a name.
+_WITH_OWNER = re.compile(r"^(?P<name>.*?)\s*\(?\s*<@!?(?P<owner>\d{1,20})>\s*\)?\s*$", re.DOTALL)
+
+
+def split_owner(name: str) -> tuple[str, int | None]:
+    """``"Hermione <@123>"`` → ``("Hermione", 123)``; a plain name has no owner."""
+    match = _WITH_OWNER.match(name)
+    if match is None or not match["name"].strip():
+        return name, None
+    return match["name"], int(match["owner"])
+
+
+def with_owner(name: str, owner_id: int) -> str:
+    """The option value naming exactly one character: :func:`split_owner`'s inverse."""
+    return f"{name} <@{owner_id}>"
 
 
 def guild_key(actor: Actor) -> int:
@@ -152,7 +171,9 @@ async def row_by_name(
     for_update: bool = False,
 ) -> Character:
     """:func:`character_by_name`'s row, for the services that change it (locked when
-    ``for_update``)."""
+    ``for_update``). ``name`` may carry its player (:func:`split_owner`)."""
+    if owner_id is None:
+        name, owner_id = split_owner(name)
     guild_id = guild_key(actor)
     key = name_key(name)
     if owner_id is None or owner_id == actor.user_id:
@@ -173,8 +194,8 @@ async def row_by_name(
     ]
     if len(matches) > 1:
         raise UserError(
-            f"{len(matches)} characters in this channel are called {name.strip()}: "
-            "say whose with the `player` option."
+            f"{len(matches)} characters in this channel are called {name.strip()}: pick one "
+            f"from the suggestions, or add its player: `{name.strip()} @player`."
         )
     if matches:
         row = matches[0]
@@ -230,13 +251,30 @@ async def character_names(
     session: AsyncSession, actor: Actor, prefix: str, _character: str | None = None
 ) -> list[str]:
     """The caller's characters, and for a GM also the channel's characters (``_character``
-    unused: it makes this a :data:`NameLookup` like the lookups of a sheet's names)."""
-    names = [c.name for c in await repo.owned(session, guild_key(actor), actor.user_id)]
+    unused: it makes this a :data:`NameLookup` like the lookups of a sheet's names).
+
+    Another player's character whose name the GM could not reach alone (a name shared by
+    two players here, or with one of the GM's own) comes with its player
+    (:func:`with_owner`), so every suggestion names exactly one character."""
+    own = await repo.owned(session, guild_key(actor), actor.user_id)
+    names = [c.name for c in own]
     if await is_gm(session, actor):
-        names += [
-            c.name for c in await repo.in_channel(session, guild_key(actor), actor.channel_id)
+        others = [
+            c
+            for c in await repo.in_channel(session, guild_key(actor), actor.channel_id)
+            if c.owner_id != actor.user_id
         ]
-    return matching(names, prefix)
+        taken = {c.name_key for c in own}
+        counts: dict[str, int] = {}
+        for c in others:
+            counts[c.name_key] = counts.get(c.name_key, 0) + 1
+        names += [
+            with_owner(c.name, c.owner_id)
+            if c.name_key in taken or counts[c.name_key] > 1
+            else c.name
+            for c in others
+        ]
+    return matching(names, split_owner(prefix)[0])
 
 
 async def sheet_for_autocomplete(

@@ -583,6 +583,9 @@ class CombinedOutcome:
     difficulty: str | None
     label: str | None
     secrecy: secrecy.Secrecy
+    #: The leader's own chance, with the sum the helpers actually rolled (``chance`` is the
+    #: whole test's, before anyone rolled).
+    leader_chance: float = 0.0
 
 
 def split_helpers(text: str) -> list[str]:
@@ -642,6 +645,9 @@ async def roll_combined(
             tn=base_tn, helpers=kwargs["helpers"], ones=ones, conditions=chosen
         )
         result = coda.combined(dice, **kwargs)
+        leader_chance = coda.chance(
+            modifier=lead.modifier + result.bonus, tn=base_tn, ones=ones, conditions=chosen
+        )
         for helper, test in zip(helping, result.helpers, strict=True):
             _log_test(
                 session,
@@ -668,6 +674,7 @@ async def roll_combined(
         difficulty=difficulty_label,
         label=label,
         secrecy=visibility,
+        leader_chance=leader_chance,
     )
 
 
@@ -680,6 +687,8 @@ class TaskView:
 
     task: coda.ExtendedTask
     started_by: int
+    # Given up with /coda extended abandon: there is no next stage to show.
+    abandoned: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -820,10 +829,12 @@ async def roll_extended(
         stage = state.current
         assert stage is not None  # complete tasks are deleted
         wanted_skill = skill or (stage.skill if modifier is None else None)
-        if (character or attribute) and not wanted_skill:
+        if not wanted_skill and (character or attribute or modifier is None):
+            # A stage without a skill never rolls a bare 2d6 by default: ask what is rolled.
+            who = character.strip() if character else "your character"
             raise UserError(
                 f"Stage {state.stage + 1} of `{state.name}` names no skill: say which `skill` "
-                f"{(character or 'your character').strip()} rolls."
+                f"{who} rolls, or give a `modifier` (`modifier:0` for a bare 2d6)."
             )
         if wanted_skill:
             try:
@@ -888,7 +899,7 @@ async def abandon_extended(db: Database, actor: Actor, *, task: str | None = Non
                 f"Only whoever started `{row.name}` (<@{row.started_by}>) or the channel's GM "
                 "can abandon it."
             )
-        view = TaskView(task=task_of(row), started_by=row.started_by)
+        view = TaskView(task=task_of(row), started_by=row.started_by, abandoned=True)
         await tasks_repo.delete(session, row)
     return view
 

@@ -268,7 +268,7 @@ async def _helper_character(
             f"Say which `attribute` or `skill` <@{spec.user_id}> rolls, "
             f"or give their Base dice, like `<@{spec.user_id}>:4`."
         )
-    return sheet, await penalty_service.current_dice(session, actor.channel_id, sheet.id)
+    return sheet, await penalty_service.current_dice(session, sheet.id)
 
 
 # --- /drama test ------------------------------------------------------------------------------
@@ -411,9 +411,7 @@ async def pay_price(db: Database, actor: Actor, offer_id: int, *, now: datetime)
         offer.paid_at = now
         change = None
         if offer.character_id is not None:
-            pool = await pools_repo.get_for_update(
-                session, offer.channel_id, offer.character_id, offer.guild_id
-            )
+            pool = await pools_repo.get_for_update(session, offer.character_id, offer.guild_id)
             change = penalty.add(pool.dice, drama.PRICE_PENALTY)
             penalty_service.apply(
                 session, pool, change, user_id=actor.user_id, kind="price", reason="Yes, but…"

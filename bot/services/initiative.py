@@ -23,7 +23,7 @@ from bot.actor import Actor
 from bot.errors import PermissionDenied, UserError
 from bot.services import channel_settings
 from bot.services.characters import named_or_active
-from bot.services.permissions import is_gm, register_gm_source, require_gm
+from bot.services.permissions import WHO_IS_GM, is_gm, register_gm_source, require_gm
 from bot.services.sheet import CharacterSheet
 from bot.storage import Database
 from bot.storage.models.initiative import InitiativeEncounter
@@ -41,8 +41,7 @@ GENERIC = "generic"
 #: RULES.md §1: CODA initiative adds the Swiftness reaction by default.
 CODA_INITIATIVE = "Swiftness"
 NOT_YOUR_TURN = (
-    "Only the GM, or the player whose combatant's turn it is, can {action}. "
-    "A GM holds a GM role, has Manage Channels, or started this channel's encounter."
+    "Only the GM, or the player whose combatant's turn it is, can {action} (" + WHO_IS_GM + ")."
 )
 
 
@@ -282,8 +281,12 @@ async def join(
     character: str | None = None,
     modifier: int = 0,
     stress: bool = False,
+    name: str | None = None,
 ) -> InitOutcome:
-    """A player's character joins, rolling from the sheet (the encounter's attribute)."""
+    """A player's character joins, rolling from the sheet (the encounter's attribute).
+
+    ``name`` is how the tracker shows it, for a character whose name is taken already (two
+    players' Hermiones); by default its own name."""
     async with db.unit_of_work() as session:
         row = await _require(session, actor.channel_id, lock=True)
         state = ini.from_dict(row.state)
@@ -291,13 +294,20 @@ async def join(
         sheet = await named_or_active(session, actor, character)
         if sheet.owner_id != actor.user_id:
             await require_gm(session, actor, "enter another player's character")
+        shown = ini.clean_name(name) if name is not None else sheet.name
+        taken = next((c for c in state.combatants if c.key == shown.casefold()), None)
+        if name is None and taken and (taken.owner_id, taken.character) != (sheet.owner_id, shown):
+            raise UserError(
+                f"{shown} is already in the encounter: join with another `name` "
+                f"(e.g. `name:{shown} 2`)."
+            )
         bonus = modifier + _sheet_bonus(row, state, sheet)
         rolled = _roll(dice, row, state, bonus, stress)
-        joined = Joined(sheet.name, rolled.total, rolled, False, sheet.owner_id)
+        joined = Joined(shown, rolled.total, rolled, False, sheet.owner_id)
         new = ini.apply(
             state,
             ini.Add(
-                sheet.name,
+                shown,
                 rolled.total,
                 owner_id=sheet.owner_id,
                 character=sheet.name,
@@ -310,7 +320,7 @@ async def join(
         _log_roll(session, actor, state, joined)
         _save(row, new)
         gm = await is_gm(session, actor)
-        return InitOutcome(_view(row, new, gm=gm), "add", state, sheet.name, (joined,))
+        return InitOutcome(_view(row, new, gm=gm), "add", state, shown, (joined,))
 
 
 def _sheet_bonus(row: InitiativeEncounter, state: ini.Encounter, sheet: CharacterSheet) -> int:

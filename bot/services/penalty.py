@@ -1,7 +1,9 @@
 """Penalty pools (Drama in History): ``/penalty add|recover|rest|show`` and the in-session
 helpers the Drama rolls use to read and grow the roller's pool in the roll's transaction.
 
-Who may do what: the GM changes any pool of a character used in the channel; a player may
+A character has one pool, which follows it into every channel (RULES.md §5).
+
+Who may do what: the GM changes the pool of any character used in the channel; a player may
 add to their own pool and rest their own character; only the GM removes dice outright
 (RULES.md: "removed by the GM").
 """
@@ -31,7 +33,7 @@ KIND_LABELS = {
     "add": "added",
     "recover": "recovered",
     "rest": "rested",
-    "drama": "drama-die 1s",
+    "drama": "1s on drama dice",
     "price": "paid the price",
 }
 
@@ -69,15 +71,15 @@ class PenaltyView:
 # --- inside another command's unit of work ---------------------------------------------
 
 
-async def current_dice(session: AsyncSession, channel_id: int, character_id: int) -> int:
-    """The character's penalty dice in this channel (0 when it never had any)."""
-    pool = await repo.get(session, channel_id, character_id)
+async def current_dice(session: AsyncSession, character_id: int) -> int:
+    """The character's penalty dice (0 when it never had any)."""
+    pool = await repo.get(session, character_id)
     return pool.dice if pool is not None else 0
 
 
 async def lock_pool(session: AsyncSession, actor: Actor, sheet: CharacterSheet) -> PenaltyPool:
-    """The character's pool in the actor's channel, locked until the transaction ends."""
-    return await repo.get_for_update(session, actor.channel_id, sheet.id, actor.guild_id)
+    """The character's pool, locked until the transaction ends."""
+    return await repo.get_for_update(session, sheet.id, actor.guild_id)
 
 
 def apply(
@@ -154,7 +156,7 @@ async def show(db: Database, actor: Actor, *, character: str | None = None) -> P
     """A character's pool, level and recent log (yours, or as GM any used here)."""
     async with db.unit_of_work(read_only=True) as session:
         sheet = await named_or_active(session, actor, character, system=SYSTEM)
-        pool = await repo.get(session, actor.channel_id, sheet.id)
+        pool = await repo.get(session, sheet.id)
         entries = await repo.recent_log(session, pool.id, count=LOG_LINES) if pool else []
     dice = pool.dice if pool is not None else 0
     return PenaltyView(

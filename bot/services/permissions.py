@@ -1,7 +1,8 @@
 """Who is a GM of a channel: the one reusable check, with one refusal message.
 
 DESIGN.md: a GM holds the guild's GM role, has Manage Channels, or started the channel's
-current encounter or match. The first two come from Discord (``Actor.gm_role``); a feature
+current encounter or match. The first two come from Discord (``Actor.gm_role``), as do the
+roles a server adds with ``/settings gm-role`` (``Actor.role_ids``, matched here); a feature
 that starts things registers a :data:`GmSource` naming who started it in a channel, so the
 check stays one function and secret rolls can reach those GMs too.
 """
@@ -14,6 +15,10 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.actor import Actor
 from bot.errors import PermissionDenied
+from bot.storage.repositories import gm_roles
+
+#: Where a refusal sends a player to read who counts as a GM (kept to one line).
+WHO_IS_GM = "who is one: `/help command:gm`"
 
 #: Who started something still running in a channel (``None``: nothing is running).
 GmSource = Callable[[AsyncSession, int], Awaitable[int | None]]
@@ -36,6 +41,10 @@ async def channel_starters(session: AsyncSession, channel_id: int) -> set[int]:
 async def is_gm(session: AsyncSession, actor: Actor) -> bool:
     if actor.gm_role:
         return True
+    if actor.role_ids and actor.guild_id is not None:
+        added = await gm_roles.role_ids(session, actor.guild_id)
+        if actor.role_ids.intersection(added):
+            return True
     return actor.user_id in await channel_starters(session, actor.channel_id)
 
 
@@ -47,7 +56,4 @@ async def require_gm(session: AsyncSession, actor: Actor, action: str) -> None:
 
 def not_a_gm(action: str) -> PermissionDenied:
     """The one refusal for a non-GM, for callers that already know whether the actor is one."""
-    return PermissionDenied(
-        f"Only the channel's GM can {action}. A GM holds a GM role, has Manage Channels, "
-        "or started this channel's current encounter or match."
-    )
+    return PermissionDenied(f"Only the channel's GM can {action} ({WHO_IS_GM}).")

@@ -368,6 +368,8 @@ class SustainedView:
     label: str | None
     started_by: int
     log: tuple[dict, ...]
+    # Ended with /rps sustained abandon: its engine status still says "in progress".
+    abandoned: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -507,6 +509,6 @@ async def sustained_abandon(db: Database, actor: Actor) -> SustainedView:
             raise PermissionDenied(
                 "Only whoever started this sustained action, or the channel's GM, can abandon it."
             )
-        view = _view(row)
+        view = replace(_view(row), abandoned=True)
         await repo.delete(session, row)
     return view

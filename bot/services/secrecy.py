@@ -29,6 +29,9 @@ class Secrecy:
     gm_channel_id: int | None = None
     #: GMs by what they started here (an encounter, a match): Discord cannot tell who they are.
     gm_user_ids: frozenset[int] = frozenset()
+    #: Asked to be secret in a channel whose secret mode is ``open``: public, and the roller
+    #: is told why (they expected nobody else to see it).
+    made_public: bool = False
     #: The secret entries of this roll's unit of work. The roll log commits to each as it is
     #: written (bot.storage.repositories.rolls.add), so every service that logs a secret roll
     #: gets its commitment shown without a line of its own.
@@ -41,6 +44,7 @@ class Secrecy:
 
 
 PUBLIC = Secrecy()
+OPEN_MODE = Secrecy(made_public=True)
 
 
 async def decide(session: AsyncSession, channel_id: int, requested: bool) -> Secrecy:
@@ -53,7 +57,7 @@ async def decide(session: AsyncSession, channel_id: int, requested: bool) -> Sec
             "Secret rolls are off in this channel (a GM can change that with /settings secret)."
         )
     if settings.secret_mode == "open":
-        return PUBLIC
+        return OPEN_MODE
     return Secrecy(
         secret=True,
         gm_channel_id=settings.gm_channel_id,

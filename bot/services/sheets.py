@@ -44,6 +44,7 @@ from bot.services.sheet import (
 from bot.storage import Database
 from bot.storage.models import Character
 from bot.storage.repositories import characters as repo
+from bot.text import number
 from engine.systems import SYSTEMS
 
 MAX_CHARACTERS = 50  # per player and guild
@@ -174,10 +175,10 @@ async def set_attribute(
         key = find_key(row.attributes, attribute)
         if key is None and len(row.attributes) >= MAX_ATTRIBUTES:
             raise UserError(f"A sheet has at most {MAX_ATTRIBUTES} attributes; {row.name} is full.")
-        name = check_entry_name("attribute", attribute)
+        name = _entry_name("attribute", attribute, key)
         row.attributes = _put(row.attributes, key, name, value)
         await session.flush()
-        return SheetChange(sheet_from_row(row), f"{name} = {value}")
+        return SheetChange(sheet_from_row(row), f"{name} = {number(value)}")
 
 
 async def set_skill(
@@ -223,11 +224,11 @@ async def set_skill(
             listed = list(dict.fromkeys(listed))
             if len(listed) > MAX_SPECIALTIES:
                 raise UserError(f"A skill has at most {MAX_SPECIALTIES} specialties.")
-        name = check_entry_name("skill", skill)
+        name = _entry_name("skill", skill, key)
         value = {"ranks": ranks, "attribute": parent, "specialties": listed}
         row.skills = _put(row.skills, key, name, value)
         await session.flush()
-        summary = f"{name} {ranks}" + (f" ({parent})" if parent else "")
+        summary = f"{name} {number(ranks)}" + (f" ({parent})" if parent else "")
         if listed:
             summary += f", specialties: {', '.join(listed)}"
         return SheetChange(sheet_from_row(row), summary)
@@ -408,6 +409,12 @@ async def _remove_entry(
     setattr(row, column, entries)
     await session.flush()
     return SheetChange(sheet_from_row(row), f"removed {key}")
+
+
+def _entry_name(kind: str, typed: str, key: str | None) -> str:
+    """An existing entry keeps its first spelling (``/sheet set attribute:" WITS "`` changes
+    Wits' value, not its name); a new one is the typed name, trimmed."""
+    return key if key is not None else check_entry_name(kind, typed)
 
 
 def _put(entries: dict, old_key: str | None, new_key: str, value: object) -> dict:

@@ -461,6 +461,21 @@ class Pools:
         )
 
     def validated(self) -> Pools:
+        """The pools, or :class:`DramaError` naming where each die of a too-large pool came
+        from (a sum the player never typed, e.g. their Rd plus their penalty dice)."""
+        for what, field in (
+            ("Base dice (Bd)", "base"),
+            ("Resistance dice (Rd)", "resistance"),
+            ("Drama dice (Dd)", "drama"),
+        ):
+            total = getattr(self, field)
+            if total > MAX_POOL:
+                sources = " + ".join(
+                    f"{getattr(p, field)} from {p.label}" for p in self.parts if getattr(p, field)
+                )
+                raise DramaError(
+                    f"The {what} would be {total} ({sources}): at most {MAX_POOL} dice."
+                )
         _pools(self.base, self.resistance, self.drama)
         return self
 

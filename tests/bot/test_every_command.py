@@ -4,8 +4,8 @@ The command list is read from the cogs themselves (and checked against the live 
 new command is fuzzed without anyone remembering to add it. For each leaf command, option
 values come from Hypothesis strategies derived from the option's declared type and limits:
 strings within their min/max length (unicode, markdown, mentions, braces, the exact maximum),
-integers and numbers at and inside their bounds, the declared choices, the table's members
-and channels, attachments of random bytes and malformed JSON. Values that name things which
+integers and numbers at and inside their bounds, the declared choices, the table's members,
+channels and GM role, attachments of random bytes and malformed JSON. Values that name things which
 exist (a character, an attribute, a team) are mixed in so that the deep paths run too.
 
 Each command runs as a player (alice) and as the GM, first in a bare channel (no sheet,
@@ -413,6 +413,8 @@ def option_strategy(
         return st.sampled_from(MEMBERS)
     if kind is discord.AppCommandOptionType.channel:
         return st.sampled_from(("table", "prepared", "gm-room"))
+    if kind is discord.AppCommandOptionType.role:
+        return st.just("gm-role")
     if kind is discord.AppCommandOptionType.attachment:
         return st.one_of(
             st.sampled_from(BAD_FILES),
@@ -719,6 +721,8 @@ async def test_every_command_survives_any_input(
                 resolved[key] = members[value]
             elif key == "channel" and value in channels:
                 resolved[key] = channels[value]
+            elif key == "role" and value == "gm-role":
+                resolved[key] = table.gm_role
             else:
                 resolved[key] = _resolve(table, parameters[key], value, exported["file"])
         before = snapshot(path)

@@ -233,6 +233,7 @@ class InitiativeCog(NarratorCog):
         character=CHARACTER_HELP,
         modifier="Added to the roll",
         stress="Surprised: Hogwarts 1990 stress roll; CODA one action fewer in round 1",
+        name="Name in the order, when the character's is taken (default: the character's)",
     )
     @app_commands.autocomplete(character=character_autocomplete)
     async def join(
@@ -241,6 +242,7 @@ class InitiativeCog(NarratorCog):
         character: SheetName | None = None,
         modifier: Modifier = 0,
         stress: bool = False,
+        name: SheetName | None = None,
     ) -> None:
         outcome = await initiative.join(
             self.db,
@@ -249,6 +251,7 @@ class InitiativeCog(NarratorCog):
             character=character,
             modifier=modifier,
             stress=stress,
+            name=name,
         )
         await self.answer(interaction, outcome)
 

@@ -1,4 +1,4 @@
-"""``/settings show|system|rule|secret|gm-channel``."""
+"""``/settings show|system|rule|secret|gm-channel|gm-role``."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ from discord import app_commands
 
 from bot.cogs._common import Choices, NarratorCog, actor_from, safe_autocomplete
 from bot.cogs._options import SYSTEM_CHOICES
-from bot.render.settings import settings_embed
-from bot.services import channel_settings
+from bot.render.settings import gm_roles_embed, settings_embed
+from bot.services import channel_settings, gm_roles
 from bot.services.channel_settings import RULE_HELP, RULE_VALUES, SECRET_MODES
 from engine.systems import SYSTEMS
 
@@ -89,3 +89,16 @@ class SettingsCog(NarratorCog):
             f"secret rolls go to #{channel.name}" if channel else "secret rolls go to GMs by DM"
         )
         await interaction.response.send_message(embed=settings_embed(view, changed=changed))
+
+    @settings.command(
+        name="gm-role", description="Make a role's holders GMs in this server (GM or Manage Server)"
+    )
+    @app_commands.describe(role="The role", remove="Stop this role making GMs")
+    async def gm_role(
+        self, interaction: discord.Interaction, role: discord.Role, remove: bool = False
+    ) -> None:
+        roles = await gm_roles.change(self.db, actor_from(interaction), role.id, remove=remove)
+        names = self.bot.settings.gm_role_names  # type: ignore[attr-defined]
+        await interaction.response.send_message(
+            embed=gm_roles_embed(roles, role.id, remove=remove, shared=names)
+        )

@@ -104,7 +104,7 @@ class SheetsCog(NarratorCog):
         )
         await send_pages(interaction, sheet_pages(sheet))
 
-    @sheet.command(name="set", description="Set an attribute (remove:True deletes it)")
+    @sheet.command(name="set", description="Set an attribute (remove:true deletes it)")
     @app_commands.describe(
         attribute="Attribute name (suggestions from your system)",
         value=f"Its value, {MIN_VALUE}…{MAX_VALUE}",
@@ -121,13 +121,13 @@ class SheetsCog(NarratorCog):
         character: SheetName | None = None,
     ) -> None:
         if not remove and value is None:
-            raise UserError("Give the attribute a `value` (or `remove:True` to delete it).")
+            raise UserError("Give the attribute a `value` (or `remove:true` to delete it).")
         change = await sheets.set_attribute(
             self.db, actor_from(interaction), attribute, None if remove else value, character
         )
         await _reply_change(interaction, change)
 
-    @sheet.command(name="skill", description="Add or change a skill (remove:True deletes it)")
+    @sheet.command(name="skill", description="Add or change a skill (remove:true deletes it)")
     @app_commands.describe(
         name="Skill name",
         ranks=f"Its ranks, {MIN_VALUE}…{MAX_VALUE} (needed for a new skill)",

@@ -4,7 +4,7 @@ A feature adds its module here (one line) and a migration under ``migrations/ver
 """
 
 from bot.storage.models.base import Base
-from bot.storage.models.channels import ChannelSettings
+from bot.storage.models.channels import ChannelSettings, GuildGmRole
 from bot.storage.models.characters import ActiveCharacter, Character
 from bot.storage.models.coda import CodaExtendedTask
 from bot.storage.models.initiative import InitiativeEncounter
@@ -24,6 +24,7 @@ __all__ = [
     "Character",
     "CodaExtendedTask",
     "DramaPriceOffer",
+    "GuildGmRole",
     "HousePoints",
     "InitiativeEncounter",
     "PenaltyLogEntry",

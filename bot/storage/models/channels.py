@@ -22,3 +22,15 @@ class ChannelSettings(Base):
     secret_mode: Mapped[str] = mapped_column(String(8), default="gm")
     gm_channel_id: Mapped[int | None] = mapped_column(Snowflake)
     updated_at: Mapped[datetime] = mapped_column(default=utcnow, onupdate=utcnow)
+
+
+class GuildGmRole(Base):
+    """A role whose holders are GMs in one server, added with ``/settings gm-role`` (besides
+    the role names every server shares, ``GM_ROLE_NAMES``). Kept by id: a renamed role stays."""
+
+    __tablename__ = "guild_gm_roles"
+
+    guild_id: Mapped[int] = mapped_column(Snowflake, primary_key=True, autoincrement=False)
+    role_id: Mapped[int] = mapped_column(Snowflake, primary_key=True, autoincrement=False)
+    added_by: Mapped[int] = mapped_column(Snowflake)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)

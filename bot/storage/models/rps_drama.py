@@ -5,23 +5,22 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import ForeignKey, Index, Integer, String, UniqueConstraint
+from sqlalchemy import ForeignKey, Index, Integer, String
 from sqlalchemy.orm import Mapped, mapped_column
 
 from bot.storage.models.base import Base, Snowflake, utcnow
 
 
 class PenaltyPool(Base):
-    """A character's penalty dice in one channel; every change is a :class:`PenaltyLogEntry`."""
+    """A character's penalty dice, one pool per character in every channel (RULES.md: it
+    follows the character); every change is a :class:`PenaltyLogEntry`."""
 
     __tablename__ = "penalty_pools"
-    __table_args__ = (UniqueConstraint("channel_id", "character_id"),)
 
     id: Mapped[int] = mapped_column(primary_key=True)
     guild_id: Mapped[int | None] = mapped_column(Snowflake)
-    channel_id: Mapped[int] = mapped_column(Snowflake)
     character_id: Mapped[int] = mapped_column(
-        ForeignKey("characters.id", ondelete="CASCADE"), index=True
+        ForeignKey("characters.id", ondelete="CASCADE"), index=True, unique=True
     )
     dice: Mapped[int] = mapped_column(Integer, default=0)
     updated_at: Mapped[datetime] = mapped_column(default=utcnow, onupdate=utcnow)

@@ -1,4 +1,6 @@
-"""Penalty pools and their log: read a pool, lock it for a change, append to its log."""
+"""Penalty pools and their log: read a pool, lock it for a change, append to its log.
+
+A character has one pool, wherever it plays (RULES.md), so a pool is found by character."""
 
 from __future__ import annotations
 
@@ -10,31 +12,28 @@ from bot.storage.repositories._atomic import insert_missing
 
 
 async def get(
-    session: AsyncSession, channel_id: int, character_id: int, *, for_update: bool = False
+    session: AsyncSession, character_id: int, *, for_update: bool = False
 ) -> PenaltyPool | None:
-    query = select(PenaltyPool).where(
-        PenaltyPool.channel_id == channel_id, PenaltyPool.character_id == character_id
-    )
+    query = select(PenaltyPool).where(PenaltyPool.character_id == character_id)
     if for_update:
         query = query.with_for_update().execution_options(populate_existing=True)
     return (await session.execute(query)).scalar_one_or_none()
 
 
 async def get_for_update(
-    session: AsyncSession, channel_id: int, character_id: int, guild_id: int | None
+    session: AsyncSession, character_id: int, guild_id: int | None
 ) -> PenaltyPool:
     """The pool, created empty if missing (by whichever command comes first), locked for this
     transaction."""
     await insert_missing(
         session,
         PenaltyPool,
-        ["channel_id", "character_id"],
+        ["character_id"],
         guild_id=guild_id,
-        channel_id=channel_id,
         character_id=character_id,
         dice=0,
     )
-    pool = await get(session, channel_id, character_id, for_update=True)
+    pool = await get(session, character_id, for_update=True)
     assert pool is not None  # inserted above or by a concurrent command, and never deleted here
     return pool
 

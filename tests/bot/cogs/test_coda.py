@@ -198,7 +198,8 @@ async def test_damage_marks_rolling_sixes(table: Table) -> None:
     embed = embed_of(result)
     assert embed.title == "💥 21 damage — Stun"
     assert "[6] [6] 💥[6] 💥[2]" in embed.description
-    assert "2d6 (20) + 1 = **21**" in embed.description
+    assert "2d6 + 2 extra d6 (20) + 1 = **21**" in embed.description
+    assert "rolling 6s added 2 extra dice" in embed.description
 
 
 async def test_damage_dice_bounds_are_enforced(table: Table) -> None:
@@ -255,7 +256,9 @@ async def test_combined_shows_each_helper_and_the_leader(table: Table) -> None:
     assert "**−2** (chance 1.9%)" in text  # −5 vs TN 10: 15+ needs 6,6 then 3+, 1/36 · 4/6
     assert "2d6 (10) + 3 (modifier) + 1 (helpers) = **14** vs TN 15" in text
     assert embed_of(result).title == "✖️ Failure — Combined test"
-    assert "Chance: " in text
+    # The leader's chance with the +1 the helpers rolled: 2d6 + 4 ≥ 15 is 11+, 3/36.
+    assert "Chance with the helpers' +1: 8.3%" in text
+    assert "Chance before anyone rolled: " in text
 
 
 @pytest.mark.parametrize(
@@ -303,14 +306,14 @@ async def test_extended_test_runs_to_completion(table: Table) -> None:
 async def test_extended_survives_a_restart(table: Table, settings: Settings) -> None:
     await table.alice.slash(table.channel, "coda extended start", name="Repair", stages="10,10")
     table.bot.dice = ScriptedDice([5, 6])
-    await table.alice.slash(table.channel, "coda extended roll")
+    await table.alice.slash(table.channel, "coda extended roll", modifier=0)
     await table.env.restart_bot(create_bot(settings, dice=ScriptedDice([4, 6]), sync_globally=True))
     status = await table.alice.slash(table.channel, "coda extended status")
     assert "11 / 20" in text_of(status)
     # No unit: no game time is shown ("0 units (each test 1 unit)" meant nothing).
     assert "Tests made:** 1\n" in text_of(status)
     assert "unit" not in text_of(status) and "Elapsed" not in text_of(status)
-    done = await table.alice.slash(table.channel, "coda extended roll")
+    done = await table.alice.slash(table.channel, "coda extended roll", modifier=0)
     assert "21 / 20" in text_of(done)
 
 

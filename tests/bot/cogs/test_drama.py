@@ -116,7 +116,9 @@ async def test_drama_dice_explode_and_their_ones_fill_the_penalty_pool(table: Ta
     assert "1 penalty die added to Rd (William is distracted)" in text_of(again)
     assert embed_of(again).title.startswith("⚖️ Yes, but… — net 1")
     shown = await table.alice.slash(table.channel, "penalty show")
-    assert "drama-die 1s: 0 → 1" in text_of(shown)
+    assert "1s on drama dice: 0 → 1" in text_of(shown)
+    # The entry does not repeat itself ("drama-die 1s … — 1 drama-die 1s").
+    assert "drama-die" not in text_of(shown)
 
 
 async def test_the_penalty_line_shows_this_roll_s_rd_not_the_pool_after_it(table: Table) -> None:
@@ -192,7 +194,10 @@ async def test_criticals_when_the_channel_turns_them_on(table: Table) -> None:
         ({"backgrounds": 2}, "Backgrounds add to an attribute"),
         ({"skill": "Archery"}, "William has no skill `Archery`"),
         ({"attribute": "Wits"}, "William has no attribute `Wits`"),
-        ({"base": 3, "difficulty": "Formidable", "resistance": 55}, "between 0 and 60, not 65"),
+        (
+            {"base": 3, "difficulty": "Formidable", "resistance": 55},
+            "Rd) would be 65 (10 from Formidable + 55 from situational resistance)",
+        ),
     ],
 )
 async def test_test_refusals(table: Table, options: dict, message: str) -> None:

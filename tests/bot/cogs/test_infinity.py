@@ -36,7 +36,7 @@ async def test_roll_shows_every_die_with_its_mark_the_sv_and_the_chance(table: T
     result = await slash(table, "roll", [9, 3, 15], attribute="12", mods=-3, burst=3, label="shot")
     embed = embed_of(result)
     assert not result.ephemeral
-    assert embed.title == "💥 2 successes, 1 Critical · SV 9 — shot"
+    assert embed.title == "💥 2 successes, 1 of them a Critical · SV 9 — shot"
     assert "12 + MOD −3 = SV 9" in embed.description
     assert (
         "**Dice (B3):** **9** 💥 critical · **3** ✅ success · 15 ❌ failure" in embed.description

@@ -10,6 +10,7 @@ from simcord.backend.errors import OptionError
 from bot.app import create_bot
 from bot.cogs import _confirm
 from bot.services.sheet import MAX_ATTRIBUTES, MAX_RESOURCES, MAX_SKILLS
+from bot.text import number
 from engine.dice import ScriptedDice
 from tests.conftest import Table, embed_of, text_of
 
@@ -115,13 +116,14 @@ async def test_a_gm_reads_the_sheets_used_in_the_channel(table: Table) -> None:
 # --- set / skill / note ------------------------------------------------------------------
 
 
-async def test_set_changes_renames_and_removes_attributes(table: Table) -> None:
+async def test_set_changes_and_removes_attributes(table: Table) -> None:
     await hermione(table)
+    # The name keeps its first spelling (issue 16): WITS changes Wits' value only.
     changed = await table.alice.slash(table.channel, "sheet set", attribute="WITS", value=4)
-    assert "Hermione — WITS = 4" in text_of(changed)
-    assert "WITS **4**" in text_of(changed) and "Wits **3**" not in text_of(changed)
+    assert "Hermione — Wits = 4" in text_of(changed)
+    assert "Wits **4**" in text_of(changed) and "WITS" not in text_of(changed)
     removed = await table.alice.slash(table.channel, "sheet set", attribute="wits", remove=True)
-    assert "removed WITS" in text_of(removed)
+    assert "removed Wits" in text_of(removed)
     missing = await table.alice.slash(table.channel, "sheet set", attribute="Wits")
     assert "Give the attribute a `value`" in missing.response.content
     gone = await table.alice.slash(table.channel, "sheet set", attribute="Luck", remove=True)
@@ -135,7 +137,7 @@ async def test_values_are_bounded(table: Table) -> None:
             await table.alice.slash(table.channel, "sheet set", attribute="Wits", value=value)
     for value in (-100, 1000):
         ok = await table.alice.slash(table.channel, "sheet set", attribute="Wits", value=value)
-        assert f"Wits = {value}" in text_of(ok)
+        assert f"Wits = {number(value)}" in text_of(ok)
     braces = await table.alice.slash(table.channel, "sheet set", attribute="{x}", value=1)
     assert braces.response.content == "An attribute name cannot contain { or }."
 
@@ -157,13 +159,13 @@ async def test_a_full_sheet_refuses_one_more(table: Table) -> None:
     assert "at most 32 resources; Hermione is full" in resource.response.content
     # Existing entries can still change.
     ok = await table.alice.slash(table.channel, "sheet set", attribute="a1", value=7)
-    assert "a1 = 7" in text_of(ok)
+    assert "A1 = 7" in text_of(ok)
 
 
 async def test_skill_keeps_what_is_not_given(table: Table) -> None:
     await hermione(table)
     ranks = await table.alice.slash(table.channel, "sheet skill", name="stealth", ranks=5)
-    assert "stealth 5 (Wits), specialties: Hiding" in text_of(ranks)
+    assert "Stealth 5 (Wits), specialties: Hiding" in text_of(ranks)
     cleared = await table.alice.slash(
         table.channel, "sheet skill", name="Stealth", attribute="", specialty=""
     )

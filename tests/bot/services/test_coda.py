@@ -76,7 +76,7 @@ async def test_concurrent_extended_rolls_lose_no_test(db: Database) -> None:
 
 async def test_completed_and_abandoned_tasks_are_removed(db: Database) -> None:
     await service.start_extended(db, ALICE, name="Quick", stages="5")
-    outcome = await service.roll_extended(db, ScriptedDice([3, 3]), ALICE)
+    outcome = await service.roll_extended(db, ScriptedDice([3, 3]), ALICE, modifier=0)
     assert outcome.step.completed
     assert await service.extended_status(db, ALICE) == []
     await service.start_extended(db, ALICE, name="Slow", stages="20")

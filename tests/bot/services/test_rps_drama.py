@@ -57,7 +57,7 @@ def test_drama_pools_from_the_sheet_and_penalty() -> None:
     )
     # 2 + 3 Bd; 3 indirect Rd; 3 backgrounds counted > attribute 2: +1 Rd.
     assert (pools.base, pools.resistance) == (5, 4)
-    with pytest.raises(InputError, match="between 0 and 60"):
+    with pytest.raises(InputError, match="at most 60 dice"):
         drama.pools_from(PoolRequest(base=2, resistance=60), None, penalty_dice=1)
 
 
@@ -108,7 +108,9 @@ async def count(db: Database, model) -> int:
 async def test_a_refused_roll_changes_nothing(db: Database) -> None:
     await william(db)
     await penalty.add(db, ALICE, character="William", amount=1)
-    with pytest.raises(InputError, match="between 0 and 60, not 61"):
+    with pytest.raises(
+        InputError, match=r"would be 61 \(60 from situational resistance \+ 1 from penalty dice\)"
+    ):
         await drama.test(
             db, ScriptedDice([]), ALICE, PoolRequest(base=2, resistance=60, drama=1), now=NOW
         )

@@ -1,0 +1,114 @@
+"""How the console talks to a person: replies as readable text (mentions and timestamps as
+names and times, as Discord's client shows them) and, at a terminal, a line editor."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+import sys
+from collections.abc import Callable
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, TextIO
+
+_MENTION = re.compile(r"<(@!?|@&|#)(\d+)>")
+_TIMESTAMP = re.compile(r"<t:(-?\d{1,13})(?::([tTdDfFR]))?>")
+
+
+def readable(text: str, names: dict[int, str], now: datetime | None = None) -> str:
+    """Discord's markup as its client shows it: ``<@id>`` as @name, ``<#id>`` as #channel,
+    ``<t:…:R>`` as "3 minutes ago" and other timestamps as a UTC date and time."""
+
+    def mention(match: re.Match[str]) -> str:
+        kind, number = match.group(1), int(match.group(2))
+        unknown = {"#": "#unknown-channel", "@&": "@unknown-role"}.get(kind, "@unknown-user")
+        return names.get(number, unknown)
+
+    def timestamp(match: re.Match[str]) -> str:
+        try:
+            when = datetime.fromtimestamp(int(match.group(1)), UTC)
+        except (OverflowError, OSError, ValueError):
+            return match.group(0)
+        if match.group(2) == "R":
+            return _relative(when, now or datetime.now(UTC))
+        return when.strftime("%Y-%m-%d %H:%M UTC")
+
+    return _TIMESTAMP.sub(timestamp, _MENTION.sub(mention, text))
+
+
+def _relative(when: datetime, now: datetime) -> str:
+    seconds = int((now - when).total_seconds())
+    ahead, seconds = seconds < 0, abs(seconds)
+    for size, unit in ((86400, "day"), (3600, "hour"), (60, "minute"), (1, "second")):
+        if seconds >= size or unit == "second":
+            count = seconds // size
+            text = f"{count} {unit}{'' if count == 1 else 's'}"
+            return f"in {text}" if ahead else f"{text} ago"
+    raise AssertionError("unreachable")
+
+
+def format_text(payload: dict[str, Any], names: dict[int, str] | None = None) -> str:
+    """A reply as readable text: title, description, fields, footer; ephemeral marked;
+    mentions and timestamps as names and times when ``names`` are given."""
+    text = _format_text(payload)
+    return readable(text, names) if names is not None else text
+
+
+def _format_text(payload: dict[str, Any]) -> str:
+    if payload.get("console"):
+        return ("! " if payload.get("error") else "") + payload["content"]
+    lines: list[str] = []
+    if payload.get("ephemeral"):
+        lines.append("(only you can see this)")
+    if payload.get("channel_message"):
+        where = payload.get("where", "the channel")
+        lines.append(f"(message {payload['channel_message']} in {where})")
+    if payload.get("content"):
+        lines.append(payload["content"])
+    for embed in payload.get("embeds", []):
+        if embed.get("title"):
+            lines.append(f"== {embed['title']} ==")
+        if embed.get("description"):
+            lines.append(embed["description"])
+        for item in embed.get("fields", []):
+            lines.append(f"  {item['name']}: {item['value']}")
+        if embed.get("footer", {}).get("text"):
+            lines.append(f"  -- {embed['footer']['text']}")
+    if payload.get("buttons"):
+        lines.append("  [" + "] [".join(str(b) for b in payload["buttons"]) + "]  (/click LABEL)")
+    if payload.get("attachments"):
+        lines.append("  attached: " + ", ".join(payload["attachments"]))
+    if payload.get("saved"):
+        lines.append("  saved: " + ", ".join(payload["saved"]))
+    return "\n".join(lines)
+
+
+def line_editor(stdin: TextIO, stdout: TextIO) -> Callable[[str], str]:
+    """At a terminal: ``input`` with readline's line editing and a history kept between
+    sessions (arrow keys, Ctrl-R); "" at end of input, like ``readline()``."""
+    try:
+        import readline
+    except ImportError:  # no readline (Windows): plain lines
+        readline = None  # type: ignore[assignment]
+    history = Path(os.environ.get("NARRATOR_HISTORY", "~/.narrator_history")).expanduser()
+    if readline is not None:
+        with contextlib.suppress(OSError):  # no history yet
+            readline.read_history_file(history)
+
+    def read(prompt: str) -> str:
+        if stdin is not sys.stdin or stdout is not sys.stdout:
+            stdout.write(prompt)
+            stdout.flush()
+            return stdin.readline()
+        try:
+            line = input(prompt)
+        except EOFError:
+            return ""
+        if readline is not None and line.strip():
+            # A read-only home: the history lasts this session only.
+            with contextlib.suppress(OSError):
+                readline.write_history_file(history)
+        return line + "\n"
+
+    return read
