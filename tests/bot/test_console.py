@@ -80,7 +80,7 @@ def test_bad_input_gets_the_same_messages_as_discord(session: tuple[list[dict], 
     replies, _ = session
     assert replies[1] == {
         "ephemeral": True,
-        "content": "1000001d6: at most 1000 dice per roll",
+        "content": "1000001d6: at most 250 dice per roll",
         "embeds": [],
     }
     assert "Only the channel's GM can" in replies[3]["content"]
