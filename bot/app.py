@@ -38,7 +38,8 @@ class NarratorBot(commands.Bot):
             intents=intents,
             tree_cls=NarratorTree,
             help_command=None,
-            allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
+            # Nobody is pinged unless a message names whom (the player whose turn starts).
+            allowed_mentions=discord.AllowedMentions.none(),
             **kwargs,
         )
         self.settings = settings

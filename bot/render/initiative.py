@@ -10,13 +10,14 @@ stays on the first line; fit_embed guards every embed.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import discord
 
 from bot.render import colours
 from bot.render.limits import clip, fit_embed
 from bot.services.initiative import EncounterView, InitOutcome, Joined
+from bot.text import escape
 from engine import initiative as ini
 
 SWORDS = "⚔️"
@@ -25,10 +26,14 @@ HIDDEN = "🙈"
 
 @dataclass(frozen=True, slots=True)
 class Reply:
-    """What a change posts: a public line (may mention a player) and a line for the GM only."""
+    """What a change posts: a public line (may mention a player) and a line for the GM only.
+
+    ``pings``: the players the public line may ping (the one whose turn starts), and only them.
+    """
 
     public: str | None
     gm_only: str | None = None
+    pings: tuple[int, ...] = ()
 
 
 def _visible(combatant: ini.Combatant, gm: bool) -> bool:
@@ -39,7 +44,7 @@ def _turn_of(combatant: ini.Combatant) -> str:
     """``**Hermione**'s turn — @alice`` (the mention pings the player whose turn starts)."""
     hidden = f" {HIDDEN}" if combatant.hidden else ""
     owner = f" — <@{combatant.owner_id}>" if combatant.owner_id else ""
-    return f"**{combatant.name}**{hidden}'s turn{owner}"
+    return f"**{escape(combatant.name)}**{hidden}'s turn{owner}"
 
 
 def _score(state: ini.Encounter, combatant: ini.Combatant, gm: bool) -> str:
@@ -55,7 +60,7 @@ def _score(state: ini.Encounter, combatant: ini.Combatant, gm: bool) -> str:
 
 def _line(state: ini.Encounter, index: int, combatant: ini.Combatant, gm: bool) -> str:
     skip = ini.skip_reason(state, combatant) if state.started else None
-    name = f"~~{combatant.name}~~" if skip else combatant.name
+    name = f"~~{escape(combatant.name)}~~" if skip else escape(combatant.name)
     hidden = f" {HIDDEN}" if combatant.hidden else ""
     score = _score(state, combatant, gm)
     if index == state.turn:
@@ -110,7 +115,7 @@ def tracker_embed(view: EncounterView, *, gm: bool = False) -> discord.Embed:
             name="Delayed (act with `/init act`)",
             value=clip(
                 "\n".join(
-                    f"{c.name}{f' {HIDDEN}' if c.hidden else ''} — {_score(state, c, gm)}"
+                    f"{escape(c.name)}{f' {HIDDEN}' if c.hidden else ''} — {_score(state, c, gm)}"
                     for c in delayed
                 ),
                 1024,
@@ -122,7 +127,7 @@ def tracker_embed(view: EncounterView, *, gm: bool = False) -> discord.Embed:
         footer.append(f"initiative {view.dice}")
     elif view.attribute:
         footer.append(f"initiative + {view.attribute}")
-    if state.initiator:
+    if state.initiator:  # a footer shows no markdown: the name as typed
         footer.append(f"initiator {state.initiator}")
     if gm:
         footer.append(f"GM view · undo: {len(state.log)} step(s)")
@@ -132,8 +137,8 @@ def tracker_embed(view: EncounterView, *, gm: bool = False) -> discord.Embed:
 
 def _rolled(joined: Joined) -> str:
     if joined.roll is None:
-        return f"**{joined.name}** joins at **{joined.total}** (set by the GM)."
-    return f"**{joined.name}** joins: {joined.roll.detail} = **{joined.total}**"
+        return f"**{escape(joined.name)}** joins at **{joined.total}** (set by the GM)."
+    return f"**{escape(joined.name)}** joins: {joined.roll.detail} = **{joined.total}**"
 
 
 def _lookup(name: str, *states: ini.Encounter | None) -> ini.Combatant | None:
@@ -157,7 +162,7 @@ def _hidden(name: str | None, *states: ini.Encounter | None) -> bool:
 
 def _event_text(event: ini.Event, *states: ini.Encounter) -> str:
     if isinstance(event, ini.Add):
-        return f"{event.name} joining"
+        return f"{escape(event.name)} joining"
     if isinstance(event, ini.NamedEvent):
         found = _lookup(event.name, *states)
         # The combatant's own spelling: an event keeps what the GM typed (e.g. ``spy``).
@@ -168,7 +173,7 @@ def _event_text(event: ini.Event, *states: ini.Encounter) -> str:
             "defend": "defending",
             "reveal": "being revealed",
         }[event.kind]
-        return f"{name} {verb}"
+        return f"{escape(name)} {verb}"
     return {"next": "a Next", "prev": "a Prev", "delay": "a delay", "end": "the end"}[event.kind]
 
 
@@ -183,13 +188,29 @@ def _joined(lines: Iterable[str | None]) -> str | None:
 
 
 def reply(outcome: InitOutcome) -> Reply:
-    """The public line for a change (never naming a hidden combatant) and the GM's own line."""
+    """The public line for a change (never naming a hidden combatant) and the GM's own line;
+    when it says whose turn starts, that player is the one it pings."""
+    answer = _reply(outcome)
+    current = outcome.view.state.current
+    if (
+        answer.public is None
+        or not outcome.turn_changed
+        or current is None
+        or current.hidden
+        or not current.owner_id
+    ):
+        return answer
+    return replace(answer, pings=(current.owner_id,))
+
+
+def _reply(outcome: InitOutcome) -> Reply:
     view, state = outcome.view, outcome.view.state
     turn = now_text(view, gm=False) if outcome.turn_changed else None
     gm_turn = now_text(view, gm=True) if outcome.turn_changed else None
     # The GM reads their own turn line only where it says more than the public one.
     gm_extra = gm_turn if gm_turn != turn else None
     name = outcome.subject
+    shown = escape(name) if name is not None else None
     action = outcome.action
     warning = outcome.initiator_warning
     if action == "add":
@@ -209,11 +230,11 @@ def reply(outcome: InitOutcome) -> Reply:
     head = {
         "next": None,
         "prev": "⏪ Back one turn.",
-        "delay": f"⏸️ **{name}** delays.",
-        "act": f"⏯️ **{name}** acts now and keeps this place in the order.",
-        "defend": f"🛡️ **{name}** makes a defensive roll: their turn this round is used up.",
-        "reveal": f"👀 **{name}** is revealed!",
-        "remove": f"🚪 **{name}** leaves the encounter.",
+        "delay": f"⏸️ **{shown}** delays.",
+        "act": f"⏯️ **{shown}** acts now and keeps this place in the order.",
+        "defend": f"🛡️ **{shown}** makes a defensive roll: their turn this round is used up.",
+        "reveal": f"👀 **{shown}** is revealed!",
+        "remove": f"🚪 **{shown}** leaves the encounter.",
     }[action]
     if action != "reveal" and _hidden(name, outcome.before, state):
         return Reply(turn, _joined((head, gm_turn)))
@@ -240,9 +261,9 @@ def summary_embed(outcome: InitOutcome) -> discord.Embed:
     assert summary is not None
     shown = [c for c in summary.combatants if not c.hidden]
     lines = [
-        f"**{c.name}** — {c.turns} turn{'s' if c.turns != 1 else ''}"
+        f"**{escape(c.name)}** — {c.turns} turn{'s' if c.turns != 1 else ''}"
         if c.turns
-        else f"{c.name} — did not act"
+        else f"{escape(c.name)} — did not act"
         for c in shown
     ]
     rounds = summary.rounds
