@@ -29,7 +29,7 @@ def term(value: int) -> str:
 # headings, lists, masked links ([text](url)), mentions (<@id>), emoji (:name:) and the
 # autolink of "https://…" (the colon). Discord reads a backslash before punctuation as
 # "this character, literally", so the text renders exactly as typed.
-_MARKDOWN = re.compile(r"([\\*_~|`>#\-\[\]()<:])")
+_MARKDOWN = re.compile(r"([\\*_~|`>#\-\[\]<:])")
 
 
 def escape(text: str, *, lines: bool = False) -> str:

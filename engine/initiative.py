@@ -379,6 +379,7 @@ def _resolve_add(state: Encounter, event: Add, dice: Dice | None) -> Add:
     """Validate an addition and draw its roll-off dice (RULES.md §2: ties roll off)."""
     name = clean_name(event.name)
     key = name.casefold()
+    state = _make_room(state, name, hidden=event.hidden)
     if any(c.key == key for c in state.combatants):
         raise DuplicateCombatant(f"{name!r} is already in the encounter; pick another name.")
     if len(state.combatants) >= MAX_COMBATANTS:
@@ -431,7 +432,36 @@ def _roll_off(
     return ((name, mine), *theirs.items())
 
 
+def _make_room(state: Encounter, name: str, *, hidden: bool) -> Encounter:
+    """A visible newcomer whose name a hidden combatant holds takes it; the hidden one is
+    renamed ``Spy (hidden)``. Refusing ("'Spy' is already in the encounter") would tell the
+    players it exists. Deterministic, so an undo's replay renames it again.
+    """
+    key = name.casefold()
+    clash = next((c for c in state.combatants if c.key == key and c.hidden), None)
+    if clash is None or hidden:
+        return state
+    taken = {c.key for c in state.combatants}
+    suffixes = ("(hidden)", *(f"(hidden {n})" for n in range(2, MAX_COMBATANTS + 2)))
+    new = next(
+        renamed
+        for suffix in suffixes
+        if (renamed := f"{clash.name[: MAX_NAME_LENGTH - len(suffix) - 1]} {suffix}").casefold()
+        not in taken
+    )
+
+    def renamed_one(c: Combatant) -> Combatant:
+        return replace(c, name=new) if c is clash else c
+
+    return replace(
+        state,
+        order=tuple(renamed_one(c) for c in state.order),
+        delayed=tuple(renamed_one(c) for c in state.delayed),
+    )
+
+
 def _add(state: Encounter, event: Add) -> Encounter:
+    state = _make_room(state, event.name, hidden=event.hidden)
     tiebreaks = dict(event.tiebreaks or ())
     is_initiator = (
         state.initiator is not None and state.initiator.strip().casefold() == event.name.casefold()
