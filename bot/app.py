@@ -11,6 +11,7 @@ from discord.ext import commands
 
 from bot.cogs import EXTENSIONS
 from bot.config import Settings
+from bot.ratelimit import Rate, RateLimiter
 from bot.storage import Database
 from bot.tree import NarratorTree
 from engine.dice import Dice, SecureDice
@@ -43,6 +44,10 @@ class NarratorBot(commands.Bot):
             **kwargs,
         )
         self.settings = settings
+        self.rate_limiter = RateLimiter(
+            Rate(settings.rate_user_burst, settings.rate_user_per_second),
+            Rate(settings.rate_channel_burst, settings.rate_channel_per_second),
+        )
         self.dice = dice
         self.db = database
         self.sync_globally = sync_globally

@@ -446,7 +446,9 @@ async def run_console(
             stdout.write(format_text(payload) + "\n")
         stdout.flush()
 
-    bot = create_bot(settings, dice=dice, sync_globally=True)
+    # One person at a terminal, whose pasted scripts run at machine speed: no rate limits.
+    unlimited = settings.model_copy(update={"rate_user_burst": 0, "rate_channel_burst": 0})
+    bot = create_bot(unlimited, dice=dice, sync_globally=True)
     async with simcord.run(bot, check_errors=False, settle_timeout=30.0) as env:
         console = Console(env=env, bot=bot, emit=emit)
         console.setup()

@@ -9,6 +9,7 @@ import discord
 from discord import app_commands
 
 from bot.errors import UserError
+from bot.ratelimit import within_limits
 from bot.render.limits import MESSAGE, clip
 from engine.errors import InputError
 
@@ -55,7 +56,9 @@ class NarratorTree(app_commands.CommandTree):
         data = interaction.data
         if data is not None:
             _strip_nul(data.get("options") or [])
-        return True
+        if interaction.type is discord.InteractionType.autocomplete:
+            return True  # suggestions as one types are not commands: never limited
+        return await within_limits(interaction)
 
     async def on_error(
         self, interaction: discord.Interaction, error: app_commands.AppCommandError

@@ -13,6 +13,7 @@ from typing import Any
 
 import discord
 
+from bot.ratelimit import within_limits
 from bot.tree import GENERIC_FAILURE, send_ephemeral, user_message
 
 log = logging.getLogger(__name__)
@@ -37,7 +38,11 @@ async def answer_error(interaction: discord.Interaction, error: BaseException) -
 
 
 class KindView(discord.ui.View):
-    """A view whose button errors reach the presser as an ephemeral message."""
+    """A view whose button errors reach the presser as an ephemeral message, and whose
+    presses count against the presser's rate limit like commands."""
+
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        return await within_limits(interaction)
 
     async def on_error(
         self, interaction: discord.Interaction, error: Exception, _item: discord.ui.Item[Any]
@@ -54,6 +59,8 @@ class OwnedView(KindView):
         self.refusal = refusal
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        if not await super().interaction_check(interaction):
+            return False
         if interaction.user.id != self.owner_id:
             await interaction.response.send_message(self.refusal, ephemeral=True)
             return False

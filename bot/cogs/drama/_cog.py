@@ -12,6 +12,7 @@ from bot.cogs._common import NarratorCog, actor_from, send_roll, typed_mentions
 from bot.cogs._confirm import answer_error
 from bot.cogs._options import ROLL_HELP, Label, SheetName
 from bot.cogs._sheets import attribute_autocomplete, skill_autocomplete
+from bot.ratelimit import within_limits
 from bot.render import drama as render
 from bot.services import drama as service
 from bot.services.drama import OfferClosed, PoolRequest
@@ -87,6 +88,9 @@ class PayPriceButton(
         match: Any,
     ) -> PayPriceButton:
         return cls(int(match["offer"]))
+
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        return await within_limits(interaction)  # a press counts like a command
 
     async def callback(self, interaction: discord.Interaction) -> None:
         try:

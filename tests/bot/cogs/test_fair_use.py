@@ -3,8 +3,10 @@ restyle, hidden combatants that must not leak, floods and costly rolls."""
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
+from bot.ratelimit import Rate, RateLimiter
 from engine.dice import ScriptedDice
 from tests.conftest import Table, embed_of, text_of
 
@@ -77,3 +79,93 @@ async def test_a_hidden_npc_name_clash_reveals_nothing(table: Table) -> None:
     # Undo replays the same rename: the player's Spy leaves, the hidden one keeps its name.
     await table.gm.slash(table.channel, "init undo")
     assert "Spy (hidden)" not in text_of(await table.gm.slash(table.channel, "init show"))
+
+
+# --- rate limits ------------------------------------------------------------------------------
+
+
+class Clock:
+    """The limiter's clock, moved by hand: a test never sleeps."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def limits(table: Table) -> Clock:
+    """The shipped figures (bot/config.py), on a clock the test moves."""
+    clock = Clock()
+    fields = type(table.bot.settings).model_fields
+    user = Rate(fields["rate_user_burst"].default, fields["rate_user_per_second"].default)
+    channel = Rate(fields["rate_channel_burst"].default, fields["rate_channel_per_second"].default)
+    assert (user, channel) == (Rate(10, 2.0), Rate(30, 5.0))  # as README says
+    table.bot.rate_limiter = RateLimiter(user, channel, clock=clock)
+    return clock
+
+
+async def test_a_burst_is_limited_while_another_user_is_not(table: Table) -> None:
+    clock = limits(table)
+    for _ in range(10):
+        assert not (await table.alice.slash(table.channel, "roll", expression="1d6")).ephemeral
+    refused = await table.alice.slash(table.channel, "roll", expression="1d6")
+    assert refused.ephemeral
+    assert text_of(refused) == "Slow down: try again in 1 s."
+    # Bob, in the same channel at the same moment, is not affected.
+    assert not (await table.bob.slash(table.channel, "roll", expression="1d6")).ephemeral
+    clock.now += 0.5  # one token back at 2 per second
+    assert not (await table.alice.slash(table.channel, "roll", expression="1d6")).ephemeral
+    assert (await table.alice.slash(table.channel, "roll", expression="1d6")).ephemeral
+
+
+async def test_buttons_count_like_commands(table: Table) -> None:
+    limits(table)
+    started = await table.gm.slash(table.channel, "init start")
+    for _ in range(9):
+        await table.gm.slash(table.channel, "roll", expression="1d6")
+    pressed = await table.gm.click(started.response, label="Next")
+    assert pressed.ephemeral and "Slow down" in text_of(pressed)
+
+
+async def test_a_channel_flood_by_many_accounts_is_limited_too(table: Table) -> None:
+    clock = limits(table)
+    players = [table.alice, table.bob, table.carol, table.gm]
+    answered = [
+        not (await players[i % 4].slash(table.channel, "roll", expression="1d6")).ephemeral
+        for i in range(31)
+    ]
+    assert answered == [True] * 30 + [False]
+    # Another channel has its own bucket.
+    other = table.guild.create_text_channel("arena")
+    clock.now += 0.5
+    assert not (await table.alice.slash(other, "roll", expression="1d6")).ephemeral
+
+
+# --- costly rolls -----------------------------------------------------------------------------
+
+
+async def test_the_costliest_rolls_are_refused_at_once_and_others_answered(table: Table) -> None:
+    """The issue's freezes: each is now refused before any die is drawn, and a cheap roll by
+    another user in another channel, sent next, is answered. (SimCord runs one operation at
+    a time; the concurrent latency is measured through the real process: tests/e2e and
+    benchmarks/abuse.py.)"""
+    other = table.guild.create_text_channel("arena")
+    hostile = [
+        "1000d1000kh999kh999kh999kh999kh999kh999",
+        "250d1000" + "k>1" * 60,
+        "1d1000e>1",
+        "(" + ",".join(["9d1000"] * 25) + ")kh1kl1kh1kl1",
+        "1" + "+1" * 140,
+    ]
+    table.bot.dice = ScriptedDice([])  # nothing is drawn
+    for expression in hostile:
+        started = time.thread_time()
+        refused = await table.alice.slash(table.channel, "roll", expression=expression)
+        spent = time.thread_time() - started
+        assert refused.ephemeral, expression
+        assert "too much work" in text_of(refused) or "at most" in text_of(refused)
+        assert spent < 0.25, (expression, spent)  # the whole command, SimCord included
+    table.bot.dice = ScriptedDice([17])
+    cheap = await table.bob.slash(other, "roll", expression="1d20")
+    assert embed_of(cheap).title.startswith("🎲 17")
