@@ -37,6 +37,8 @@ MAX_ATTRIBUTE = 60
 MAX_BACKGROUNDS = 3
 MAX_HELPERS = 10
 MAX_PENALTY = 999
+# The Rd a test may roll: what the player adds (≤ MAX_POOL) and every penalty die on top.
+MAX_ROLLED_RESISTANCE = MAX_POOL + MAX_PENALTY
 # A fair die ends an explosion chain within a few dice; this only stops a broken source.
 MAX_EXPLOSIONS = 10_000
 # Probabilities below this are dropped while summing many nets (see together_chances).
@@ -157,11 +159,21 @@ class DramaResult:
         return self.penalty_gained + (PRICE_PENALTY if self.price_paid else 0)
 
 
-def _pools(base: int, resistance: int, drama: int) -> tuple[int, int, int]:
+def _pools(
+    base: int,
+    resistance: int,
+    drama: int,
+    *,
+    resistance_cap: int = MAX_ROLLED_RESISTANCE,
+    whose: str = "",
+) -> tuple[int, int, int]:
+    """Bounds-check pool sizes. What a player adds is at most ``MAX_POOL`` a pool (checked
+    with the default cap lowered, by the pool builders); penalty dice come on top, so the
+    Rd rolled may reach ``MAX_ROLLED_RESISTANCE``."""
     return (
-        _int(base, "The Base dice (Bd)", 0, MAX_POOL),
-        _int(resistance, "The Resistance dice (Rd)", 0, MAX_POOL),
-        _int(drama, "The Drama dice (Dd)", 0, MAX_POOL),
+        _int(base, f"The Base dice (Bd){whose}", 0, MAX_POOL),
+        _int(resistance, f"The Resistance dice (Rd){whose}", 0, resistance_cap),
+        _int(drama, f"The Drama dice (Dd){whose}", 0, MAX_POOL),
     )
 
 
@@ -408,6 +420,7 @@ class PoolPart:
     base: int = 0
     resistance: int = 0
     drama: int = 0
+    penalty: bool = False  # the actor's penalty dice: over the cap on what a player adds
 
 
 @dataclass(frozen=True, slots=True)
@@ -429,8 +442,21 @@ class Pools:
         )
 
     def validated(self) -> Pools:
+        """Check what the player added (≤ ``MAX_POOL`` a pool) apart from the penalty dice,
+        which always join Rd: a full penalty pool never locks a character out of a test."""
+        added = [p for p in self.parts if not p.penalty] if self.parts else [self.as_part()]
+        _pools(
+            sum(p.base for p in added),
+            sum(p.resistance for p in added),
+            sum(p.drama for p in added),
+            resistance_cap=MAX_POOL,
+            whose=" you add (penalty dice come on top)" if len(added) < len(self.parts) else "",
+        )
         _pools(self.base, self.resistance, self.drama)
         return self
+
+    def as_part(self) -> PoolPart:
+        return PoolPart("pools", self.base, self.resistance, self.drama)
 
 
 class Situation(TypedDict, total=False):
@@ -560,7 +586,7 @@ def _situation(
     if _int(drama, "The Drama dice (Dd)", 0, MAX_POOL):
         extra.append(PoolPart("drama", drama=drama))
     if _int(penalty, "Penalty dice", 0, MAX_PENALTY):
-        extra.append(PoolPart("penalty dice", resistance=penalty))
+        extra.append(PoolPart("penalty dice", resistance=penalty, penalty=True))
     all_parts = (*parts, *extra)
     pools = Pools(
         base=sum(p.base for p in all_parts),

@@ -169,3 +169,25 @@ async def test_the_costliest_rolls_are_refused_at_once_and_others_answered(table
     table.bot.dice = ScriptedDice([17])
     cheap = await table.bob.slash(other, "roll", expression="1d20")
     assert embed_of(cheap).title.startswith("🎲 17")
+
+
+# --- penalty pools ----------------------------------------------------------------------------
+
+
+async def test_a_full_penalty_pool_never_locks_a_character_out(table: Table) -> None:
+    await table.alice.slash(table.channel, "sheet create", name="William", system="drama")
+    await table.alice.slash(table.channel, "sheet set", attribute="Physical", value=2)
+    await table.gm.slash(table.channel, "penalty add", character="William", amount=71)
+    table.bot.dice = ScriptedDice([3] * (4 + 60 + 71))
+    rolled = await table.alice.slash(
+        table.channel, "drama test", attribute="Physical", resistance=60
+    )
+    assert not rolled.ephemeral, text_of(rolled)
+    text = text_of(rolled)
+    # The 60 Rd she added, and where the other 71 came from.
+    assert "**4Bd · 131Rd · 0Dd**" in text
+    assert "situational resistance (60Rd), penalty dice (71Rd)" in text
+    over = await table.alice.slash(
+        table.channel, "drama test", attribute="Physical", resistance=60, target=1
+    )
+    assert over.ephemeral and "between 0 and 60, not 61" in text_of(over)
