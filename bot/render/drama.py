@@ -27,6 +27,7 @@ PRICE_OFFER = (
     f"Pay the price (+{PRICE_PENALTY} penalty die) within "
     f"{int(PRICE_WINDOW.total_seconds() // 60)} minutes to make it a success."
 )
+NO_ODDS = "Chance: too long to work out exactly for pools this large (the roll stands)."
 LEGEND = "bold = counts · 💥 explodes · ⤷ extra die · ⚠️ penalty die"
 OUTCOME_ICONS = {Outcome.SUCCESS: "✅", Outcome.YES_BUT: "⚖️", Outcome.FAILURE: "❌"}
 OUTCOME_COLOURS = {
@@ -132,10 +133,13 @@ def test_embed(outcome: RollOutcome, roller: str) -> discord.Embed:
     if outcome.outcome is Outcome.YES_BUT:
         lines.append(PRICE_OFFER)
     chances = outcome.chances
-    lines.append(
-        f"Chance: {percent(chances[Outcome.SUCCESS])} of success · "
-        f"{percent(chances[Outcome.YES_BUT])} of Yes, but…"
-    )
+    if chances is None:
+        lines.append(NO_ODDS)
+    else:
+        lines.append(
+            f"Chance: {percent(chances[Outcome.SUCCESS])} of success · "
+            f"{percent(chances[Outcome.YES_BUT])} of Yes, but…"
+        )
     embed = discord.Embed(
         title=titled(title, outcome.label),
         description="\n".join(lines),
@@ -212,11 +216,14 @@ def opposed_embed(outcome: OpposedOutcome, roller: str) -> discord.Embed:
         else:
             lines.append("A draw: whoever has the momentum prevails (the GM says who).")
     chances = outcome.chances
-    lines.append(
-        f"Chance: {me} wins {percent(chances['a'])} · {them} wins "
-        f"{percent(chances['b'])} · draw {percent(chances['draw'])} · both fail "
-        f"{percent(chances['both fail'])}"
-    )
+    if chances is None:
+        lines.append(NO_ODDS)
+    else:
+        lines.append(
+            f"Chance: {me} wins {percent(chances['a'])} · {them} wins "
+            f"{percent(chances['b'])} · draw {percent(chances['draw'])} · both fail "
+            f"{percent(chances['both fail'])}"
+        )
     embed = discord.Embed(
         title=titled(title, outcome.label),
         description="\n".join(lines),

@@ -14,7 +14,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.actor import Actor
 from bot.errors import PermissionDenied, UserError
-from bot.services import channel_settings, secrecy
+from bot.services import channel_settings, offload, secrecy
 from bot.services import penalty as penalty_service
 from bot.services.characters import CharacterSheet, active_character, players_active_character
 from bot.services.rps import (
@@ -286,7 +286,7 @@ class RollOutcome:
     pools: Pools
     net: int
     outcome: Outcome
-    chances: dict[Outcome, float]
+    chances: dict[Outcome, float] | None  # None: not worked out in time (offload.odds)
     character: str | None
     penalty_dice: int
     gained: PenaltyChange | None
@@ -296,8 +296,8 @@ class RollOutcome:
     helpers: tuple[HelperRoll, ...] = ()
 
     @property
-    def chance(self) -> float:
-        return self.chances[Outcome.SUCCESS]
+    def chance(self) -> float | None:
+        return self.chances[Outcome.SUCCESS] if self.chances is not None else None
 
 
 async def test(
@@ -341,7 +341,9 @@ async def test(
         pools=roller.pools,
         net=together.net,
         outcome=together.outcome,
-        chances=drama.together_chances(pools=everyone, criticals=roller.criticals),
+        chances=await offload.odds(
+            drama.together_chances, pools=everyone, criticals=roller.criticals
+        ),
         character=roller.character,
         penalty_dice=roller.penalty_dice,
         gained=gained,
@@ -422,7 +424,7 @@ class OpposedOutcome:
     pools: Pools
     their_pools: Pools
     their_name: str
-    chances: dict[str, float]
+    chances: dict[str, float] | None  # None: not worked out in time (offload.odds)
     character: str | None
     penalty_dice: int
     gained: PenaltyChange | None
@@ -519,7 +521,9 @@ async def opposed(
         pools=roller.pools,
         their_pools=their_pools,
         their_name=name,
-        chances=drama.opposed_chances(a=roller.pools, b=their_pools, criticals=roller.criticals),
+        chances=await offload.odds(
+            drama.opposed_chances, a=roller.pools, b=their_pools, criticals=roller.criticals
+        ),
         character=roller.character,
         penalty_dice=roller.penalty_dice,
         gained=gained,

@@ -13,7 +13,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.actor import Actor
 from bot.errors import PermissionDenied, UserError
-from bot.services import secrecy
+from bot.services import offload, secrecy
 from bot.services.characters import (
     CharacterSheet,
     active_character,
@@ -343,7 +343,8 @@ async def resisted(
             secret=visibility.secret,
             label=label,
         )
-    return ResistedOutcome(result, sources, label, visibility, rps.resisted_chances(parties=named))
+    chances = await offload.odds(rps.resisted_chances, parties=named)
+    return ResistedOutcome(result, sources, label, visibility, chances)
 
 
 async def _player_party(
