@@ -76,6 +76,19 @@ class RateLimiter:
         self._users = _Buckets(user)
         self._channels = _Buckets(channel)
         self._clock = clock
+        self._told: dict[int, float] = {}  # user → until when they know to wait
+
+    def tell(self, user_id: int, wait: float) -> bool:
+        """Whether to answer this refusal: once per wait. Each reply costs the bot an HTTP
+        call (milliseconds of its event loop), so a flood past the limit is answered once
+        and then ignored until the user may send again."""
+        now = self._clock()
+        if self._told.get(user_id, 0.0) > now:
+            return False
+        if len(self._told) >= MAX_BUCKETS:
+            self._told = {u: t for u, t in self._told.items() if t > now}
+        self._told[user_id] = now + wait
+        return True
 
     def check(self, user_id: int, channel_id: int) -> float:
         """0 when the command may run (its tokens taken), else the seconds to wait."""
@@ -97,14 +110,16 @@ def slow_down(wait: float) -> str:
 
 
 async def within_limits(interaction: discord.Interaction) -> bool:
-    """True when ``interaction`` (a command or a button) may run; else it is answered with a
-    short ephemeral "slow down" and must not run."""
+    """True when ``interaction`` (a command or a button) may run; else it must not run, and
+    the first refusal of a wait is answered with a short ephemeral "slow down"."""
     limiter: RateLimiter | None = getattr(interaction.client, "rate_limiter", None)
     if limiter is None or interaction.user is None:
         return True
     wait = limiter.check(interaction.user.id, interaction.channel_id or 0)
     if wait <= 0:
         return True
+    if not limiter.tell(interaction.user.id, wait):
+        return False  # told already: the rest of a flood goes unanswered
     with contextlib.suppress(discord.HTTPException):  # a courtesy: refused either way
         await interaction.response.send_message(clip(slow_down(wait), MESSAGE), ephemeral=True)
     return False

@@ -112,6 +112,9 @@ async def test_a_burst_is_limited_while_another_user_is_not(table: Table) -> Non
     refused = await table.alice.slash(table.channel, "roll", expression="1d6")
     assert refused.ephemeral
     assert text_of(refused) == "Slow down: try again in 1 s."
+    # The rest of a flood is not answered at all: each reply would cost the bot an HTTP call.
+    ignored = await table.alice.slash(table.channel, "roll", expression="1d6")
+    assert not ignored.acknowledged
     # Bob, in the same channel at the same moment, is not affected.
     assert not (await table.bob.slash(table.channel, "roll", expression="1d6")).ephemeral
     clock.now += 0.5  # one token back at 2 per second
