@@ -207,7 +207,7 @@ async def through_the_process(seconds: float) -> None:
         workdir = Path(directory)
         url = f"sqlite+aiosqlite:///{workdir / 'abuse.db'}"
         async with FakeDiscord(channels=12, players=("flooder", *users)) as fake:
-            bot = BotProcess(fake, url, workdir, name="abuse")
+            bot = BotProcess(fake, url, workdir, name="abuse", rate_limits=True)
             try:
                 await bot.start(ready_timeout=60)
                 await asyncio.sleep(2.5)  # on_ready and the heap freeze
