@@ -159,6 +159,11 @@ def roll_expression(dice: Dice, expression: str) -> NotationRoll:
     return rolled
 
 
+def cost(expression: str) -> float:
+    """The estimated steps of one roll of ``expression`` (see :mod:`engine.roll_budget`)."""
+    return roll_budget.estimate(parse(expression)).steps
+
+
 def parse(expression: str) -> diceast.Expression:
     """Parse and bound-check an expression once; the cached tree is rolled as often as asked."""
     return read(expression)[1]

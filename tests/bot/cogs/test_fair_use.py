@@ -194,3 +194,13 @@ async def test_a_full_penalty_pool_never_locks_a_character_out(table: Table) -> 
         table.channel, "drama test", attribute="Physical", resistance=60, target=1
     )
     assert over.ephemeral and "between 0 and 60, not 61" in text_of(over)
+
+
+async def test_an_initiative_roll_is_small_enough_to_roll_for_everyone(table: Table) -> None:
+    refused = await table.gm.slash(table.channel, "init start", dice="200d6")
+    assert refused.ephemeral
+    assert "is rolled for every combatant" in text_of(refused)
+    refused = await table.gm.slash(table.channel, "init start", dice="1000d1000kh1")
+    assert refused.ephemeral and "at most 250 dice" in text_of(refused)
+    started = await table.gm.slash(table.channel, "init start", dice="1d20+2")
+    assert not started.ephemeral
