@@ -9,6 +9,7 @@ falls back to the real ``random`` module for callers outside :func:`roll_express
 from __future__ import annotations
 
 import random as _stdlib_random
+import re
 from collections.abc import Iterator
 from contextvars import ContextVar
 from dataclasses import dataclass, field
@@ -190,6 +191,7 @@ def read(expression: str) -> tuple[str, diceast.Expression]:
         notation_input.check_label(text, tree.comment)
     except notation_input.NotationInputError as error:
         raise RollError(str(error)) from None
+    _check_annotations(tree)
     total = 0
     for node in _dice_nodes(tree):
         if node.num > MAX_DICE:
@@ -216,6 +218,23 @@ def _parse(text: str) -> diceast.Expression:
         ) from None
     except d20.RollError as error:
         raise RollError(f"{_clip(text)}: {error}") from None
+
+
+_MARKUP = re.compile(r"[\\*_~|`<>@#:]")
+
+
+def _check_annotations(node: diceast.Node) -> None:
+    """``1d20 [fire]`` annotations are shown in d20's breakdown as they are: plain words only,
+    so none can ping or restyle the message."""
+    if isinstance(node, diceast.AnnotatedNumber):
+        for annotation in node.annotations:
+            if _MARKUP.search(annotation[1:-1]):
+                raise RollError(
+                    f"The annotation `{_clip(annotation, 40)}` can hold plain words only, "
+                    "like `[fire]`."
+                )
+    for child in getattr(node, "children", ()):
+        _check_annotations(child)
 
 
 def _dice_nodes(node: diceast.Node) -> Iterator[diceast.Dice]:

@@ -182,6 +182,12 @@ def test_dice_like_text_is_never_a_label(typed: str, message: str) -> None:
         roll_expression(SeededDice(1), typed)
 
 
+def test_annotations_are_plain_words() -> None:
+    assert "[fire]" in roll_expression(ScriptedDice([3]), "1d20 [fire] + 2").breakdown
+    with pytest.raises(RollError, match="plain words only"):
+        roll_expression(ScriptedDice([3]), "1d20 [<@1> **x**] + 2")
+
+
 def test_words_are_still_labels() -> None:
     roll = roll_expression(ScriptedDice([3]), "1d20 Dagger (sneak) + 2")
     assert roll.comment == "Dagger (sneak) + 2"
