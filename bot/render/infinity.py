@@ -10,6 +10,7 @@ from bot.render import colours
 from bot.render.common import number, percent, roll_footer, titled
 from bot.render.limits import fit_embed
 from bot.services.infinity import FaceToFaceOutcome, NormalOutcome, SaveOutcome, Source
+from bot.text import escape
 from engine.systems.infinity import D20, Decision, Die, DieStatus, NormalResult
 
 SYSTEM = "Infinity CodeOne"
@@ -61,7 +62,7 @@ def _roll_lines(result: NormalResult, source: Source) -> list[str]:
 def normal_embed(outcome: NormalOutcome, roller: str) -> discord.Embed:
     result, odds = outcome.result, outcome.odds
     name = outcome.source.name
-    subject = f"{name} roll" if name else f"SV {number(result.sv)}"
+    subject = f"{escape(name)} roll" if name else f"SV {number(result.sv)}"
     if result.auto_fail:
         headline, colour = "❌ Automatic failure", colours.DISASTER
     elif result.critical:
@@ -134,7 +135,7 @@ def ftf_embed(outcome: FaceToFaceOutcome, roller: str) -> discord.Embed:
         colour=colour,
     )
     for key, side, source in (("a", result.a, outcome.active), ("b", result.b, outcome.reactive)):
-        name = _SIDE[key] + (f" — {source.character}" if source.character else "")
+        name = _SIDE[key] + (f" — {escape(source.character)}" if source.character else "")
         embed.add_field(name=name, value="\n".join(_roll_lines(side, source)), inline=False)
     embed.add_field(
         name="Chance",
