@@ -183,7 +183,7 @@ class DramaCog(NarratorCog):
     )
     @app_commands.describe(
         their_base="The opponent's Base dice",
-        their_name="Who the opponent is: a name, or @player to track their penalty dice",
+        their_name="Who the opponent is: a name (a GM may name @player: their penalty dice count)",
         their_resistance="The opponent's Resistance dice (their penalties, situation)",
         their_drama="The opponent's Drama dice",
         momentum="Who has the momentum if it is a draw (the GM says)",
