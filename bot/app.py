@@ -13,6 +13,7 @@ from bot.cogs import EXTENSIONS
 from bot.config import Settings
 from bot.hosting.errors import DATABASE_ERRORS, DatabaseUnavailable, database_error_line
 from bot.hosting.metrics import BotMetrics
+from bot.ratelimit import Rate, RateLimiter
 from bot.storage import Database
 from bot.tree import NarratorTree
 from engine.dice import Dice, SecureDice
@@ -41,10 +42,15 @@ class NarratorBot(commands.Bot):
             intents=intents,
             tree_cls=NarratorTree,
             help_command=None,
-            allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
+            # Nobody is pinged unless a message names whom (the player whose turn starts).
+            allowed_mentions=discord.AllowedMentions.none(),
             **kwargs,
         )
         self.settings = settings
+        self.rate_limiter = RateLimiter(
+            Rate(settings.rate_user_burst, settings.rate_user_per_second),
+            Rate(settings.rate_channel_burst, settings.rate_channel_per_second),
+        )
         self.dice = dice
         self.db = database
         self.sync_globally = sync_globally

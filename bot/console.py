@@ -354,6 +354,8 @@ class Console:
                 if message.components and where == here:
                     self._remember_buttons(None, message)
                 payload = _message_payload(message)
+                stored = self.env.backend.get_message(message.channel.id, message.id)
+                payload["allowed_mentions"] = _mention_policy(stored)
                 payload["channel_message"] = "edited" if message.id in before else "posted"
                 if where != here:
                     payload["where"] = where
@@ -424,6 +426,7 @@ def _payload(message: Any) -> dict[str, Any]:
     """An interaction's reply."""
     buttons = _button_labels(message)
     payload = _shown(message, ephemeral=bool(message.flags.ephemeral), buttons=buttons)
+    payload["allowed_mentions"] = _mention_policy(message._message)
     attachments = getattr(message._message, "attachments", None)
     if attachments:
         payload["attachments"] = [
@@ -471,6 +474,20 @@ def _shown(message: Any, *, ephemeral: bool, buttons: list[Any]) -> dict[str, An
     if buttons:
         payload["buttons"] = buttons
     return payload
+
+
+def _mention_policy(stored: Any) -> dict[str, Any]:
+    """Whom a message may ping (its ``allowed_mentions``) and whom it did ping: a check can
+    see that user text pings nobody while a turn pings its player."""
+    policy = stored.allowed_mentions
+    return {
+        "everyone": policy.everyone,
+        "users": sorted(str(u) for u in policy.users) if policy.users is not None else "all",
+        "roles": sorted(str(r) for r in policy.roles) if policy.roles is not None else "all",
+        "pinged": [str(u) for u in stored.ping_user_ids]
+        + [f"role:{r}" for r in stored.ping_role_ids]
+        + (["everyone"] if stored.mention_everyone else []),
+    }
 
 
 def _simcord_message(error: Exception, command: str) -> str:
@@ -521,7 +538,9 @@ async def _run(
             stdout.write(format_text(payload, names) + "\n")
         stdout.flush()
 
-    bot = create_bot(settings, dice=dice, sync_globally=True)
+    # One person at a terminal, whose pasted scripts run at machine speed: no rate limits.
+    unlimited = settings.model_copy(update={"rate_user_burst": 0, "rate_channel_burst": 0})
+    bot = create_bot(unlimited, dice=dice, sync_globally=True)
     async with simcord.run(bot, check_errors=False, settle_timeout=30.0) as env:
         console = Console(env=env, bot=bot, emit=emit, save_files=save_files)
         console.setup()

@@ -11,6 +11,7 @@ from discord import app_commands
 from bot.deadline import answer_in_time
 from bot.errors import UserError
 from bot.hosting.metrics import BotMetrics
+from bot.ratelimit import within_limits
 from bot.render.limits import MESSAGE, clip
 from bot.storage.db import track_writes, tracked_writes
 from engine.errors import InputError
@@ -87,7 +88,9 @@ class NarratorTree(app_commands.CommandTree):
         if data is not None:
             _strip_nul(data.get("options") or [])
         BotMetrics.started(interaction)
-        return True
+        if interaction.type is discord.InteractionType.autocomplete:
+            return True  # suggestions as one types are not commands: never limited
+        return await within_limits(interaction)
 
     async def on_error(
         self, interaction: discord.Interaction, error: app_commands.AppCommandError

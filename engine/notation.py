@@ -9,6 +9,7 @@ falls back to the real ``random`` module for callers outside :func:`roll_express
 from __future__ import annotations
 
 import random as _stdlib_random
+import re
 from collections.abc import Iterator
 from contextvars import ContextVar
 from dataclasses import dataclass, field
@@ -18,10 +19,11 @@ import d20
 import d20.expression as _d20_expression
 from d20 import diceast
 
+from engine import notation_input, roll_budget
 from engine.dice import Dice
 from engine.errors import InputError
 
-MAX_DICE = 1000
+MAX_DICE = 250
 MAX_SIDES = 1000
 MAX_EXPRESSION_LENGTH = 300
 
@@ -52,7 +54,46 @@ class _DiceRouter:
 
 
 _d20_expression.random = _DiceRouter()  # type: ignore[assignment]
-_roller = d20.Roller(d20.RollContext(max_rolls=MAX_DICE))
+
+
+class _MeteredContext(d20.RollContext):
+    """d20's dice counter, also charging each die to the roll's work meter."""
+
+    def count_roll(self, n: int = 1) -> None:
+        super().count_roll(n)
+        roll_budget.charge(roll_budget.DIE_STEPS * n)
+
+
+_select = _d20_expression.SetSelector.select
+
+
+def _metered_select(
+    self: _d20_expression.SetSelector,
+    target: _d20_expression.Number,
+    max_targets: int | None = None,
+) -> set[_d20_expression.Number]:
+    """d20's selector, charging the scan (or sort) of its set to the roll's work meter."""
+    size = len(target.keptset)
+    sort = 1 + size.bit_length() if self.cat in {"h", "l"} else 1
+    roll_budget.charge(size * sort)
+    return _select(self, target, max_targets)
+
+
+def _keep(self: _d20_expression.SetOperator, target: _d20_expression.Set) -> None:
+    """d20's ``k``, selecting once instead of once per element (quadratic in d20 2.x).
+
+    Dropping an unselected element never changes what the selectors pick (the highest or
+    lowest N among the rest, or a face test), so one selection gives d20's exact result.
+    """
+    selected = self.select(target)
+    for value in target.keptset:
+        if value not in selected:
+            value.drop()
+
+
+_d20_expression.SetSelector.select = _metered_select  # type: ignore[method-assign]
+_d20_expression.SetOperator.keep = _keep  # type: ignore[method-assign]
+_roller = d20.Roller(_MeteredContext(max_rolls=MAX_DICE))
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,13 +131,14 @@ class NotationRoll:
 
 def roll_expression(dice: Dice, expression: str) -> NotationRoll:
     """Roll ``expression`` with ``dice``, or raise :class:`RollError` saying what is wrong."""
-    tree = parse(expression)
+    text, tree = read(expression)
     token = _current_dice.set(dice)
+    metering = roll_budget.current_meter.set(roll_budget.Meter())
     try:
         result = _roller.roll(tree, allow_comments=True)
         # d20 computes totals and the breakdown lazily: evaluate them while errors are caught.
         rolled = NotationRoll(
-            expression=expression.strip(),
+            expression=text,
             total=result.total,
             comment=result.comment,
             _result=result,
@@ -108,33 +150,48 @@ def roll_expression(dice: Dice, expression: str) -> NotationRoll:
         ) from None
     except d20.RollError as error:
         raise RollError(f"{_clip(expression)}: {error}") from None
+    except roll_budget.OverBudget as error:
+        raise RollError(str(error)) from None
     except ZeroDivisionError:
         raise RollError(f"{_clip(expression)}: division by zero") from None
     finally:
+        roll_budget.current_meter.reset(metering)
         _current_dice.reset(token)
     return rolled
 
 
-@lru_cache(maxsize=1024)
+def cost(expression: str) -> float:
+    """The estimated steps of one roll of ``expression`` (see :mod:`engine.roll_budget`)."""
+    return roll_budget.estimate(parse(expression)).steps
+
+
 def parse(expression: str) -> diceast.Expression:
     """Parse and bound-check an expression once; the cached tree is rolled as often as asked."""
-    text = expression.strip()
-    if not text:
-        raise RollError("The expression is empty: try `2d6+3` or `4d6kh3`.")
-    if len(text) > MAX_EXPRESSION_LENGTH:
+    return read(expression)[1]
+
+
+@lru_cache(maxsize=1024)
+def read(expression: str) -> tuple[str, diceast.Expression]:
+    """The expression as understood (player spellings rewritten, see
+    :mod:`engine.notation_input`) and its checked tree; refused when over any limit."""
+    if len(expression.strip()) > MAX_EXPRESSION_LENGTH:
         raise RollError(
-            f"The expression has {len(text)} characters; "
+            f"The expression has {len(expression.strip())} characters; "
             f"at most {MAX_EXPRESSION_LENGTH} are allowed."
         )
+    text = notation_input.normalise(expression)
+    if not text:
+        raise RollError("The expression is empty: try `2d6+3` or `4d6kh3`.")
     try:
-        tree = _roller.parse(text, allow_comments=True)
-    except d20.RollSyntaxError as error:
-        raise RollError(
-            f"`{_clip(text)}` is not dice notation (col {error.col}: unexpected `{error.got}`). "
-            "Try `2d6+3` or `4d6kh3`; words after the dice are kept as a comment."
-        ) from None
-    except d20.RollError as error:
-        raise RollError(f"{_clip(text)}: {error}") from None
+        notation_input.check_size(text)
+        tree = _parse(text)
+        with_advantage = notation_input.advantage(text, tree.comment)
+        if with_advantage is not None:
+            text, tree = with_advantage, _parse(with_advantage)
+        notation_input.check_label(text, tree.comment)
+    except notation_input.NotationInputError as error:
+        raise RollError(str(error)) from None
+    _check_annotations(tree)
     total = 0
     for node in _dice_nodes(tree):
         if node.num > MAX_DICE:
@@ -144,7 +201,40 @@ def parse(expression: str) -> diceast.Expression:
         total += node.num
         if total > MAX_DICE:
             raise RollError(f"{_clip(text)}: at most {MAX_DICE} dice per roll")
-    return tree
+    try:
+        roll_budget.estimate(tree)
+    except roll_budget.OverBudget as error:
+        raise RollError(str(error)) from None
+    return text, tree
+
+
+def _parse(text: str) -> diceast.Expression:
+    try:
+        return _roller.parse(text, allow_comments=True)
+    except d20.RollSyntaxError as error:
+        raise RollError(
+            f"`{_clip(text)}` is not dice notation (col {error.col}: unexpected `{error.got}`). "
+            "Try `2d6+3` or `4d6kh3`; words after the dice are kept as a comment."
+        ) from None
+    except d20.RollError as error:
+        raise RollError(f"{_clip(text)}: {error}") from None
+
+
+_MARKUP = re.compile(r"[\\*_~|`<>@#:]")
+
+
+def _check_annotations(node: diceast.Node) -> None:
+    """``1d20 [fire]`` annotations are shown in d20's breakdown as they are: plain words only,
+    so none can ping or restyle the message."""
+    if isinstance(node, diceast.AnnotatedNumber):
+        for annotation in node.annotations:
+            if _MARKUP.search(annotation[1:-1]):
+                raise RollError(
+                    f"The annotation `{_clip(annotation, 40)}` can hold plain words only, "
+                    "like `[fire]`."
+                )
+    for child in getattr(node, "children", ()):
+        _check_annotations(child)
 
 
 def _dice_nodes(node: diceast.Node) -> Iterator[diceast.Dice]:

@@ -121,7 +121,11 @@ async def any_db(any_database_url: str) -> AsyncIterator[Database]:
 
 @pytest.fixture
 def settings(database_url: str) -> Settings:
-    return Settings(_env_file=None, DATABASE_URL=database_url)  # type: ignore[call-arg]
+    # No rate limits: a test plays a whole session in a second (tests/bot/cogs/test_fair_use.py
+    # turns them on, with a clock it controls).
+    return Settings(  # type: ignore[call-arg]
+        _env_file=None, DATABASE_URL=database_url, RATE_USER_BURST=0, RATE_CHANNEL_BURST=0
+    )
 
 
 @pytest.fixture

@@ -13,6 +13,7 @@ from typing import Any
 
 import discord
 
+from bot.ratelimit import within_limits
 from bot.storage.db import track_writes
 from bot.tree import failure_message, send_ephemeral, user_message
 
@@ -38,11 +39,12 @@ async def answer_error(interaction: discord.Interaction, error: BaseException) -
 
 
 class KindView(discord.ui.View):
-    """A view whose button errors reach the presser as an ephemeral message."""
+    """A view whose button errors reach the presser as an ephemeral message, and whose
+    presses count against the presser's rate limit like commands."""
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
         track_writes()  # so that answer_error can tell whether the press saved anything
-        return True
+        return await within_limits(interaction)
 
     async def on_error(
         self, interaction: discord.Interaction, error: Exception, _item: discord.ui.Item[Any]
@@ -59,7 +61,8 @@ class OwnedView(KindView):
         self.refusal = refusal
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
-        await super().interaction_check(interaction)
+        if not await super().interaction_check(interaction):
+            return False
         if interaction.user.id != self.owner_id:
             await interaction.response.send_message(self.refusal, ephemeral=True)
             return False

@@ -17,6 +17,7 @@ from bot.services.coda import (
     TaskView,
     TestOutcome,
 )
+from bot.text import escape
 from engine.systems import coda
 from engine.systems.coda import Degree, Part
 
@@ -127,7 +128,7 @@ def _footer(embed: discord.Embed, who: str, secret: bool, kind: str) -> None:
 
 def _character_field(embed: discord.Embed, roller: Roller) -> None:
     if roller.character:
-        embed.add_field(name="Character", value=clip(roller.name, 1024))
+        embed.add_field(name="Character", value=clip(escape(roller.name), 1024))
 
 
 def coda_test_embed(outcome: TestOutcome, roller: str) -> discord.Embed:
@@ -175,7 +176,7 @@ def damage_embed(outcome: DamageOutcome, roller: str) -> discord.Embed:
 
 def opposed_embed(outcome: OpposedOutcome, roller: str) -> discord.Embed:
     result = outcome.result
-    names = {"a": f"A ({outcome.a.name})", "b": f"B ({outcome.b.name})"}
+    names = {"a": f"A ({escape(outcome.a.name)})", "b": f"B ({escape(outcome.b.name)})"}
     winning = result.winning
     if result.winner is None or winning is None:
         title = titled("⚖️ Tie", outcome.label)
@@ -235,7 +236,7 @@ def combined_embed(outcome: CombinedOutcome, roller: str) -> discord.Embed:
         title=title, description=description, colour=DEGREE_COLOURS[leader.degree]
     )
     embed.add_field(
-        name=clip(f"Leader: {outcome.leader.name}", 256),
+        name=clip(f"Leader: {escape(outcome.leader.name)}", 256),
         value=clip(
             result_lines(
                 leader,
@@ -292,11 +293,11 @@ def extended_roll_embed(outcome: ExtendedOutcome, roller: str) -> discord.Embed:
     result = step.test
     before = step.before
     if step.completed:
-        title = titled(f"🏁 {before.name}: complete", outcome.label)
+        title = titled(f"🏁 {escape(before.name)}: complete", outcome.label)
         colour = colours.GREAT_SUCCESS
     else:
         title = titled(
-            f"{DEGREE_ICONS[result.degree]} {before.name}: stage {before.stage + 1}/"
+            f"{DEGREE_ICONS[result.degree]} {escape(before.name)}: stage {before.stage + 1}/"
             f"{len(before.stages)}",
             outcome.label,
         )
@@ -318,7 +319,7 @@ def extended_roll_embed(outcome: ExtendedOutcome, roller: str) -> discord.Embed:
 
 def task_embed(view: TaskView, *, title: str) -> discord.Embed:
     embed = discord.Embed(
-        title=clip(f"{title}: {view.task.name}", 256),
+        title=clip(f"{title}: {escape(view.task.name)}", 256),
         description=_progress(view.task, abandoned=view.abandoned),
         colour=colours.NEUTRAL if view.abandoned else colours.INFO,
     )

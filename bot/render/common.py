@@ -8,7 +8,7 @@ from collections.abc import Iterable
 import discord
 
 from bot.render.limits import FOOTER, TITLE, clip
-from bot.text import number, signed, term
+from bot.text import escape, number, signed, term
 
 __all__ = ["faces", "number", "percent", "roll_footer", "signed", "term", "titled"]
 
@@ -31,7 +31,7 @@ def faces(values: Iterable[int], *, marks: dict[int, str] | None = None) -> str:
 
 def titled(title: str, label: str | None) -> str:
     """A roll title with the player's label, e.g. "Stealth — sneaking past Filch"."""
-    return clip(f"{title} — {label}" if label else title, TITLE)
+    return clip(f"{title} — {escape(label)}" if label else title, TITLE)
 
 
 def roll_footer(

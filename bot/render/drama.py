@@ -9,6 +9,7 @@ from bot.render.common import percent, roll_footer, signed, titled
 from bot.render.limits import FIELD_VALUE, clip, fit_embed
 from bot.render.penalty import change_line, dice_count, level_line
 from bot.services.drama import PRICE_WINDOW, OpposedOutcome, PriceOutcome, RollOutcome
+from bot.text import escape, escape_party
 from engine import penalty
 from engine.systems.drama import (
     PRICE_PENALTY,
@@ -26,6 +27,7 @@ PRICE_OFFER = (
     f"Pay the price (+{PRICE_PENALTY} penalty die) within "
     f"{int(PRICE_WINDOW.total_seconds() // 60)} minutes to make it a success."
 )
+NO_ODDS = "Chance: too long to work out exactly for pools this large (the roll stands)."
 LEGEND = "bold = counts · 💥 explodes · ⤷ extra die · ⚠️ penalty die"
 OUTCOME_ICONS = {Outcome.SUCCESS: "✅", Outcome.YES_BUT: "⚖️", Outcome.FAILURE: "❌"}
 OUTCOME_COLOURS = {
@@ -112,11 +114,11 @@ def _penalty_lines(
     if penalty_dice:
         level = penalty.level_of(penalty_dice)
         where = "rolled as a risk (Dd), by the GM's decision," if risk else "added to Rd"
-        lines = [f"{dice_count(penalty_dice)} {where} ({character} is {level.label})."]
+        lines = [f"{dice_count(penalty_dice)} {where} ({escape(character)} is {level.label})."]
     else:
-        lines = [f"{character} has no penalty dice."]
+        lines = [f"{escape(character)} has no penalty dice."]
     if gained is not None:
-        lines.append(change_line(gained, what=f"for {character} from drama-die 1s"))
+        lines.append(change_line(gained, what=f"for {escape(character)} from drama-die 1s"))
         if gained.level_changed:
             lines.append(level_line(character, gained))
     return lines
@@ -129,17 +131,20 @@ def test_embed(outcome: RollOutcome, roller: str) -> discord.Embed:
     if outcome.helpers:
         me = outcome.character or roller
         nets = " + ".join(
-            f"{name} {net}"
+            f"{escape_party(name)} {net}"
             for name, net in [(me, result.net), *((h.name, h.result.net) for h in outcome.helpers)]
         )
         lines.append(f"Working together, the nets add up: {nets} = **{outcome.net}**.")
     if outcome.outcome is Outcome.YES_BUT:
         lines.append(PRICE_OFFER)
     chances = outcome.chances
-    lines.append(
-        f"Chance: {percent(chances[Outcome.SUCCESS])} of success · "
-        f"{percent(chances[Outcome.YES_BUT])} of Yes, but…"
-    )
+    if chances is None:
+        lines.append(NO_ODDS)
+    else:
+        lines.append(
+            f"Chance: {percent(chances[Outcome.SUCCESS])} of success · "
+            f"{percent(chances[Outcome.YES_BUT])} of Yes, but…"
+        )
     embed = discord.Embed(
         title=titled(title, outcome.label),
         description="\n".join(lines),
@@ -148,7 +153,7 @@ def test_embed(outcome: RollOutcome, roller: str) -> discord.Embed:
     result_fields(embed, result)
     for helper in outcome.helpers:
         embed.add_field(
-            name=clip(f"{helper.name}: net {helper.result.net}", 256),
+            name=clip(f"{escape_party(helper.name)}: net {helper.result.net}", 256),
             value=clip(f"{pools_line(helper.pools)}\n{_compact(helper.result)}", FIELD_VALUE),
             inline=False,
         )
@@ -203,13 +208,14 @@ OPPOSED_TITLES = {
 
 def opposed_embed(outcome: OpposedOutcome, roller: str) -> discord.Embed:
     result = outcome.result
-    me = outcome.character or roller
-    names = {"a": me, "b": outcome.their_name}
+    me = escape(outcome.character or roller)
+    them = escape_party(outcome.their_name)
+    names = {"a": me, "b": them}
     title = OPPOSED_TITLES[result.outcome].format(
         winner=names.get(result.winner or "", ""), level=result.level, net=result.a.net
     )
     lines = [
-        f"**{me}**: net {result.a.net} · **{outcome.their_name}**: net {result.b.net}",
+        f"**{me}**: net {result.a.net} · **{them}**: net {result.b.net}",
         "A side needs net 2 or more, and more than the other, to win.",
     ]
     if result.outcome is OpposedKind.DRAW:
@@ -218,11 +224,14 @@ def opposed_embed(outcome: OpposedOutcome, roller: str) -> discord.Embed:
         else:
             lines.append("A draw: whoever has the momentum prevails (the GM says who).")
     chances = outcome.chances
-    lines.append(
-        f"Chance: {me} wins {percent(chances['a'])} · {outcome.their_name} wins "
-        f"{percent(chances['b'])} · draw {percent(chances['draw'])} · both fail "
-        f"{percent(chances['both fail'])}"
-    )
+    if chances is None:
+        lines.append(NO_ODDS)
+    else:
+        lines.append(
+            f"Chance: {me} wins {percent(chances['a'])} · {them} wins "
+            f"{percent(chances['b'])} · draw {percent(chances['draw'])} · both fail "
+            f"{percent(chances['both fail'])}"
+        )
     embed = discord.Embed(
         title=titled(title, outcome.label),
         description="\n".join(lines),
@@ -235,11 +244,11 @@ def opposed_embed(outcome: OpposedOutcome, roller: str) -> discord.Embed:
     embed.add_field(name=me, value=clip(pools_line(outcome.pools), FIELD_VALUE), inline=False)
     result_fields(embed, result.a, prefix=f"{me}: ")
     embed.add_field(
-        name=outcome.their_name,
+        name=them,
         value=clip(pools_line(outcome.their_pools), FIELD_VALUE),
         inline=False,
     )
-    result_fields(embed, result.b, prefix=f"{outcome.their_name}: ")
+    result_fields(embed, result.b, prefix=f"{them}: ")
     lines = _penalty_lines(outcome.character, outcome.penalty_dice, outcome.gained)
     if outcome.their_character is not None:
         lines += _penalty_lines(

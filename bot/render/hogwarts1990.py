@@ -101,7 +101,7 @@ def roll_embed(outcome: RollOutcome, roller: str) -> discord.Embed:
 
 def _subject(side: Side) -> str:
     if side.character and side.attribute:
-        return f"{side.character} · {side.attribute}"
+        return f"{side.character} · {side.attribute}"  # titled() escapes it
     return "Hogwarts 1990 roll"
 
 

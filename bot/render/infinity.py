@@ -16,6 +16,7 @@ from bot.services.infinity import (
     Source,
     SplitOutcome,
 )
+from bot.text import escape
 from engine.systems.infinity import (
     D20,
     Decision,
@@ -85,7 +86,7 @@ def _roll_lines(result: NormalResult, source: Source, mods: Mods | None = None) 
 def normal_embed(outcome: NormalOutcome, roller: str) -> discord.Embed:
     result, odds = outcome.result, outcome.odds
     name = outcome.source.name
-    subject = f"{name} roll" if name else f"SV {number(result.sv)}"
+    subject = f"{escape(name)} roll" if name else f"SV {number(result.sv)}"
     if result.auto_fail:
         headline, colour = "❌ Automatic failure", colours.DISASTER
     elif result.critical:
@@ -160,7 +161,7 @@ def ftf_embed(outcome: FaceToFaceOutcome, roller: str) -> discord.Embed:
         colour=colour,
     )
     for key, side, source in (("a", result.a, outcome.active), ("b", result.b, outcome.reactive)):
-        name = _SIDE[key] + (f" — {source.character}" if source.character else "")
+        name = _SIDE[key] + (f" — {escape(source.character)}" if source.character else "")
         mods = outcome.mods if key == "a" else None
         embed.add_field(name=name, value="\n".join(_roll_lines(side, source, mods)), inline=False)
     embed.add_field(

@@ -10,14 +10,14 @@ stays on the first line; fit_embed guards every embed.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import discord
 
 from bot.render import colours
 from bot.render.limits import clip, fit_embed
 from bot.services.initiative import EncounterView, InitOutcome, Joined
-from bot.text import number
+from bot.text import escape, number
 from engine import initiative as ini
 
 SWORDS = "⚔️"
@@ -28,10 +28,14 @@ CONDITION = "🩹"
 
 @dataclass(frozen=True, slots=True)
 class Reply:
-    """What a change posts: a public line (may mention a player) and a line for the GM only."""
+    """What a change posts: a public line (may mention a player) and a line for the GM only.
+
+    ``pings``: the players the public line may ping (the one whose turn starts), and only them.
+    """
 
     public: str | None
     gm_only: str | None = None
+    pings: tuple[int, ...] = ()
 
 
 def _visible(combatant: ini.Combatant, gm: bool) -> bool:
@@ -42,7 +46,7 @@ def _turn_of(combatant: ini.Combatant) -> str:
     """``**Hermione**'s turn — @alice`` (the mention pings the player whose turn starts)."""
     hidden = f" {HIDDEN}" if combatant.hidden else ""
     owner = f" — <@{combatant.owner_id}>" if combatant.owner_id else ""
-    return f"**{combatant.name}**{hidden}'s turn{owner}"
+    return f"**{escape(combatant.name)}**{hidden}'s turn{owner}"
 
 
 def _score(state: ini.Encounter, combatant: ini.Combatant, gm: bool) -> str:
@@ -59,12 +63,13 @@ def _score(state: ini.Encounter, combatant: ini.Combatant, gm: bool) -> str:
 def _line(state: ini.Encounter, index: int, combatant: ini.Combatant, gm: bool) -> str:
     hidden = f" {HIDDEN}" if combatant.hidden else ""
     score = _score(state, combatant, gm)
+    safe = escape(combatant.name)
     if state.ended:
-        return f"{combatant.name}{hidden} — {score}"
+        return f"{safe}{hidden} — {score}"
     skip = ini.skip_reason(state, combatant) if state.started else None
     if combatant.delaying is not None:
-        return f"{PAUSE} {combatant.name}{hidden} — {score} · *{skip}*{_conditions(combatant)}"
-    name = f"~~{combatant.name}~~" if skip else combatant.name
+        return f"{PAUSE} {safe}{hidden} — {score} · *{skip}*{_conditions(combatant)}"
+    name = f"~~{safe}~~" if skip else safe
     if index == state.turn:
         text = f"▶ **{name}**{hidden} — {score}"
     else:
@@ -79,12 +84,7 @@ def _conditions(combatant: ini.Combatant) -> str:
     """`` · 🩹 Stunned (2 rounds, ticks at start), Prone`` (nothing without conditions)."""
     if not combatant.conditions:
         return ""
-    return f" · {CONDITION} " + ", ".join(_safe(c.label) for c in combatant.conditions)
-
-
-def _safe(text: str) -> str:
-    """A condition's name or note as typed: never a ping, never formatting."""
-    return discord.utils.escape_mentions(discord.utils.escape_markdown(text))
+    return f" · {CONDITION} " + ", ".join(escape(c.label) for c in combatant.conditions)
 
 
 def now_text(view: EncounterView, *, gm: bool) -> str:
@@ -132,7 +132,7 @@ def tracker_embed(view: EncounterView, *, gm: bool = False) -> discord.Embed:
             name="Delayed (act with `/init act`)",
             value=clip(
                 "\n".join(
-                    f"{c.name}{f' {HIDDEN}' if c.hidden else ''} — {_score(state, c, gm)}"
+                    f"{escape(c.name)}{f' {HIDDEN}' if c.hidden else ''} — {_score(state, c, gm)}"
                     for c in delayed
                 ),
                 1024,
@@ -144,7 +144,7 @@ def tracker_embed(view: EncounterView, *, gm: bool = False) -> discord.Embed:
         footer.append(f"initiative {view.dice}")
     elif view.attribute:
         footer.append(f"initiative + {view.attribute}")
-    if state.initiator:
+    if state.initiator:  # a footer shows no markdown: the name as typed
         footer.append(f"initiator {state.initiator}")
     if state.reroll:
         footer.append("re-roll each round")
@@ -156,8 +156,8 @@ def tracker_embed(view: EncounterView, *, gm: bool = False) -> discord.Embed:
 
 def _rolled(joined: Joined) -> str:
     if joined.roll is None:
-        return f"**{joined.name}** joins at **{number(joined.total)}** (set by the GM)."
-    return f"**{joined.name}** joins: {joined.roll.detail} = **{number(joined.total)}**"
+        return f"**{escape(joined.name)}** joins at **{number(joined.total)}** (set by the GM)."
+    return f"**{escape(joined.name)}** joins: {joined.roll.detail} = **{number(joined.total)}**"
 
 
 def _lookup(name: str, *states: ini.Encounter | None) -> ini.Combatant | None:
@@ -181,7 +181,7 @@ def _hidden(name: str | None, *states: ini.Encounter | None) -> bool:
 
 def _event_text(event: ini.Event, *states: ini.Encounter) -> str:
     if isinstance(event, ini.Add):
-        return f"{event.name} joining"
+        return f"{escape(event.name)} joining"
     if isinstance(event, ini.NamedEvent):
         found = _lookup(event.name, *states)
         # The combatant's own spelling: an event keeps what the GM typed (e.g. ``spy``).
@@ -194,7 +194,7 @@ def _event_text(event: ini.Event, *states: ini.Encounter) -> str:
             "condition_add": f"getting {getattr(event, 'condition', '')}",
             "condition_remove": f"losing {getattr(event, 'condition', '')}",
         }[event.kind]
-        return f"{name} {verb}"
+        return f"{escape(name)} {verb}"
     return {"next": "a Next", "prev": "a Prev", "delay": "a delay", "end": "the end"}[event.kind]
 
 
@@ -209,13 +209,29 @@ def _joined(lines: Iterable[str | None]) -> str | None:
 
 
 def reply(outcome: InitOutcome) -> Reply:
-    """The public line for a change (never naming a hidden combatant) and the GM's own line."""
+    """The public line for a change (never naming a hidden combatant) and the GM's own line;
+    when it says whose turn starts, that player is the one it pings."""
+    answer = _reply(outcome)
+    current = outcome.view.state.current
+    if (
+        answer.public is None
+        or not outcome.turn_changed
+        or current is None
+        or current.hidden
+        or not current.owner_id
+    ):
+        return answer
+    return replace(answer, pings=(current.owner_id,))
+
+
+def _reply(outcome: InitOutcome) -> Reply:
     view, state = outcome.view, outcome.view.state
     turn = now_text(view, gm=False) if outcome.turn_changed else None
     gm_turn = now_text(view, gm=True) if outcome.turn_changed else None
     # The GM reads their own turn line only where it says more than the public one.
     gm_extra = gm_turn if gm_turn != turn else None
     name = outcome.subject
+    shown = escape(name) if name is not None else None
     action = outcome.action
     warning = outcome.initiator_warning
     if action == "add":
@@ -235,13 +251,13 @@ def reply(outcome: InitOutcome) -> Reply:
     head = {
         "next": None,
         "prev": "⏪ Back one turn.",
-        "delay": f"⏸️ **{name}** delays.",
-        "act": f"⏯️ **{name}** acts now and keeps this place in the order.",
+        "delay": f"⏸️ **{shown}** delays.",
+        "act": f"⏯️ **{shown}** acts now and keeps this place in the order.",
         "defend": _defend_head(outcome),
         "condition_add": _condition_head(outcome),
         "condition_remove": _condition_head(outcome),
-        "reveal": f"👀 **{name}** is revealed!",
-        "remove": f"🚪 **{name}** leaves the encounter.",
+        "reveal": f"👀 **{shown}** is revealed!",
+        "remove": f"🚪 **{shown}** leaves the encounter.",
     }[action]
     notes, gm_notes = _round_notes(outcome)
     protected = getattr(_last_event(outcome), "protects", None) if action == "defend" else None
@@ -262,15 +278,18 @@ def _defend_head(outcome: InitOutcome) -> str:
     name = outcome.subject
     event = _last_event(outcome)
     before = _lookup(name or "", outcome.before)
+    shown = escape(name or "")
     if before is None or before.delaying is None:
-        return f"🛡️ **{name}** makes a defensive roll: their turn this round is used up."
+        return f"🛡️ **{shown}** makes a defensive roll: their turn this round is used up."
     protects = getattr(event, "protects", None)
     protected = _lookup(protects, outcome.view.state) if protects else None
     whom = (
-        "" if protected is None or protected.name == name else f" on behalf of **{protected.name}**"
+        ""
+        if protected is None or protected.name == name
+        else f" on behalf of **{escape(protected.name)}**"
     )
     return (
-        f"🛡️ **{name}** dodges{whom} from their delay: the delayed action is spent, and they "
+        f"🛡️ **{shown}** dodges{whom} from their delay: the delayed action is spent, and they "
         "keep their place in the order."
     )
 
@@ -282,13 +301,15 @@ def _condition_head(outcome: InitOutcome) -> str | None:
         return None
     name = outcome.subject
     if isinstance(event, ini.RemoveCondition):
-        return f"{CONDITION} **{name}** is no longer {_safe(event.condition.strip())}."
+        return (
+            f"{CONDITION} **{escape(name or '')}** is no longer {escape(event.condition.strip())}."
+        )
     target = _lookup(event.name, outcome.view.state)
     condition = None if target is None else target.conditions[-1]
     if condition is None:
         return None
-    note = f" — {_safe(condition.note)}" if condition.note else ""
-    return f"{CONDITION} **{name}** is {_safe(condition.label)}{note}."
+    note = f" — {escape(condition.note)}" if condition.note else ""
+    return f"{CONDITION} **{escape(name or '')}** is {escape(condition.label)}{note}."
 
 
 def _expired(before: ini.Encounter, after: ini.Encounter) -> list[tuple[ini.Combatant, str]]:
@@ -319,20 +340,20 @@ def _round_notes(outcome: InitOutcome) -> tuple[str | None, str | None]:
         ranked = sorted(rerolls, key=lambda r: (r[1], r[3]), reverse=True)  # the new order
         rolled = [(name, total, _hidden(name, state)) for name, total, _d, _t in ranked]
         head = f"🎲 Round {state.round}: everyone re-rolls initiative — "
-        shown = " · ".join(f"**{n}** {t}" for n, t, hidden in rolled if not hidden)
+        shown = " · ".join(f"**{escape(n)}** {t}" for n, t, hidden in rolled if not hidden)
         public.append(head + (shown or "the GM rolled."))
         if any(hidden for *_, hidden in rolled):
-            gm.append(head + " · ".join(f"**{n}** {t}" for n, t, _h in rolled))
+            gm.append(head + " · ".join(f"**{escape(n)}** {t}" for n, t, _h in rolled))
     current = state.current
     earlier = None if current is None else _lookup(current.name, before)
     if current is not None and earlier is not None and earlier.delaying is not None:
         notice = (
-            f"⏯️ **{current.name}**'s place came round again: the delay ends and they take "
+            f"⏯️ **{escape(current.name)}**'s place came round again: the delay ends and they take "
             "this turn normally (the delayed action is lost)."
         )
         (gm if current.hidden else public).append(notice)
     for bearer, condition in _expired(before, state):
-        line = f"⌛ **{bearer.name}**: {_safe(condition)} wears off."
+        line = f"⌛ **{escape(bearer.name)}**: {escape(condition)} wears off."
         (gm if bearer.hidden else public).append(line)
     return _joined(public), _joined(gm)
 
@@ -344,9 +365,10 @@ def conditions_text(view: EncounterView, *, gm: bool) -> str:
         if not _visible(combatant, gm) or not combatant.conditions:
             continue
         parts = [
-            _safe(c.label) + (f" — {_safe(c.note)}" if c.note else "") for c in combatant.conditions
+            escape(c.label) + (f" — {escape(c.note)}" if c.note else "")
+            for c in combatant.conditions
         ]
-        lines.append(f"**{combatant.name}**: " + "; ".join(parts))
+        lines.append(f"**{escape(combatant.name)}**: " + "; ".join(parts))
     return "\n".join(lines) or "No combatant has a condition."
 
 
@@ -370,9 +392,9 @@ def summary_embed(outcome: InitOutcome) -> discord.Embed:
     assert summary is not None
     shown = [c for c in summary.combatants if not c.hidden]
     lines = [
-        f"**{c.name}** — {c.turns} turn{'s' if c.turns != 1 else ''}"
+        f"**{escape(c.name)}** — {c.turns} turn{'s' if c.turns != 1 else ''}"
         if c.turns
-        else f"{c.name} — did not act"
+        else f"{escape(c.name)} — did not act"
         for c in shown
     ]
     rounds = summary.rounds

@@ -7,6 +7,7 @@ import discord
 from bot.render import colours
 from bot.render.limits import FIELD_VALUE, clip, fit_embed
 from bot.services.penalty import KIND_LABELS, PenaltyUpdate, PenaltyView
+from bot.text import escape
 from engine.penalty import PenaltyChange, PenaltyLevel
 
 LEVEL_ICONS = {
@@ -47,10 +48,10 @@ def level_line(character: str, change: PenaltyChange) -> str:
     """The announcement of a level change."""
     level = change.level_after
     if level is PenaltyLevel.NONE:
-        return f"{LEVEL_ICONS[level]} **{character}** is free of penalty dice."
+        return f"{LEVEL_ICONS[level]} **{escape(character)}** is free of penalty dice."
     note = " and cannot act effectively" if level is PenaltyLevel.BROKEN else ""
     return (
-        f"{LEVEL_ICONS[level]} **{character}** is now **{level.label}**{note} "
+        f"{LEVEL_ICONS[level]} **{escape(character)}** is now **{level.label}**{note} "
         f"(was {change.level_before.label})."
     )
 
@@ -64,7 +65,7 @@ def update_embed(update: PenaltyUpdate) -> discord.Embed:
     }.get(update.kind, "")
     lines = [change_line(change, what=what)]
     if update.kind == "add" and update.reason:
-        lines.append(f"Reason: {update.reason}")
+        lines.append(f"Reason: {escape(update.reason)}")
     if update.kind == "rest" and change.delta == 0:
         if change.requested == 0:
             lines.append("Less than 3 full hours of rest recovers nothing.")
@@ -93,7 +94,7 @@ def show_embed(view: PenaltyView) -> discord.Embed:
             when = discord.utils.format_dt(line.at, "R")
             # A drama entry's reason ("2 drama-die 1s") only repeats its label and numbers.
             shown = line.reason if line.kind != "drama" else ""
-            reason = f" — {clip(shown, 80)}" if shown else ""
+            reason = f" — {escape(clip(shown, 80))}" if shown else ""
             lines.append(
                 f"{when} {KIND_LABELS.get(line.kind, line.kind)}: {line.before} → {line.after}"
                 f" by <@{line.user_id}>{reason}"

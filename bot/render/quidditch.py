@@ -18,6 +18,7 @@ from bot.render.hogwarts1990 import dice_text
 from bot.render.limits import clip, fit_embed
 from bot.services.quidditch import HouseRow, MatchView, OddsOutcome, TurnOutcome
 from bot.services.quidditch_undo import UndoOutcome
+from bot.text import escape
 from engine import quidditch as q
 from engine.systems.hogwarts1990 import Roll
 
@@ -33,13 +34,14 @@ def _roll(roll: Roll) -> str:
 
 
 def _score_line(state: q.MatchState) -> str:
-    return f"{state.home.name} **{state.home_score}** – **{state.away_score}** {state.away.name}"
+    home, away = escape(state.home.name), escape(state.away.name)
+    return f"{home} **{state.home_score}** – **{state.away_score}** {away}"
 
 
 def _team_label(state: q.MatchState, side: q.Side) -> str:
     team = state.team(side)
     house = f" ({team.house})" if team.house and team.house != team.name else ""
-    return f"{team.name}{house}"
+    return f"{escape(team.name)}{house}"
 
 
 def _next_snitch(state: q.MatchState) -> str:
@@ -313,8 +315,8 @@ def _player_line(player: q.Player, *, health: bool) -> str:
     stats = f"S {player.strength} · D {player.dexterity} · T {player.toughness}"
     if health:
         state = "💫 out" if not player.active else f"❤️ {player.health}/{player.max_health}"
-        return f"{player.position.label} **{player.name}** — {stats} · {state}"
-    return f"{player.position.label} **{player.name}** — {stats} · Health {player.health}"
+        return f"{player.position.label} **{escape(player.name)}** — {stats} · {state}"
+    return f"{player.position.label} **{escape(player.name)}** — {stats} · Health {player.health}"
 
 
 def _team_field(state: q.MatchState, side: q.Side, *, health: bool) -> tuple[str, str]:

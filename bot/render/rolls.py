@@ -8,6 +8,7 @@ from bot.render import colours
 from bot.render.common import roll_footer, titled
 from bot.render.limits import DESCRIPTION, clip, fit_embed
 from bot.services.rolls import History, NotationOutcome
+from bot.text import escape
 
 
 def notation_embed(outcome: NotationOutcome, roller: str) -> discord.Embed:
@@ -22,7 +23,7 @@ def notation_embed(outcome: NotationOutcome, roller: str) -> discord.Embed:
     notes = []
     if outcome.character:
         values = ", ".join(f"{value.name} {value.value}" for value in outcome.sheet_values)
-        notes.append(f"{outcome.character}: {values}")
+        notes.append(f"{outcome.character}: {values}")  # a footer: plain text, no markdown
     roll_footer(embed, f"{roller} rolled {roll.expression}", *notes, secret=outcome.secrecy.secret)
     return fit_embed(embed)
 
@@ -42,7 +43,7 @@ def history_pages(history: History, *, per_page: int = 10) -> list[discord.Embed
         when = discord.utils.format_dt(entry.created_at, "R")
         # A secret roll's id is what /history reveal takes.
         secret = f" 🔒 #{entry.id}" if entry.secret else ""
-        label = f" *{clip(entry.label, 60)}*" if entry.label else ""
+        label = f" *{escape(clip(entry.label, 60))}*" if entry.label else ""
         lines.append(
             f"{when} <@{entry.user_id}> **{entry.system}** `{clip(entry.input, 80)}`"
             f" → **{clip(entry.outcome, 120)}**{label}{secret}"

@@ -14,6 +14,7 @@ from bot.services.rps import (
     SustainedOutcome,
     SustainedView,
 )
+from bot.text import escape, escape_party
 from engine.systems import rps
 from engine.systems.rps import CheckResult, Special, TaskStatus
 
@@ -89,29 +90,35 @@ def check_embed(outcome: CheckOutcome, roller: str) -> discord.Embed:
 def _party(name: str, result: CheckResult) -> str:
     faces = " ".join(f"[{f}]" for f in result.faces) or "forgone"
     special = f" ({result.special.label})" if result.special else ""
-    return f"{name}: Base {result.base}, {faces} → **SL {number(result.success_level)}**{special}"
+    return (
+        f"{escape_party(name)}: Base {result.base}, {faces} → "
+        f"**SL {number(result.success_level)}**{special}"
+    )
 
 
 def resisted_embed(outcome: ResistedOutcome, roller: str) -> discord.Embed:
     result = outcome.result
     if result.winner is not None:
-        title = f"⚔️ {result.winner} wins — SL {number(result.success_level)}"
+        title = f"⚔️ {escape_party(result.winner)} wins — SL {number(result.success_level)}"
         colour = colours.SUCCESS
         summary = (
-            f"**{result.winner}** has the highest SL; their new SL is the highest minus the "
-            f"second highest: **{number(result.success_level)}**."
+            f"**{escape_party(result.winner)}** has the highest SL; their new SL is the highest "
+            f"minus the second highest: **{number(result.success_level)}**."
         )
     else:
         title = f"⚔️ Tie after {len(result.rounds)} rounds"
         colour = colours.PARTIAL
-        summary = f"Still tied after {len(result.rounds)} rounds: {', '.join(result.tied)}."
+        tied = ", ".join(escape_party(name) for name in result.tied)
+        summary = f"Still tied after {len(result.rounds)} rounds: {tied}."
     summary += "\n" + _resisted_chance_line(outcome)
     embed = discord.Embed(title=titled(title, outcome.label), description=summary, colour=colour)
     for index, round_ in enumerate(result.rounds, start=1):
         name = "Round 1" if index == 1 else f"Roll-off {index - 1}"
         value = "\n".join(_party(p.name, p.check) for p in round_)
         embed.add_field(name=name, value=clip(value, FIELD_VALUE), inline=False)
-    sources = "\n".join(f"{name}: {source}" for name, source in outcome.sources.items())
+    sources = "\n".join(
+        f"{escape_party(name)}: {escape(source)}" for name, source in outcome.sources.items()
+    )
     embed.add_field(name="Bases", value=clip(sources, FIELD_VALUE), inline=False)
     _footer(embed, roller, None, outcome.secrecy.secret)
     return fit_embed(embed)

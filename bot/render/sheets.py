@@ -9,7 +9,7 @@ from bot.render.limits import FIELD_VALUE, FIELDS, TOTAL, clip, fit_embed
 from bot.services.characters import CharacterSheet, Resource, ResourceChange, Skill
 from bot.services.sheet import TEMPLATES
 from bot.services.sheets import CharacterList
-from bot.text import number
+from bot.text import escape, number
 from engine.systems import SYSTEMS
 
 
@@ -23,7 +23,7 @@ PAGE_BUDGET = TOTAL - 200
 
 
 def _skill_text(name: str, skill: Skill) -> str:
-    line = f"{name} **{number(skill.ranks)}**"
+    line = f"{escape(name)} **{number(skill.ranks)}**"
     if skill.attribute:
         line += f" ({skill.attribute})"
     if skill.specialties:
@@ -50,7 +50,7 @@ def sheet_pages(sheet: CharacterSheet, *, changed: str | None = None) -> list[di
     fields = [
         *_fields(
             "Attributes",
-            [f"{name} **{number(value)}**" for name, value in sheet.attributes.items()],
+            [f"{escape(name)} **{number(value)}**" for name, value in sheet.attributes.items()],
             "none yet (`/sheet set`)",
         ),
         *_fields(
@@ -60,16 +60,16 @@ def sheet_pages(sheet: CharacterSheet, *, changed: str | None = None) -> list[di
         ),
         *_fields(
             "Resources",
-            [f"{name} **{_resource_text(r)}**" for name, r in sheet.resources.items()],
+            [f"{escape(name)} **{_resource_text(r)}**" for name, r in sheet.resources.items()],
             "none yet (`/sheet resource`)",
         ),
     ]
     if sheet.notes:
-        fields.append(("Notes", clip(sheet.notes, FIELD_VALUE)))
+        fields.append(("Notes", clip(escape(sheet.notes, lines=True), FIELD_VALUE)))
 
     def page() -> discord.Embed:
         return discord.Embed(
-            title=sheet.name if changed is None else f"{sheet.name} — {changed}",
+            title=escape(sheet.name) if changed is None else f"{escape(sheet.name)} — {changed}",
             description=f"{sheet.system_title} · played by <@{sheet.owner_id}>",
             colour=colours.INFO,
         )
@@ -89,8 +89,8 @@ def sheet_pages(sheet: CharacterSheet, *, changed: str | None = None) -> list[di
 
 def created_embed(sheet: CharacterSheet) -> discord.Embed:
     embed = discord.Embed(
-        title=f"Created {sheet.name} — {sheet.system_title}",
-        description=f"{sheet.name} is now your active character in this channel.",
+        title=f"Created {escape(sheet.name)} — {sheet.system_title}",
+        description=f"{escape(sheet.name)} is now your active character in this channel.",
         colour=colours.SUCCESS,
     )
     template = TEMPLATES.get(sheet.system, {})
@@ -128,7 +128,7 @@ def resource_embed(change: ResourceChange) -> discord.Embed:
 
 def list_embed(listing: CharacterList, owner_name: str) -> discord.Embed:
     lines = [
-        f"{'▶ ' if e.active else ''}**{e.name}** — {SYSTEMS.get(e.system, e.system)}"
+        f"{'▶ ' if e.active else ''}**{escape(e.name)}** — {SYSTEMS.get(e.system, e.system)}"
         for e in listing.entries
     ]
     embed = discord.Embed(

@@ -108,6 +108,23 @@ async def active_character(
     return sheet_from_row(await active_row(session, actor, system=system))
 
 
+async def players_active_character(
+    session: AsyncSession, actor: Actor, user_id: int, *, system: str, action: str
+) -> CharacterSheet | None:
+    """Another player's active character, read for a GM only (``/sheet show``'s rule): a
+    roll may read or change only the roller's own character. None when they have none."""
+    if not await is_gm(session, actor):
+        raise PermissionDenied(
+            f"Only a GM can {action} <@{user_id}>'s character: their sheet and penalty dice "
+            "are theirs. Ask them to roll their own side, or give a number instead."
+        )
+    player = Actor(user_id=user_id, channel_id=actor.channel_id, guild_id=actor.guild_id)
+    try:
+        return await active_character(session, player, system=system)
+    except UserError:
+        return None
+
+
 async def active_row(
     session: AsyncSession, actor: Actor, *, system: str | None = None, for_update: bool = False
 ) -> Character:

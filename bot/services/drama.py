@@ -14,14 +14,15 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.actor import Actor
 from bot.errors import PermissionDenied, UserError
-from bot.services import channel_settings, secrecy
+from bot.services import channel_settings, offload, secrecy
 from bot.services import penalty as penalty_service
-from bot.services.characters import CharacterSheet, active_character
+from bot.services.characters import CharacterSheet, active_character, players_active_character
 from bot.services.permissions import is_gm
 from bot.services.rps import (
     PartySpec,
     mentioned_user,
     parse_parties,
+    party_character,
     skill_stat,
 )
 from bot.storage import Database
@@ -251,18 +252,25 @@ async def _helpers(
 async def _helper_character(
     session: AsyncSession, actor: Actor, spec: PartySpec, request: PoolRequest
 ) -> tuple[CharacterSheet | None, int]:
-    """A mentioned helper's active Drama character and its penalty dice (none without one)."""
+    """A mentioned helper's active Drama character and its penalty dice (none without one).
+
+    Only a GM rolls another player's character; anyone may give a helper's Base dice as a
+    number (``@bob:4``), which reads nothing of their sheet.
+    """
     assert spec.user_id is not None
-    player = replace(actor, user_id=spec.user_id, display_name="", gm_role=False)
     try:
-        sheet = await active_character(session, player, system=SYSTEM)
-    except UserError:
+        sheet = await party_character(session, actor, spec.user_id, system=SYSTEM)
+    except PermissionDenied:
+        if spec.base is None:
+            raise
+        return None, 0
+    if sheet is None:
         if spec.base is not None:
             return None, 0
         raise UserError(
             f"<@{spec.user_id}> has no active Drama character here: give their Base dice "
             f"instead, like `<@{spec.user_id}>:4`."
-        ) from None
+        )
     if spec.base is None and not request.from_sheet:
         raise UserError(
             f"Say which `attribute` or `skill` <@{spec.user_id}> rolls, "
@@ -282,7 +290,7 @@ class RollOutcome:
     pools: Pools
     net: int
     outcome: Outcome
-    chances: dict[Outcome, float]
+    chances: dict[Outcome, float] | None  # None: not worked out in time (offload.odds)
     character: str | None
     penalty_dice: int
     gained: PenaltyChange | None
@@ -294,8 +302,8 @@ class RollOutcome:
     """The penalty dice were rolled as a risk (Dd), by the GM's decision."""
 
     @property
-    def chance(self) -> float:
-        return self.chances[Outcome.SUCCESS]
+    def chance(self) -> float | None:
+        return self.chances[Outcome.SUCCESS] if self.chances is not None else None
 
 
 async def test(
@@ -348,7 +356,9 @@ async def test(
         pools=roller.pools,
         net=together.net,
         outcome=together.outcome,
-        chances=drama.together_chances(pools=everyone, criticals=roller.criticals),
+        chances=await offload.odds(
+            drama.together_chances, pools=everyone, criticals=roller.criticals
+        ),
         character=roller.character,
         penalty_dice=roller.penalty_dice,
         gained=gained,
@@ -428,7 +438,7 @@ class OpposedOutcome:
     pools: Pools
     their_pools: Pools
     their_name: str
-    chances: dict[str, float]
+    chances: dict[str, float] | None  # None: not worked out in time (offload.odds)
     character: str | None
     penalty_dice: int
     gained: PenaltyChange | None
@@ -442,20 +452,24 @@ class OpposedOutcome:
 
 
 async def _opponent(session: AsyncSession, actor: Actor, name: str) -> CharacterSheet | None:
-    """A mentioned opponent's active Drama character (none for a plain name)."""
+    """A mentioned opponent's active Drama character (none for a plain name).
+
+    Rolling it changes its penalty pool, so only a GM may (a player changes only their own
+    character): a player is told to let the opponent roll, or to name them without a mention.
+    """
     user_id = mentioned_user(name)
     if user_id is None:
         return None
     if user_id == actor.user_id:
         raise UserError("You cannot oppose yourself: name someone else.")
-    player = replace(actor, user_id=user_id, display_name="", gm_role=False)
-    try:
-        sheet = await active_character(session, player, system=SYSTEM)
-    except UserError:
+    sheet = await players_active_character(
+        session, actor, user_id, system=SYSTEM, action="roll the opposing side with"
+    )
+    if sheet is None:
         raise UserError(
             f"<@{user_id}> has no active Drama character here: name the opponent instead "
             "(e.g. `their_name:Tom`)."
-        ) from None
+        )
     return sheet
 
 
@@ -521,7 +535,9 @@ async def opposed(
         pools=roller.pools,
         their_pools=their_pools,
         their_name=name,
-        chances=drama.opposed_chances(a=roller.pools, b=their_pools, criticals=roller.criticals),
+        chances=await offload.odds(
+            drama.opposed_chances, a=roller.pools, b=their_pools, criticals=roller.criticals
+        ),
         character=roller.character,
         penalty_dice=roller.penalty_dice,
         gained=gained,

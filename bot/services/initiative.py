@@ -32,7 +32,8 @@ from bot.storage.repositories import rolls as roll_log
 from engine import initiative as ini
 from engine.dice import Dice
 from engine.initiative_rolls import InitiativeRoll, canonical_system, roll_initiative
-from engine.notation import parse
+from engine.notation import cost
+from engine.roll_budget import BUDGET
 from engine.systems import SYSTEMS
 
 NO_ENCOUNTER = "No encounter is running in this channel. A GM starts one with `/init start`."
@@ -197,7 +198,7 @@ async def start(
     if dice is not None:
         dice = dice.strip() or None
         if dice is not None:
-            parse(dice)  # refuse bad notation now, not at the first join
+            _check_initiative_dice(dice)  # refuse bad notation now, not at the first join
     if initiator is not None:
         initiator = ini.clean_name(initiator)
     if attribute is not None:
@@ -270,6 +271,18 @@ def _check_surprise(state: ini.Encounter, stress: bool) -> None:
         raise UserError(
             "Surprise changes initiative only in Hogwarts 1990 (a stress roll) and CODA "
             "(one action fewer in round 1)."
+        )
+
+
+def _check_initiative_dice(dice: str) -> None:
+    """Bad notation is refused at start; so is a roll that ``/init add count:20`` would make
+    cost more than two rolls' budget in one command (it is rolled per combatant)."""
+    steps = cost(dice)
+    if steps * MAX_COUNT > 2 * BUDGET:
+        raise UserError(
+            f"`{dice[:60]}` is rolled for every combatant (up to {MAX_COUNT} in one `/init add`):"
+            f" keep it small, like `1d20+2` or `2d6kh1` (about {int(steps):,} steps each; at "
+            f"most {2 * BUDGET // MAX_COUNT:,})."
         )
 
 

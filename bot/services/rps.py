@@ -13,8 +13,12 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.actor import Actor
 from bot.errors import PermissionDenied, UserError
-from bot.services import secrecy
-from bot.services.characters import CharacterSheet, active_character
+from bot.services import offload, secrecy
+from bot.services.characters import (
+    CharacterSheet,
+    active_character,
+    players_active_character,
+)
 from bot.services.permissions import is_gm
 from bot.storage import Database
 from bot.storage.models import RpsSustainedTask
@@ -216,6 +220,20 @@ MENTION = re.compile(r"^<@!?(\d+)>$")
 MAX_USER_ID = 2**63 - 1
 
 
+async def party_character(
+    session: AsyncSession, actor: Actor, user_id: int, *, system: str
+) -> CharacterSheet | None:
+    """A mentioned player's active character: the roller's own, or (GMs only) another's."""
+    if user_id != actor.user_id:
+        return await players_active_character(
+            session, actor, user_id, system=system, action="roll with"
+        )
+    try:
+        return await active_character(session, actor, system=system)
+    except UserError:
+        return None
+
+
 def mentioned_user(text: str) -> int | None:
     """The user id of a mention like ``<@123>``; None when ``text`` is not a mention.
 
@@ -332,23 +350,29 @@ async def resisted(
             secret=visibility.secret,
             label=label,
         )
-    return ResistedOutcome(result, sources, label, visibility, rps.resisted_chances(parties=named))
+    chances = await offload.odds(rps.resisted_chances, parties=named)
+    return ResistedOutcome(result, sources, label, visibility, chances)
 
 
 async def _player_party(
     session: AsyncSession, actor: Actor, spec: PartySpec, request: BaseRequest
 ) -> tuple[str, Base]:
+    """A mentioned party: with its Base given, a number (anyone may give one); rolled from
+    the player's sheet, only by a GM (a player reads only their own sheet)."""
     assert spec.user_id is not None
-    player = replace(actor, user_id=spec.user_id, display_name="", gm_role=False)
     try:
-        sheet = await active_character(session, player, system=SYSTEM)
-    except UserError:
-        if spec.base is not None:  # a player without a sheet, with the Base given
+        sheet = await party_character(session, actor, spec.user_id, system=SYSTEM)
+    except PermissionDenied:
+        if spec.base is None:
+            raise
+        sheet = None  # a number for another player's side: their sheet stays unread
+    if sheet is None:
+        if spec.base is not None:
             return f"<@{spec.user_id}>", Base(spec.base, (f"Base {spec.base}",))
         raise UserError(
             f"<@{spec.user_id}> has no active RPS character here to roll with: give their Base "
             f"instead, like `<@{spec.user_id}>:12`."
-        ) from None
+        )
     if spec.base is not None:
         return sheet.name, Base(spec.base, (f"Base {spec.base}",), sheet.name)
     if not request.from_sheet:

@@ -23,6 +23,7 @@ from engine.initiative.errors import (
     TooManyCombatants,
 )
 from engine.initiative.events import Add, Event, Reroll
+from engine.initiative.names import make_room
 from engine.initiative.rolloff import roll_off
 from engine.initiative.state import (
     MAX_COMBATANTS,
@@ -103,6 +104,7 @@ def _resolve_add(state: Encounter, event: Add, dice: Dice | None) -> Add:
     """Validate an addition and draw its roll-off (RULES.md §2: ties roll off)."""
     name = clean_name(event.name)
     key = name.casefold()
+    state = make_room(state, name, hidden=event.hidden)
     if any(c.key == key for c in state.combatants):
         raise DuplicateCombatant(f"{name!r} is already in the encounter; pick another name.")
     if len(state.combatants) >= MAX_COMBATANTS:

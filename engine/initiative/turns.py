@@ -36,6 +36,7 @@ from engine.initiative.events import (
     Rerolls,
     Reveal,
 )
+from engine.initiative.names import make_room
 from engine.initiative.state import Combatant, Encounter
 
 __all__ = ["eligible", "new_round_needed", "position", "skip_reason", "step"]
@@ -299,6 +300,7 @@ def _defend(state: Encounter, name: str, protects: str | None) -> Encounter:
 
 
 def _add(state: Encounter, event: Add) -> Encounter:
+    state = make_room(state, event.name, hidden=event.hidden)
     tiebreaks = dict(event.tiebreaks or ())
     initiator = state.initiator
     is_initiator = initiator is not None and initiator.strip().casefold() == event.name.casefold()

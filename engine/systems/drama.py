@@ -37,6 +37,8 @@ MAX_ATTRIBUTE = 60
 MAX_BACKGROUNDS = 3
 MAX_HELPERS = 10
 MAX_PENALTY = 999
+# The Rd a test may roll: what the player adds (≤ MAX_POOL) and every penalty die on top.
+MAX_ROLLED_RESISTANCE = MAX_POOL + MAX_PENALTY
 # A fair die ends an explosion chain within a few dice; this only stops a broken source.
 MAX_EXPLOSIONS = 10_000
 # Probabilities below this are dropped while summing many nets (see together_chances).
@@ -157,11 +159,21 @@ class DramaResult:
         return self.penalty_gained + (PRICE_PENALTY if self.price_paid else 0)
 
 
-def _pools(base: int, resistance: int, drama: int) -> tuple[int, int, int]:
+def _pools(
+    base: int,
+    resistance: int,
+    drama: int,
+    *,
+    resistance_cap: int = MAX_ROLLED_RESISTANCE,
+    whose: str = "",
+) -> tuple[int, int, int]:
+    """Bounds-check pool sizes. What a player adds is at most ``MAX_POOL`` a pool (checked
+    with the default cap lowered, by the pool builders); penalty dice come on top, so the
+    Rd rolled may reach ``MAX_ROLLED_RESISTANCE``."""
     return (
-        _int(base, "The Base dice (Bd)", 0, MAX_POOL),
-        _int(resistance, "The Resistance dice (Rd)", 0, MAX_POOL),
-        _int(drama, "The Drama dice (Dd)", 0, MAX_POOL),
+        _int(base, f"The Base dice (Bd){whose}", 0, MAX_POOL),
+        _int(resistance, f"The Resistance dice (Rd){whose}", 0, resistance_cap),
+        _int(drama, f"The Drama dice (Dd){whose}", 0, MAX_POOL),
     )
 
 
@@ -440,6 +452,7 @@ class PoolPart:
     base: int = 0
     resistance: int = 0
     drama: int = 0
+    penalty: bool = False  # the actor's penalty dice: over the cap on what a player adds
 
 
 @dataclass(frozen=True, slots=True)
@@ -462,22 +475,30 @@ class Pools:
 
     def validated(self) -> Pools:
         """The pools, or :class:`DramaError` naming where each die of a too-large pool came
-        from (a sum the player never typed, e.g. their Rd plus their penalty dice)."""
+        from. The cap (``MAX_POOL`` a pool) is on what the player adds; the actor's penalty
+        dice always join on top, so a full penalty pool never locks a character out of a test.
+        """
+        added = [p for p in self.parts if not p.penalty] if self.parts else [self.as_part()]
+        on_top = " (penalty dice come on top)" if len(added) < len(self.parts) else ""
         for what, field in (
             ("Base dice (Bd)", "base"),
             ("Resistance dice (Rd)", "resistance"),
             ("Drama dice (Dd)", "drama"),
         ):
-            total = getattr(self, field)
+            total = sum(getattr(p, field) for p in added)
             if total > MAX_POOL:
                 sources = " + ".join(
-                    f"{getattr(p, field)} from {p.label}" for p in self.parts if getattr(p, field)
+                    f"{getattr(p, field)} from {p.label}" for p in added if getattr(p, field)
                 )
                 raise DramaError(
-                    f"The {what} would be {total} ({sources}): at most {MAX_POOL} dice."
+                    f"The {what} you add would be {total} ({sources}): "
+                    f"at most {MAX_POOL} dice{on_top}."
                 )
         _pools(self.base, self.resistance, self.drama)
         return self
+
+    def as_part(self) -> PoolPart:
+        return PoolPart("pools", self.base, self.resistance, self.drama)
 
 
 class Situation(TypedDict, total=False):
@@ -619,9 +640,9 @@ def _situation(
         extra.append(PoolPart("drama", drama=drama))
     if _int(penalty, "Penalty dice", 0, MAX_PENALTY):
         if risk:
-            extra.append(PoolPart("penalty dice as a risk", drama=penalty))
+            extra.append(PoolPart("penalty dice as a risk", drama=penalty, penalty=True))
         else:
-            extra.append(PoolPart("penalty dice", resistance=penalty))
+            extra.append(PoolPart("penalty dice", resistance=penalty, penalty=True))
     elif risk:
         raise DramaError("There are no penalty dice to turn into a risk.")
     all_parts = (*parts, *extra)

@@ -82,8 +82,10 @@ def test_bad_input_gets_the_same_messages_as_discord(session: tuple[list[dict], 
     replies, _ = session
     assert replies[1] == {
         "ephemeral": True,
-        "content": "1000001d6: at most 1000 dice per roll",
+        "content": "1000001d6: at most 250 dice per roll",
         "embeds": [],
+        # Every message says whom it may ping: nobody, by default.
+        "allowed_mentions": {"everyone": False, "users": [], "roles": [], "pinged": []},
     }
     assert "Only the channel's GM can" in replies[3]["content"]
     assert replies[5]["embeds"][0]["title"].startswith("Channel settings")

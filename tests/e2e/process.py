@@ -32,7 +32,12 @@ class BotProcess:
         name: str = "bot",
         script: Path | None = None,
         env: dict[str, str] | None = None,
+        rate_limits: bool = False,
     ):
+        # Off unless asked: the stand-in plays a whole server through four accounts, so its
+        # bursts and load runs would be a flood to the real limits (tests/e2e/
+        # test_fair_use_process.py and benchmarks/abuse.py turn them on).
+        self.rate_limits = rate_limits
         self.fake = fake
         self.script = script or narrator_script()
         self.extra_env = env or {}
@@ -48,8 +53,10 @@ class BotProcess:
         env = {
             key: value
             for key, value in os.environ.items()
-            if not key.startswith(("DISCORD_", "DATABASE_", "DEV_GUILD", "GM_ROLE"))
+            if not key.startswith(("DISCORD_", "DATABASE_", "DEV_GUILD", "GM_ROLE", "RATE_"))
         }
+        if not self.rate_limits:
+            env.update(RATE_USER_BURST="0", RATE_CHANNEL_BURST="0")
         env.update(self.fake.bot_env())
         env.update(
             DATABASE_URL=self.database_url,

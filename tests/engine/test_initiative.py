@@ -678,6 +678,15 @@ class EncounterMachine(RuleBasedStateMachine):
     def add(self, name, total, hidden):
         known = {n.casefold() for n in self.members}
         members = self.members if name.casefold() in known else self.members | {name}
+        clash = next(
+            (c for c in self.state.combatants if c.key == name.casefold() and c.hidden), None
+        )
+        if clash is not None and not hidden:  # the visible newcomer takes the hidden one's name
+            suffixes = ["(hidden)", *(f"(hidden {n})" for n in range(2, 60))]
+            renamed = next(
+                f"{clash.name} {s}" for s in suffixes if f"{clash.name} {s}".casefold() not in known
+            )
+            members = (self.members - {clash.name}) | {renamed, name}
         self.attempt(Add(name, total, hidden=hidden, surprised=not hidden), members)
 
     def pick(self, data) -> str:

@@ -12,6 +12,7 @@ from bot.cogs._common import NarratorCog, actor_from, send_roll, typed_mentions
 from bot.cogs._confirm import answer_error
 from bot.cogs._options import ROLL_HELP, Label, SheetName
 from bot.cogs._sheets import attribute_autocomplete, skill_autocomplete
+from bot.ratelimit import within_limits
 from bot.render import drama as render
 from bot.services import drama as service
 from bot.services.drama import OfferClosed, PoolRequest
@@ -88,6 +89,9 @@ class PayPriceButton(
         match: Any,
     ) -> PayPriceButton:
         return cls(int(match["offer"]))
+
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        return await within_limits(interaction)  # a press counts like a command
 
     async def callback(self, interaction: discord.Interaction) -> None:
         track_writes()  # answer_error then knows whether the press was saved
@@ -187,7 +191,7 @@ class DramaCog(NarratorCog):
     )
     @app_commands.describe(
         their_base="The opponent's Base dice",
-        their_name="Who the opponent is: a name, or @player to track their penalty dice",
+        their_name="Who the opponent is: a name (a GM may name @player: their penalty dice count)",
         their_resistance="The opponent's Resistance dice (their penalties, situation)",
         their_drama="The opponent's Drama dice",
         momentum="Who has the momentum if it is a draw (the GM says)",

@@ -150,7 +150,10 @@ class InitiativeCog(NarratorCog):
         reply = render.reply(outcome)
         gm_only = reply.gm_only if outcome.view.gm else None
         if reply.public:
-            await interaction.response.send_message(clip(reply.public, MESSAGE))
+            pings = discord.AllowedMentions(users=[discord.Object(id=u) for u in reply.pings])
+            await interaction.response.send_message(
+                clip(reply.public, MESSAGE), allowed_mentions=pings
+            )
             if gm_only:
                 await interaction.followup.send(clip(gm_only, MESSAGE), ephemeral=True)
         else:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from simcord.backend.errors import OptionError
 
@@ -10,17 +12,15 @@ from engine.dice import ScriptedDice
 from tests.conftest import Table, embed_of, text_of
 
 
-async def william(table: Table) -> None:
-    await table.alice.slash(table.channel, "sheet create", name="William", system="drama")
-    await table.alice.slash(table.channel, "sheet set", attribute="Physical", value=2)
-    await table.alice.slash(table.channel, "sheet set", attribute="Agility", value=3)
-    await table.alice.slash(table.channel, "sheet set", attribute="Social", value=2)
-    await table.alice.slash(
-        table.channel, "sheet skill", name="Riding", ranks=2, attribute="Agility"
-    )
-    await table.alice.slash(
-        table.channel, "sheet skill", name="Dancing", ranks=4, attribute="Physical"
-    )
+async def william(table: Table, player: Any = None) -> None:
+    """Alice's William (or, given ``player``, theirs: the GM's, to roll other players' sides)."""
+    player = player or table.alice
+    await player.slash(table.channel, "sheet create", name="William", system="drama")
+    await player.slash(table.channel, "sheet set", attribute="Physical", value=2)
+    await player.slash(table.channel, "sheet set", attribute="Agility", value=3)
+    await player.slash(table.channel, "sheet set", attribute="Social", value=2)
+    await player.slash(table.channel, "sheet skill", name="Riding", ranks=2, attribute="Agility")
+    await player.slash(table.channel, "sheet skill", name="Dancing", ranks=4, attribute="Physical")
 
 
 async def yes_but(table: Table):
@@ -358,12 +358,12 @@ async def peter(table: Table) -> None:
 
 
 async def test_working_together_the_nets_add_up(table: Table) -> None:
-    await william(table)
+    await william(table, table.gm)  # a GM rolls with a player's character
     await peter(table)
     # William 5Bd 2Rd: +1 −0 = 1. Peter 3Bd, 2Rd + his penalty die: +1 −1 = 0.
     # Tom 3Bd 2Rd: +2 −1 = 1. Together: 2, a success.
     table.bot.dice = ScriptedDice([*(5, 3, 3, 3, 3, 4, 4), *(6, 3, 3, 3, 3, 1), *(5, 5, 3, 2, 4)])
-    result = await table.alice.slash(
+    result = await table.gm.slash(
         table.channel,
         "drama test",
         skill="Riding",
@@ -381,7 +381,7 @@ async def test_working_together_the_nets_add_up(table: Table) -> None:
     assert "Tom: net 1 **3Bd · 2Rd · 0Dd** = Base dice (3Bd), Troublesome (2Rd)" in text
     assert "Bd +2: **[5]** **[5]** [3] · Rd −1: **[2]** [4]" in text
     assert result.response.components == []
-    history = await table.alice.slash(table.channel, "history")
+    history = await table.gm.slash(table.channel, "history")
     assert "+ Peter 3Bd 3Rd 0Dd + Tom 3Bd 2Rd 0Dd" in text_of(history)
     assert "net 2: Success" in text_of(history)
     # Helpers roll no drama dice and pay nothing: Peter's pool is as it was.
@@ -406,7 +406,7 @@ async def test_a_yes_but_together_offers_the_roller_the_price(table: Table) -> N
         (", ".join(f"H{i}:1" for i in range(11)), "At most 10 helpers"),
         ("Tom:99", "between 0 and 60"),
         ("{alice}", "You roll your own test already"),
-        ("{carol}", "has no active Drama character here: give their Base dice"),
+        ("{carol}", "Only a GM can roll with"),
     ],
 )
 async def test_working_together_refusals(table: Table, helpers: str, message: str) -> None:
@@ -419,16 +419,31 @@ async def test_working_together_refusals(table: Table, helpers: str, message: st
 
 async def test_a_mentioned_helper_needs_a_stat_to_roll(table: Table) -> None:
     await peter(table)
-    result = await table.alice.slash(
-        table.channel, "drama test", base=2, helpers=f"<@{table.bob.id}>"
-    )
+    result = await table.gm.slash(table.channel, "drama test", base=2, helpers=f"<@{table.bob.id}>")
     assert "Say which `attribute` or `skill`" in result.response.content
     table.bot.dice = ScriptedDice([5, 5, 5, 3, 3])
-    given = await table.alice.slash(
+    given = await table.gm.slash(
         table.channel, "drama test", base=2, helpers=f"<@{table.bob.id}>:2"
     )
     # Peter's Bd are given; his penalty die still joins his Rd.
     assert "Peter: net 1 **2Bd · 1Rd · 0Dd**" in text_of(given)
+
+
+async def test_a_player_never_reads_another_player_s_sheet_as_a_helper(table: Table) -> None:
+    await william(table)
+    await peter(table)
+    refused = await table.alice.slash(
+        table.channel, "drama test", skill="Riding", helpers=f"<@{table.bob.id}>"
+    )
+    assert refused.ephemeral
+    assert f"Only a GM can roll with <@{table.bob.id}>'s character" in text_of(refused)
+    # A number for Bob's side reads nothing of Peter: no name, no penalty die.
+    table.bot.dice = ScriptedDice([5, 5, 5, 3, 3, 3])
+    given = await table.alice.slash(
+        table.channel, "drama test", base=2, helpers=f"<@{table.bob.id}>:2"
+    )
+    assert "Peter" not in text_of(given)
+    assert "net 1 **2Bd · 0Rd · 0Dd**" in text_of(given)
 
 
 async def test_lending_a_hand_adds_the_helper_s_attribute_to_bd(table: Table) -> None:
@@ -442,12 +457,12 @@ async def test_lending_a_hand_adds_the_helper_s_attribute_to_bd(table: Table) ->
         await table.alice.slash(table.channel, "drama test", base=2, hand=61)
 
 
-async def test_opposing_a_player_tracks_both_pools(table: Table) -> None:
-    await william(table)
+async def test_a_gm_opposing_a_player_tracks_both_pools(table: Table) -> None:
+    await william(table, table.gm)
     await peter(table)  # one penalty die
     # William 2Bd {5, 5}: net 2. Peter 2Bd + 1Rd (his penalty die) + 1Dd: {5, 5} {3} {1}: 1.
     table.bot.dice = ScriptedDice([5, 5, 5, 5, 3, 1])
-    result = await table.alice.slash(
+    result = await table.gm.slash(
         table.channel,
         "drama opposed",
         their_base=2,
@@ -461,11 +476,36 @@ async def test_opposing_a_player_tracks_both_pools(table: Table) -> None:
     assert "+1 penalty die for Peter from drama-die 1s: 1 → **2** (distracted)" in text
     shown = await table.bob.slash(table.channel, "penalty show")
     assert "**2 penalty dice**" in embed_of(shown).description
-    typed = await table.alice.slash(
+    typed = await table.gm.slash(
         table.channel, "drama opposed", their_base=2, their_name="@carol", base=2
     )
     assert "has no active Drama character here: name the opponent instead" in text_of(typed)
-    myself = await table.alice.slash(
-        table.channel, "drama opposed", their_base=2, their_name=f"<@{table.alice.id}>", base=2
+    myself = await table.gm.slash(
+        table.channel, "drama opposed", their_base=2, their_name=f"<@{table.gm.id}>", base=2
     )
     assert "You cannot oppose yourself" in text_of(myself)
+
+
+async def test_griefing_another_player_s_pool_is_refused(table: Table) -> None:
+    """The issue's sequence: a player opposing alice with 60 drama dice, again and again."""
+    await william(table)
+    await table.bob.slash(table.channel, "sheet create", name="Peter", system="drama")
+    for _ in range(3):
+        table.bot.dice = ScriptedDice([1] * 70)
+        griefed = await table.bob.slash(
+            table.channel,
+            "drama opposed",
+            their_base=1,
+            their_name=f"<@{table.alice.id}>",
+            their_drama=60,
+            base=1,
+        )
+        assert griefed.ephemeral
+        assert f"Only a GM can roll the opposing side with <@{table.alice.id}>'s" in (
+            text_of(griefed)
+        )
+    shown = await table.alice.slash(table.channel, "penalty show")
+    assert "**0 penalty dice**" in embed_of(shown).description
+    table.bot.dice = ScriptedDice([5, 5, 3, 3])
+    still = await table.alice.slash(table.channel, "drama test", attribute="Physical")
+    assert not still.ephemeral

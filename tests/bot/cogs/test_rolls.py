@@ -30,10 +30,10 @@ async def test_roll_comment_becomes_the_label(table: Table) -> None:
 @pytest.mark.parametrize(
     ("expression", "message"),
     [
-        ("1000001d6", "1000001d6: at most 1000 dice per roll"),
-        ("600d6+600d6", "at most 1000 dice per roll"),
+        ("1000001d6", "1000001d6: at most 250 dice per roll"),
+        ("200d6+200d6", "at most 250 dice per roll"),
         ("1d1001", "dice have 1 to 1000 sides"),
-        ("1d1e1", "at most 1000 dice per roll"),
+        ("1d1e1", "would reroll or explode forever"),
         ("banana", "is not dice notation"),
         ("1/0", "Cannot divide by zero"),
         ("   ", "The expression is empty"),

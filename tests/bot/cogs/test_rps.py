@@ -317,3 +317,21 @@ async def test_sustained_refusals_and_abandon(table: Table) -> None:
     assert "abandoned" in embed_of(gm).title
     with pytest.raises(OptionError):
         await table.alice.slash(table.channel, "rps sustained start", goal=0)
+
+
+async def test_a_player_cannot_read_another_player_s_attributes_as_a_party(table: Table) -> None:
+    await daniela(table)
+    refused = await table.bob.slash(
+        table.channel,
+        "rps resisted",
+        parties=f"Brute:12, <@{table.alice.id}>",
+        attribute="Strength",
+    )
+    assert refused.ephemeral
+    assert f"Only a GM can roll with <@{table.alice.id}>'s character" in text_of(refused)
+    # A Base given for her reads nothing of Daniela's sheet, not even her name.
+    table.bot.dice = ScriptedDice([2, 2, 9, 9])
+    given = await table.bob.slash(
+        table.channel, "rps resisted", parties=f"Brute:12, <@{table.alice.id}>:14"
+    )
+    assert "Daniela" not in text_of(given)

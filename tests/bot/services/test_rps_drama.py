@@ -57,8 +57,12 @@ def test_drama_pools_from_the_sheet_and_penalty() -> None:
     )
     # 2 + 3 Bd; 3 indirect Rd; 3 backgrounds counted > attribute 2: +1 Rd.
     assert (pools.base, pools.resistance) == (5, 4)
+    # The cap is on what the player adds; penalty dice come on top (issue 12).
+    assert (
+        drama.pools_from(PoolRequest(base=2, resistance=60), None, penalty_dice=11).resistance == 71
+    )
     with pytest.raises(InputError, match="at most 60 dice"):
-        drama.pools_from(PoolRequest(base=2, resistance=60), None, penalty_dice=1)
+        drama.pools_from(PoolRequest(base=2, resistance=60, target=1), None, penalty_dice=0)
 
 
 @pytest.mark.parametrize(
@@ -112,7 +116,11 @@ async def test_a_refused_roll_changes_nothing(db: Database) -> None:
         InputError, match=r"would be 61 \(60 from situational resistance \+ 1 from penalty dice\)"
     ):
         await drama.test(
-            db, ScriptedDice([]), ALICE, PoolRequest(base=2, resistance=60, drama=1), now=NOW
+            db,
+            ScriptedDice([]),
+            ALICE,
+            PoolRequest(base=2, resistance=51, difficulty="Formidable"),
+            now=NOW,
         )
     assert await count(db, RollLog) == 0
     assert await count(db, PenaltyLogEntry) == 1  # only the /penalty add

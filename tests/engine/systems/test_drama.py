@@ -281,7 +281,20 @@ def test_situation_target_penalty_drama_helpers_and_parts_add_up() -> None:
 
 def test_pools_over_sixty_dice_are_refused() -> None:
     with pytest.raises(drama.DramaError, match="Resistance dice"):
-        drama.attribute_pools(2, difficulty="Formidable", penalty=51)
+        drama.attribute_pools(2, difficulty="Formidable", resistance=51)
+
+
+def test_penalty_dice_never_lock_a_character_out() -> None:
+    """Issue 12: a pool of 71 penalty dice made every test fail with "not 71"."""
+    pools = drama.attribute_pools(2, difficulty="Formidable", resistance=50, penalty=71)
+    assert (pools.base, pools.resistance) == (4, 131)
+    assert pools.parts[-1] == drama.PoolPart("penalty dice", resistance=71, penalty=True)
+    faces = [6, 6, 6, 6] + [3] * 131  # no Rd 1s: nothing cancelled
+    result = drama.roll_pools(ScriptedDice(faces), pools)
+    assert (result.net, result.outcome) == (4, drama.Outcome.SUCCESS)
+    assert drama.outcome_chances(base=4, resistance=131)[drama.Outcome.SUCCESS] < 1e-6
+    with pytest.raises(drama.DramaError, match="Resistance dice"):  # the cap on the rest
+        drama.attribute_pools(2, difficulty="Formidable", resistance=51, penalty=71)
 
 
 @pytest.mark.parametrize(
@@ -289,7 +302,7 @@ def test_pools_over_sixty_dice_are_refused() -> None:
     [
         {"base": 61},
         {"base": -1},
-        {"base": 2, "resistance": 61},
+        {"base": 2, "resistance": 1060},  # 60 added + 999 penalty dice at most
         {"base": 2, "drama": 61},
         {"base": True},
         {"base": 2.0},

@@ -1,0 +1,249 @@
+"""What hostile input costs, and whether other players notice (issue 12).
+
+Not a test: ``python -m benchmarks.abuse`` from the project root. Two parts:
+
+1. **Cost of each hostile input** in this process: CPU time (``time.thread_time``) of the
+   engine work a command does before answering: parsing, the budget check and the roll
+   for ``/roll``; building pools and exact odds for Drama and RPS. Min / median / max of
+   several runs. Then a random search over the whole d20 grammar prints the slowest
+   expression the budget *accepted*. Goal: every accepted roll ≤ 5 ms.
+2. **A concurrent cheap roll's latency** through the real process (``narrator run`` against
+   the Discord stand-in): one user floods a channel with every hostile input (and a burst of
+   300 ``/roll 1000d1000kh1``) while other users in other channels roll ``1d20`` every 50 ms.
+   Prints their p50 / p99 / max latency, with and without the flood. Goal: p99 ≤ 20 ms.
+
+Figures from a loaded, shared machine are noisy: compare the quiet and flooded runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import math
+import random
+import statistics
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from benchmarks._timing import print_table
+from engine.dice import SeededDice
+from engine.notation import RollError, read, roll_expression
+from engine.systems import drama, rps
+
+HOSTILE_ROLLS = [
+    "1000d1000kh999kh999kh999kh999kh999kh999",  # the issue's 28 s expression, shortened
+    "1000d1000kh1",
+    "250d1000" + "k>1" * 60,
+    "250d1000kh249",
+    "1d1000e>1",
+    "200d2e2",
+    "250d2rr1",
+    "(" + ",".join(["9d1000"] * 25) + ")kh1kl1kh1kl1",
+    "1" + "+1" * 140,
+    "(" * 140 + "1" + ")" * 140,
+    "250d1000",  # the largest plain roll accepted
+    "1d20+5 adv",
+]
+
+
+def _drama_odds_11() -> None:
+    pools = [drama.given_pools(60, resistance=60, drama=60)] * 11
+    drama.together_chances(pools=pools, criticals=True)
+
+
+def _drama_opposed() -> None:
+    a = drama.given_pools(60, resistance=60, drama=60)
+    b = drama.given_pools(59, resistance=60, drama=60, penalty=200)
+    drama.opposed_chances(a=a, b=b, criticals=True)
+
+
+def _rps_resisted() -> None:
+    parties = [(f"P{i}", 11 + 3 * i) for i in range(rps.MAX_CHANCE_PARTIES)]
+    rps.resisted_chances(parties=parties)
+
+
+# Run in a worker thread by the bot (bot/services/offload.py), not on its event loop.
+OFFLOADED: list[tuple[str, Callable[[], object]]] = [
+    ("drama: 11 × (60 Bd, 60 Rd, 60 Dd) together, criticals", _drama_odds_11),
+    ("drama: opposed 60/60/60 vs 59/260/60, criticals", _drama_opposed),
+    (f"rps: resisted, {rps.MAX_CHANCE_PARTIES} parties", _rps_resisted),
+]
+
+
+def _cost_ms(work: Callable[[], object], runs: int, clear: Callable[[], None]) -> list[float]:
+    spent = []
+    for _ in range(runs):
+        clear()
+        started = time.thread_time()
+        with contextlib.suppress(RollError):
+            work()
+        spent.append((time.thread_time() - started) * 1000)
+    return spent
+
+
+def _roll_once(expression: str) -> Callable[[], object]:
+    def roll() -> object:
+        result = roll_expression(SeededDice(1), expression)
+        return result.breakdown  # a /roll shows it: part of the cost
+
+    return roll
+
+
+def costs(runs: int) -> None:
+    rows = []
+    for expression in HOSTILE_ROLLS:
+        spent = _cost_ms(_roll_once(expression), runs, read.cache_clear)
+        try:
+            read(expression)
+            verdict = "rolled"
+        except RollError as error:
+            verdict = "refused: " + str(error)[:50]
+        rows.append((f"/roll {expression[:44]}", *_spread(spent), verdict))
+    for name, work in OFFLOADED:
+        spent = _cost_ms(work, max(1, runs // 3), drama.clear_caches)
+        rows.append((name, *_spread(spent), "worker thread"))
+    print("\nCPU cost of each hostile input (ms; parse + budget + roll + breakdown)")
+    print_table(["input", "min", "median", "max", "verdict"], rows)
+
+
+def _spread(values: list[float]) -> tuple[float, float, float]:
+    return min(values), statistics.median(values), max(values)
+
+
+def _random_expression(rng: random.Random, depth: int = 0) -> str:
+    """An expression from the whole grammar: dice with operators, sets, nesting, arithmetic."""
+    roll = rng.random()
+    if depth > 2 or roll < 0.45:
+        dice = f"{rng.choice([1, 2, 5, 20, 60, 120, 250])}d{rng.choice([2, 6, 20, 100, 1000])}"
+        for _ in range(rng.choice([0, 1, 2, 4, 8])):
+            op = rng.choice(["k", "p", "rr", "ro", "ra", "e", "mi", "ma"])
+            cat = rng.choice(["", "h", "l", "<", ">"])
+            dice += f"{op}{cat}{rng.randint(1, 20)}"
+        return dice
+    if roll < 0.65:
+        items = ", ".join(_random_expression(rng, depth + 1) for _ in range(rng.randint(1, 8)))
+        ops = "".join(f"k{rng.choice('hl')}{rng.randint(1, 5)}" for _ in range(rng.randint(0, 4)))
+        return f"({items}){ops}"
+    if roll < 0.8:
+        return f"({_random_expression(rng, depth + 1)})"
+    op = rng.choice("+-*/")
+    return f"{_random_expression(rng, depth + 1)} {op} {_random_expression(rng, depth + 1)}"
+
+
+def search(count: int, seed: int) -> None:
+    rng = random.Random(seed)
+    slowest: list[tuple[float, str]] = []
+    refused = 0
+    for _ in range(count):
+        expression = _random_expression(rng)[:300]
+        spent = _cost_ms(_roll_once(expression), 1, read.cache_clear)[0]
+        try:
+            read(expression)
+        except RollError:
+            refused += 1
+            continue
+        slowest.append((spent, expression))
+    slowest.sort(reverse=True)
+    print(f"\nRandom search: {count} expressions, {refused} refused; slowest accepted:")
+    for spent, expression in slowest[:5]:
+        again = _cost_ms(_roll_once(expression), 5, read.cache_clear)
+        print(
+            f"  {spent:6.2f} ms (re-run min {min(again):.2f}, median "
+            f"{statistics.median(again):.2f})  {expression[:90]}"
+        )
+
+
+# --- through the real process ---------------------------------------------------------------
+
+
+def _percentile(values: list[float], fraction: float) -> float:
+    ordered = sorted(values)
+    return ordered[max(0, math.ceil(fraction * len(ordered)) - 1)] if ordered else math.nan
+
+
+async def _cheap_rolls(fake, users: list[str], channels: list[int], seconds: float) -> list[float]:
+    from tests.e2e.fake_discord import InteractionResult
+
+    sent: list[InteractionResult] = []
+    deadline = time.perf_counter() + seconds
+    index = 0
+    while time.perf_counter() < deadline:
+        payload = fake.command_payload(
+            "roll",
+            channel=channels[index % len(channels)],
+            user=users[index % len(users)],
+            expression="1d20",
+        )
+        sent.append(fake.send(payload, "roll"))
+        index += 1
+        await asyncio.sleep(0.05)
+    await asyncio.gather(*(r.wait(10) for r in sent), return_exceptions=True)
+    return [r.latency * 1000 for r in sent if r.latency is not None and not r.ephemeral]
+
+
+async def _flood(fake, channel: int) -> tuple[int, int]:
+    sent = []
+    for expression in [*HOSTILE_ROLLS, *["1000d1000kh1"] * 300]:
+        payload = fake.command_payload(
+            "roll", channel=channel, user="flooder", expression=expression
+        )
+        sent.append(fake.send(payload, "roll"))
+        await asyncio.sleep(0.002)
+    await asyncio.gather(*(r.wait(5) for r in sent), return_exceptions=True)
+    answered = [r for r in sent if r.callback is not None]
+    told = sum(1 for r in answered if "Slow down" in r.content)
+    return told, len(sent) - len(answered)
+
+
+async def through_the_process(seconds: float) -> None:
+    from tests.e2e.fake_discord import FakeDiscord
+    from tests.e2e.process import BotProcess
+
+    users = [f"player{i}" for i in range(20)]
+    with tempfile.TemporaryDirectory() as directory:
+        workdir = Path(directory)
+        url = f"sqlite+aiosqlite:///{workdir / 'abuse.db'}"
+        async with FakeDiscord(channels=12, players=("flooder", *users)) as fake:
+            bot = BotProcess(fake, url, workdir, name="abuse", rate_limits=True)
+            try:
+                await bot.start(ready_timeout=60)
+                await asyncio.sleep(2.5)  # on_ready and the heap freeze
+                channels = fake.table.channel_ids[2:]
+                await _cheap_rolls(fake, users, channels, 1.0)  # warm-up
+                quiet = await _cheap_rolls(fake, users, channels, seconds)
+                flood = asyncio.ensure_future(_flood(fake, fake.table.channel_ids[0]))
+                flooded = await _cheap_rolls(fake, users, channels, seconds)
+                told, ignored = await flood
+            finally:
+                await bot.stop()
+    rows = [
+        ("quiet", len(quiet), *(_percentile(quiet, f) for f in (0.5, 0.99, 1.0))),
+        ("during the flood", len(flooded), *(_percentile(flooded, f) for f in (0.5, 0.99, 1.0))),
+    ]
+    print(
+        f"\nCheap /roll 1d20 by 20 other users in 10 other channels, every 50 ms (ms); the "
+        f"flood: {len(HOSTILE_ROLLS)} hostile rolls + 300 × 1000d1000kh1 by one user: "
+        f"{told} told to slow down, {ignored} past the limit left unanswered"
+    )
+    print_table(["", "rolls", "p50", "p99", "max"], rows)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=9)
+    parser.add_argument("--search", type=int, default=2000)
+    parser.add_argument("--seconds", type=float, default=8.0)
+    parser.add_argument("--no-process", action="store_true", help="skip part 2")
+    args = parser.parse_args(argv)
+    costs(args.runs)
+    search(args.search, seed=12)
+    if not args.no_process:
+        asyncio.run(through_the_process(args.seconds))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
