@@ -11,6 +11,7 @@ class Actor:
 
     ``gm_role`` is what Discord alone can tell (a GM role name or Manage Channels);
     the database adds the rest of the GM rule (see :mod:`bot.services.permissions`).
+    ``macro`` names the macro (``/macro run``, a panel button) that ran the command.
     """
 
     user_id: int
@@ -18,3 +19,4 @@ class Actor:
     guild_id: int | None = None
     display_name: str = ""
     gm_role: bool = False
+    macro: str | None = None  # the macro running this command, logged with its rolls

@@ -16,5 +16,6 @@ EXTENSIONS: tuple[str, ...] = (
     "bot.cogs.history",
     "bot.cogs.settings",
     "bot.cogs.sheets",
+    "bot.cogs.macros",
     "bot.cogs.help",
 )

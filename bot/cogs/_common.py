@@ -22,6 +22,8 @@ from engine.dice import Dice
 log = logging.getLogger(__name__)
 
 MAX_GM_DMS = 10
+#: ``interaction.extras`` key: the name of the macro running the interaction's command.
+MACRO = "narrator.macro"
 
 Choices = list[app_commands.Choice[str]]
 F = TypeVar("F", bound=Callable[..., Awaitable[Choices]])
@@ -66,6 +68,7 @@ def actor_from(interaction: discord.Interaction) -> Actor:
         guild_id=interaction.guild_id,
         display_name=interaction.user.display_name,
         gm_role=holds_gm_role(interaction.user, interaction.channel, settings.gm_role_names),
+        macro=interaction.extras.get(MACRO),
     )
 
 
