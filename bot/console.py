@@ -18,6 +18,7 @@ from typing import Any, TextIO
 
 import discord
 
+from bot import console_forms
 from bot.app import NarratorBot, create_bot
 from bot.commandline import (
     CommandLineError,
@@ -38,6 +39,7 @@ HELP = """Console commands (everything else is a Narrator slash command, e.g. /r
   /as NAME [gm]     act as NAME (created if new; `gm` gives them the GM role)
   /in CHANNEL       switch to channel CHANNEL (created if new)
   /click LABEL      press a button on the last reply that has one
+  /fill NAME:value  fill and send the last form (modal) you were shown
   /whoami           who and where you are
   /quit             leave (Ctrl-D works too)
 Options are name:value, quoted when they hold spaces:
@@ -66,6 +68,8 @@ class Console:
     channel: str = "table"
     # The latest message with buttons each user can see: public ones are everyone's.
     buttons_for: dict[str | None, Any] = field(default_factory=dict)
+    # The latest form (modal) each user was shown and has not sent yet.
+    form_for: dict[str, Any] = field(default_factory=dict)
 
     def setup(self) -> None:
         import simcord  # noqa: F401 - the console needs SimCord at run time
@@ -140,6 +144,8 @@ class Console:
             self._info(f"You are {self.user}{gm} in #{self.channel}.")
         elif head == "/click":
             await self._click(" ".join(words[1:]))
+        elif head == "/fill":
+            await self._fill(words[1:])
         elif head.startswith("/"):
             await self._slash(words)
         else:
@@ -226,6 +232,25 @@ class Console:
             return
         self._show_result(result, before)
 
+    async def _fill(self, words: list[str]) -> None:
+        shown = self.form_for.get(self.user)
+        if shown is None:
+            self._error("No form is open for you.")
+            return
+        try:
+            values = console_forms.values(shown.modal, words)
+        except CommandLineError as error:
+            self._error(str(error))
+            return
+        del self.form_for[self.user]
+        before = self._snapshot()
+        try:
+            result = await self.members[self.user].submit_modal(shown, values)
+        except Exception as error:
+            self._error(_simcord_message(error, "fill"))
+            return
+        self._show_result(result, before)
+
     def _places(self) -> list[tuple[str, Any]]:
         """Every channel and existing direct-message channel, with how to say where it is."""
         places = [(f"#{name}", handle) for name, handle in self.channels.items()]
@@ -244,13 +269,9 @@ class Console:
     def _show_result(self, result: Any, before: dict[int, str]) -> None:
         messages = [m for m in [result.response, *result.followups] if m is not None]
         if not messages and result.modal is not None:
-            self.emit(
-                {
-                    "ephemeral": True,
-                    "content": "(a form opened: the console cannot fill forms)",
-                    "embeds": [],
-                }
-            )
+            self.form_for[self.user] = result
+            content = console_forms.describe(result.modal)
+            self.emit({"ephemeral": True, "content": content, "embeds": []})
         for message in messages:
             if message.components:
                 self.buttons_for[self.user if message.flags.ephemeral else None] = message

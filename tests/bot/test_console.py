@@ -153,3 +153,40 @@ def test_click_presses_a_button_the_current_user_can_see(tmp_path: Path) -> None
         replies[-1]["error"]
         and "No message with buttons that you can see" in replies[-1]["content"]
     )
+
+
+def test_macros_forms_and_panels_run_as_in_discord(tmp_path: Path) -> None:
+    brew = "coda skill skill:Potions difficulty:{difficulty:Challenging} label:brew"
+    result = run_console(
+        [
+            "/as alice",
+            "/sheet create name:Hermione system:coda",
+            "/sheet set attribute:Wits value:3",
+            "/sheet skill name:Potions ranks:2 attribute:Wits",
+            f'/macro save name:brew command:"{brew}" scope:character',
+            "/macro run name:brew",
+            "/fill nope:1",
+            "/fill difficulty:Routine",
+            "/sheet panel",
+            "/as bob",
+            "/click brew",
+            "/fill difficulty:Routine",
+            "/as gm",
+            '/macro save name:"Perception check" command:"roll expression:d20" scope:channel',
+            "/as bob",
+            '/macro run name:"perception check"',
+        ],
+        tmp_path / "macros.db",
+        "--json",
+    )
+    assert result.returncode == 0, result.stderr
+    replies = [json.loads(line) for line in result.stdout.splitlines()]
+    form = replies[5]["content"]
+    assert "(a form opened: Macro: brew)" in form and 'difficulty [now: "Challenging"]' in form
+    assert "no field `nope`" in replies[6]["content"]
+    assert replies[7]["embeds"][0]["title"].endswith("— brew")
+    assert any("Routine" in f["value"] for f in replies[7]["embeds"][0]["fields"])
+    assert replies[8]["buttons"] == ["brew"]
+    assert replies[10]["content"] == "Only Hermione's player or a GM can use this panel."
+    assert "No form is open for you" in replies[11]["content"]
+    assert replies[-1]["embeds"][0]["title"].startswith("🎲")
