@@ -122,22 +122,29 @@ def _in_order(rows: Iterable[Macro], owners: list[Owner]) -> list[MacroInfo]:
 
 
 async def save(db: Database, actor: Actor, *, scope: str, name: str, command: str) -> MacroInfo:
-    """Save a new macro; a name taken in the same scope is refused (edit it instead)."""
+    """Save a new macro; a name taken in the same scope is refused (edit it instead).
+
+    Simultaneous saves may pick the same free slot: the loser tries again with the next one
+    (each round at least one save wins a slot, so this ends), and reads the name anew.
+    """
     name, command, scope = check_name(name), check_command(command), check_scope(scope)
-    try:
-        async with db.unit_of_work() as session:
-            owner, character = await _writable_owner(session, actor, scope)
-            if await repo.by_name(session, guild_key(actor), owner, name_key(name)):
-                raise UserError(
-                    f"There is already a {scope} macro called `{name}`: "
-                    "`/macro edit` changes it, `/macro delete` removes it."
-                )
-            row = await _insert(session, actor, owner, character, name, command)
-            return _info(row)
-    except IntegrityError as error:  # a simultaneous save took the name or the last slot
-        raise UserError(
-            f"Someone saved a {scope} macro at the same moment; please try again."
-        ) from error
+    for _ in range(MAX_PER_SCOPE):
+        try:
+            return await _save(db, actor, scope, name, command)
+        except IntegrityError:
+            continue
+    raise UserError(f"Too many {scope} macros are being saved at once; please try again.")
+
+
+async def _save(db: Database, actor: Actor, scope: str, name: str, command: str) -> MacroInfo:
+    async with db.unit_of_work() as session:
+        owner, character = await _writable_owner(session, actor, scope)
+        if await repo.by_name(session, guild_key(actor), owner, name_key(name)):
+            raise UserError(
+                f"There is already a {scope} macro called `{name}`: "
+                "`/macro edit` changes it, `/macro delete` removes it."
+            )
+        return _info(await _insert(session, actor, owner, character, name, command))
 
 
 async def _insert(

@@ -112,6 +112,10 @@ async def invoke(
     empty (a panel's button rolls for its own character).
     """
     tree = interaction.client.tree  # type: ignore[attr-defined]
+    # A form or a panel button: the tree's own gate (metrics, limits) has not seen it.
+    gated = interaction.type is discord.InteractionType.application_command
+    if not gated and not await tree.interaction_check(interaction):
+        return
     command = _command(tree, checked.line.path)
     options = dict(checked.options)
     declared = {o["name"]: o for o in checked.leaf.get("options") or []}
