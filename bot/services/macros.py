@@ -65,6 +65,8 @@ def check_name(name: str) -> str:
     cleaned = " ".join(name.split())
     if not 1 <= len(cleaned) <= NAME_LENGTH:
         raise UserError(f"A macro's name has 1 to {NAME_LENGTH} characters.")
+    if "`" in cleaned:  # replies quote names in `code`: a backtick would end the quote
+        raise UserError("A macro's name cannot hold a backtick (`).")
     return cleaned
 
 

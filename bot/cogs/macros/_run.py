@@ -52,17 +52,21 @@ class Checked:
     line: CommandLine
     leaf: dict[str, Any]
     options: dict[str, Any]
-    prompts: tuple[Placeholder, ...]
 
 
-def check_line(tree: app_commands.CommandTree, text: str) -> Checked:
-    """``text`` read and checked against ``tree`` as it is now; placeholders without a value
-    count as given (their value is checked when the macro runs)."""
-    line = split_line(text)
+def _leaf(tree: app_commands.CommandTree, line: CommandLine) -> dict[str, Any]:
+    """The JSON of the (sub)command ``line`` names in ``tree`` as it is now."""
     if line.path[0].casefold() == "macro":
         raise CommandLineError("A macro cannot run a macro.")
     root = tree.get_command(line.path[0])
-    leaf = find_leaf(root.to_dict(tree) if root is not None else None, line.path)
+    return find_leaf(root.to_dict(tree) if root is not None else None, line.path)
+
+
+def check_line(tree: app_commands.CommandTree, text: str) -> Checked:
+    """``text`` read and checked against ``tree``; a placeholder without a default counts as
+    given (its value is checked when the macro runs), one with a default as its default."""
+    line = split_line(text)
+    leaf = _leaf(tree, line)
     prompts = placeholders(line)
     known = fill(line, {p.name.casefold(): p.default or "" for p in prompts})
     options = convert(line.command, leaf, known.options, _no_objects)
@@ -70,20 +74,16 @@ def check_line(tree: app_commands.CommandTree, text: str) -> Checked:
         if prompt.default is None:
             options[prompt.option] = _Unknown()
     check_limits(line.command, leaf, options)
-    return Checked(line=line, leaf=leaf, options=options, prompts=tuple(prompts))
+    return Checked(line=line, leaf=leaf, options=options)
 
 
 def resolve(tree: app_commands.CommandTree, text: str, values: Mapping[str, str]) -> Checked:
     """The line with ``values`` (casefolded placeholder names) filled in, fully checked."""
-    line = split_line(text)
-    if line.path[0].casefold() == "macro":
-        raise CommandLineError("A macro cannot run a macro.")
-    line = fill(line, values)
-    root = tree.get_command(line.path[0])
-    leaf = find_leaf(root.to_dict(tree) if root is not None else None, line.path)
+    line = fill(split_line(text), values)
+    leaf = _leaf(tree, line)
     options = convert(line.command, leaf, line.options, _no_objects)
     check_limits(line.command, leaf, options)
-    return Checked(line=line, leaf=leaf, options=options, prompts=())
+    return Checked(line=line, leaf=leaf, options=options)
 
 
 def missing(text: str, values: Mapping[str, str]) -> list[Placeholder]:

@@ -97,6 +97,10 @@ async def test_names_and_limits(table: Table) -> None:
         table.channel, "macro save", name="  ", command="roll expression:d6"
     )
     assert "1 to 32 characters" in blank.response.content
+    tick = await table.alice.slash(
+        table.channel, "macro save", name="a`b", command="roll expression:d6"
+    )
+    assert "cannot hold a backtick" in tick.response.content
     many = await table.alice.slash(
         table.channel,
         "macro save",
