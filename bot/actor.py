@@ -12,6 +12,7 @@ class Actor:
     ``gm_role`` is what Discord alone can tell (a GM role name or Manage Channels);
     the database adds the rest of the GM rule (the server's own GM roles among
     ``role_ids``, who started what: see :mod:`bot.services.permissions`).
+    ``macro`` names the macro (``/macro run``, a panel button) that ran the command.
     """
 
     user_id: int
@@ -23,3 +24,4 @@ class Actor:
     role_ids: frozenset[int] = frozenset()
     #: Manage Server: may add GM roles to this server even when not a GM.
     manage_guild: bool = False
+    macro: str | None = None  # the macro running this command, logged with its rolls

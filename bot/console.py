@@ -12,7 +12,6 @@ import json
 import logging
 import os
 import re
-import shlex
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -23,6 +22,14 @@ import discord
 
 from bot import console_forms
 from bot.app import NarratorBot, create_bot
+from bot.commandline import (
+    CommandLineError,
+    Kind,
+    convert,
+    find_leaf,
+    read_words,
+    split_words,
+)
 from bot.config import Settings
 from bot.console_text import format_text, line_editor
 from engine.dice import Dice
@@ -43,14 +50,11 @@ Options are name:value, quoted when they hold spaces:
   /roll expression:"4d6kh3 + 2" label:strength"""
 HELP += "\nForms (a command that opens one, like /sheet edit):\n" + console_forms.SUBMIT_HELP
 
-_Type = discord.AppCommandOptionType
+_Type = Kind
 _AT_NAME = re.compile(r"(?<![<\w])@(\w{1,32})")
-_GROUPS = (_Type.subcommand.value, _Type.subcommand_group.value)
-_TRUE = {"true", "yes", "y", "1", "on"}
-_FALSE = {"false", "no", "n", "0", "off"}
 
 
-class ConsoleError(Exception):
+class ConsoleError(CommandLineError):
     """A line the console cannot run; the message says why."""
 
 
@@ -130,9 +134,9 @@ class Console:
         if not line or line.startswith("#"):
             return True
         try:
-            words = shlex.split(line)
-        except ValueError as error:
-            self._error(f"Could not read that line: {error}.")
+            words = read_words(line)
+        except CommandLineError as error:
+            self._error(str(error))
             return True
         head = words[0].lower()
         if head in {"/quit", "/exit"}:
@@ -175,25 +179,20 @@ class Console:
         self._info(f"You are now in #{name}.")
 
     async def _slash(self, words: list[str]) -> None:
-        path: list[str] = [words[0][1:]]
-        raw: dict[str, str] = {}
-        for word in words[1:]:
-            name, sep, value = word.partition(":")
-            if sep:
-                raw[name] = value
-            elif raw:
-                self._error(f"`{word}` is not name:value. Quote values with spaces.")
-                return
-            else:
-                path.append(word)
-        command = " ".join(path)
+        try:
+            line = split_words(words)
+        except CommandLineError as error:
+            self._error(str(error))
+            return
+        command = line.command
+        raw = line.options
         actor = self.members[self.user]
         channel = self.channel_handle(self.channel)
         before = self._snapshot()
         try:
             options = self._convert(command, raw)
             result = await actor.slash(channel, command, **options)
-        except ConsoleError as error:
+        except CommandLineError as error:
             self._error(str(error))
             return
         except Exception as error:  # SimCord refuses as Discord's client would
@@ -202,45 +201,13 @@ class Console:
         self._show_result(result, before)
 
     def _convert(self, command: str, raw: dict[str, str]) -> dict[str, Any]:
-        from simcord import interactions
-
         parts = command.split()
         root = self.env.backend.find_command(parts[0], self.guild.id, type=1)
-        if root is None:
-            raise ConsoleError(f"Unknown command /{parts[0]}. Type /help for the list.")
-        try:
-            leaf, _ = interactions.walk_to_subcommand(root, parts[1:])
-        except Exception:
-            raise ConsoleError(f"/{command} is not a command. Type /help for the list.") from None
-        declared = {o["name"]: o for o in leaf.get("options") or []}
-        if any(o.get("type") in _GROUPS for o in declared.values()):
-            subs = ", ".join(declared)
-            raise ConsoleError(f"/{command} needs a subcommand: {subs}.")
-        options: dict[str, Any] = {}
-        for name, value in raw.items():
-            option = declared.get(name)
-            if option is None:
-                known = ", ".join(declared) or "none"
-                raise ConsoleError(f"/{command} has no option `{name}` (options: {known}).")
-            if option.get("choices"):
-                value = _choice_value(name, option["choices"], value)
-            options[name] = self._value(name, _Type(option["type"]), value)
-        return options
+        leaf = find_leaf(root, parts)
+        return convert(command, leaf, raw, self._value)
 
     def _value(self, name: str, kind: discord.AppCommandOptionType, value: str) -> Any:
-        try:
-            if kind == _Type.integer:
-                return int(value)
-            if kind == _Type.number:
-                return float(value)
-        except ValueError:
-            raise ConsoleError(f"Option `{name}` takes a number, not `{value}`.") from None
-        if kind == _Type.boolean:
-            if value.lower() in _TRUE:
-                return True
-            if value.lower() in _FALSE:
-                return False
-            raise ConsoleError(f"Option `{name}` takes true or false, not `{value}`.")
+        """Values only the console's world can turn into objects: members, channels, files."""
         if kind in (_Type.user, _Type.mentionable):
             who = value.lstrip("@").lower()
             if who not in self.members:
@@ -439,16 +406,6 @@ def stable_id(key: str) -> int:
     """A snowflake-shaped id that depends only on ``key`` (below 2**63, as Discord's are)."""
     digest = hashlib.sha256(key.encode()).digest()
     return (1 << 60) | int.from_bytes(digest[:7], "big")
-
-
-def _choice_value(name: str, choices: list[dict[str, Any]], typed: str) -> str:
-    """A choice picked by its shown name or its value, as Discord's picker would send it."""
-    wanted = typed.strip().casefold()
-    for choice in choices:
-        if wanted in (str(choice["name"]).casefold(), str(choice["value"]).casefold()):
-            return str(choice["value"])
-    shown = ", ".join(str(choice["name"]) for choice in choices)
-    raise ConsoleError(f"Option `{name}` is one of: {shown}.")
 
 
 def _fingerprint(message: Any) -> str:

@@ -41,13 +41,19 @@ def describe(modal: dict[str, Any]) -> str:
 
 
 def values(modal: dict[str, Any], raw: dict[str, str]) -> dict[str, str]:
-    """What to submit: the typed fields (``\\n`` read as a line break), the rest unchanged."""
+    """What to submit: the typed fields (``\\n`` read as a line break), the rest unchanged.
+
+    A field is named by its id or, case-insensitively, by its label (``difficulty`` for a
+    macro's prompt whose id is ``placeholder:difficulty``).
+    """
     fields = {item["custom_id"]: item for item in inputs(modal)}
-    unknown = sorted(set(raw) - set(fields))
-    if unknown:
-        raise FormError(f"The form has no field `{unknown[0]}` (fields: {', '.join(fields)}).")
+    by_label = {str(item.get("label", "")).casefold(): key for key, item in fields.items()}
     submitted = {key: item.get("value") or "" for key, item in fields.items()}
-    submitted |= {key: value.replace("\\n", "\n") for key, value in raw.items()}
+    for name, value in raw.items():
+        key = name if name in fields else by_label.get(name.casefold())
+        if key is None:
+            raise FormError(f"The form has no field `{name}` (fields: {', '.join(fields)}).")
+        submitted[key] = value.replace("\\n", "\n")
     return submitted
 
 

@@ -18,6 +18,7 @@ EXTENSIONS: tuple[str, ...] = (
     "bot.cogs.odds",
     "bot.cogs.settings",
     "bot.cogs.sheets",
+    "bot.cogs.macros",
     "bot.cogs.help",
     "bot.cogs.retention",
 )

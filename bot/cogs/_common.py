@@ -28,6 +28,8 @@ OPEN_MODE_NOTE = (
     "🔓 This roll is public: secret rolls are off in this channel's `open` mode, where every "
     "roll is shown to everyone (a GM can change that with `/settings secret`)."
 )
+#: ``interaction.extras`` key: the name of the macro running the interaction's command.
+MACRO = "narrator.macro"
 
 Choices = list[app_commands.Choice[str]]
 F = TypeVar("F", bound=Callable[..., Awaitable[Choices]])
@@ -75,6 +77,7 @@ def actor_from(interaction: discord.Interaction) -> Actor:
         gm_role=holds_gm_role(interaction.user, interaction.channel, settings.gm_role_names),
         role_ids=frozenset(role.id for role in member.roles) if member else frozenset(),
         manage_guild=bool(member and member.guild_permissions.manage_guild),
+        macro=interaction.extras.get(MACRO),
     )
 
 

@@ -16,6 +16,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from bot.actor import Actor
 from bot.errors import PermissionDenied, UserError
 from bot.services import characters
+from bot.services import macros as sheet_macros
 from bot.services.characters import (
     CharacterSheet,
     Kind,
@@ -336,7 +337,11 @@ async def export(db: Database, actor: Actor, character: str | None = None) -> tu
     """The sheet as a JSON file: (file name, UTF-8 bytes)."""
     async with db.unit_of_work(read_only=True) as session:
         sheet = await characters.named_or_active(session, actor, character)
-    data = json.dumps(sheet.to_dict(), ensure_ascii=False, indent=2).encode()
+        macros = await sheet_macros.exported(session, sheet.id)
+    content = sheet.to_dict()
+    if macros:  # files without macros stay as they were (and as older versions read them)
+        content["macros"] = macros
+    data = json.dumps(content, ensure_ascii=False, indent=2).encode()
     slug = re.sub(r"[^A-Za-z0-9_-]+", "_", sheet.name).strip("_") or "character"
     return f"{slug}.json", data
 
@@ -355,6 +360,9 @@ async def import_sheet(
         raise SheetFileError(
             "The file is not a sheet: it holds a number too long or nests too deeply."
         ) from None
+    # "macros" came later: older files have none, and then the character keeps its own.
+    has_macros = isinstance(decoded, dict) and "macros" in decoded
+    macros = sheet_macros.parse_exported(decoded.pop("macros")) if has_macros else []
     data = parse_sheet(decoded)
     async with db.unit_of_work() as session:
         await repo.lock_owner(session, guild_key(actor), actor.user_id)  # name check exact
@@ -374,6 +382,8 @@ async def import_sheet(
             existing.resources = data["resources"]
             existing.notes = data["notes"]
             await session.flush()
+            if has_macros:
+                await sheet_macros.replace_for_character(session, actor, existing, macros)
             return sheet_from_row(existing)
         row = await _insert(
             session,
@@ -385,6 +395,7 @@ async def import_sheet(
             resources=data["resources"],
             notes=data["notes"],
         )
+        await sheet_macros.replace_for_character(session, actor, row, macros)
         return sheet_from_row(row)
 
 

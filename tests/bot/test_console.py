@@ -212,3 +212,40 @@ def test_the_second_rules_pass_commands_run_in_the_console(tmp_path: Path) -> No
     )
     assert titles[3].startswith("🎯 Burst split among 2 targets")
     assert "Automatic success" in replies[5]["embeds"][0]["description"]
+
+
+def test_macros_forms_and_panels_run_as_in_discord(tmp_path: Path) -> None:
+    brew = "coda skill skill:Potions difficulty:{difficulty:Challenging} label:brew"
+    result = run_console(
+        [
+            "/as alice",
+            "/sheet create name:Hermione system:coda",
+            "/sheet set attribute:Wits value:3",
+            "/sheet skill name:Potions ranks:2 attribute:Wits",
+            f'/macro save name:brew command:"{brew}" scope:character',
+            "/macro run name:brew",
+            "/submit nope:1",
+            "/submit difficulty:Routine",
+            "/sheet panel",
+            "/as bob",
+            "/click brew",
+            "/submit difficulty:Routine",
+            "/as gm",
+            '/macro save name:"Perception check" command:"roll expression:d20" scope:channel',
+            "/as bob",
+            '/macro run name:"perception check"',
+        ],
+        tmp_path / "macros.db",
+        "--json",
+    )
+    assert result.returncode == 0, result.stderr
+    replies = [json.loads(line) for line in result.stdout.splitlines()]
+    form = replies[5]["content"]
+    assert "(a form opened: Macro: brew)" in form and "difficulty:\n    Challenging" in form
+    assert "no field `nope`" in replies[6]["content"]
+    assert replies[7]["embeds"][0]["title"].endswith("— brew")
+    assert any("Routine" in f["value"] for f in replies[7]["embeds"][0]["fields"])
+    assert replies[8]["buttons"] == ["brew"]
+    assert replies[10]["content"] == "Only Hermione's player or a GM can use this panel."
+    assert "No form is open for you" in replies[11]["content"]
+    assert replies[-1]["embeds"][0]["title"].startswith("🎲")

@@ -295,6 +295,18 @@ GROUP_HINTS: dict[str, dict[str, tuple[str, ...]]] = {
         "chaser": ("H1", "H2", "A1"),
         "character": ("Ginny",),
     },
+    "macro": {
+        "name": ("brew", "Perception check", "d", "nobody"),
+        "command": (
+            "coda skill skill:Potions difficulty:{difficulty:Challenging} label:brew",
+            "roll expression:d20 label:Perception",
+            "coda test tn:{tn}",
+            "macro run name:brew",
+            "sheet show player:bob",
+            "roll nope:1",
+        ),
+        "values": ("difficulty:Standard", "tn:9999", "tn:12", "x", '"a:b'),
+    },
     "sheet": {
         "character": CHARACTERS,
         "attribute": ("Strength", "Wits", "Humor"),
@@ -344,6 +356,13 @@ BAD_FILES = (
     b'{"name": "\\ud800", "system": "coda"}',
     b'{"name": "ok", "system": "coda", "attributes": {"\\udfff": 1}}',
     b'{"name": "ok", "system": "coda", "notes": "\\u0000"}',
+    _json({**SHEET_FILE, "macros": {"a": 1}}),
+    _json({**SHEET_FILE, "macros": [{"name": "", "command": "roll expression:d6"}]}),
+    _json({**SHEET_FILE, "macros": [{"name": "a", "command": "x" * 501}]}),
+    _json({**SHEET_FILE, "macros": [{"name": "a", "command": 1}]}),
+    _json({**SHEET_FILE, "macros": [{"name": "a", "command": "roll", "extra": 1}]}),
+    _json({**SHEET_FILE, "macros": [{"name": "a", "command": "d"}] * 101}),
+    _json({**SHEET_FILE, "macros": [{"name": "brew", "command": "coda test tn:{tn}"}] * 2}),
     _json(SHEET_FILE),
     json.dumps({**SHEET_FILE, "name": "Ωμέγα 名前"}, ensure_ascii=False).encode(),
 )
@@ -645,6 +664,18 @@ async def prepare(table: Table, channel: Any, group: str) -> None:
         calls = [(player, "rps sustained start", {"goal": 20, "label": "Climb"})]
     elif group == "penalty":
         calls = [(gm, "penalty add", {"character": "Tom", "amount": 2, "reason": "Fatigue"})]
+    elif group in {"macro", "sheet"}:
+        brew = "coda skill skill:Potions difficulty:{difficulty:Challenging} label:brew"
+        calls = [
+            (player, "sheet use", {"character": "Hermione"}),
+            (player, "macro save", {"name": "brew", "command": brew, "scope": "character"}),
+            (player, "macro save", {"name": "d", "command": "roll expression:d6"}),
+            (
+                gm,
+                "macro save",
+                {"name": "Perception check", "command": "roll expression:d20", "scope": "channel"},
+            ),
+        ]
     elif group == "settings":
         calls = [(gm, "settings system", {"name": "coda"})]
     elif group == "history":
@@ -730,7 +761,7 @@ async def test_every_command_survives_any_input(
         result = await member.slash(channel, name, **resolved)
         where = f"/{name} {resolved!r} by {member.name}"
         replies = [m for m in [result.response, *result.followups] if m is not None]
-        # A form (``/sheet edit``) is an answer too: the modal is the reply.
+        # A form (modal) is an answer too: /sheet edit, /macro run asking for values.
         assert result.acknowledged and (replies or result.modal), f"{where}: no answer"
         for reply in replies:
             check_message(reply.content, reply.embeds, where)

@@ -1,4 +1,5 @@
-"""``/sheet create|edit|show|set|skill|resource|note|use|list|rename|copy|delete|export|import``."""
+"""``/sheet create|edit|show|set|skill|resource|note|use|list|rename|copy|delete|export|import``
+and ``/sheet panel``."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from bot.cogs._sheets import (
     sheet_names_from,
     skill_autocomplete,
 )
+from bot.cogs.macros._panel import post_panel
 from bot.cogs.sheets._forms import FillIn, open_form
 from bot.errors import UserError
 from bot.render.sheets import created_embed, list_embed, resource_embed, sheet_pages
@@ -283,6 +285,10 @@ class SheetsCog(NarratorCog):
             self.db, actor_from(interaction), content, replace=replace
         )
         await _reply_change(interaction, SheetChange(sheet, "imported"))
+
+    @sheet.command(name="panel", description="Post quick-roll buttons for your character's macros")
+    async def panel(self, interaction: discord.Interaction) -> None:
+        await post_panel(interaction)
 
 
 async def _reply_change(interaction: discord.Interaction, change: SheetChange) -> None:

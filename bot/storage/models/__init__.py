@@ -8,6 +8,7 @@ from bot.storage.models.channels import ChannelSettings, GuildGmRole
 from bot.storage.models.characters import ActiveCharacter, Character
 from bot.storage.models.coda import CodaExtendedTask
 from bot.storage.models.initiative import InitiativeEncounter
+from bot.storage.models.macros import Macro
 from bot.storage.models.quidditch import HousePoints, QuidditchMatch
 from bot.storage.models.rolls import RollLog
 from bot.storage.models.rps_drama import (
@@ -27,6 +28,7 @@ __all__ = [
     "GuildGmRole",
     "HousePoints",
     "InitiativeEncounter",
+    "Macro",
     "PenaltyLogEntry",
     "PenaltyPool",
     "QuidditchMatch",

@@ -22,6 +22,8 @@ class RollLog(Base):
     system: Mapped[str] = mapped_column(String(16))
     input: Mapped[str] = mapped_column(Text)
     label: Mapped[str | None] = mapped_column(String(100))
+    # The macro that made this roll (``/macro run``, a panel button), if one did.
+    macro: Mapped[str | None] = mapped_column(String(32))
     faces: Mapped[list[Any]] = mapped_column(default=list)
     outcome: Mapped[str] = mapped_column(Text)
     secret: Mapped[bool] = mapped_column(default=False)

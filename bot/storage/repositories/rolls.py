@@ -37,6 +37,7 @@ def add(
         system=system,
         input=input[:2000],
         label=label[:100] if label else None,
+        macro=actor.macro,
         faces=list(faces),
         outcome=outcome[:2000],
         secret=secret,

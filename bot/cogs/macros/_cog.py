@@ -1,0 +1,213 @@
+"""``/macro save|run|list|show|edit|delete``: saved command lines, run by name."""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+
+from bot.cogs._common import Choices, NarratorCog, actor_from, safe_autocomplete
+from bot.cogs._confirm import answer_error
+from bot.cogs.macros._run import check_line, invoke, missing, resolve
+from bot.commandline import Placeholder, parse_values
+from bot.render.limits import clip
+from bot.render.macros import macro_embed, macros_embed
+from bot.services import macros as service
+from bot.services.macros import COMMAND_LENGTH, NAME_LENGTH, SCOPES
+
+MacroName = app_commands.Range[str, 1, NAME_LENGTH]
+CommandText = app_commands.Range[str, 1, COMMAND_LENGTH]
+SCOPE_CHOICES = [
+    app_commands.Choice(name="me (yours, everywhere in this server)", value="me"),
+    app_commands.Choice(name="character (your active character's)", value="character"),
+    app_commands.Choice(name="channel (everyone here; GM)", value="channel"),
+    app_commands.Choice(name="server (everyone in the server; GM)", value="server"),
+]
+COMMAND_HELP = "A command line, e.g. coda skill skill:Potions difficulty:{difficulty:Challenging}"
+
+
+async def run_macro(
+    interaction: discord.Interaction,
+    macro: service.MacroInfo,
+    values: dict[str, str],
+    *,
+    character: str | None = None,
+) -> None:
+    """Run ``macro`` for the caller: at once, or after a form asks for its missing values."""
+    asked = missing(macro.command, values)
+    if asked:
+        modal = ValuesModal(macro, asked, values, character=character)
+        await interaction.response.send_modal(modal)
+        return
+    checked = resolve(interaction.client.tree, macro.command, values)  # type: ignore[attr-defined]
+    await invoke(interaction, macro.name, checked, character=character)
+    # Counted once the command has answered (a refused run raised before this line).
+    await service.count_use(interaction.client.db, macro.id)  # type: ignore[attr-defined]
+
+
+class ValuesModal(discord.ui.Modal):
+    """Asks for a macro's placeholder values (each prefilled with its default)."""
+
+    def __init__(
+        self,
+        macro: service.MacroInfo,
+        asked: list[Placeholder],
+        given: dict[str, str],
+        *,
+        character: str | None,
+    ) -> None:
+        super().__init__(title=clip(f"Macro: {macro.name}", 45), timeout=600)
+        self.macro = macro
+        self.given = given
+        self.character = character
+        self.fields: dict[str, discord.ui.TextInput] = {}
+        for prompt in asked:
+            field: discord.ui.TextInput = discord.ui.TextInput(
+                label=clip(prompt.name, 45),
+                custom_id=f"placeholder:{prompt.name.casefold()}",
+                default=prompt.default,
+                required=prompt.default is None,
+                max_length=COMMAND_LENGTH,
+            )
+            self.fields[prompt.name.casefold()] = field
+            self.add_item(field)
+
+    async def on_submit(self, interaction: discord.Interaction) -> None:
+        values = {**self.given, **{name: f.value for name, f in self.fields.items()}}
+        values = {name: value for name, value in values.items() if value}
+        asked = {name for name in self.fields if name not in values}
+        values.update(dict.fromkeys(asked, ""))  # left empty: the command's default
+        try:
+            await run_macro(interaction, self.macro, values, character=self.character)
+        except Exception as error:  # a form is not a command: answer as the tree would
+            await answer_error(interaction, error)
+
+    async def on_error(self, interaction: discord.Interaction, error: Exception) -> None:
+        await answer_error(interaction, error)
+
+
+class EditModal(discord.ui.Modal):
+    """Changes a macro's command line (checked as when it was saved)."""
+
+    def __init__(self, macro: service.MacroInfo) -> None:
+        super().__init__(title=clip(f"Edit macro: {macro.name}", 45), timeout=600)
+        self.macro = macro
+        self.command: discord.ui.TextInput = discord.ui.TextInput(
+            label="Command line",
+            custom_id="command",
+            style=discord.TextStyle.paragraph,
+            default=macro.command,
+            max_length=COMMAND_LENGTH,
+        )
+        self.add_item(self.command)
+
+    async def on_submit(self, interaction: discord.Interaction) -> None:
+        try:
+            check_line(interaction.client.tree, self.command.value)  # type: ignore[attr-defined]
+            macro = await service.edit(
+                interaction.client.db,  # type: ignore[attr-defined]
+                actor_from(interaction),
+                scope=self.macro.scope,
+                name=self.macro.name,
+                command=self.command.value,
+            )
+        except Exception as error:
+            await answer_error(interaction, error)
+            return
+        await interaction.response.send_message(
+            embed=macro_embed(macro, changed="edited"), ephemeral=True
+        )
+
+    async def on_error(self, interaction: discord.Interaction, error: Exception) -> None:
+        await answer_error(interaction, error)
+
+
+@safe_autocomplete
+async def runnable_autocomplete(interaction: discord.Interaction, current: str) -> Choices:
+    """What the caller can run here, the first of each name (own, character, channel, server)."""
+    db = interaction.client.db  # type: ignore[attr-defined]
+    async with db.unit_of_work(read_only=True) as session:
+        macros = await service.runnable_names(session, actor_from(interaction))
+    wanted = current.casefold().strip()
+    return [
+        app_commands.Choice(name=f"{m.name} ({m.scope}): {m.command}", value=m.name)
+        for m in macros
+        if wanted in m.key
+    ]
+
+
+class MacrosCog(NarratorCog):
+    macro = app_commands.Group(name="macro", description="Saved command lines, run by name")
+
+    @macro.command(name="save", description="Save a command line as a macro")
+    @app_commands.describe(
+        name="The macro's name (1-32 characters)",
+        command=COMMAND_HELP,
+        scope="Whose macro: yours (default), your character's, the channel's or the server's",
+    )
+    @app_commands.choices(scope=SCOPE_CHOICES)
+    async def save(
+        self,
+        interaction: discord.Interaction,
+        name: MacroName,
+        command: CommandText,
+        scope: str = "me",
+    ) -> None:
+        check_line(self.bot.tree, command)
+        macro = await service.save(
+            self.db, actor_from(interaction), scope=scope, name=name, command=command
+        )
+        await interaction.response.send_message(
+            embed=macro_embed(macro, changed="saved"), ephemeral=True
+        )
+
+    @macro.command(name="run", description="Run a macro (a form asks for missing values)")
+    @app_commands.describe(
+        name="The macro", values='Placeholder values, e.g. difficulty:Difficult "label:a brew"'
+    )
+    @app_commands.autocomplete(name=runnable_autocomplete)
+    async def run(
+        self,
+        interaction: discord.Interaction,
+        name: MacroName,
+        values: CommandText | None = None,
+    ) -> None:
+        given = parse_values(values or "")
+        macro = await service.find(self.db, actor_from(interaction), name)
+        await run_macro(interaction, macro, given)
+
+    @macro.command(name="list", description="The macros you can run here")
+    async def list_(self, interaction: discord.Interaction) -> None:
+        macros = await service.visible(self.db, actor_from(interaction))
+        await interaction.response.send_message(embed=macros_embed(macros), ephemeral=True)
+
+    @macro.command(name="show", description="Show a macro's command line")
+    @app_commands.describe(name="The macro")
+    @app_commands.autocomplete(name=runnable_autocomplete)
+    async def show(self, interaction: discord.Interaction, name: MacroName) -> None:
+        macro = await service.find(self.db, actor_from(interaction), name)
+        await interaction.response.send_message(embed=macro_embed(macro), ephemeral=True)
+
+    @macro.command(name="edit", description="Change a macro's command line (in a form)")
+    @app_commands.describe(name="The macro", scope="Whose macro (default: yours)")
+    @app_commands.choices(scope=SCOPE_CHOICES)
+    @app_commands.autocomplete(name=runnable_autocomplete)
+    async def edit(
+        self, interaction: discord.Interaction, name: MacroName, scope: str = "me"
+    ) -> None:
+        macro = await service.editable(self.db, actor_from(interaction), scope=scope, name=name)
+        await interaction.response.send_modal(EditModal(macro))
+
+    @macro.command(name="delete", description="Delete a macro")
+    @app_commands.describe(name="The macro", scope="Whose macro (default: yours)")
+    @app_commands.choices(scope=SCOPE_CHOICES)
+    @app_commands.autocomplete(name=runnable_autocomplete)
+    async def delete(
+        self, interaction: discord.Interaction, name: MacroName, scope: str = "me"
+    ) -> None:
+        macro = await service.delete(self.db, actor_from(interaction), scope=scope, name=name)
+        await interaction.response.send_message(
+            embed=macro_embed(macro, changed="deleted"), ephemeral=True
+        )
+
+
+__all__ = ["SCOPES", "MacrosCog", "run_macro"]

@@ -1,0 +1,62 @@
+"""Macro embeds: one macro, the list a caller can run, a character's quick-roll panel."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import discord
+
+from bot.render import colours
+from bot.render.limits import FIELD_VALUE, clip, fit_embed
+from bot.services.macros import MacroInfo, Panel
+
+SCOPE_TITLES = {
+    "me": "Yours",
+    "character": "Your character's",
+    "channel": "This channel's",
+    "server": "The server's",
+}
+
+
+def name_text(name: str) -> str:
+    """A macro's name, unable to change the formatting around it."""
+    return discord.utils.escape_markdown(name)
+
+
+def command_text(command: str) -> str:
+    """A command line shown verbatim in a code span (a backtick in it cannot close the span)."""
+    return f"`/{command.replace('`', 'ˋ')}`"
+
+
+def macro_embed(macro: MacroInfo, *, changed: str | None = None) -> discord.Embed:
+    title = f"Macro {macro.name}" + (f" — {changed}" if changed else "")
+    embed = discord.Embed(title=title, colour=colours.INFO)
+    embed.description = command_text(macro.command)
+    embed.set_footer(text=f"{SCOPE_TITLES[macro.scope]} · run with /macro run name:{macro.name}")
+    return fit_embed(embed)
+
+
+def macros_embed(macros: Sequence[MacroInfo]) -> discord.Embed:
+    """Every macro the caller can run, by scope; shadowed ones struck through."""
+    embed = discord.Embed(title="Macros you can run here", colour=colours.INFO)
+    if not macros:
+        embed.description = "None yet: `/macro save name:… command:…` saves one."
+    for scope, title in SCOPE_TITLES.items():
+        lines = [
+            (f"~~{name_text(m.name)}~~ (hidden by one above)" if m.shadowed else name_text(m.name))
+            + f" — {command_text(m.command)}"
+            for m in macros
+            if m.scope == scope
+        ]
+        if lines:
+            embed.add_field(name=title, value=clip("\n".join(lines), FIELD_VALUE), inline=False)
+    return fit_embed(embed)
+
+
+def panel_embed(panel: Panel) -> discord.Embed:
+    embed = discord.Embed(
+        title=f"{panel.character} — quick rolls",
+        description="Press a button to roll for this character (its player or a GM).",
+        colour=colours.NEUTRAL,
+    )
+    return fit_embed(embed)
