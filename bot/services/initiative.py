@@ -308,7 +308,10 @@ async def join(
         if sheet.owner_id != actor.user_id:
             await require_gm(session, actor, "enter another player's character")
         shown = ini.clean_name(name) if name is not None else sheet.name
-        taken = next((c for c in state.combatants if c.key == shown.casefold()), None)
+        # A hidden holder of the name is renamed by the engine instead (never revealed).
+        taken = next(
+            (c for c in state.combatants if c.key == shown.casefold() and not c.hidden), None
+        )
         if name is None and taken and (taken.owner_id, taken.character) != (sheet.owner_id, shown):
             raise UserError(
                 f"{shown} is already in the encounter: join with another `name` "

@@ -180,13 +180,17 @@ async def test_sheet_names_keep_their_first_spelling_and_are_trimmed(table: Tabl
 async def test_the_drama_limit_names_where_each_die_came_from(table: Table) -> None:
     await table.alice.slash(table.channel, "sheet create", name="William", system="drama")
     await table.gm.slash(table.channel, "penalty add", character="William", amount=50)
-    result = await table.alice.slash(table.channel, "drama test", base=2, resistance=11)
+    # Penalty dice come on top of the 60 a player may add (issue 12): this one rolls.
+    rolled = await table.alice.slash(table.channel, "drama test", base=2, resistance=11)
+    assert not rolled.ephemeral
+    result = await table.alice.slash(
+        table.channel, "drama test", base=2, resistance=51, difficulty="Formidable"
+    )
     assert result.ephemeral
     message = result.response.content
     assert (
-        "The Resistance dice (Rd) would be 61 (11 from situational resistance + 50 from "
-        "penalty dice): "
-        "at most 60 dice." in message
+        "The Resistance dice (Rd) you add would be 61 (10 from Formidable + 51 from situational "
+        "resistance): at most 60 dice (penalty dice come on top)." in message
     )
     assert "not 61" not in message
 

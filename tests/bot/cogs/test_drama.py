@@ -196,7 +196,7 @@ async def test_criticals_when_the_channel_turns_them_on(table: Table) -> None:
         ({"attribute": "Wits"}, "William has no attribute `Wits`"),
         (
             {"base": 3, "difficulty": "Formidable", "resistance": 55},
-            "Rd) would be 65 (10 from Formidable + 55 from situational resistance)",
+            "Rd) you add would be 65 (10 from Formidable + 55 from situational resistance)",
         ),
     ],
 )

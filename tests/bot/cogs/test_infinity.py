@@ -397,7 +397,7 @@ async def test_named_mods_are_each_shown_and_summed(table: Table) -> None:
     embed = embed_of(result)
     assert "**MODs:** Range 60 (up to 80) −3 · Cover −3 = −6" in embed.description
     assert "12 + MOD −6 = SV 6" in embed.description
-    assert embed.title == "💥 1 success, 1 Critical · SV 6"
+    assert embed.title == "💥 1 success: a Critical · SV 6"
     assert field(embed, "Chance").startswith(percent(infinity.chance(attribute=6)))
 
 

@@ -65,9 +65,11 @@ async def test_create_offers_the_systems_template_in_a_form(table: Table) -> Non
     assert filled.ephemeral
     text = text_of(filled)
     assert "edited in one go" in text
-    assert "Wits **3**" in text and "Defence **11**" in text and "Strength **-1**" in text
+    assert "Wits **3**" in text and "Defence **11**" in text and "Strength **−1**" in text
     assert "Willpower" not in text  # a name without a number is left unset
-    assert "Health **8/10**" in text and "Courage **2**" in text and "Muggle-born" in text
+    assert (
+        "Health **8/10**" in text and "Courage **2**" in text and "Muggle\\-born" in text
+    )  # escaped: shown as typed
 
 
 async def test_other_systems_have_one_attribute_field(table: Table) -> None:
@@ -96,7 +98,7 @@ async def test_edit_prefills_the_sheet_and_replaces_it(table: Table) -> None:
         shown, {"group0": "Wits −1", "group1": "", "attributes": "", "resources": ""}
     )
     text = text_of(done)
-    assert "Wits **-1**" in text and "Luck" not in text
+    assert "Wits **−1**" in text and "Luck" not in text
 
 
 async def test_skills_form_one_per_line(table: Table) -> None:

@@ -113,7 +113,7 @@ async def test_a_refused_roll_changes_nothing(db: Database) -> None:
     await william(db)
     await penalty.add(db, ALICE, character="William", amount=1)
     with pytest.raises(
-        InputError, match=r"would be 61 \(60 from situational resistance \+ 1 from penalty dice\)"
+        InputError, match=r"would be 61 \(10 from Formidable \+ 51 from situational resistance\)"
     ):
         await drama.test(
             db,

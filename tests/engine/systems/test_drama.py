@@ -576,7 +576,7 @@ def test_penalty_dice_as_a_risk_move_from_rd_to_dd() -> None:
     risky = drama.skill_pools(3, 2, penalty=3, drama=1, risk=True)
     assert (plain.base, plain.resistance, plain.drama) == (5, 3, 1)
     assert (risky.base, risky.resistance, risky.drama) == (5, 0, 4)
-    assert risky.parts[-1] == drama.PoolPart("penalty dice as a risk", drama=3)
+    assert risky.parts[-1] == drama.PoolPart("penalty dice as a risk", drama=3, penalty=True)
     # Rolled as Dd: 4s-6s count, 6s explode, 1s cost a penalty die (Order: Bd, Rd, Dd).
     result = drama.roll_pools(ScriptedDice([5, 3, 2, 1, 1, 6, 4, 5, 1, 3]), risky)
     assert result.drama_face_values == (6, 4, 5, 1, 3)
