@@ -151,9 +151,8 @@ def coda_test_embed(outcome: TestOutcome, roller: str) -> discord.Embed:
     return fit_embed(embed)
 
 
-def damage_embed(outcome: DamageOutcome, roller: str) -> discord.Embed:
-    result = outcome.result
-    title = titled(f"💥 {result.total} damage", outcome.label)
+def damage_lines(result: coda.DamageResult) -> list[str]:
+    """A damage roll's dice (rolling-6s dice marked) and its sum."""
     modifier = f" {term(result.modifier)}" if result.modifier else ""
     lines = [
         f"**Dice:** {dice_text(result.faces, result.count)}",
@@ -161,6 +160,13 @@ def damage_embed(outcome: DamageOutcome, roller: str) -> discord.Embed:
     ]
     if result.exploded:
         lines.append(f"{EXPLOSION} Every die showed 6: rolling 6s added {len(result.extra_faces)}.")
+    return lines
+
+
+def damage_embed(outcome: DamageOutcome, roller: str) -> discord.Embed:
+    result = outcome.result
+    title = titled(f"💥 {result.total} damage", outcome.label)
+    lines = damage_lines(result)
     embed = discord.Embed(title=title, description="\n".join(lines), colour=colours.NEUTRAL)
     _footer(embed, roller, outcome.secrecy.secret, "damage")
     return fit_embed(embed)
