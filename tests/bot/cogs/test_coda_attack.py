@@ -228,3 +228,13 @@ async def test_bad_input_is_refused_kindly(table: Table) -> None:
     embed = embed_of(hostile)
     assert "@\u200beveryone \\*\\*Troll\\*\\*" in embed.title
     assert "2d6 (11) + 3 (Strength) − 2 (untrained) = **12**" in embed.fields[0].value
+
+
+async def test_no_player_attacks_with_another_players_character(table: Table) -> None:
+    await harry_and_draco(table)
+    refused = await table.bob.slash(
+        table.channel, "coda attack", skill="Melee", target="Draco", character="Harry"
+    )
+    assert refused.ephemeral and "no character called `Harry` that you can use" in text_of(refused)
+    no_defence = await table.bob.slash(table.channel, "coda attack", skill="Dodge", target="Harry")
+    assert no_defence.ephemeral and "Harry's sheet has no Defence" in text_of(no_defence)
