@@ -13,6 +13,7 @@ Who may do what (issue 7): the GM runs everything; a player may join, and may ``
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from dataclasses import dataclass
 
@@ -434,6 +435,9 @@ async def _change(
     async with db.unit_of_work() as session:
         row = await _require(session, actor.channel_id, lock=True)
         state = ini.from_dict(row.state)
+        if isinstance(event, ini.NamedEvent) and not event.name and state.current is not None:
+            # No name: whoever is up, stored by name so that undo and replay read it back.
+            event = dataclasses.replace(event, name=state.current.name)
         gm = await is_gm(session, actor)
         if not gm:
             current = state.current
@@ -441,6 +445,10 @@ async def _change(
                 await require_gm(session, actor, action)
             elif current is None or current.owner_id != actor.user_id:
                 raise PermissionDenied(NOT_YOUR_TURN.format(action=action))
+            elif isinstance(event, ini.NamedEvent) and event.name.strip().casefold() != current.key:
+                raise PermissionDenied(
+                    f"On your turn you {action} for {current.name} only; the GM does it for others."
+                )
         roller = None if dice is None else _roller(dice, row, state)
         new = ini.apply(state, event, dice, roller)
         _log_rerolls(session, actor, new)
@@ -509,6 +517,15 @@ async def add_condition(
 async def remove_condition(db: Database, actor: Actor, *, name: str, condition: str) -> InitOutcome:
     event = ini.RemoveCondition(name, condition=condition)
     return await _change(db, actor, event, action="take conditions off combatants")
+
+
+async def spend_action(
+    db: Database, actor: Actor, *, kind: str, cost: int | None = None, name: str | None = None
+) -> InitOutcome:
+    """CODA: a combatant (default: whoever is up) takes an action of Tables 9-9 to 9-11,
+    spending its cost of the round's actions; its player on their turn, or the GM."""
+    event = ini.SpendAction((name or "").strip(), action=kind, cost=cost)
+    return await _change(db, actor, event, action="spend actions", players_on_their_turn=True)
 
 
 async def reveal(db: Database, actor: Actor, *, name: str) -> InitOutcome:
