@@ -76,6 +76,15 @@ def _line(state: ini.Encounter, index: int, combatant: ini.Combatant, gm: bool) 
     return text + _actions(state, combatant) + _conditions(combatant)
 
 
+def _health(view: EncounterView, combatant: ini.Combatant) -> str:
+    """`` · ❤️ 4/10`` for a combatant played from a sheet with Health."""
+    found = view.health_of(combatant.name)
+    if found is None:
+        return ""
+    current, top = found
+    return f" · ❤️ {current}/{top}" if top is not None else f" · ❤️ {current}"
+
+
 def _actions(state: ini.Encounter, combatant: ini.Combatant) -> str:
     """CODA: `` · 🏃 1 of 2 actions left`` once a combatant has spent some this round."""
     if state.system != "coda" or not combatant.actions:
@@ -133,7 +142,11 @@ def tracker_embed(view: EncounterView, *, gm: bool = False) -> discord.Embed:
         title = f"{SWORDS} Initiative — gathering"
         colour = colours.INFO
     lines = [now_text(view, gm=gm), ""]
-    shown = [_line(state, index, c, gm) for index, c in enumerate(state.order) if _visible(c, gm)]
+    shown = [
+        _line(state, index, c, gm) + _health(view, c)
+        for index, c in enumerate(state.order)
+        if _visible(c, gm)
+    ]
     lines += shown or ["*Nobody has joined yet.*"]
     embed = discord.Embed(title=title, description=clip("\n".join(lines), 4096), colour=colour)
     delayed = [c for c in state.delayed if _visible(c, gm)]

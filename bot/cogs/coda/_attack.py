@@ -75,6 +75,15 @@ class DefendButton(
         )
         if exchange.secrecy.secret:
             await send_roll(interaction, exchange_embed(exchange), exchange.secrecy)
+        if exchange.health is not None and not exchange.secrecy.secret:
+            await _refresh_tracker(interaction)
+
+
+async def _refresh_tracker(interaction: discord.Interaction) -> None:
+    """Health changed: the channel's initiative tracker (if an encounter runs) shows it."""
+    tracker = interaction.client.get_cog("InitiativeCog")  # type: ignore[attr-defined]
+    if tracker is not None:
+        await tracker.refresh_tracker(interaction.channel, interaction.channel_id or 0)
 
 
 def defend_view(exchange: Exchange) -> discord.ui.View | None:

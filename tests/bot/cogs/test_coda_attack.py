@@ -238,3 +238,17 @@ async def test_no_player_attacks_with_another_players_character(table: Table) ->
     assert refused.ephemeral and "no character called `Harry` that you can use" in text_of(refused)
     no_defence = await table.bob.slash(table.channel, "coda attack", skill="Dodge", target="Harry")
     assert no_defence.ephemeral and "Harry's sheet has no Defence" in text_of(no_defence)
+
+
+async def test_the_tracker_shows_health_after_damage(table: Table) -> None:
+    from tests.bot.cogs.test_initiative import tracker_text
+
+    await harry_and_draco(table)
+    await table.gm.slash(table.channel, "init start", system="coda")
+    table.bot.dice = ScriptedDice([3, 3])
+    await table.bob.slash(table.channel, "init join")
+    assert "Draco — 6" in tracker_text(table) and "❤️ 10/10" in tracker_text(table)
+    result = await hit_draco(table)
+    table.bot.dice = ScriptedDice([2, 2])
+    await table.bob.click(result.response, label="Take it")
+    assert "Draco — 6 · ❤️ 5/10" in tracker_text(table)  # 2 + 2 + 1 damage
