@@ -154,11 +154,8 @@ def coda_test_embed(outcome: TestOutcome, roller: str) -> discord.Embed:
     return fit_embed(embed)
 
 
-def damage_embed(outcome: DamageOutcome, roller: str) -> discord.Embed:
-    result = outcome.result
-    # 💥 marks the extra dice of rolling 6s, so only a roll that has some shows it.
-    icon = EXPLOSION if result.exploded else DAMAGE_ICON
-    title = titled(f"{icon} {number(result.total)} damage", outcome.label)
+def damage_lines(result: coda.DamageResult) -> list[str]:
+    """A damage roll's dice (rolling-6s dice marked) and its sum."""
     modifier = f" {term(result.modifier)}" if result.modifier else ""
     extra = len(result.extra_faces)
     rolled = f"{result.count}d6" + (f" + {extra} extra d6" if extra else "")
@@ -169,6 +166,15 @@ def damage_embed(outcome: DamageOutcome, roller: str) -> discord.Embed:
     if result.exploded:
         added = "one extra die" if extra == 1 else f"{extra} extra dice"
         lines.append(f"{EXPLOSION} Every die showed 6: rolling 6s added {added}.")
+    return lines
+
+
+def damage_embed(outcome: DamageOutcome, roller: str) -> discord.Embed:
+    result = outcome.result
+    # 💥 marks the extra dice of rolling 6s, so only a roll that has some shows it.
+    icon = EXPLOSION if result.exploded else DAMAGE_ICON
+    title = titled(f"{icon} {number(result.total)} damage", outcome.label)
+    lines = damage_lines(result)
     embed = discord.Embed(title=title, description="\n".join(lines), colour=colours.NEUTRAL)
     _footer(embed, roller, outcome.secrecy.secret, "damage")
     return fit_embed(embed)

@@ -11,6 +11,7 @@ from bot.render import colours
 from bot.render.limits import DESCRIPTION, FIELD_VALUE, fit_embed
 from bot.services.commitments import Reveal, Verification
 from bot.services.secrecy import Seal
+from bot.text import escape
 
 
 def seal_lines(seals: Sequence[Seal]) -> str:
@@ -85,7 +86,7 @@ def verification_embed(result: Verification) -> discord.Embed:
         )
         embed.add_field(
             name="The record says",
-            value=discord.utils.escape_mentions(discord.utils.escape_markdown(summary)),
+            value=escape(summary),
             inline=False,
         )
     return fit_embed(embed)

@@ -19,11 +19,13 @@ from bot.render.limits import clip, fit_embed
 from bot.services.initiative import EncounterView, InitOutcome, Joined
 from bot.text import escape, number
 from engine import initiative as ini
+from engine.systems.coda_actions import CUSTOM as CUSTOM_ACTION
 
 SWORDS = "⚔️"
 HIDDEN = "🙈"
 PAUSE = "⏸️"
 CONDITION = "🩹"
+RUN = "🏃"
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,7 +79,24 @@ def _line(state: ini.Encounter, index: int, combatant: ini.Combatant, gm: bool) 
         text = f"{mark}{name}{hidden} — {score}"
     if skip:
         text += f" · *{skip}*"
-    return text + _conditions(combatant)
+    return text + _actions(state, combatant) + _conditions(combatant)
+
+
+def _health(view: EncounterView, combatant: ini.Combatant) -> str:
+    """`` · ❤️ 4/10`` for a combatant played from a sheet with Health."""
+    found = view.health_of(combatant.name)
+    if found is None:
+        return ""
+    current, top = found
+    return f" · ❤️ {current}/{top}" if top is not None else f" · ❤️ {current}"
+
+
+def _actions(state: ini.Encounter, combatant: ini.Combatant) -> str:
+    """CODA: `` · 🏃 1 of 2 actions left`` once a combatant has spent some this round."""
+    if state.system != "coda" or not combatant.actions:
+        return ""
+    left = ini.action_budget(state, combatant).left_label(combatant.actions)
+    return f" · {RUN} {left}"
 
 
 def _conditions(combatant: ini.Combatant) -> str:
@@ -106,7 +125,8 @@ def now_text(view: EncounterView, *, gm: bool) -> str:
         return f"Round {state.round} · the GM's turn."
     text = f"Round {state.round} · {_turn_of(current)}."
     if view.system == "coda":
-        text += f" {ini.action_budget(state, current).label}."
+        budget = ini.action_budget(state, current)
+        text += f" {budget.left_label(current.actions) if current.actions else budget.label}."
     return text
 
 
@@ -123,7 +143,11 @@ def tracker_embed(view: EncounterView, *, gm: bool = False) -> discord.Embed:
         title = f"{SWORDS} Initiative — gathering"
         colour = colours.INFO
     lines = [now_text(view, gm=gm), ""]
-    shown = [_line(state, index, c, gm) for index, c in enumerate(state.order) if _visible(c, gm)]
+    shown = [
+        _line(state, index, c, gm) + _health(view, c)
+        for index, c in enumerate(state.order)
+        if _visible(c, gm)
+    ]
     lines += shown or ["*Nobody has joined yet.*"]
     embed = discord.Embed(title=title, description=clip("\n".join(lines), 4096), colour=colour)
     delayed = [c for c in state.delayed if _visible(c, gm)]
@@ -193,6 +217,7 @@ def _event_text(event: ini.Event, *states: ini.Encounter) -> str:
             "reveal": "being revealed",
             "condition_add": f"getting {getattr(event, 'condition', '')}",
             "condition_remove": f"losing {getattr(event, 'condition', '')}",
+            "action": f"taking {getattr(event, 'action', '')}",
         }[event.kind]
         return f"{escape(name)} {verb}"
     return {"next": "a Next", "prev": "a Prev", "delay": "a delay", "end": "the end"}[event.kind]
@@ -256,6 +281,7 @@ def _reply(outcome: InitOutcome) -> Reply:
         "defend": _defend_head(outcome),
         "condition_add": _condition_head(outcome),
         "condition_remove": _condition_head(outcome),
+        "action": _action_head(outcome),
         "reveal": f"👀 **{shown}** is revealed!",
         "remove": f"🚪 **{shown}** leaves the encounter.",
     }[action]
@@ -292,6 +318,45 @@ def _defend_head(outcome: InitOutcome) -> str:
         f"🛡️ **{shown}** dodges{whom} from their delay: the delayed action is spent, and they "
         "keep their place in the order."
     )
+
+
+def _action_head(outcome: InitOutcome) -> str | None:
+    """``🏃 **Bob**: Walk (1 action), the 3rd: −5. No test of its own: a TN 5 Nimbleness
+    test is needed. 0 of 2 actions left · next −10.``"""
+    event = _last_event(outcome)
+    before = outcome.before
+    name = outcome.subject
+    if not isinstance(event, ini.SpendAction) or before is None or name is None:
+        return None
+    combatant = before.find(name)
+    cost = ini.action_spend(before, combatant, event.action, event.cost)
+    after = outcome.view.state.find(name)
+    action = escape(cost.action)
+    shown = escape(name)
+    if cost.full_round:
+        text = f"{RUN} **{shown}**: {action}, a full-round action (the whole round)."
+    elif cost.slots == 0:
+        text = f"{RUN} **{shown}**: {action}, a free action."
+    else:
+        plural = "action" if cost.slots == 1 else "actions"
+        penalty = f": **−{cost.penalty}**" if cost.penalty else ", no penalty"
+        text = f"{RUN} **{shown}**: {action} ({cost.slots} {plural}){penalty}."
+    if cost.attribute_test == CUSTOM_ACTION:
+        text += (
+            f" Its own test takes −{cost.penalty}; without one, it needs an attribute test "
+            f"at **TN {cost.penalty}** (the Narrator names the attribute)."
+        )
+    elif cost.attribute_test:
+        text += (
+            f" No test of its own beyond the allowance: a **TN {cost.penalty} "
+            f"{cost.attribute_test} test** is needed."
+        )
+    elif cost.penalty and cost.own_test:
+        text += f" Its {cost.own_test} test takes −{cost.penalty}."
+    if cost.own_test and not cost.penalty:
+        text += f" Its test: {cost.own_test}."
+    budget = ini.action_budget(outcome.view.state, after)
+    return text + f" {budget.left_label(after.actions)}."
 
 
 def _condition_head(outcome: InitOutcome) -> str | None:

@@ -427,6 +427,28 @@ async def adjust_resource(
     return ResourceChange(row.name, row.owner_id, key, before, after, clamped)
 
 
+async def lower_resource(
+    session: AsyncSession, character_id: int, resource: str, amount: int
+) -> ResourceChange | None:
+    """Take ``amount`` from a character's resource (damage to Health), locked, clamped at the
+    sheet's lowest value; None when the sheet has no such resource. The caller has already
+    decided that its actor may (the owner, or the channel's GM, answering an attack)."""
+    row = await repo.by_id(session, character_id, for_update=True)
+    if row is None:
+        return None
+    resources = dict(row.resources or {})
+    key = find_key(resources, resource)
+    if key is None:
+        return None
+    before = Resource(int(resources[key]["current"]), resources[key].get("max"))
+    wanted = before.current - amount
+    after = Resource(max(wanted, MIN_VALUE), before.max)
+    resources[key] = {"current": after.current, "max": after.max}
+    row.resources = resources
+    await session.flush()
+    return ResourceChange(row.name, row.owner_id, key, before, after, after.current != wanted)
+
+
 NameLookup = Callable[[AsyncSession, Actor, str, str | None], Awaitable[list[str]]]
 
 

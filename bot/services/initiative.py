@@ -13,6 +13,7 @@ Who may do what (issue 7): the GM runs everything; a player may join, and may ``
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from dataclasses import dataclass
 
@@ -24,9 +25,10 @@ from bot.errors import PermissionDenied, UserError
 from bot.services import channel_settings
 from bot.services.characters import named_or_active
 from bot.services.permissions import WHO_IS_GM, is_gm, register_gm_source, require_gm
-from bot.services.sheet import CharacterSheet
+from bot.services.sheet import CharacterSheet, find_key, name_key
 from bot.storage import Database
 from bot.storage.models.initiative import InitiativeEncounter
+from bot.storage.repositories import characters as characters_repo
 from bot.storage.repositories import initiative as encounters
 from bot.storage.repositories import rolls as roll_log
 from engine import initiative as ini
@@ -41,6 +43,8 @@ MAX_COUNT = 20
 GENERIC = "generic"
 #: RULES.md §1: CODA initiative adds the Swiftness reaction by default.
 CODA_INITIATIVE = "Swiftness"
+#: The sheet resource the tracker shows beside a combatant (damage from /coda attack).
+HEALTH = "Health"
 NOT_YOUR_TURN = (
     "Only the GM, or the player whose combatant's turn it is, can {action} (" + WHO_IS_GM + ")."
 )
@@ -58,6 +62,11 @@ class EncounterView:
     tracker_message_id: int | None
     status: str
     gm: bool = False
+    #: Health (current, max) of the combatants played from a sheet that has it, by name.
+    health: tuple[tuple[str, int, int | None], ...] = ()
+
+    def health_of(self, name: str) -> tuple[int, int | None] | None:
+        return next(((cur, top) for n, cur, top in self.health if n == name), None)
 
     @property
     def system(self) -> str:
@@ -145,7 +154,9 @@ async def encounter_starter(session: AsyncSession, channel_id: int) -> int | Non
     return row.started_by if row is not None else None
 
 
-def _view(row: InitiativeEncounter, state: ini.Encounter, *, gm: bool) -> EncounterView:
+async def _view(
+    session: AsyncSession, row: InitiativeEncounter, state: ini.Encounter, *, gm: bool
+) -> EncounterView:
     return EncounterView(
         state=state,
         channel_id=row.channel_id,
@@ -155,7 +166,32 @@ def _view(row: InitiativeEncounter, state: ini.Encounter, *, gm: bool) -> Encoun
         tracker_message_id=row.tracker_message_id,
         status=row.status,
         gm=gm,
+        health=await _health(session, state),
     )
+
+
+async def _health(session: AsyncSession, state: ini.Encounter) -> tuple:
+    """Each sheet-played combatant's Health (damage from ``/coda attack`` shows here).
+
+    A combatant names its player and character; a player with two characters of that name
+    (in two guilds) shows none rather than the wrong one.
+    """
+    played = [c for c in state.combatants if c.owner_id is not None and c.character]
+    if not played:
+        return ()
+    rows = await characters_repo.of_owners(session, {c.owner_id for c in played if c.owner_id})
+    found = []
+    for combatant in played:
+        key = name_key(combatant.character or "")
+        matches = [r for r in rows if r.owner_id == combatant.owner_id and r.name_key == key]
+        if len(matches) != 1:
+            continue
+        resources = matches[0].resources or {}
+        health = find_key(resources, HEALTH)
+        if health is not None:
+            entry = resources[health]
+            found.append((combatant.name, int(entry["current"]), entry.get("max")))
+    return tuple(found)
 
 
 async def _require(session: AsyncSession, channel_id: int, *, lock: bool) -> InitiativeEncounter:
@@ -232,7 +268,7 @@ async def start(
         except IntegrityError:
             # Another /init start won the race for this channel's one active encounter.
             raise UserError("An encounter was just started in this channel.") from None
-        return InitOutcome(_view(row, state, gm=True), "start")
+        return InitOutcome(await _view(session, row, state, gm=True), "start")
 
 
 # --------------------------------------------------------------------------------- joining
@@ -336,7 +372,7 @@ async def join(
         _log_roll(session, actor, state, joined)
         _save(row, new)
         gm = await is_gm(session, actor)
-        return InitOutcome(_view(row, new, gm=gm), "add", state, shown, (joined,))
+        return InitOutcome(await _view(session, row, new, gm=gm), "add", state, shown, (joined,))
 
 
 def _sheet_bonus(row: InitiativeEncounter, state: ini.Encounter, sheet: CharacterSheet) -> int:
@@ -410,7 +446,9 @@ async def add(
             joined.append(entry)
         _save(row, state)
         subject = joined[0].name if len(joined) == 1 else None
-        return InitOutcome(_view(row, state, gm=True), "add", before, subject, tuple(joined))
+        return InitOutcome(
+            await _view(session, row, state, gm=True), "add", before, subject, tuple(joined)
+        )
 
 
 # --------------------------------------------------------------------------------- turns
@@ -460,6 +498,9 @@ async def _change(
     async with db.unit_of_work() as session:
         row = await _require(session, actor.channel_id, lock=True)
         state = ini.from_dict(row.state)
+        if isinstance(event, ini.NamedEvent) and not event.name and state.current is not None:
+            # No name: whoever is up, stored by name so that undo and replay read it back.
+            event = dataclasses.replace(event, name=state.current.name)
         gm = await is_gm(session, actor)
         if not gm:
             current = state.current
@@ -467,6 +508,10 @@ async def _change(
                 await require_gm(session, actor, action)
             elif current is None or current.owner_id != actor.user_id:
                 raise PermissionDenied(NOT_YOUR_TURN.format(action=action))
+            elif isinstance(event, ini.NamedEvent) and event.name.strip().casefold() != current.key:
+                raise PermissionDenied(
+                    f"On your turn you {action} for {current.name} only; the GM does it for others."
+                )
         roller = None if dice is None else _roller(dice, row, state)
         new = ini.apply(state, event, dice, roller)
         _log_rerolls(session, actor, new)
@@ -476,7 +521,7 @@ async def _change(
             subject = state.find(event.name).name  # its own spelling, not what was typed
         elif isinstance(event, ini.Delay) and state.current is not None:
             subject = state.current.name
-        return InitOutcome(_view(row, new, gm=gm), event.kind, state, subject)
+        return InitOutcome(await _view(session, row, new, gm=gm), event.kind, state, subject)
 
 
 async def next_turn(db: Database, actor: Actor, *, dice: Dice | None = None) -> InitOutcome:
@@ -537,6 +582,15 @@ async def remove_condition(db: Database, actor: Actor, *, name: str, condition: 
     return await _change(db, actor, event, action="take conditions off combatants")
 
 
+async def spend_action(
+    db: Database, actor: Actor, *, kind: str, cost: int | None = None, name: str | None = None
+) -> InitOutcome:
+    """CODA: a combatant (default: whoever is up) takes an action of Tables 9-9 to 9-11,
+    spending its cost of the round's actions; its player on their turn, or the GM."""
+    event = ini.SpendAction((name or "").strip(), action=kind, cost=cost)
+    return await _change(db, actor, event, action="spend actions", players_on_their_turn=True)
+
+
 async def reveal(db: Database, actor: Actor, *, name: str) -> InitOutcome:
     return await _change(db, actor, ini.Reveal(name), action="reveal combatants")
 
@@ -547,7 +601,9 @@ async def undo(db: Database, actor: Actor) -> InitOutcome:
         row, state = await _gm_encounter(session, actor, "undo initiative changes")
         new = ini.undo(state)
         _save(row, new)
-        return InitOutcome(_view(row, new, gm=True), "undo", state, undone=state.log[-1])
+        return InitOutcome(
+            await _view(session, row, new, gm=True), "undo", state, undone=state.log[-1]
+        )
 
 
 # --------------------------------------------------------------------------------- ending
@@ -558,7 +614,7 @@ async def check_end(db: Database, actor: Actor) -> EncounterView:
     async with db.unit_of_work(read_only=True) as session:
         await require_gm(session, actor, "end the encounter")
         row = await _require(session, actor.channel_id, lock=False)
-        return _view(row, ini.from_dict(row.state), gm=True)
+        return await _view(session, row, ini.from_dict(row.state), gm=True)
 
 
 async def end(db: Database, actor: Actor) -> InitOutcome:
@@ -568,7 +624,9 @@ async def end(db: Database, actor: Actor) -> InitOutcome:
         new = ini.apply(state, ini.End())
         _save(row, new)
         encounters.close(row)
-        return InitOutcome(_view(row, new, gm=True), "end", state, summary=ini.summary(new))
+        return InitOutcome(
+            await _view(session, row, new, gm=True), "end", state, summary=ini.summary(new)
+        )
 
 
 # --------------------------------------------------------------------------------- reading
@@ -577,14 +635,16 @@ async def end(db: Database, actor: Actor) -> InitOutcome:
 async def show(db: Database, actor: Actor) -> EncounterView:
     async with db.unit_of_work(read_only=True) as session:
         row = await _require(session, actor.channel_id, lock=False)
-        return _view(row, ini.from_dict(row.state), gm=await is_gm(session, actor))
+        return await _view(session, row, ini.from_dict(row.state), gm=await is_gm(session, actor))
 
 
 async def latest(db: Database, channel_id: int) -> EncounterView | None:
     """The channel's running encounter as everyone sees it, or None (for the tracker)."""
     async with db.unit_of_work(read_only=True) as session:
         row = await encounters.active(session, channel_id)
-        return None if row is None else _view(row, ini.from_dict(row.state), gm=False)
+        return (
+            None if row is None else await _view(session, row, ini.from_dict(row.state), gm=False)
+        )
 
 
 async def names(db: Database, actor: Actor, *, delayed_only: bool = False) -> list[str]:

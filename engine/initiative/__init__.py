@@ -17,6 +17,7 @@ from engine.initiative.budget import (
     CombatantSummary,
     Summary,
     action_budget,
+    action_spend,
     summary,
 )
 from engine.initiative.errors import (
@@ -44,6 +45,7 @@ from engine.initiative.events import (
     RemoveCondition,
     Reroll,
     Reveal,
+    SpendAction,
 )
 from engine.initiative.machine import MAX_HISTORY, Roller, apply, undo
 from engine.initiative.rolloff import roll_off_value
@@ -92,10 +94,12 @@ __all__ = [
     "Reroll",
     "Reveal",
     "Roller",
+    "SpendAction",
     "Summary",
     "TooManyCombatants",
     "UnknownCombatant",
     "action_budget",
+    "action_spend",
     "apply",
     "clean_name",
     "event_from_dict",

@@ -2,12 +2,24 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
+from engine.initiative.errors import NotAllowedNow
+from engine.initiative.events import SpendAction
 from engine.initiative.state import Combatant, Encounter
 from engine.systems import coda
+from engine.systems.coda_actions import Spend, spend
+from engine.systems.coda_degrees import CodaError
 
-__all__ = ["ActionBudget", "CombatantSummary", "Summary", "action_budget", "summary"]
+__all__ = [
+    "ActionBudget",
+    "CombatantSummary",
+    "Summary",
+    "action_budget",
+    "action_spend",
+    "spend_action",
+    "summary",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,6 +39,14 @@ class ActionBudget:
         """
         return coda.action_penalty(action=action, cost=cost, allowance=self.free)
 
+    def left_label(self, spent: int) -> str:
+        """E.g. ``1 of 2 actions left · next −0`` / ``0 of 2 actions left · next −5``."""
+        left = max(0, self.free - spent)
+        penalty = coda.EXTRA_ACTION_PENALTY * max(0, spent + 1 - self.free)
+        note = " (surprised)" if self.surprised else ""
+        nxt = f" · next −{penalty}" if penalty else ""
+        return f"{left} of {self.free} actions left{note}{nxt}"
+
     @property
     def label(self) -> str:
         """E.g. ``2 actions · 3rd −5, 4th −10``."""
@@ -43,6 +63,33 @@ def action_budget(state: Encounter, combatant: Combatant) -> ActionBudget:
     round_number = max(1, state.round)
     free = coda.actions_in_round(round_number=round_number, surprised=combatant.surprised)
     return ActionBudget(free=free, surprised=combatant.surprised and round_number == 1)
+
+
+def action_spend(state: Encounter, combatant: Combatant, action: str, cost: int | None) -> Spend:
+    """What ``action`` costs ``combatant`` now (RULES.md §1, Tables 9-9 to 9-11)."""
+    if state.system != "coda":
+        raise NotAllowedNow("Actions per round are CODA's: this encounter is not a CODA one.")
+    if not state.started:
+        raise NotAllowedNow("The encounter has not started yet: actions are spent in a round.")
+    free = action_budget(state, combatant).free
+    try:
+        return spend(spent=combatant.actions, allowance=free, action=action, cost=cost)
+    except CodaError as error:
+        raise NotAllowedNow(str(error)) from None
+
+
+def spend_action(state: Encounter, event: SpendAction) -> Encounter:
+    """The encounter after ``event.name`` (no name: whoever is up) spends an action's cost
+    of this round."""
+    if event.name.strip():
+        target = state.find(event.name)
+    elif state.current is not None:
+        target = state.current
+    else:
+        raise NotAllowedNow("Nobody is up: name the combatant who acts.")
+    cost = action_spend(state, target, event.action, event.cost)
+    spent = replace(target, actions=cost.spent_after)
+    return replace(state, order=tuple(spent if c is target else c for c in state.order))
 
 
 def _ordinal(n: int) -> str:

@@ -25,6 +25,7 @@ __all__ = [
     "Reroll",
     "Rerolls",
     "Reveal",
+    "SpendAction",
 ]
 
 #: One combatant's re-roll: name, total, how it was rolled, roll-off results.
@@ -131,6 +132,16 @@ class RemoveCondition(NamedEvent):
 
 
 @dataclass(frozen=True, slots=True)
+class SpendAction(NamedEvent):
+    """CODA: ``name`` takes ``action`` (Tables 9-9 to 9-11, or a custom one), spending its
+    cost (``cost`` overrides the table's) of this round's actions."""
+
+    kind: ClassVar[str] = "action"
+    action: str = ""
+    cost: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class End:
     kind: ClassVar[str] = "end"
 
@@ -146,6 +157,7 @@ Event = (
     | Reveal
     | AddCondition
     | RemoveCondition
+    | SpendAction
     | End
 )
 EVENT_TYPES: dict[str, type] = {
@@ -161,6 +173,7 @@ EVENT_TYPES: dict[str, type] = {
         Reveal,
         AddCondition,
         RemoveCondition,
+        SpendAction,
         End,
     )
 }

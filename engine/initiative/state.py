@@ -93,6 +93,8 @@ class Combatant:
     modifier: int = 0
     #: Conditions with their remaining duration, in the order they were added.
     conditions: tuple[Condition, ...] = ()
+    #: CODA: actions spent this round (``/init action``), back to 0 when a round starts.
+    actions: int = 0
 
     @property
     def key(self) -> str:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from engine.initiative.budget import spend_action
 from engine.initiative.conditions import add_condition, remove_condition, tick
 from engine.initiative.errors import NotAllowedNow
 from engine.initiative.events import (
@@ -35,6 +36,7 @@ from engine.initiative.events import (
     Reroll,
     Rerolls,
     Reveal,
+    SpendAction,
 )
 from engine.initiative.names import make_room
 from engine.initiative.state import Combatant, Encounter
@@ -66,6 +68,8 @@ def step(state: Encounter, event: Event) -> Encounter:
         return add_condition(state, event)
     if isinstance(event, RemoveCondition):
         return remove_condition(state, event)
+    if isinstance(event, SpendAction):
+        return spend_action(state, event)
     if isinstance(event, End):
         return replace(state, ended=True)
     raise TypeError(f"not an initiative event: {event!r}")
@@ -184,7 +188,7 @@ def _advance(
             return replace(state, order=tuple(order), turn=None)
     while True:
         round_ += 1
-        order = [replace(c, acted=False, defended=False) for c in order]
+        order = [replace(c, acted=False, defended=False, actions=0) for c in order]
         if rerolls is not None:
             order = _rerolled(order, rerolls)
             rerolls = None  # one re-roll per event: a second new round keeps it
@@ -222,7 +226,7 @@ def _prev(state: Encounter) -> Encounter:
     round_ = state.round - 1
     # A delay begun in the round left behind is one of its flags: it is lost with them.
     order = [c if c.delaying != state.round else replace(c, delaying=None) for c in order]
-    order = [replace(c, defended=False) for c in order]
+    order = [replace(c, defended=False, actions=0) for c in order]
     order = [replace(c, acted=eligible(c, round_)) for c in order]
     order = _round_order(state, order, round_)
     for index in range(len(order) - 1, -1, -1):

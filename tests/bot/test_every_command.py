@@ -260,6 +260,8 @@ GROUP_HINTS: dict[str, dict[str, tuple[str, ...]]] = {
         "b_attribute": ("Wits",),
         "leader": ("Hermione", "+4"),
         "task": ("Brew", "Siege"),
+        # /coda attack: a character with a sheet (Defence, Health) or an NPC.
+        "target": ("Hermione", "Troll", "Nobody"),
     },
     "h90": {
         "character": ("Ginny",),

@@ -749,6 +749,14 @@ class EncounterMachine(RuleBasedStateMachine):
     def reveal(self, data):
         self.attempt(Reveal(self.pick(data)))
 
+    @rule(
+        data=st.data(),
+        action=st.sampled_from(["Walk", "Run", "Sprint", "Hide", "Command", "juggle"]),
+        cost=st.one_of(st.none(), st.integers(-1, 11)),
+    )
+    def spend_action(self, data, action, cost):
+        self.attempt(ini.SpendAction(self.pick(data), action=action, cost=cost))
+
     # Ending is final (but for undo): only once a fight has gone on a while.
     @precondition(lambda self: self.state.round >= 3)
     @rule()
@@ -790,6 +798,13 @@ class EncounterMachine(RuleBasedStateMachine):
             keys = [c.key for c in combatant.conditions]
             assert len(set(keys)) == len(keys)
             assert all(c.rounds is None or c.rounds >= 1 for c in combatant.conditions)
+
+    @invariant()
+    def actions_spent_stay_within_a_round(self):
+        for combatant in self.state.combatants:
+            assert 0 <= combatant.actions <= 10
+            if combatant.actions:
+                assert self.state.started
 
     @invariant()
     def equal_totals_are_strictly_ordered_by_their_roll_off(self):

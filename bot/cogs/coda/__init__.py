@@ -1,9 +1,17 @@
-"""``/coda``: CODA (Harry Potter RPG) tests, damage, opposed, combined and extended tests."""
+"""``/coda``: CODA (Harry Potter RPG) tests, damage, opposed, combined and extended tests,
+and attacks with the defender's Dodge / Parry buttons."""
 
 from discord.ext import commands
 
+from bot.cogs.coda._attack import DefendButton
 from bot.cogs.coda._cog import CodaCog
 
 
 async def setup(bot: commands.Bot) -> None:
+    # A dynamic item answers its buttons by custom id, so an exchange resumes after a restart.
+    bot.add_dynamic_items(DefendButton)
     await bot.add_cog(CodaCog(bot))
+
+
+async def teardown(bot: commands.Bot) -> None:
+    bot.remove_dynamic_items(DefendButton)

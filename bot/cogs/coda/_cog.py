@@ -1,10 +1,8 @@
-"""``/coda test|skill|attribute|reaction|damage|opposed|combined|table|extended …``."""
+"""``/coda test|skill|attribute|reaction|damage|attack|opposed|combined|table|extended …``."""
 
 from __future__ import annotations
 
-import dataclasses
-from collections.abc import Mapping
-from typing import Any, TypeVar
+from typing import Any
 
 import discord
 from discord import app_commands
@@ -12,101 +10,32 @@ from discord import app_commands
 from bot.cogs._common import Choices, NarratorCog, actor_from, safe_autocomplete, send_roll
 from bot.cogs._options import CHARACTER_HELP, ROLL_HELP, Label, SheetName
 from bot.cogs._sheets import attribute_autocomplete, character_autocomplete, skill_autocomplete
+from bot.cogs.coda._attack import run_attack
+from bot.cogs.coda._coda_options import (
+    DIFFICULTIES,
+    SHEET_TEST_HELP,
+    TEST_HELP,
+    TN,
+    UNITS,
+    UNTRAINED_HELP,
+    Affinity,
+    Attempt,
+    Conditions,
+    ExtraActions,
+    Modifier,
+    Penalty,
+    TaskName,
+    conditions_autocomplete,
+    from_options,
+    sheet_entries,
+)
 from bot.render import coda as render
 from bot.render.coda_reference import table_embed
 from bot.services import coda as service
+from bot.services.coda_attack import AttackRequest
 from engine.systems import coda, coda_reference
-from engine.systems.coda_tables import condition_options
 
-Modifier = app_commands.Range[int, coda.MODIFIER_MIN, coda.MODIFIER_MAX]
-TN = app_commands.Range[int, coda.TN_MIN, coda.TN_MAX]
-Penalty = app_commands.Range[int, coda.PENALTY_MIN, coda.PENALTY_MAX]
-Attempt = app_commands.Range[int, 1, coda.MAX_ATTEMPT]
-ExtraActions = app_commands.Range[int, 0, coda.MAX_ACTIONS]
-Affinity = app_commands.Range[int, 0, coda.AFFINITY_MAX]
-Conditions = app_commands.Range[str, 1, 1000]
-TaskName = app_commands.Range[str, 1, coda.MAX_NAME_LENGTH]
-
-DIFFICULTIES = [
-    app_commands.Choice(name=f"{d.label} ({d.tn})", value=d.label) for d in coda.Difficulty
-]
-UNITS = [
-    app_commands.Choice(name=unit, value=unit)
-    for unit in ("rounds", "minutes", "hours", "days", "weeks", "months")
-]
-AUTOCOMPLETE_LIMIT = 25
-CHOICE_LENGTH = 100
-
-TEST_HELP = {
-    "tn": "The target number (or pick a difficulty instead)",
-    "difficulty": "A named TN: Routine 5 … Virtually Impossible 25",
-    "penalty": "Penalties to subtract (wounds, …)",
-    "attempt": "Which attempt at this task this is: −2 per earlier failure",
-    "extra_actions": "Actions this round beyond the second: −5 each (3rd action = 1)",
-    "conditions": "Tables 9-2…9-4 and combat modifiers, e.g. 'Darkness +5, Heavy rain -3'",
-    **ROLL_HELP,
-}
-UNTRAINED_HELP = "The attribute a character lacking the skill rolls instead (untrained, −2)"
-SHEET_TEST_HELP = {
-    "modifier": "Anything else added to the test",
-    "character": CHARACTER_HELP,
-    **TEST_HELP,
-}
-
-T = TypeVar("T")
-
-
-def from_options(cls: type[T], options: Mapping[str, Any]) -> T:
-    """The dataclass ``cls`` built from a command's options of the same names.
-
-    discord.py needs every option spelled out in the command's signature; handing them on
-    by name (``locals()``) keeps each written once there instead of again in every call.
-    """
-    names = {field.name for field in dataclasses.fields(cls)}  # type: ignore[arg-type]
-    return cls(**{name: value for name, value in options.items() if name in names})
-
-
-def condition_choices(current: str) -> Choices:
-    """Completions for the last item of a comma-separated list of conditions."""
-    head, _, last = current.rpartition(",")
-    prefix = f"{head.strip()}, " if head.strip() else ""
-    wanted = last.strip().casefold()
-    choices: Choices = []
-    for option in condition_options():
-        if wanted and wanted not in option.casefold():
-            continue
-        value = prefix + option
-        if len(value) <= CHOICE_LENGTH:
-            choices.append(app_commands.Choice(name=value, value=value))
-        if len(choices) >= AUTOCOMPLETE_LIMIT:
-            break
-    return choices
-
-
-@safe_autocomplete
-async def conditions_autocomplete(interaction: discord.Interaction, current: str) -> Choices:
-    return condition_choices(current)
-
-
-def sheet_entries(kinds: tuple[str, ...], character_option: str = "character") -> Any:
-    """Autocomplete for what a character rolls (``kinds``: skill, attribute, reaction), from
-    the sheet named in the option ``character_option`` (else the caller's active one)."""
-
-    @safe_autocomplete
-    async def complete(interaction: discord.Interaction, current: str) -> Choices:
-        character = getattr(interaction.namespace, character_option, None)
-        if character and service.parse_modifier(str(character)) is not None:
-            return []  # the side is a bare modifier: it rolls nothing from a sheet
-        names = await service.sheet_entries(
-            interaction.client.db,  # type: ignore[attr-defined]
-            actor_from(interaction),
-            current,
-            character=character,
-            kinds=kinds,
-        )
-        return [app_commands.Choice(name=n, value=n) for n in names]
-
-    return complete
+__all__ = ["TN", "CodaCog", "Modifier", "Penalty"]
 
 
 class CodaCog(NarratorCog):
@@ -276,6 +205,47 @@ class CodaCog(NarratorCog):
         )
         embed = render.damage_embed(outcome, interaction.user.display_name)
         await send_roll(interaction, embed, outcome.secrecy)
+
+    # ----------------------------------------------------------------------- /coda attack
+
+    @coda_group.command(
+        name="attack", description="A combat skill test against a target's Defence, then damage"
+    )
+    @app_commands.describe(
+        skill="The combat skill (untrained, −2, with `attribute`, when lacking it)",
+        target="A character in this channel, or an NPC (then give its `defence`)",
+        dice="How many d6 the weapon deals",
+        modifier="Added to the weapon's damage",
+        ranged="A ranged attack: only Dodge avoids it",
+        defence="The target's Defence (default: from its sheet; needed for an NPC)",
+        npc_defend="For an NPC target: its Dodge/Parry modifier",
+        attribute=UNTRAINED_HELP,
+        character="Which of your characters attacks (default: your active one)",
+        conditions=TEST_HELP["conditions"],
+        secret=ROLL_HELP["secret"],
+    )
+    @app_commands.autocomplete(
+        skill=skill_autocomplete,
+        attribute=attribute_autocomplete,
+        character=character_autocomplete,
+        conditions=conditions_autocomplete,
+    )
+    async def attack(
+        self,
+        interaction: discord.Interaction,
+        skill: SheetName,
+        target: SheetName,
+        dice: app_commands.Range[int, coda.DAMAGE_DICE_MIN, coda.DAMAGE_DICE_MAX] = 1,
+        modifier: Modifier = 0,
+        ranged: bool = False,
+        defence: TN | None = None,
+        npc_defend: Modifier = 0,
+        conditions: Conditions | None = None,
+        attribute: SheetName | None = None,
+        character: SheetName | None = None,
+        secret: bool = False,
+    ) -> None:
+        await run_attack(interaction, from_options(AttackRequest, locals()))
 
     # ----------------------------------------------------------------------- /coda opposed
 

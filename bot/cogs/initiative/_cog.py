@@ -1,4 +1,4 @@
-"""``/init start|join|add|remove|next|prev|delay|act|defend|condition|reveal|show|end|undo``.
+"""``/init start|join|add|remove|next|prev|delay|act|defend|action|condition|reveal|show|end|undo``.
 
 Every change answers the command (publicly, or to the GM alone when it concerns a hidden
 combatant) and then brings the channel's one tracker message up to date. The tracker is
@@ -32,6 +32,8 @@ from bot.services.initiative import EncounterView, InitOutcome
 from engine import initiative as ini
 from engine.initiative_rolls import MODIFIER_MAX, MODIFIER_MIN
 from engine.notation import MAX_EXPRESSION_LENGTH
+from engine.systems import coda
+from engine.systems.coda_actions import ACTIONS, CUSTOM, Kind
 
 log = logging.getLogger(__name__)
 
@@ -41,6 +43,13 @@ Total = app_commands.Range[int, -1000, 1000]
 Count = app_commands.Range[int, 1, initiative.MAX_COUNT]
 Rounds = app_commands.Range[int, 1, ini.MAX_CONDITION_ROUNDS]
 Note = app_commands.Range[str, 1, ini.MAX_NOTE_LENGTH]
+ActionCost = app_commands.Range[int, 0, coda.MAX_ACTIONS]
+#: Tables 9-9 to 9-11, then a custom action (Discord takes at most 25 choices).
+_COST_LABELS = {Kind.FREE: "free", Kind.FULL_ROUND: "full round"}
+ACTION_KINDS = [
+    app_commands.Choice(name=f"{a.name} ({_COST_LABELS.get(a.kind, a.cost)})", value=a.name)
+    for a in ACTIONS
+] + [app_commands.Choice(name="custom (give its cost)", value=CUSTOM)]
 
 ANY_SYSTEM = [
     *SYSTEM_CHOICES,
@@ -326,6 +335,24 @@ class InitiativeCog(NarratorCog):
     ) -> None:
         await self.run_change(interaction, initiative.defend, name=name, protects=protects)
 
+    @group.command(
+        name="action", description="CODA: spend this round's actions (Tables 9-9 to 9-11)"
+    )
+    @app_commands.describe(
+        kind="The action: Tables 9-9 (movement), 9-10 (free), 9-11 (full round), or custom",
+        cost="Actions it costs (default: the table's; a custom action 1)",
+        name="Who acts (default: whoever is up; players act on their own turn)",
+    )
+    @app_commands.choices(kind=ACTION_KINDS)
+    async def action(
+        self,
+        interaction: discord.Interaction,
+        kind: str,
+        cost: ActionCost | None = None,
+        name: Name | None = None,
+    ) -> None:
+        await self.run_change(interaction, initiative.spend_action, kind=kind, cost=cost, name=name)
+
     condition = app_commands.Group(
         name="condition", description="Conditions with durations on combatants", parent=group
     )
@@ -400,6 +427,7 @@ class InitiativeCog(NarratorCog):
     # ------------------------------------------------------------------ autocomplete
 
     @remove.autocomplete("name")
+    @action.autocomplete("name")
     @condition_add.autocomplete("target")
     @condition_remove.autocomplete("target")
     @defend.autocomplete("name")

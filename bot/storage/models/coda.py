@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Integer, String, UniqueConstraint
+from sqlalchemy import ForeignKey, Integer, String, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column
 
 from bot.storage.models.base import Base, Snowflake, utcnow
@@ -38,3 +38,31 @@ class CodaExtendedTask(Base):
     log: Mapped[list[Any]] = mapped_column(default=list)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(default=utcnow, onupdate=utcnow)
+
+
+class CodaAttack(Base):
+    """An attack exchange waiting for the defender (``/coda attack``, RULES.md §1 "Combat").
+
+    Stored so that the Dodge / Parry / Take it buttons still work, and still refuse, after a
+    restart. ``defender_id`` is the target character's owner, or None for an NPC (the GM
+    answers). ``data`` holds what the exchange message shows (the attack's dice and terms),
+    so the message is redrawn from the row alone. ``finished_at`` is set once the exchange
+    is over; such rows stay to refuse late presses politely.
+    """
+
+    __tablename__ = "coda_attacks"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    guild_id: Mapped[int | None] = mapped_column(Snowflake)
+    channel_id: Mapped[int] = mapped_column(Snowflake, index=True)
+    attacker_id: Mapped[int] = mapped_column(Snowflake)
+    defender_id: Mapped[int | None] = mapped_column(Snowflake)
+    target_character_id: Mapped[int | None] = mapped_column(
+        ForeignKey("characters.id", ondelete="SET NULL")
+    )
+    ranged: Mapped[bool] = mapped_column(default=False)
+    secret: Mapped[bool] = mapped_column(default=False)
+    data: Mapped[dict[str, Any]] = mapped_column(default=dict)
+    expires_at: Mapped[datetime] = mapped_column()
+    finished_at: Mapped[datetime | None] = mapped_column()
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)

@@ -37,6 +37,14 @@ async def by_name(
     return (await session.execute(query)).scalar_one_or_none()
 
 
+async def of_owners(session: AsyncSession, owner_ids: set[int]) -> list[Character]:
+    """Every character of these players (in any guild), for the tracker's Health column."""
+    if not owner_ids:
+        return []
+    query = select(Character).where(Character.owner_id.in_(owner_ids)).order_by(Character.id)
+    return list((await session.execute(query)).scalars())
+
+
 async def named(session: AsyncSession, guild_id: int, name: str) -> list[Character]:
     """Every player's character of that name in the guild (to explain why one is out of reach)."""
     query = (

@@ -5,7 +5,7 @@ from __future__ import annotations
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from bot.storage.models import CodaExtendedTask
+from bot.storage.models import CodaAttack, CodaExtendedTask
 from bot.storage.repositories._atomic import lock_parent
 
 
@@ -49,3 +49,16 @@ def add(session: AsyncSession, row: CodaExtendedTask) -> CodaExtendedTask:
 
 async def delete(session: AsyncSession, row: CodaExtendedTask) -> None:
     await session.delete(row)
+
+
+async def attack_for_update(session: AsyncSession, attack_id: int) -> CodaAttack | None:
+    """An attack exchange, locked while its defender answers (None when unknown)."""
+    query = select(CodaAttack).where(CodaAttack.id == attack_id).with_for_update()
+    return (await session.execute(query)).scalar_one_or_none()
+
+
+async def add_attack(session: AsyncSession, row: CodaAttack) -> CodaAttack:
+    """Store a new exchange; its id (the buttons' custom id) is set on return."""
+    session.add(row)
+    await session.flush()
+    return row

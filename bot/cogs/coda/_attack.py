@@ -1,0 +1,116 @@
+"""``/coda attack``'s message and its defender's buttons (Dodge / Parry / Take it).
+
+The buttons are :class:`discord.ui.DynamicItem` with the exchange's id in the custom id, and
+the exchange lives in the database, so a press after a restart finds it again. A secret
+exchange shows the table who attacks whom and what came of it; the attacker's and the
+defender's own copies, and the GM's, carry the dice.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+
+from bot.cogs._common import actor_from, send_roll
+from bot.cogs._confirm import answer_error
+from bot.render.coda_attack import exchange_embed
+from bot.services import coda_attack as service
+from bot.services.coda_attack import AttackRequest, Exchange, ExchangeClosed
+from bot.tree import send_ephemeral
+from engine.systems.coda_attack import Defence
+
+STYLES = {
+    Defence.DODGE: discord.ButtonStyle.primary,
+    Defence.PARRY: discord.ButtonStyle.primary,
+    Defence.TAKE: discord.ButtonStyle.secondary,
+}
+EMOJI = {Defence.DODGE: "🏃", Defence.PARRY: "🗡️", Defence.TAKE: "🩸"}
+
+
+class DefendButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"coda-attack:(?P<attack>\d+):(?P<choice>dodge|parry|take)",
+):
+    """One of the defender's answers to a stored exchange."""
+
+    def __init__(self, attack_id: int, choice: Defence) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=choice.label,
+                emoji=EMOJI[choice],
+                style=STYLES[choice],
+                custom_id=f"coda-attack:{attack_id}:{choice.value}",
+            )
+        )
+        self.attack_id = attack_id
+        self.choice = choice
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: Any
+    ) -> DefendButton:
+        return cls(int(match["attack"]), Defence(match["choice"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        try:
+            exchange = await service.answer(
+                interaction.client.db,  # type: ignore[attr-defined]
+                interaction.client.dice,  # type: ignore[attr-defined]
+                actor_from(interaction),
+                self.attack_id,
+                self.choice,
+                now=interaction.created_at,
+            )
+        except ExchangeClosed as closed:
+            # Over or too late: take the buttons away for everyone, and say why.
+            await interaction.response.edit_message(view=None)
+            await send_ephemeral(interaction, str(closed))
+            return
+        except Exception as error:  # a button has no command tree to answer its errors
+            await answer_error(interaction, error)
+            return
+        await interaction.response.edit_message(
+            embed=exchange_embed(exchange, reveal=not exchange.secrecy.secret), view=None
+        )
+        if exchange.secrecy.secret:
+            await send_roll(interaction, exchange_embed(exchange), exchange.secrecy)
+        if exchange.health is not None and not exchange.secrecy.secret:
+            await _refresh_tracker(interaction)
+
+
+async def _refresh_tracker(interaction: discord.Interaction) -> None:
+    """Health changed: the channel's initiative tracker (if an encounter runs) shows it."""
+    tracker = interaction.client.get_cog("InitiativeCog")  # type: ignore[attr-defined]
+    if tracker is not None:
+        await tracker.refresh_tracker(interaction.channel, interaction.channel_id or 0)
+
+
+def defend_view(exchange: Exchange) -> discord.ui.View | None:
+    """The defender's buttons while the exchange waits for them (none otherwise)."""
+    if not exchange.waiting or exchange.id is None:
+        return None
+    view = discord.ui.View(timeout=None)
+    for choice in exchange.options:
+        view.add_item(DefendButton(exchange.id, choice))
+    return view
+
+
+async def run_attack(interaction: discord.Interaction, request: AttackRequest) -> None:
+    """Roll the attack and post the exchange's message (with the buttons on a hit)."""
+    exchange = await service.attack(
+        interaction.client.db,  # type: ignore[attr-defined]
+        interaction.client.dice,  # type: ignore[attr-defined]
+        actor_from(interaction),
+        request,
+        now=interaction.created_at,
+    )
+    view = defend_view(exchange)
+    if not exchange.secrecy.secret:
+        await send_roll(interaction, exchange_embed(exchange), exchange.secrecy, view=view)
+        return
+    await send_roll(interaction, exchange_embed(exchange), exchange.secrecy)
+    kwargs: dict[str, Any] = {"embed": exchange_embed(exchange, reveal=False)}
+    if view is not None:
+        kwargs["view"] = view
+    await interaction.followup.send(**kwargs)

@@ -1,0 +1,107 @@
+"""``/coda``'s option types, help texts and autocomplete, shared by its commands (and by
+``/odds coda``): kept apart so the cog holds only the commands."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from typing import Any, TypeVar
+
+import discord
+from discord import app_commands
+
+from bot.cogs._common import Choices, actor_from, safe_autocomplete
+from bot.cogs._options import CHARACTER_HELP, ROLL_HELP
+from bot.services import coda as service
+from engine.systems import coda
+from engine.systems.coda_tables import condition_options
+
+Modifier = app_commands.Range[int, coda.MODIFIER_MIN, coda.MODIFIER_MAX]
+TN = app_commands.Range[int, coda.TN_MIN, coda.TN_MAX]
+Penalty = app_commands.Range[int, coda.PENALTY_MIN, coda.PENALTY_MAX]
+Attempt = app_commands.Range[int, 1, coda.MAX_ATTEMPT]
+ExtraActions = app_commands.Range[int, 0, coda.MAX_ACTIONS]
+Affinity = app_commands.Range[int, 0, coda.AFFINITY_MAX]
+Conditions = app_commands.Range[str, 1, 1000]
+TaskName = app_commands.Range[str, 1, coda.MAX_NAME_LENGTH]
+
+DIFFICULTIES = [
+    app_commands.Choice(name=f"{d.label} ({d.tn})", value=d.label) for d in coda.Difficulty
+]
+UNITS = [
+    app_commands.Choice(name=unit, value=unit)
+    for unit in ("rounds", "minutes", "hours", "days", "weeks", "months")
+]
+AUTOCOMPLETE_LIMIT = 25
+CHOICE_LENGTH = 100
+
+TEST_HELP = {
+    "tn": "The target number (or pick a difficulty instead)",
+    "difficulty": "A named TN: Routine 5 … Virtually Impossible 25",
+    "penalty": "Penalties to subtract (wounds, …)",
+    "attempt": "Which attempt at this task this is: −2 per earlier failure",
+    "extra_actions": "Actions this round beyond the second: −5 each (3rd action = 1)",
+    "conditions": "Tables 9-2…9-4 and combat modifiers, e.g. 'Darkness +5, Heavy rain -3'",
+    **ROLL_HELP,
+}
+UNTRAINED_HELP = "The attribute a character lacking the skill rolls instead (untrained, −2)"
+SHEET_TEST_HELP = {
+    "modifier": "Anything else added to the test",
+    "character": CHARACTER_HELP,
+    **TEST_HELP,
+}
+
+T = TypeVar("T")
+
+
+def from_options(cls: type[T], options: Mapping[str, Any]) -> T:
+    """The dataclass ``cls`` built from a command's options of the same names.
+
+    discord.py needs every option spelled out in the command's signature; handing them on
+    by name (``locals()``) keeps each written once there instead of again in every call.
+    """
+    names = {field.name for field in dataclasses.fields(cls)}  # type: ignore[arg-type]
+    return cls(**{name: value for name, value in options.items() if name in names})
+
+
+def condition_choices(current: str) -> Choices:
+    """Completions for the last item of a comma-separated list of conditions."""
+    head, _, last = current.rpartition(",")
+    prefix = f"{head.strip()}, " if head.strip() else ""
+    wanted = last.strip().casefold()
+    choices: Choices = []
+    for option in condition_options():
+        if wanted and wanted not in option.casefold():
+            continue
+        value = prefix + option
+        if len(value) <= CHOICE_LENGTH:
+            choices.append(app_commands.Choice(name=value, value=value))
+        if len(choices) >= AUTOCOMPLETE_LIMIT:
+            break
+    return choices
+
+
+@safe_autocomplete
+async def conditions_autocomplete(interaction: discord.Interaction, current: str) -> Choices:
+    return condition_choices(current)
+
+
+def sheet_entries(kinds: tuple[str, ...], character_option: str = "character") -> Any:
+    """Autocomplete for what a character rolls (``kinds``: skill, attribute, reaction), from
+    the sheet named in the option ``character_option`` (else the caller's active one)."""
+
+    @safe_autocomplete
+    async def complete(interaction: discord.Interaction, current: str) -> Choices:
+        character = getattr(interaction.namespace, character_option, None)
+        if character and service.parse_modifier(str(character)) is not None:
+            return []  # the side is a bare modifier: it rolls nothing from a sheet
+        names = await service.sheet_entries(
+            interaction.client.db,  # type: ignore[attr-defined]
+            actor_from(interaction),
+            current,
+            character=character,
+            kinds=kinds,
+        )
+        return [app_commands.Choice(name=n, value=n) for n in names]
+
+    return complete

@@ -1,0 +1,420 @@
+"""``/coda attack`` and its defender's buttons: one CODA combat exchange (RULES.md §1).
+
+The attack is a combat skill test from the attacker's sheet against the target's Defence.
+A hit is stored as a :class:`~bot.storage.models.CodaAttack` row and waits for the
+defender (the target character's owner, or the GM for an NPC): Dodge, Parry (melee only)
+or Take it. The defence test, the damage and the Health it takes happen in the defender's
+one unit of work. Everything the exchange message shows is kept in the row, so a restart
+in the middle of an exchange loses nothing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from datetime import datetime, timedelta
+from typing import Any
+
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from bot.actor import Actor
+from bot.errors import PermissionDenied, UserError
+from bot.services import characters, secrecy
+from bot.services.characters import CharacterSheet, ResourceChange
+from bot.services.coda import (
+    SYSTEM,
+    Roller,
+    _log_test,
+    _ones,
+    _roll_and_log,
+    load_sheet,
+    plain_roller,
+    skill_roller,
+)
+from bot.services.permissions import is_gm
+from bot.services.sheet import sheet_from_row
+from bot.storage import Database
+from bot.storage.models import CodaAttack
+from bot.storage.repositories import characters as characters_repo
+from bot.storage.repositories import coda as coda_repo
+from bot.storage.repositories import rolls as roll_log
+from engine.dice import Dice
+from engine.systems import coda
+from engine.systems.coda import Degree, Part
+from engine.systems.coda_attack import Defence, allowed, defend, defend_chance
+from engine.systems.coda_tables import parse_conditions
+
+#: How long a defender has to answer; afterwards the buttons refuse.
+ANSWER_WINDOW = timedelta(hours=24)
+HEALTH = "Health"
+DEFENCE = "Defence"
+#: The sheet's skills each defence rolls, in the order tried.
+DEFENCE_SKILLS: dict[Defence, tuple[str, ...]] = {
+    Defence.DODGE: ("Dodge",),
+    Defence.PARRY: ("Parry", "Block", "Parry/Block"),
+}
+
+
+class ExchangeClosed(UserError):
+    """A press on an exchange that is over or has expired: the buttons are greyed out."""
+
+
+@dataclass(frozen=True, slots=True)
+class AttackRequest:
+    """What ``/coda attack`` asks."""
+
+    skill: str
+    target: str
+    dice: int = 1
+    modifier: int = 0
+    ranged: bool = False
+    defence: int | None = None
+    npc_defend: int = 0
+    conditions: str | None = None
+    attribute: str | None = None
+    character: str | None = None
+    secret: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Test:
+    """One test of the exchange as shown: the result, its named terms, its chance."""
+
+    __test__ = False  # not a pytest test class
+
+    result: coda.TestResult
+    parts: tuple[Part, ...]
+    chance: float
+    who: str
+
+
+@dataclass(frozen=True, slots=True)
+class Exchange:
+    """An exchange as the message shows it, at whatever stage it has reached."""
+
+    id: int | None
+    attacker: str
+    target: str
+    defence: int
+    defence_from: str  # "sheet" or "given"
+    ranged: bool
+    weapon: tuple[int, int]  # dice, modifier
+    attack: Test
+    defender_id: int | None
+    choice: Defence | None = None
+    defence_test: Test | None = None
+    damage: coda.DamageResult | None = None
+    health: ResourceChange | None = None
+    secrecy: secrecy.Secrecy = secrecy.PUBLIC
+    roller: str = ""  # who attacked, as Discord shows them (for the footer)
+
+    @property
+    def hit(self) -> bool:
+        return self.attack.result.success
+
+    @property
+    def avoided(self) -> bool:
+        return self.defence_test is not None and self.defence_test.result.success
+
+    @property
+    def waiting(self) -> bool:
+        """The attack hit and the defender has not answered yet."""
+        return self.hit and self.choice is None
+
+    @property
+    def options(self) -> tuple[Defence, ...]:
+        return allowed(ranged=self.ranged)
+
+
+# --------------------------------------------------------------------------- storage
+
+
+def _test_data(test: Test) -> dict[str, Any]:
+    r = test.result
+    return {
+        "faces": list(r.faces),
+        "modifier": r.modifier,
+        "penalty": r.penalty,
+        "tn": r.tn,
+        "base_tn": r.base_tn,
+        "degree": r.degree.name,
+        "ones": r.ones.value,
+        "conditions": ", ".join(c.text for c in r.conditions),
+        "parts": [[p.label, p.value] for p in test.parts],
+        "chance": test.chance,
+        "who": test.who,
+    }
+
+
+def _test_of(data: dict[str, Any]) -> Test:
+    result = coda.TestResult(
+        tuple(int(f) for f in data["faces"]),
+        int(data["modifier"]),
+        int(data["penalty"]),
+        int(data["tn"]),
+        Degree[data["degree"]],
+        coda.Ones.parse(data["ones"]),
+        int(data["base_tn"]),
+        parse_conditions(data.get("conditions")),
+    )
+    parts = tuple(Part(str(label), int(value)) for label, value in data["parts"])
+    return Test(result, parts, float(data["chance"]), str(data["who"]))
+
+
+def _data(exchange: Exchange) -> dict[str, Any]:
+    data: dict[str, Any] = {
+        "attacker": exchange.attacker,
+        "target": exchange.target,
+        "defence": exchange.defence,
+        "defence_from": exchange.defence_from,
+        "weapon": list(exchange.weapon),
+        "attack": _test_data(exchange.attack),
+        "roller": exchange.roller,
+    }
+    if exchange.choice is not None:
+        data["choice"] = exchange.choice.value
+    if exchange.defence_test is not None:
+        data["defence_test"] = _test_data(exchange.defence_test)
+    if exchange.damage is not None:
+        data["damage"] = {"faces": list(exchange.damage.faces), "total": exchange.damage.total}
+    if exchange.health is not None:
+        h = exchange.health
+        data["health"] = {
+            "character": h.character,
+            "owner": h.owner_id,
+            "resource": h.resource,
+            "before": [h.before.current, h.before.max] if h.before else None,
+            "after": [h.after.current, h.after.max],
+        }
+    return data
+
+
+def exchange_of(row: CodaAttack, visibility: secrecy.Secrecy = secrecy.PUBLIC) -> Exchange:
+    """The stored exchange, ready to be drawn again."""
+    data = row.data
+    count, modifier = (int(v) for v in data["weapon"])
+    damage = None
+    if "damage" in data:
+        faces = tuple(int(f) for f in data["damage"]["faces"])
+        damage = coda.DamageResult(faces, count, modifier, int(data["damage"]["total"]))
+    health = None
+    if (h := data.get("health")) is not None:
+        before = characters.Resource(*h["before"]) if h["before"] else None
+        health = ResourceChange(
+            h["character"], h["owner"], h["resource"], before, characters.Resource(*h["after"])
+        )
+    return Exchange(
+        id=row.id,
+        attacker=data["attacker"],
+        target=data["target"],
+        defence=int(data["defence"]),
+        defence_from=data["defence_from"],
+        ranged=row.ranged,
+        weapon=(count, modifier),
+        attack=_test_of(data["attack"]),
+        defender_id=row.defender_id,
+        choice=Defence(data["choice"]) if "choice" in data else None,
+        defence_test=_test_of(data["defence_test"]) if "defence_test" in data else None,
+        damage=damage,
+        health=health,
+        secrecy=visibility,
+        roller=str(data.get("roller", "")),
+    )
+
+
+# --------------------------------------------------------------------------- the attack
+
+
+async def _target(
+    session: AsyncSession, actor: Actor, name: str
+) -> tuple[str, CharacterSheet | None]:
+    """The target: a character used in this channel (or one of the attacker's own) by that
+    name, else an NPC known by the name alone."""
+    cleaned = " ".join(name.split())
+    if not cleaned:
+        raise UserError("Name the target: a character in this channel, or an NPC.")
+    key = characters.name_key(cleaned)
+    guild = characters.guild_key(actor)
+    own = await characters_repo.by_name(session, guild, actor.user_id, key)
+    if own is not None:
+        return own.name, sheet_from_row(own)
+    found = [
+        c
+        for c in await characters_repo.in_channel(session, guild, actor.channel_id)
+        if c.name_key == key
+    ]
+    if len(found) > 1:
+        raise UserError(
+            f"{len(found)} characters in this channel are called {cleaned}; an attack needs one."
+        )
+    if found:
+        return found[0].name, sheet_from_row(found[0])
+    return cleaned[: characters.NAME_LENGTH], None
+
+
+def _defence_of(sheet: CharacterSheet | None, target: str, given: int | None) -> tuple[int, str]:
+    """The TN: a given Defence, else the target sheet's Defence (attribute or resource)."""
+    if given is not None:
+        coda.chance(tn=given)  # the engine's bounds check and message
+        return given, "given"
+    if sheet is None:
+        raise UserError(
+            f"No character called `{target}` is used in this channel: for an NPC, give its "
+            "`defence`."
+        )
+    if (attribute := sheet.find_attribute(DEFENCE)) is not None:
+        return attribute[1], "sheet"
+    if (resource := sheet.find_resource(DEFENCE)) is not None:
+        return resource[1].current, "sheet"
+    raise UserError(
+        f"{sheet.name}'s sheet has no Defence: give the `defence` to attack against, or add "
+        "it with `/sheet set attribute:Defence value:…`."
+    )
+
+
+async def attack(
+    db: Database, dice: Dice, actor: Actor, request: AttackRequest, *, now: datetime
+) -> Exchange:
+    """Roll the attack; a hit is stored and waits for the defender's answer."""
+    if not coda.DAMAGE_DICE_MIN <= request.dice <= coda.DAMAGE_DICE_MAX:
+        raise UserError(
+            f"A weapon deals {coda.DAMAGE_DICE_MIN}–{coda.DAMAGE_DICE_MAX} dice of damage."
+        )
+    if not coda.MODIFIER_MIN <= request.npc_defend <= coda.MODIFIER_MAX:
+        raise UserError(
+            f"The NPC's Dodge/Parry modifier must be between {coda.MODIFIER_MIN} and "
+            f"{coda.MODIFIER_MAX}."
+        )
+    chosen = parse_conditions(request.conditions)
+    async with db.unit_of_work() as session:
+        sheet = await load_sheet(session, actor, request.character)
+        roller = skill_roller(sheet, request.skill, attribute=request.attribute)
+        target, target_sheet = await _target(session, actor, request.target)
+        defence, source = _defence_of(target_sheet, target, request.defence)
+        visibility = await secrecy.decide(session, actor.channel_id, request.secret)
+        result, chance = _roll_and_log(
+            session,
+            dice,
+            actor,
+            roller=roller,
+            tn=defence,
+            penalties=(),
+            conditions=chosen,
+            visibility=visibility,
+            label=f"attack on {target}",
+            what=f"attack {roller.subject} on {target}",
+            ones=await _ones(session, actor.channel_id),
+        )
+        exchange = Exchange(
+            id=None,
+            attacker=roller.character or roller.name,
+            target=target,
+            defence=defence,
+            defence_from=source,
+            ranged=request.ranged,
+            weapon=(request.dice, request.modifier),
+            attack=Test(result, roller.parts, chance, roller.name),
+            defender_id=target_sheet.owner_id if target_sheet else None,
+            secrecy=visibility,
+            roller=actor.display_name,
+        )
+        if not exchange.hit:
+            return exchange
+        row = CodaAttack(
+            guild_id=actor.guild_id,
+            channel_id=actor.channel_id,
+            attacker_id=actor.user_id,
+            defender_id=exchange.defender_id,
+            target_character_id=target_sheet.id if target_sheet else None,
+            ranged=request.ranged,
+            secret=visibility.secret,
+            data={**_data(exchange), "npc_defend": request.npc_defend},
+            expires_at=now + ANSWER_WINDOW,
+        )
+        await coda_repo.add_attack(session, row)
+        return replace(exchange, id=row.id)
+
+
+# --------------------------------------------------------------------------- the answer
+
+
+async def _defender_roller(
+    session: AsyncSession, row: CodaAttack, choice: Defence, target: str
+) -> Roller:
+    """Who rolls the defence: the target's Dodge/Parry skill, or the NPC's modifier."""
+    if row.target_character_id is None:
+        return plain_roller(int(row.data.get("npc_defend", 0)))
+    found = await characters_repo.by_id(session, row.target_character_id)
+    if found is None:
+        raise ExchangeClosed(f"{target}'s sheet is gone: this attack can no longer be answered.")
+    sheet = sheet_from_row(found)
+    for skill in DEFENCE_SKILLS[choice]:
+        if sheet.find_skill(skill) is not None:
+            return skill_roller(sheet, skill)
+    names = " or ".join(DEFENCE_SKILLS[choice][:2])
+    raise UserError(
+        f"{sheet.name} has no {names} skill on the sheet (add it with `/sheet skill`), so "
+        "cannot roll it; press another button."
+    )
+
+
+async def answer(
+    db: Database, dice: Dice, actor: Actor, attack_id: int, choice: Defence, *, now: datetime
+) -> Exchange:
+    """The defender's Dodge, Parry or Take it; then the damage, taken from Health."""
+    async with db.unit_of_work() as session:
+        row = await coda_repo.attack_for_update(session, attack_id)
+        if row is None:
+            raise ExchangeClosed("This attack is no longer known.")
+        data = dict(row.data)
+        target = data["target"]
+        if row.finished_at is not None:
+            raise ExchangeClosed("This attack is already over.")
+        allowed_ids = {row.defender_id} if row.defender_id is not None else set()
+        if actor.user_id not in allowed_ids and not await is_gm(session, actor):
+            who = f"<@{row.defender_id}> (or the GM)" if row.defender_id else "the GM"
+            raise PermissionDenied(f"Only {who} answers this attack on {target}.")
+        if now > row.expires_at:
+            raise ExchangeClosed("Too late: an attack is answered within a day.")
+        if choice not in allowed(ranged=row.ranged):
+            raise UserError("Only Dodge avoids a ranged attack.")
+        visibility = await secrecy.decide(session, row.channel_id, row.secret)
+        exchange = exchange_of(row, visibility)
+        ones = await _ones(session, row.channel_id)
+        defence_test = None
+        if choice is not Defence.TAKE:
+            roller = await _defender_roller(session, row, choice, target)
+            chance = defend_chance(exchange.attack.result, modifier=roller.modifier, ones=ones)
+            result = defend(dice, exchange.attack.result, modifier=roller.modifier, ones=ones)
+            who = roller.name if roller.character else target
+            defence_test = Test(result, roller.parts, chance, who)
+            _log_test(
+                session,
+                actor,
+                result,
+                what=f"{choice.label} of {target} ({roller.name})",
+                visibility=visibility,
+                label=f"attack on {target}",
+            )
+        exchange = replace(exchange, choice=choice, defence_test=defence_test)
+        if not exchange.avoided:
+            count, modifier = exchange.weapon
+            damage = coda.damage(dice, count=count, modifier=modifier)
+            roll_log.add(
+                session,
+                actor,
+                system=SYSTEM,
+                input=f"damage {count}d6{modifier:+d} to {target}",
+                faces=damage.faces,
+                outcome=str(damage.total),
+                secret=row.secret,
+                label=f"attack on {target}",
+            )
+            health = None
+            if row.target_character_id is not None:
+                health = await characters.lower_resource(
+                    session, row.target_character_id, HEALTH, damage.total
+                )
+            exchange = replace(exchange, damage=damage, health=health)
+        row.data = {**_data(exchange), "npc_defend": data.get("npc_defend", 0)}
+        row.finished_at = now
+    return exchange

@@ -1,0 +1,148 @@
+"""CODA's actions in a round (RULES.md §1 "Actions per round", seed 000 Tables 9-9 to 9-11).
+
+Each combatant has an allowance of actions a round (2; 1 for the surprised in round 1).
+Every action beyond it takes a cumulative −5 (3rd −5, 4th −10, …); one costing several
+actions takes the largest penalty it spans. Free actions cost nothing. Full-round actions
+take the whole allowance and cannot be taken as further actions. An action without a test
+of its own (the movement actions) taken beyond the allowance needs an attribute test with
+TN = its penalty; an action with its own test takes the penalty on that test.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+
+from engine.systems import coda
+from engine.systems.coda_degrees import CodaError
+
+#: Which attribute a movement action's test beyond the allowance uses (RULES.md's example:
+#: "a 3rd Walk: TN 5 Nimbleness test").
+MOVEMENT_ATTRIBUTE = "Nimbleness"
+CUSTOM = "custom"
+
+
+class Kind(enum.Enum):
+    MOVEMENT = "movement"  # Table 9-9
+    FREE = "free"  # Table 9-10
+    FULL_ROUND = "full-round"  # Table 9-11 (and Sprint)
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """One row of Tables 9-9 to 9-11: its cost, and the test it carries (if any)."""
+
+    name: str
+    kind: Kind
+    cost: int = 1
+    #: The action's own test ("Stealth (TN variable)"); None: an attribute test beyond the
+    #: allowance (movement), or none needed (free actions, Sprint).
+    test: str | None = None
+    table: str = "9-9"
+
+
+def _move(name: str, cost: int = 1) -> Action:
+    return Action(name, Kind.MOVEMENT, cost)
+
+
+def _free(name: str) -> Action:
+    return Action(name, Kind.FREE, 0, table="9-10")
+
+
+def _full(name: str, test: str | None, table: str = "9-11") -> Action:
+    return Action(name, Kind.FULL_ROUND, 0, test, table)
+
+
+ACTIONS: tuple[Action, ...] = (
+    _move("Walk"),
+    _move("Crawl/Step"),
+    _move("Jog"),
+    _move("Run", 2),
+    _full("Sprint", None, "9-9"),
+    _move("Swim"),
+    _move("Jump"),
+    _move("Climb"),
+    _move("Drop prone"),
+    _move("Stand from prone"),
+    _free("Command"),
+    _free("Drop Object"),
+    _free("Target"),
+    _free("Warn/Alert"),
+    _full("Hide", "Stealth"),
+    _full("Inspirational Speech", "Inspire"),
+    _full("Perform Healing", "First Aid"),
+    _full("Repair Weapon", "Craft"),
+    _full("Search", "Search"),
+)
+_BY_KEY = {a.name.casefold(): a for a in ACTIONS}
+
+
+def find_action(name: str) -> Action | None:
+    """The table's action called ``name`` (any case), or None (a custom action)."""
+    return _BY_KEY.get(" ".join(name.split()).casefold())
+
+
+@dataclass(frozen=True, slots=True)
+class Spend:
+    """What one action costs a combatant this round, and what it asks for."""
+
+    action: str
+    slots: int  # actions it uses up
+    first: int  # the slot it starts at (1 = the round's first action)
+    penalty: int  # subtracted from its test (0 within the allowance)
+    full_round: bool
+    #: An attribute test needed beyond the allowance (TN = ``penalty``), if any.
+    attribute_test: str | None
+    #: The action's own test (which takes ``penalty``), if it has one.
+    own_test: str | None
+    spent_after: int
+    allowance: int
+
+    @property
+    def left(self) -> int:
+        """Actions left without penalty after this one."""
+        return max(0, self.allowance - self.spent_after)
+
+    @property
+    def next_penalty(self) -> int:
+        """The penalty the next 1-action action would take."""
+        return coda.EXTRA_ACTION_PENALTY * max(0, self.spent_after + 1 - self.allowance)
+
+
+def spend(*, spent: int, allowance: int, action: str, cost: int | None = None) -> Spend:
+    """The cost of taking ``action`` after ``spent`` actions this round.
+
+    ``cost`` overrides the table's (or gives a custom action's: 1 by default; a full-round
+    action given a cost is taken as that many actions). A custom action's test is not
+    known: beyond the allowance it takes the penalty on its own test, or, without one,
+    needs an attribute test the Narrator names.
+    """
+    coda_whole = coda.MAX_ACTIONS
+    if isinstance(cost, bool):
+        raise CodaError("An action's cost is a whole number.")
+    if not 0 <= spent <= coda_whole or not 0 <= allowance <= coda_whole:
+        raise CodaError("Actions spent and the allowance are 0 to 10.")
+    found = find_action(action)
+    if cost is not None and not 0 <= cost <= coda_whole:
+        raise CodaError(f"An action costs 0 to {coda_whole} actions.")
+    name = found.name if found else " ".join(action.split())[:64] or CUSTOM
+    if found is not None and found.kind is Kind.FULL_ROUND and cost is None:
+        if spent > 0:
+            raise CodaError(
+                f"{found.name} is a full-round action: it needs the whole round, and "
+                f"{spent} action(s) are already spent (it cannot be a further action)."
+            )
+        slots = max(allowance, 1)
+        return Spend(name, slots, 1, 0, True, None, found.test, slots, allowance)
+    slots = cost if cost is not None else (found.cost if found else 1)
+    if slots == 0:
+        own_test = found.test if found else None
+        return Spend(name, 0, spent + 1, 0, False, None, own_test, spent, allowance)
+    if spent + slots > coda_whole:
+        raise CodaError(f"At most {coda_whole} actions a round.")
+    penalty = coda.action_penalty(action=spent + 1, cost=slots, allowance=allowance)
+    own = found.test if found else None
+    needs = None
+    if penalty and own is None:
+        needs = MOVEMENT_ATTRIBUTE if found else CUSTOM
+    return Spend(name, slots, spent + 1, penalty, False, needs, own, spent + slots, allowance)

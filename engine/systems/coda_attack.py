@@ -1,0 +1,54 @@
+"""CODA combat exchanges (RULES.md §1 "Combat", seed 000 ch. 9): attack, defence, damage.
+
+An attack is a combat skill test against the defender's Defence; Marginal Success or better
+hits. The defender may then make an opposed Dodge test (or Parry/Block, against melee only)
+with TN = the attack's result: Marginal Success or better avoids the damage. Otherwise the
+weapon's damage (Nd6 + modifier, rolling 6s) is dealt. Order: the attack's dice, then the
+defence's, then the damage's, so a :class:`~engine.dice.ScriptedDice` pins an exchange.
+The attack itself is an ordinary :func:`engine.systems.coda.test` (TN = Defence; it hits
+when it succeeds); this module adds what follows it.
+"""
+
+from __future__ import annotations
+
+import enum
+
+from engine.dice import Dice
+from engine.systems import coda
+
+
+class Defence(enum.Enum):
+    """What the defender does once hit."""
+
+    DODGE = "dodge"
+    PARRY = "parry"
+    TAKE = "take"
+
+    @property
+    def label(self) -> str:
+        return {"dodge": "Dodge", "parry": "Parry", "take": "Take it"}[self.value]
+
+
+def allowed(*, ranged: bool) -> tuple[Defence, ...]:
+    """The defences open against an attack: only Dodge (or none) against a ranged one."""
+    if ranged:
+        return (Defence.DODGE, Defence.TAKE)
+    return (Defence.DODGE, Defence.PARRY, Defence.TAKE)
+
+
+def defence_tn(attack_result: coda.TestResult) -> int:
+    """The TN of the opposed Dodge/Parry: the attack's result, kept within CODA's TN bounds
+    (a result above 100 needs modifiers no sheet reaches; below 1 it cannot have hit)."""
+    return min(max(attack_result.total, coda.TN_MIN), coda.TN_MAX)
+
+
+def defend(
+    dice: Dice, attack_result: coda.TestResult, *, modifier: int, ones: str = "off"
+) -> coda.TestResult:
+    """The defender's opposed test: success avoids the damage."""
+    return coda.test(dice, modifier=modifier, tn=defence_tn(attack_result), ones=ones)
+
+
+def defend_chance(attack_result: coda.TestResult, *, modifier: int, ones: str = "off") -> float:
+    """The exact chance that :func:`defend` avoids the damage."""
+    return coda.chance(modifier=modifier, tn=defence_tn(attack_result), ones=ones)
