@@ -5,6 +5,10 @@ class UserError(Exception):
     """Something the user can fix: unknown name, missing sheet value, a rule that refuses."""
 
 
+class NoSuchCharacter(UserError):
+    """No character the caller can use goes by that name (a side may then be an NPC's)."""
+
+
 class PermissionDenied(UserError):
     """The user may not do this here; the message says who may."""
 

@@ -54,7 +54,7 @@ def dice_text(rolled: tuple[int, ...], base: int) -> str:
 
 def _terms(parts: tuple[Part, ...], sign: int = 1) -> str:
     """`` + 3 (Wits) − 2 (untrained)``; ``sign`` −1 for terms that are subtracted."""
-    return "".join(f" {term(sign * p.value)} ({p.label})" for p in parts if p.value)
+    return "".join(f" {term(sign * p.value)} ({escape(p.label)})" for p in parts if p.value)
 
 
 def _sum(result: coda.TestResult, parts: tuple[Part, ...], penalties: tuple[Part, ...]) -> str:
@@ -217,7 +217,8 @@ def _helper_lines(outcome: CombinedOutcome, *, named_terms: bool) -> list[str]:
     for index, (helper, test, chance) in enumerate(helpers, 1):
         parts = helper.parts if named_terms else (Part("modifier", helper.modifier),)
         lines.append(
-            f"**{index}. {clip(helper.name, 80)}** {dice_text(test.faces, coda.TEST_DICE)} · "
+            f"**{index}. {escape(clip(helper.name, 80))}** "
+            f"{dice_text(test.faces, coda.TEST_DICE)} · "
             f"{arithmetic(test, parts)}: {DEGREE_ICONS[test.degree]} {test.degree.label} → "
             f"**{signed(test.degree.contribution)}** (chance {percent(chance)})"
         )

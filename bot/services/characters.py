@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.actor import Actor
-from bot.errors import PermissionDenied, UserError
+from bot.errors import NoSuchCharacter, PermissionDenied, UserError
 from bot.services.permissions import is_gm, not_a_gm
 from bot.services.sheet import (
     KINDS,
@@ -241,7 +241,7 @@ async def row_by_name(
     if gm:
         others = sorted({c.name for c in channel if c.owner_id != actor.user_id})
         message += f" In this channel: {', '.join(others) if others else 'none'}."
-    raise UserError(message)
+    raise NoSuchCharacter(message)
 
 
 def _check_system(row: Character, system: str | None) -> None:

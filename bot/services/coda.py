@@ -8,13 +8,14 @@ transaction starts wherever it can be.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.actor import Actor
-from bot.errors import PermissionDenied, UserError
+from bot.errors import NoSuchCharacter, PermissionDenied, UserError
 from bot.services import channel_settings, characters, secrecy
 from bot.services.characters import CharacterSheet
 from bot.services.permissions import is_gm
@@ -45,6 +46,7 @@ class Roller:
     parts: tuple[Part, ...] = ()
     character: str | None = None
     subject: str | None = None  # "Stealth (Nimbleness)", "Strength", …
+    npc: str | None = None  # a side named with its modifier, no sheet: "Troll +4"
 
     @property
     def modifier(self) -> int:
@@ -55,6 +57,8 @@ class Roller:
         """How the roller is shown: the character (and what it rolls), or its modifier."""
         if self.character:
             return f"{self.character} · {self.subject}" if self.subject else self.character
+        if self.npc:
+            return f"{self.npc} {signed(self.modifier)}"
         return f"modifier {signed(self.modifier)}"
 
 
@@ -340,6 +344,26 @@ def parse_modifier(text: str) -> int | None:
         return None
 
 
+_NAMED_MODIFIER = re.compile(r"^(?P<name>.*?\S)\s+(?P<value>[+\-−]?\s*\d{1,3})$")
+
+
+def parse_named_modifier(text: str) -> tuple[str, int] | None:
+    """A side written as a name and its modifier ("Troll +4", "Goblin −1"), or None."""
+    match = _NAMED_MODIFIER.match(text.strip())
+    if match is None:
+        return None
+    value = parse_modifier(match["value"])
+    return None if value is None else (match["name"][:64], value)
+
+
+def _checked_modifier(value: int, who: str) -> int:
+    if not coda.MODIFIER_MIN <= value <= coda.MODIFIER_MAX:
+        raise UserError(
+            f"{who}'s modifier must be between {coda.MODIFIER_MIN} and {coda.MODIFIER_MAX}."
+        )
+    return value
+
+
 async def resolve_roller(
     session: AsyncSession,
     actor: Actor,
@@ -349,19 +373,23 @@ async def resolve_roller(
     who: str,
     untrained: str | None = None,
 ) -> Roller:
-    """A side of an opposed or combined test: a modifier, or a character with what it rolls.
+    """A side of an opposed or combined test: a modifier, a character with what it rolls, or
+    an NPC named with its modifier ("Troll +4") when no character goes by that name.
 
     ``untrained`` is the attribute a character lacking the skill ``using`` rolls instead
     (attribute − 2, RULES.md §1); a character who has the skill rolls it as usual.
     """
     value = parse_modifier(text)
     if value is not None:
-        if not coda.MODIFIER_MIN <= value <= coda.MODIFIER_MAX:
-            raise UserError(
-                f"{who}'s modifier must be between {coda.MODIFIER_MIN} and {coda.MODIFIER_MAX}."
-            )
-        return plain_roller(value)
-    return await character_roller(session, actor, text, using, who=who, untrained=untrained)
+        return plain_roller(_checked_modifier(value, who))
+    try:
+        return await character_roller(session, actor, text, using, who=who, untrained=untrained)
+    except NoSuchCharacter:
+        named = parse_named_modifier(text)
+        if named is None:
+            raise
+    npc, value = named
+    return Roller(parts=(Part(npc, _checked_modifier(value, who)),), npc=npc)
 
 
 async def character_roller(

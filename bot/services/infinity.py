@@ -48,8 +48,10 @@ class Source:
     @property
     def text(self) -> str:
         """``Fusilier's BS 12`` or ``12``, for the roll log."""
-        if self.character:
+        if self.character and self.name:
             return f"{self.character}'s {self.name} {self.value}"
+        if self.character:
+            return f"{self.character} {self.value}"
         return str(self.value)
 
 
@@ -151,14 +153,18 @@ async def read_value(
     what: str = "attribute",
     bounds: tuple[int, int] = ATTRIBUTE_RANGE,
 ) -> Source:
-    """A number as typed, or the named attribute of a sheet (``character``, else the active one).
+    """A number as typed (``character`` then names the side), or the named attribute of a
+    sheet (``character``, else the active one).
 
     A sheet value outside what Infinity allows is refused naming the sheet, so the player
     knows which value to fix; a typed number is left to the engine's own message.
     """
     number = parse_number(text)
     if number is not None:
-        return Source(number)
+        # A typed number reads no sheet: ``character`` then only names the side (an NPC,
+        # "Fusilier" with BS 12), so the embed and the roll log say who rolled.
+        named = character.strip()[:64] if character and character.strip() else None
+        return Source(number, character=named)
     if not text.strip():
         raise UserError(f"Give the {what} as a number or as an attribute of your sheet.")
     sheet = await characters.named_or_active(session, actor, character, system=SYSTEM)

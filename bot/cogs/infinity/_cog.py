@@ -88,8 +88,10 @@ class InfinityCog(NarratorCog):
         active_burst="Active side: how many d20 (the weapon's B)",
         reactive_mods=f"Reactive side: {_MODS}",
         reactive_burst="Reactive side: how many d20 (an ARO usually 1)",
-        active_character="The active side's sheet (default: your active character here)",
-        reactive_character="The reactive side's sheet (default: your active character here)",
+        active_character="The active side's sheet (default: your active character here), or "
+        "an NPC's name when its attribute is a number",
+        reactive_character="The reactive side's sheet (default: your active character here), or "
+        "an NPC's name when its attribute is a number",
         targets="Split the active Burst: more targets as name:dice:attribute[:MODs[:Burst]]",
         **{f"{name}": f"Active side: {text}" for name, text in _ATTACK_HELP.items()},
         **ROLL_HELP,

@@ -235,6 +235,33 @@ async def test_opposed_bad_modifier(table: Table) -> None:
     assert result.ephemeral and "between -100 and 100" in result.response.content
 
 
+async def test_opposed_side_named_with_its_modifier_is_an_npc(table: Table) -> None:
+    # No character is called "Troll": "Troll +4" is an NPC side rolling 2d6 + 4.
+    table.bot.dice = ScriptedDice([3, 1, 4, 2])
+    result = await table.alice.slash(table.channel, "coda opposed", a="+3", b="Troll +4")
+    embed = embed_of(result)
+    assert embed.title == "✅ B (Troll +4) wins"
+    assert "2d6 (6) + 4 (Troll) = **10**" in text_of(result)
+    # A bare name is still a character, and a hostile NPC name renders literally.
+    unknown = await table.alice.slash(table.channel, "coda opposed", a="+3", b="Troll")
+    assert unknown.ephemeral and "no character called `Troll`" in unknown.response.content
+    table.bot.dice = ScriptedDice([3, 1, 4, 2])
+    hostile = await table.alice.slash(table.channel, "coda opposed", a="+3", b="**<@1>** −1")
+    assert "**<@1>**" not in text_of(hostile) and "B (\\*\\*" in text_of(hostile)
+    too_big = await table.alice.slash(table.channel, "coda opposed", a="+3", b="Dragon +999")
+    assert too_big.ephemeral and "between -100 and 100" in too_big.response.content
+
+
+async def test_combined_helpers_may_be_named_npcs(table: Table) -> None:
+    table.bot.dice = ScriptedDice([1, 4, 5, 5, 2, 6])
+    result = await table.gm.slash(
+        table.channel, "coda combined", leader="+2", helpers="Troll +4, Goblin −1", tn=15
+    )
+    text = text_of(result)
+    assert "**1. Troll +4**" in text and "**2. Goblin −1**" in text
+    assert "2d6 (10) − 1 (Goblin) = **9**" in text
+
+
 # --------------------------------------------------------------------------- /coda combined
 
 
@@ -385,7 +412,7 @@ async def test_skill_test_from_the_sheet_with_specialty_and_affinity(table: Tabl
     embed = embed_of(result)
     assert embed.title == "➖ Marginal Success — Stealth (Wits)"
     assert (
-        "2d6 (7) + 3 (Wits) + 2 (Stealth ranks) + 2 (specialty: Hiding) + 1 (affinity)"
+        "2d6 (7) + 3 (Wits) + 2 (Stealth ranks) + 2 (specialty\\: Hiding) + 1 (affinity)"
         " = **15** vs TN 15" in embed.description
     )
     assert "Hermione · Stealth (Wits)" in text_of(result)

@@ -500,3 +500,18 @@ async def test_bad_burst_splits_are_explained(table: Table, targets: str, messag
         targets=targets,
     )
     assert result.ephemeral and message in result.response.content
+
+
+async def test_ftf_a_typed_number_with_a_name_is_an_npc_side(table: Table) -> None:
+    table.bot.dice = ScriptedDice([5, 17])
+    result = await table.alice.slash(
+        table.channel,
+        "infinity ftf",
+        active_attribute="13",
+        reactive_attribute="11",
+        reactive_character="Fusilier **x**",
+    )
+    embed = embed_of(result)
+    assert any(f.name == "Reactive — Fusilier \\*\\*x\\*\\*" for f in embed.fields)
+    history = text_of(await table.alice.slash(table.channel, "history", count=1))
+    assert "Fusilier" in history and "11" in history
