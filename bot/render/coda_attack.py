@@ -14,7 +14,7 @@ from bot.render.coda import DEGREE_COLOURS, damage_lines, result_lines
 from bot.render.common import roll_footer
 from bot.render.limits import FIELD_VALUE, clip, fit_embed
 from bot.services.coda_attack import HEALTH, Exchange, Test
-from bot.text import escape
+from bot.text import escape, number
 from engine.systems.coda_attack import Defence
 
 SECRET_NOTE = "🔒 rolled in secret (the GM has the dice)"
@@ -90,10 +90,11 @@ def exchange_embed(ex: Exchange, *, reveal: bool = True) -> discord.Embed:
             lines = damage_lines(ex.damage)
             if ex.health is not None:
                 h = ex.health
-                before = h.before.current if h.before else "?"
-                cap = f"/{h.after.max}" if h.after.max is not None else ""
+                before = number(h.before.current) if h.before else "?"
+                cap = f"/{number(h.after.max)}" if h.after.max is not None else ""
                 lines.append(
-                    f"❤️ {escape(h.character)}'s {h.resource}: {before} → **{h.after.current}**{cap}"
+                    f"❤️ {escape(h.character)}'s {h.resource}: {before} → "
+                    f"**{number(h.after.current)}**{cap}"
                 )
             elif ex.defender_id is None:
                 lines.append("The NPC has no sheet: the GM keeps its Health.")

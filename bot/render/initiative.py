@@ -88,7 +88,8 @@ def _health(view: EncounterView, combatant: ini.Combatant) -> str:
     if found is None:
         return ""
     current, top = found
-    return f" · ❤️ {current}/{top}" if top is not None else f" · ❤️ {current}"
+    shown = number(current) + (f"/{number(top)}" if top is not None else "")
+    return f" · ❤️ {shown}"
 
 
 def _actions(state: ini.Encounter, combatant: ini.Combatant) -> str:

@@ -96,8 +96,8 @@ async def test_a_failed_dodge_takes_damage_rolling_sixes_from_health(table: Tabl
     assert shown.title == "💥 Harry hits Draco: 15 damage"
     assert "does not avoid" not in shown.fields[1].value  # the dice are shown, not the note
     assert "[6] [6] 💥[2]" in shown.fields[2].value
-    assert "2d6 (14) + 1 = **15**" in shown.fields[2].value
-    assert "❤️ Draco's Health: 10 → **-5**/10" in shown.fields[2].value
+    assert "2d6 + 1 extra d6 (14) + 1 = **15**" in shown.fields[2].value
+    assert "❤️ Draco's Health: 10 → **−5**/10" in shown.fields[2].value
     history = await table.bob.slash(table.channel, "history")
     assert "damage 2d6+1 to Draco" in text_of(history)
 

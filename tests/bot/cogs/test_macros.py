@@ -219,7 +219,7 @@ async def test_secret_mode_is_the_commands(table: Table) -> None:
         table.channel, "macro save", name="s", command="roll expression:d6 secret:true"
     )
     result = await table.alice.slash(table.channel, "macro run", name="s")
-    assert result.ephemeral and result.response.content == "🔒 Secret roll."
+    assert result.ephemeral and result.response.content.startswith("🔒 Secret roll.\n")
     assert (await logged(table))[-1].secret
 
 
