@@ -61,6 +61,7 @@ from engine.systems.coda_odds import clear_caches as clear_caches
 from engine.systems.coda_odds import combined_probability, opposed_probabilities
 from engine.systems.coda_odds import degree_probabilities as _degree_probabilities
 from engine.systems.coda_odds import success_probability as _success_probability
+from engine.systems.coda_result import TestResult as TestResult
 from engine.systems.coda_tables import MAX_CONDITIONS, AppliedCondition, tn_change
 
 DAMAGE_DICE_MIN, DAMAGE_DICE_MAX = 1, 50
@@ -135,87 +136,6 @@ def _roll(dice: Dice, count: int) -> tuple[int, ...]:
         extra = roll(DIE_SIDES)
         faces.append(extra)
     return tuple(faces)
-
-
-@dataclass(frozen=True, slots=True)
-class TestResult:
-    """One test: every die, the arithmetic, the degree and what it means.
-
-    ``tn`` is the TN the result was read against (``base_tn`` plus the conditions'
-    changes). ``natural_degree`` is the degree of the margin; ``degree`` is what stands
-    after the rolling-1s rule (``capped`` says it lowered it). ``fumble`` flags all 1s
-    for the Narrator's fumble table when the setting is ``fumble``.
-    """
-
-    __test__ = False  # not a pytest test class where it is imported
-
-    faces: tuple[int, ...]
-    modifier: int
-    penalty: int
-    tn: int
-    degree: Degree
-    ones: Ones
-    base_tn: int
-    conditions: tuple[AppliedCondition, ...] = ()
-
-    # Derived values are properties, not fields: a frozen dataclass pays per field on
-    # every construction, and a test roll must cost no more than a bare d20 roll.
-    @property
-    def total(self) -> int:
-        """The result: every die + modifier − penalty."""
-        return sum(self.faces) + self.modifier - self.penalty
-
-    @property
-    def margin(self) -> int:
-        return sum(self.faces) + self.modifier - self.penalty - self.tn
-
-    @property
-    def natural_degree(self) -> Degree:
-        """The degree of the margin, before the rolling-1s rule."""
-        return Degree.of(self.margin)
-
-    @property
-    def all_ones(self) -> bool:
-        return self.faces.count(1) == len(self.faces)
-
-    @property
-    def dice_total(self) -> int:
-        return sum(self.faces)
-
-    @property
-    def base_faces(self) -> tuple[int, ...]:
-        return self.faces[:TEST_DICE]
-
-    @property
-    def extra_faces(self) -> tuple[int, ...]:
-        """The dice added by the rolling-6s rule, in the order rolled."""
-        return self.faces[TEST_DICE:]
-
-    @property
-    def exploded(self) -> bool:
-        return len(self.faces) > TEST_DICE
-
-    @property
-    def success(self) -> bool:
-        return self.degree >= Degree.MARGINAL_SUCCESS
-
-    @property
-    def time_factor(self) -> float:
-        return self.degree.time_factor
-
-    @property
-    def capped(self) -> bool:
-        """The rolling-1s rule lowered the degree."""
-        return self.degree is not self.natural_degree
-
-    @property
-    def fumble(self) -> bool:
-        """All 1s under the ``fumble`` setting: roll on the Narrator's fumble table."""
-        return self.ones is Ones.FUMBLE and self.all_ones
-
-    @property
-    def label(self) -> str:
-        return self.degree.label
 
 
 def _judge(

@@ -10,13 +10,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
 
 from engine.systems.coda_degrees import TN_MAX, TN_MIN, CodaError, Degree
 from engine.systems.coda_degrees import whole as _int
-
-if TYPE_CHECKING:
-    from engine.systems.coda import TestResult
+from engine.systems.coda_result import TestResult
 
 MAX_STAGES = 20
 MAX_INTERVAL = 10_000
