@@ -7,14 +7,17 @@ from collections.abc import Mapping
 from typing import Any, TypeVar
 
 import discord
-from discord import app_commands
+from discord import Embed, app_commands
 
 from bot.cogs._common import Choices, NarratorCog, actor_from, safe_autocomplete, send_roll
 from bot.cogs._options import CHARACTER_HELP, ROLL_HELP, Label, SheetName
 from bot.cogs._sheets import attribute_autocomplete, character_autocomplete, skill_autocomplete
+from bot.cogs._side_request import register, send_challenge
 from bot.render import coda as render
 from bot.render.coda_reference import table_embed
 from bot.services import coda as service
+from bot.services import coda_opposed as opposed
+from bot.services.side_requests import Challenge
 from engine.systems import coda, coda_reference
 from engine.systems.coda_tables import condition_options
 
@@ -107,6 +110,18 @@ def sheet_entries(kinds: tuple[str, ...], character_option: str = "character") -
         return [app_commands.Choice(name=n, value=n) for n in names]
 
     return complete
+
+
+async def answer_opposed(interaction: discord.Interaction, request_id: int) -> Embed:
+    """**Roll my side** of an opposed test: side B's player rolls from their own sheet."""
+    client: Any = interaction.client
+    outcome = await opposed.roll_their_side(
+        client.db, client.dice, actor_from(interaction), request_id, now=interaction.created_at
+    )
+    return render.opposed_embed(outcome, interaction.user.display_name)
+
+
+register(opposed.KIND, answer_opposed)
 
 
 class CodaCog(NarratorCog):
@@ -309,10 +324,11 @@ class CodaCog(NarratorCog):
         label: Label | None = None,
         secret: bool = False,
     ) -> None:
-        outcome = await service.roll_opposed(
+        outcome = await opposed.roll_opposed(
             self.db,
             self.dice,
             actor_from(interaction),
+            now=interaction.created_at,
             a=a,
             b=b,
             a_with=a_skill,
@@ -322,6 +338,9 @@ class CodaCog(NarratorCog):
             label=label,
             secret=secret,
         )
+        if isinstance(outcome, Challenge):
+            await send_challenge(interaction, opposed.KIND, outcome)
+            return
         embed = render.opposed_embed(outcome, interaction.user.display_name)
         await send_roll(interaction, embed, outcome.secrecy)
 

@@ -16,6 +16,7 @@ from bot.storage.models.rps_drama import (
     PenaltyPool,
     RpsSustainedTask,
 )
+from bot.storage.models.side_requests import SideRequest
 
 __all__ = [
     "ActiveCharacter",
@@ -32,4 +33,5 @@ __all__ = [
     "QuidditchMatch",
     "RollLog",
     "RpsSustainedTask",
+    "SideRequest",
 ]

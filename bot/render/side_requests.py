@@ -1,0 +1,31 @@
+"""The "roll your side" request as the channel sees it: one line that pings exactly the
+player asked, then what it says once it lapsed."""
+
+from __future__ import annotations
+
+from bot.render.limits import MESSAGE, clip
+from bot.services.side_requests import WINDOW, Challenge
+from bot.text import escape
+
+BUTTON_LABEL = "Roll my side"
+
+
+def challenge_text(challenge: Challenge) -> str:
+    """``<@bob>: Hermione · Stealth challenges Ron · Stealth — roll your side``: the mention
+    is the message's only ping (the reply allows that user alone)."""
+    minutes = int(WINDOW.total_seconds() // 60)
+    what = f"{escape(challenge.challenger)} challenges **{escape(challenge.character)}**"
+    if challenge.label:
+        what += f" ({escape(challenge.label)})"
+    return clip(
+        f"<@{challenge.addressed_id}>: {what} — roll your side with **{BUTTON_LABEL}** "
+        f"(within {minutes} minutes); the result appears when both sides have rolled.",
+        MESSAGE,
+    )
+
+
+def lapsed_text(original: str) -> str:
+    """The request's message once nobody can answer it any more."""
+    minutes = int(WINDOW.total_seconds() // 60)
+    note = f"⌛ Lapsed: the other side was not rolled within {minutes} minutes."
+    return clip(f"{original}\n{note}", MESSAGE)

@@ -1,0 +1,186 @@
+"""Opposed rolls against another player's character (issues 12 and 16): the challenger
+rolls their side, the other player rolls theirs from their own sheet with **Roll my side**,
+and the result appears when both have rolled. A GM still rolls both sides at once.
+
+Draw order: the challenger's dice when they ask, the other side's when its player presses.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pytest
+
+from bot.actor import Actor
+from bot.app import create_bot
+from bot.services import coda_opposed
+from bot.services.side_requests import RequestClosed
+from engine.dice import ScriptedDice
+from tests.conftest import Table, embed_of, text_of
+
+ROLL = "Roll my side"
+
+
+def _stored(table: Table, message: Any) -> Any:
+    return table.env.backend.get_message(message.channel.id, message.id)
+
+
+def _fields(embed: Any) -> str:
+    return "\n".join(f"{f.name} {f.value}" for f in embed.fields)
+
+
+async def hermione_and_ron(table: Table) -> None:
+    """Alice's Hermione (Stealth 3 + 2) and Bob's Ron (Stealth 2 + 1), both used here."""
+    await table.alice.slash(table.channel, "sheet create", name="Hermione", system="coda")
+    await table.alice.slash(table.channel, "sheet set", attribute="Wits", value=3)
+    await table.alice.slash(table.channel, "sheet skill", name="Stealth", ranks=2, attribute="Wits")
+    await table.bob.slash(table.channel, "sheet create", name="Ron", system="coda")
+    await table.bob.slash(table.channel, "sheet set", attribute="Wits", value=2)
+    await table.bob.slash(table.channel, "sheet skill", name="Stealth", ranks=1, attribute="Wits")
+    await table.bob.slash(table.channel, "sheet use", character="Ron")
+
+
+async def challenge(table: Table, **options: Any) -> Any:
+    """Alice's Hermione (Stealth) against Bob's Ron (Stealth): her dice 4, 4 (13)."""
+    table.bot.dice = ScriptedDice([4, 4])
+    options = {"a": "Hermione", "a_skill": "Stealth", "b": "Ron", "b_skill": "Stealth"} | options
+    result = await table.alice.slash(table.channel, "coda opposed", **options)
+    assert table.bot.dice.remaining == 0  # side A rolled now, side B not yet
+    return result
+
+
+# --------------------------------------------------------------------------- /coda opposed
+
+
+async def test_coda_the_other_player_rolls_their_side(table: Table) -> None:
+    await hermione_and_ron(table)
+    asked = await challenge(table, label="past Filch")
+    assert not asked.ephemeral
+    content = asked.response.content
+    assert content.startswith(f"<@{table.bob.id}>: Hermione · Stealth (Wits) challenges **Ron · ")
+    assert "(past Filch) — roll your side with **Roll my side** (within 10 minutes)" in content
+    assert _stored(table, asked.response.message).ping_user_ids == [table.bob.id]
+    table.bot.dice = ScriptedDice([3, 3])  # Ron: 6 + 2 + 1 = 9
+    pressed = await table.bob.click(asked.response, label=ROLL)
+    assert not pressed.ephemeral
+    message = table.channel.last_message
+    embed = message.embeds[0]
+    assert embed.title == "✅ A (Hermione · Stealth (Wits)) wins — past Filch"
+    assert "wins by 4" in embed.description
+    fields = _fields(embed)
+    assert "2d6 (8) + 3 (Wits) + 2 (Stealth ranks) = **13**" in fields
+    assert "2d6 (6) + 2 (Wits) + 1 (Stealth ranks) = **9**" in fields
+    assert "alice and bob" in embed.footer.text
+    assert not message.content  # the ping line gave way to the result
+    assert message.components[0].children[0].disabled
+    history = await table.alice.slash(table.channel, "history")
+    assert "→ **13 · waiting for side B** *past Filch*" in text_of(history)
+    assert "13 vs 9 · A wins" in text_of(history)
+
+
+async def test_coda_only_the_addressed_player_may_roll(table: Table) -> None:
+    await hermione_and_ron(table)
+    asked = await challenge(table)
+    table.bot.dice = ScriptedDice([])  # nobody else draws a die
+    for stranger in (table.carol, table.alice, table.gm):
+        refused = await stranger.click(asked.response, label=ROLL)
+        assert refused.ephemeral
+        assert f"Only <@{table.bob.id}> can roll this side" in refused.response.content
+    table.bot.dice = ScriptedDice([6, 5])
+    await table.bob.click(asked.response, label=ROLL)
+    assert table.channel.last_message.embeds[0].title.endswith("B (Ron · Stealth (Wits)) wins")
+
+
+async def test_coda_a_double_press_rolls_once(table: Table) -> None:
+    await hermione_and_ron(table)
+    asked = await challenge(table)
+    table.bot.dice = ScriptedDice([3, 3])
+    await table.bob.click(asked.response, label=ROLL)
+    assert table.channel.last_message.components[0].children[0].disabled
+    # A second press from a client that has not seen the edit yet: told, nothing rolled.
+    bob = Actor(user_id=table.bob.id, channel_id=table.channel.id, guild_id=table.guild.id)
+    with pytest.raises(RequestClosed, match="already been rolled"):
+        await coda_opposed.roll_their_side(
+            table.bot.db, ScriptedDice([]), bob, 1, now=table.env.now()
+        )
+    history = await table.alice.slash(table.channel, "history")
+    assert text_of(history).count("13 vs 9 · A wins") == 1
+
+
+async def test_coda_two_presses_at_once_roll_once(table: Table) -> None:
+    await hermione_and_ron(table)
+    await challenge(table)
+    bob = Actor(user_id=table.bob.id, channel_id=table.channel.id, guild_id=table.guild.id)
+    dice = ScriptedDice([3, 3, 3, 3])
+    now = table.env.now()
+    results = await asyncio.gather(
+        coda_opposed.roll_their_side(table.bot.db, dice, bob, 1, now=now),
+        coda_opposed.roll_their_side(table.bot.db, dice, bob, 1, now=now),
+        return_exceptions=True,
+    )
+    assert sum(isinstance(r, coda_opposed.OpposedOutcome) for r in results) == 1
+    assert sum(isinstance(r, RequestClosed) for r in results) == 1
+    assert dice.used == 2
+
+
+async def test_coda_a_request_lapses_after_ten_minutes(table: Table) -> None:
+    await hermione_and_ron(table)
+    asked = await challenge(table)
+    await table.env.advance_time(11 * 60)
+    table.bot.dice = ScriptedDice([])
+    late = await table.bob.click(asked.response, label=ROLL)
+    assert "Too late: this challenge lapsed" in text_of(late)
+    message = table.channel.last_message
+    assert "⌛ Lapsed: the other side was not rolled within 10 minutes." in message.content
+    assert message.components[0].children[0].disabled
+
+
+async def test_coda_a_request_survives_a_restart(table: Table) -> None:
+    await hermione_and_ron(table)
+    asked = await challenge(table)
+    first = table.bot
+    await table.env.restart_bot(create_bot(table.bot.settings, sync_globally=True))
+    assert table.bot is not first
+    table.bot.dice = ScriptedDice([1, 2])
+    await table.bob.click(asked.response, label=ROLL)
+    embed = table.channel.last_message.embeds[0]
+    assert "2d6 (3) + 2 (Wits) + 1 (Stealth ranks) = **6**" in _fields(embed)
+
+
+async def test_coda_the_other_side_is_refused_nicely_and_stays_open(table: Table) -> None:
+    await hermione_and_ron(table)
+    asked = await challenge(table, b_skill="Flying")
+    table.bot.dice = ScriptedDice([])
+    refused = await table.bob.click(asked.response, label=ROLL)
+    assert refused.ephemeral and "Ron has no skill or attribute `Flying`" in text_of(refused)
+    assert not table.channel.last_message.components[0].children[0].disabled
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        ({"b_skill": None}, "Side B: say what Ron rolls (`b_skill`)"),
+        ({"secret": True}, "A secret roll cannot wait for Ron's player"),
+        ({"b": "Draco"}, "no character called `Draco`"),
+    ],
+)
+async def test_coda_request_refusals(table: Table, options: Any, message: str) -> None:
+    await hermione_and_ron(table)
+    table.bot.dice = ScriptedDice([])
+    options = {"a": "Hermione", "a_skill": "Stealth", "b": "Ron", "b_skill": "Stealth"} | options
+    refused = await table.alice.slash(
+        table.channel, "coda opposed", **{k: v for k, v in options.items() if v is not None}
+    )
+    assert refused.ephemeral and message in refused.response.content
+
+
+async def test_coda_a_gm_still_rolls_both_sides(table: Table) -> None:
+    await hermione_and_ron(table)
+    await table.alice.slash(table.channel, "sheet use", character="Hermione")
+    table.bot.dice = ScriptedDice([4, 4, 3, 3])
+    result = await table.gm.slash(
+        table.channel, "coda opposed", a="Hermione", a_skill="Stealth", b="Ron", b_skill="Stealth"
+    )
+    assert embed_of(result).title == "✅ A (Hermione · Stealth (Wits)) wins"
+    assert result.response.components == []
