@@ -123,3 +123,22 @@ class ReplayDice:
 
     def __repr__(self) -> str:
         return f"ReplayDice({list(self._faces)!r}, used={self._position}, then={self._then!r})"
+
+
+class RecordingDice:
+    """Draws from ``dice`` and keeps every face in order, to be replayed later
+    (:class:`ReplayDice`): one side of an opposed roll rolled before the other."""
+
+    __slots__ = ("_dice", "faces")
+
+    def __init__(self, dice: Dice) -> None:
+        self._dice = dice
+        self.faces: list[int] = []
+
+    def roll(self, sides: int) -> int:
+        face = self._dice.roll(sides)
+        self.faces.append(face)
+        return face
+
+    def __repr__(self) -> str:
+        return f"RecordingDice({self._dice!r}, faces={self.faces!r})"

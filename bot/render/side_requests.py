@@ -11,12 +11,13 @@ BUTTON_LABEL = "Roll my side"
 
 
 def challenge_text(challenge: Challenge) -> str:
-    """``<@bob>: Hermione · Stealth challenges Ron · Stealth — roll your side``: the mention
-    is the message's only ping (the reply allows that user alone)."""
+    """``<@bob>: Hermione · Stealth (Wits) challenges **Ron** (Stealth) — roll your side``:
+    the mention is the message's only ping (the reply allows that user alone)."""
     minutes = int(WINDOW.total_seconds() // 60)
-    what = f"{escape(challenge.challenger)} challenges **{escape(challenge.character)}**"
+    opponent = f"**{escape(challenge.opponent)}**" if challenge.opponent else "you"
+    what = f"{escape(challenge.challenger)} challenges {opponent} ({escape(challenge.rolls)})"
     if challenge.label:
-        what += f" ({escape(challenge.label)})"
+        what += f" — {escape(challenge.label)}"
     return clip(
         f"<@{challenge.addressed_id}>: {what} — roll your side with **{BUTTON_LABEL}** "
         f"(within {minutes} minutes); the result appears when both sides have rolled.",

@@ -192,7 +192,8 @@ async def _challenge(
         request_id=request.id,
         challenger=side_a.name if side_a.character else actor.display_name,
         addressed_id=owner_id,
-        character=f"{character} · {using.strip()}",
+        opponent=character,
+        rolls=using.strip(),
         label=label,
     )
 

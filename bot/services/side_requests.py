@@ -41,7 +41,8 @@ class Challenge:
     request_id: int
     challenger: str  # the challenger's side as shown ("Hermione · Stealth (Wits)")
     addressed_id: int
-    character: str  # the other player's character named
+    opponent: str | None  # the other player's character named; None: their active one
+    rolls: str  # what the other side rolls ("Stealth", "attribute Physical")
     label: str | None
 
 

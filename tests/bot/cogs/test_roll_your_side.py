@@ -58,8 +58,10 @@ async def test_coda_the_other_player_rolls_their_side(table: Table) -> None:
     asked = await challenge(table, label="past Filch")
     assert not asked.ephemeral
     content = asked.response.content
-    assert content.startswith(f"<@{table.bob.id}>: Hermione · Stealth (Wits) challenges **Ron · ")
-    assert "(past Filch) — roll your side with **Roll my side** (within 10 minutes)" in content
+    assert content.startswith(
+        f"<@{table.bob.id}>: Hermione · Stealth (Wits) challenges **Ron** (Stealth) — past Filch"
+        " — roll your side with **Roll my side** (within 10 minutes)"
+    )
     assert _stored(table, asked.response.message).ping_user_ids == [table.bob.id]
     table.bot.dice = ScriptedDice([3, 3])  # Ron: 6 + 2 + 1 = 9
     pressed = await table.bob.click(asked.response, label=ROLL)
@@ -184,3 +186,118 @@ async def test_coda_a_gm_still_rolls_both_sides(table: Table) -> None:
     )
     assert embed_of(result).title == "✅ A (Hermione · Stealth (Wits)) wins"
     assert result.response.components == []
+
+
+# --------------------------------------------------------------------------- /drama opposed
+
+
+async def william_and_peter(table: Table) -> None:
+    """Alice's William (Agility 3, Riding 2) and Bob's Peter (Agility 2, Riding 1, one
+    penalty die)."""
+    await table.alice.slash(table.channel, "sheet create", name="William", system="drama")
+    await table.alice.slash(table.channel, "sheet set", attribute="Agility", value=3)
+    await table.alice.slash(
+        table.channel, "sheet skill", name="Riding", ranks=2, attribute="Agility"
+    )
+    await table.bob.slash(table.channel, "sheet create", name="Peter", system="drama")
+    await table.bob.slash(table.channel, "sheet set", attribute="Agility", value=2)
+    await table.bob.slash(table.channel, "sheet skill", name="Riding", ranks=1, attribute="Agility")
+    await table.gm.slash(table.channel, "penalty add", character="Peter", amount=1)
+
+
+async def drama_challenge(table: Table, **options: Any) -> Any:
+    """William rides (5Bd + 1Dd): {5, 5, 5, 3, 3} {1}: net 2, and a penalty die for him."""
+    table.bot.dice = ScriptedDice([5, 5, 5, 3, 3, 1])
+    options = {
+        "their_name": f"<@{table.bob.id}>",
+        "their_skill": "Riding",
+        "skill": "Riding",
+        "drama": 1,
+    } | options
+    result = await table.alice.slash(table.channel, "drama opposed", **options)
+    assert table.bot.dice.remaining == 0
+    return result
+
+
+async def test_drama_the_other_player_rolls_their_side_from_their_sheet(table: Table) -> None:
+    await william_and_peter(table)
+    asked = await drama_challenge(table, label="the race")
+    content = asked.response.content
+    assert content.startswith(
+        f"<@{table.bob.id}>: William challenges you (skill Riding) — the race — roll your side"
+    )
+    assert _stored(table, asked.response.message).ping_user_ids == [table.bob.id]
+    shown = await table.alice.slash(table.channel, "penalty show")
+    assert "**1 penalty die**" in embed_of(shown).description  # her Dd 1, at once
+    peter = await table.bob.slash(table.channel, "penalty show")
+    assert "**1 penalty die**" in embed_of(peter).description  # his: untouched until he rolls
+    table.bot.dice = ScriptedDice([6, 3, 3, 2])  # Peter 3Bd + 1Rd (his penalty die): 1 − 1
+    await table.bob.click(asked.response, label=ROLL)
+    message = asked.response.message.id
+    embed = next(m for m in table.channel.history() if m.id == message).embeds[0]
+    assert embed.title == "🏆 William wins by 2 — the race"
+    text = f"{embed.description}\n{_fields(embed)}"
+    assert "Peter **3Bd · 1Rd · 0Dd** = Agility 2 + Riding 1 (3Bd), penalty dice (1Rd)" in text
+    assert "+1 penalty die for William from drama-die 1s: 0 → **1**" in text
+    assert "alice and bob" in embed.footer.text
+    history = await table.alice.slash(table.channel, "history")
+    assert "net 2 · waiting for the other side" in text_of(history)
+    assert "2 vs 0: William wins by 2" in text_of(history)
+
+
+async def test_drama_only_bob_rolls_and_a_restart_keeps_the_request(table: Table) -> None:
+    await william_and_peter(table)
+    asked = await drama_challenge(table)
+    table.bot.dice = ScriptedDice([])
+    refused = await table.carol.click(asked.response, label=ROLL)
+    assert refused.ephemeral and f"Only <@{table.bob.id}> can roll" in text_of(refused)
+    await table.env.restart_bot(create_bot(table.bot.settings, sync_globally=True))
+    table.bot.dice = ScriptedDice([5, 5, 5, 6])  # Peter: 3 − 0 = 3 beats William's 2
+    await table.bob.click(asked.response, label=ROLL)
+    assert table.channel.last_message.embeds[0].title == "🏆 Peter wins by 1"
+
+
+async def test_drama_a_request_lapses(table: Table) -> None:
+    await william_and_peter(table)
+    asked = await drama_challenge(table)
+    await table.env.advance_time(11 * 60)
+    late = await table.bob.click(asked.response, label=ROLL)
+    assert "Too late" in text_of(late)
+    assert "⌛ Lapsed" in table.channel.last_message.content
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        ({"their_drama": 60}, "Drama dice are <@"),
+        ({"secret": True}, "A secret roll cannot wait for <@"),
+        ({"their_name": "Tom"}, "are read from a mentioned player's character"),
+        ({"their_skill": None}, "Give the opponent's Base dice (`their_base`)"),
+    ],
+)
+async def test_drama_request_refusals(table: Table, options: Any, message: str) -> None:
+    await william_and_peter(table)
+    table.bot.dice = ScriptedDice([])
+    options = {"their_name": f"<@{table.bob.id}>", "their_skill": "Riding", "skill": "Riding"} | (
+        options
+    )
+    refused = await table.alice.slash(
+        table.channel, "drama opposed", **{k: v for k, v in options.items() if v is not None}
+    )
+    assert refused.ephemeral and message in text_of(refused)
+
+
+async def test_drama_a_gm_builds_the_other_side_from_its_sheet(table: Table) -> None:
+    """Issue 14: the opposing player's side from their sheet, with their penalty dice."""
+    await william_and_peter(table)
+    table.bot.dice = ScriptedDice([5, 5, 3, 6, 3, 3, 2])
+    result = await table.gm.slash(
+        table.channel,
+        "drama opposed",
+        their_name=f"<@{table.bob.id}>",
+        their_skill="Riding",
+        base=3,
+    )
+    assert embed_of(result).title == "🏆 gm wins by 2"
+    text = text_of(result)
+    assert "Peter **3Bd · 1Rd · 0Dd** = Agility 2 + Riding 1 (3Bd), penalty dice (1Rd)" in text
