@@ -301,3 +301,100 @@ async def test_drama_a_gm_builds_the_other_side_from_its_sheet(table: Table) -> 
     assert embed_of(result).title == "🏆 gm wins by 2"
     text = text_of(result)
     assert "Peter **3Bd · 1Rd · 0Dd** = Agility 2 + Riding 1 (3Bd), penalty dice (1Rd)" in text
+
+
+# --------------------------------------------------------------------------- /h90 opposed
+
+
+async def oliver_and_percy(table: Table) -> None:
+    """Alice's Oliver (Bravery 3) and Bob's Percy (Bravery 1), both used here."""
+    await table.alice.slash(table.channel, "sheet create", name="Oliver", system="h90")
+    await table.alice.slash(table.channel, "sheet set", attribute="Bravery", value=3)
+    await table.bob.slash(table.channel, "sheet create", name="Percy", system="h90")
+    await table.bob.slash(table.channel, "sheet set", attribute="Bravery", value=1)
+    await table.bob.slash(table.channel, "sheet use", character="Percy")
+
+
+async def h90_challenge(table: Table, **options: Any) -> Any:
+    """Oliver's Bravery: 2d20 {5, 14} keeps 14, + 3 = 17."""
+    table.bot.dice = ScriptedDice([5, 14])
+    options = {"attribute": "Bravery", "vs_character": "Percy", "vs_attribute": "Bravery"} | (
+        options
+    )
+    result = await table.alice.slash(table.channel, "h90 opposed", **options)
+    assert table.bot.dice.remaining == 0
+    return result
+
+
+async def test_h90_the_other_player_rolls_their_side(table: Table) -> None:
+    await oliver_and_percy(table)
+    asked = await h90_challenge(table, label="the dare")
+    assert asked.response.content.startswith(
+        f"<@{table.bob.id}>: Oliver · Bravery challenges **Percy** (Bravery) — the dare — roll"
+    )
+    assert _stored(table, asked.response.message).ping_user_ids == [table.bob.id]
+    table.bot.dice = ScriptedDice([])
+    refused = await table.carol.click(asked.response, label=ROLL)
+    assert refused.ephemeral and f"Only <@{table.bob.id}> can roll" in text_of(refused)
+    table.bot.dice = ScriptedDice([10, 2])  # Percy: 10 + 1 = 11
+    await table.bob.click(asked.response, label=ROLL)
+    embed = table.channel.last_message.embeds[0]
+    assert embed.title == "🏆 Oliver · Bravery wins by 6 — the dare"
+    assert "alice and bob" in embed.footer.text
+    assert table.channel.last_message.components[0].children[0].disabled
+    history = await table.alice.slash(table.channel, "history")
+    assert "17 · waiting for the other side" in text_of(history)
+    assert "17 vs 11: Oliver · Bravery wins" in text_of(history)
+
+
+async def test_h90_a_bare_bonus_challenge_survives_a_restart_and_lapses(table: Table) -> None:
+    await oliver_and_percy(table)
+    table.bot.dice = ScriptedDice([5, 14])
+    asked = await table.alice.slash(
+        table.channel, "h90 opposed", bonus=2, vs_character="Percy", vs_attribute="Bravery"
+    )
+    assert asked.response.content.startswith(f"<@{table.bob.id}>: alice challenges **Percy**")
+    await table.env.restart_bot(create_bot(table.bot.settings, sync_globally=True))
+    table.bot.dice = ScriptedDice([18, 3])  # Percy: 19 beats alice's 16
+    await table.bob.click(asked.response, label=ROLL)
+    embed = table.channel.last_message.embeds[0]
+    assert embed.title == "🏆 Percy · Bravery wins by 3"
+    assert embed.fields[0].name == "alice"
+    again = await h90_challenge(table)
+    await table.env.advance_time(11 * 60)
+    late = await table.bob.click(again.response, label=ROLL)
+    assert "Too late" in text_of(late)
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        ({"vs_attribute": None}, "Name the attribute Percy rolls with `vs_attribute`"),
+        ({"secret": True}, "A secret roll cannot wait for Percy's player"),
+    ],
+)
+async def test_h90_request_refusals(table: Table, options: Any, message: str) -> None:
+    await oliver_and_percy(table)
+    table.bot.dice = ScriptedDice([])
+    options = {"attribute": "Bravery", "vs_character": "Percy", "vs_attribute": "Bravery"} | (
+        options
+    )
+    refused = await table.alice.slash(
+        table.channel, "h90 opposed", **{k: v for k, v in options.items() if v is not None}
+    )
+    assert refused.ephemeral and message in text_of(refused)
+
+
+async def test_h90_a_gm_rolls_both_sides(table: Table) -> None:
+    await oliver_and_percy(table)
+    await table.alice.slash(table.channel, "sheet use", character="Oliver")
+    table.bot.dice = ScriptedDice([5, 14, 10, 2])
+    result = await table.gm.slash(
+        table.channel,
+        "h90 opposed",
+        character="Oliver",
+        attribute="Bravery",
+        vs_character="Percy",
+        vs_attribute="Bravery",
+    )
+    assert embed_of(result).title == "🏆 Oliver · Bravery wins by 6"
