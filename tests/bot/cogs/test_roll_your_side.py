@@ -398,3 +398,71 @@ async def test_h90_a_gm_rolls_both_sides(table: Table) -> None:
         vs_attribute="Bravery",
     )
     assert embed_of(result).title == "🏆 Oliver · Bravery wins by 6"
+
+
+# --------------------------------------------------------------------------- /infinity ftf
+
+
+async def fusilier_and_sniper(table: Table) -> None:
+    """Alice's Fusilier (BS 12) and Bob's Sniper (BS 13), both used here."""
+    await table.alice.slash(table.channel, "sheet create", name="Fusilier", system="infinity")
+    await table.alice.slash(table.channel, "sheet set", attribute="BS", value=12)
+    await table.bob.slash(table.channel, "sheet create", name="Sniper", system="infinity")
+    await table.bob.slash(table.channel, "sheet set", attribute="BS", value=13)
+    await table.bob.slash(table.channel, "sheet use", character="Sniper")
+
+
+async def ftf_challenge(table: Table, **options: Any) -> Any:
+    """The Fusilier's BS 12 with mimetism −3 (SV 9), Burst 1: a 7."""
+    table.bot.dice = ScriptedDice([7])
+    options = {
+        "active_attribute": "BS",
+        "reactive_attribute": "BS",
+        "reactive_character": "Sniper",
+        "mimetism": -3,
+    } | options
+    result = await table.alice.slash(table.channel, "infinity ftf", **options)
+    assert table.bot.dice.remaining == 0
+    return result
+
+
+async def test_infinity_the_reactive_player_rolls_their_side(table: Table) -> None:
+    await fusilier_and_sniper(table)
+    asked = await ftf_challenge(table, label="the corner")
+    assert asked.response.content.startswith(
+        f"<@{table.bob.id}>: Fusilier's BS challenges **Sniper** (BS) — the corner — roll"
+    )
+    assert _stored(table, asked.response.message).ping_user_ids == [table.bob.id]
+    table.bot.dice = ScriptedDice([])
+    refused = await table.alice.click(asked.response, label=ROLL)
+    assert refused.ephemeral and f"Only <@{table.bob.id}> can roll" in text_of(refused)
+    table.bot.dice = ScriptedDice([5])  # the Sniper's 5 (SV 13) is beaten by the 7
+    await table.bob.click(asked.response, label=ROLL)
+    embed = table.channel.last_message.embeds[0]
+    assert embed.title == "🎯 Active wins — 1 hit — the corner"
+    assert "**MODs:** Mimetism −3 = −3" in _fields(embed)
+    assert "alice and bob rolled" in embed.footer.text
+    history = await table.alice.slash(table.channel, "history")
+    assert "waiting for the reactive side" in text_of(history)
+
+
+async def test_infinity_restart_and_lapse(table: Table) -> None:
+    await fusilier_and_sniper(table)
+    asked = await ftf_challenge(table)
+    await table.env.restart_bot(create_bot(table.bot.settings, sync_globally=True))
+    table.bot.dice = ScriptedDice([12])  # 12 beats 7
+    await table.bob.click(asked.response, label=ROLL)
+    assert table.channel.last_message.embeds[0].title == "🎯 Reactive wins — 1 hit"
+    again = await ftf_challenge(table)
+    await table.env.advance_time(11 * 60)
+    late = await table.bob.click(again.response, label=ROLL)
+    assert "Too late" in text_of(late)
+    secret = await table.alice.slash(
+        table.channel,
+        "infinity ftf",
+        active_attribute="BS",
+        reactive_attribute="BS",
+        reactive_character="Sniper",
+        secret=True,
+    )
+    assert secret.ephemeral and "A secret roll cannot wait for Sniper's player" in text_of(secret)
