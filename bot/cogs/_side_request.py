@@ -12,6 +12,7 @@ from typing import Any
 
 import discord
 
+from bot.cogs._common import actor_from
 from bot.cogs._confirm import answer_error
 from bot.ratelimit import within_limits
 from bot.render.side_requests import BUTTON_LABEL, challenge_text, lapsed_text
@@ -19,14 +20,25 @@ from bot.services.side_requests import Challenge, RequestClosed
 from bot.storage.db import track_writes
 from bot.tree import send_ephemeral
 
-#: Rolls the other side of one request (the presser, the request id) → the result's embed.
-Answer = Callable[[discord.Interaction, int], Awaitable[discord.Embed]]
-_ANSWERS: dict[str, Answer] = {}
+#: A system's ``roll_their_side(db, dice, presser, request_id, now=…)`` → its outcome.
+Roll = Callable[..., Awaitable[Any]]
+#: The system's renderer of that outcome (``embed(outcome, presser's name)``).
+Render = Callable[[Any, str], discord.Embed]
+_ANSWERS: dict[str, tuple[Roll, Render]] = {}
 
 
-def register(kind: str, answer: Answer) -> None:
-    """Let the button answer requests of ``kind`` (a cog does this when it is set up)."""
-    _ANSWERS[kind] = answer
+def register(kind: str, roll: Roll, render: Render) -> None:
+    """Let the button answer requests of ``kind`` (a cog module does this on import)."""
+    _ANSWERS[kind] = (roll, render)
+
+
+async def _roll_and_render(interaction: discord.Interaction, kind: str, request_id: int) -> Any:
+    roll, render = _ANSWERS[kind]
+    client: Any = interaction.client
+    outcome = await roll(
+        client.db, client.dice, actor_from(interaction), request_id, now=interaction.created_at
+    )
+    return render(outcome, interaction.user.display_name)
 
 
 def side_view(kind: str, request_id: int, *, disabled: bool = False) -> discord.ui.View:
@@ -80,11 +92,10 @@ class RollSideButton(
             await answer_error(interaction, error)
 
     async def _answer(self, interaction: discord.Interaction) -> None:
-        answer = _ANSWERS.get(self.kind)
-        if answer is None:
+        if self.kind not in _ANSWERS:
             raise RequestClosed("This roll can no longer be answered.")
         try:
-            embed = await answer(interaction, self.request_id)
+            embed = await _roll_and_render(interaction, self.kind, self.request_id)
         except RequestClosed as closed:
             # Rolled already or too late: grey the button out for everyone, and say why.
             message = interaction.message

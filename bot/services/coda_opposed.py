@@ -151,11 +151,7 @@ async def _challenge(
             f"Side B: say what {character} rolls (`b_skill`): a skill, an attribute or a "
             "reaction. Its player then rolls it from their own sheet."
         )
-    if secret:
-        raise UserError(
-            f"A secret roll cannot wait for {character}'s player: leave `secret` off, or ask "
-            "a GM to roll both sides."
-        )
+    side_requests.refuse_secret(secret, f"{character}'s player")
     faces = coda.side_faces(dice)
     roll_log.add(
         session,

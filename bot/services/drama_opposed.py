@@ -232,11 +232,7 @@ async def _challenge(
 ) -> Challenge:
     """Roll the roller's side now (their Dd 1s join their pool now), log it, and store the
     request the mentioned player answers with their own character."""
-    if secret:
-        raise UserError(
-            f"A secret roll cannot wait for <@{user_id}>: leave `secret` off, or ask a GM to "
-            "roll both sides."
-        )
+    side_requests.refuse_secret(secret, f"<@{user_id}>")
     if their.drama:
         raise UserError(
             f"Drama dice are <@{user_id}>'s own to risk (their 1s become penalty dice): leave "

@@ -377,11 +377,7 @@ async def _challenge(
     """Roll the caller's side now, log it, and store what the other player rolls."""
     if not vs.attribute:
         raise UserError(f"Name the attribute {other.name} rolls with `vs_attribute`.")
-    if secret:
-        raise UserError(
-            f"A secret roll cannot wait for {other.name}'s player: leave `secret` off, or ask "
-            "a GM to roll both sides."
-        )
+    side_requests.refuse_secret(secret, f"{other.name}'s player")
     recording = RecordingDice(dice)
     rolled = h90.roll(recording, bonus=a.bonus, stress=roller.stress, advantage=roller.advantage)
     a_name = a.name if a.named else actor.display_name

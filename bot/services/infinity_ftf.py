@@ -14,7 +14,6 @@ from datetime import datetime
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.actor import Actor
-from bot.errors import UserError
 from bot.services import characters, secrecy, side_requests
 from bot.services.infinity import (
     SYSTEM,
@@ -137,11 +136,7 @@ async def _challenge(
     now: datetime,
 ) -> Challenge:
     """Roll the active side now, log it, and store the request the other player answers."""
-    if secret:
-        raise UserError(
-            f"A secret roll cannot wait for {other.name}'s player: leave `secret` off, or ask "
-            "a GM to roll both sides."
-        )
+    side_requests.refuse_secret(secret, f"{other.name}'s player")
     recording = RecordingDice(dice)
     rolled = infinity.roll_side(recording, a.value, active.mods, active.burst)
     roll_log.add(

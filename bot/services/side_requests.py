@@ -46,6 +46,16 @@ class Challenge:
     label: str | None
 
 
+def refuse_secret(secret: bool, whom: str) -> None:
+    """A request is public (its line pings ``whom`` and becomes the result), so a roll asked
+    to be secret is refused; a GM can still roll both sides secretly."""
+    if secret:
+        raise UserError(
+            f"A secret roll cannot wait for {whom}: leave `secret` off, or ask a GM to roll "
+            "both sides."
+        )
+
+
 async def create(
     session: AsyncSession,
     actor: Actor,

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from typing import Any, TypeVar
 
 import discord
-from discord import Embed, app_commands
+from discord import app_commands
 
 from bot.cogs._common import Choices, NarratorCog, actor_from, safe_autocomplete, send_roll
 from bot.cogs._options import CHARACTER_HELP, ROLL_HELP, Label, SheetName
@@ -112,16 +112,7 @@ def sheet_entries(kinds: tuple[str, ...], character_option: str = "character") -
     return complete
 
 
-async def answer_opposed(interaction: discord.Interaction, request_id: int) -> Embed:
-    """**Roll my side** of an opposed test: side B's player rolls from their own sheet."""
-    client: Any = interaction.client
-    outcome = await opposed.roll_their_side(
-        client.db, client.dice, actor_from(interaction), request_id, now=interaction.created_at
-    )
-    return render.opposed_embed(outcome, interaction.user.display_name)
-
-
-register(opposed.KIND, answer_opposed)
+register(opposed.KIND, opposed.roll_their_side, render.opposed_embed)
 
 
 class CodaCog(NarratorCog):

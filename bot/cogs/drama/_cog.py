@@ -126,16 +126,7 @@ class PayPriceButton(
         )
 
 
-async def answer_opposed(interaction: discord.Interaction, request_id: int) -> discord.Embed:
-    """**Roll my side** of an opposed test: the mentioned player rolls from their sheet."""
-    client: Any = interaction.client
-    outcome = await opposed_service.roll_their_side(
-        client.db, client.dice, actor_from(interaction), request_id, now=interaction.created_at
-    )
-    return render.opposed_embed(outcome, interaction.user.display_name)
-
-
-register(opposed_service.KIND, answer_opposed)
+register(opposed_service.KIND, opposed_service.roll_their_side, render.opposed_embed)
 
 
 class DramaCog(NarratorCog):

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import discord
 from discord import app_commands
 
@@ -38,16 +36,7 @@ async def _reply(interaction: discord.Interaction, outcome: service.RollOutcome)
     )
 
 
-async def answer_opposed(interaction: discord.Interaction, request_id: int) -> discord.Embed:
-    """**Roll my side** of an opposed roll: the other player rolls from their own sheet."""
-    client: Any = interaction.client
-    outcome = await service.roll_their_side(
-        client.db, client.dice, actor_from(interaction), request_id, now=interaction.created_at
-    )
-    return render.opposed_embed(outcome, interaction.user.display_name)
-
-
-register(service.OPPOSED_KIND, answer_opposed)
+register(service.OPPOSED_KIND, service.roll_their_side, render.opposed_embed)
 
 
 class Hogwarts1990Cog(NarratorCog):

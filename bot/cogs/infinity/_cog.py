@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import discord
 from discord import app_commands
 
@@ -41,16 +39,7 @@ Distance = app_commands.Range[int, 0, MAX_DISTANCE]
 RangeBands = app_commands.Range[str, 1, 200]
 
 
-async def answer_ftf(interaction: discord.Interaction, request_id: int) -> discord.Embed:
-    """**Roll my side** of a face to face roll: the reactive player rolls from their sheet."""
-    client: Any = interaction.client
-    outcome = await ftf_service.roll_their_side(
-        client.db, client.dice, actor_from(interaction), request_id, now=interaction.created_at
-    )
-    return render.ftf_embed(outcome, outcome.rollers or interaction.user.display_name)
-
-
-register(ftf_service.KIND, answer_ftf)
+register(ftf_service.KIND, ftf_service.roll_their_side, render.ftf_embed)
 
 
 class InfinityCog(NarratorCog):
