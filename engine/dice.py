@@ -94,3 +94,51 @@ class ScriptedDice:
 
     def __repr__(self) -> str:
         return f"ScriptedDice({list(self._faces)!r}, used={self._position})"
+
+
+class ReplayDice:
+    """Draws ``faces`` first, then from ``then``: one side of a roll rolled earlier.
+
+    An opposed roll whose sides are rolled by two players at two moments (the "roll your
+    side" button) stores the first side's faces; replaying them through the engine's own
+    opposed function gives exactly the result the engine would have given with both sides
+    rolled at once, and the second side's dice come fresh from ``then``.
+    """
+
+    __slots__ = ("_faces", "_position", "_then")
+
+    def __init__(self, faces: Iterable[int], then: Dice) -> None:
+        self._faces = tuple(faces)
+        self._position = 0
+        self._then = then
+
+    def roll(self, sides: int) -> int:
+        if self._position >= len(self._faces):
+            return self._then.roll(sides)
+        face = self._faces[self._position]
+        if not 1 <= face <= sides:
+            raise DiceError(f"replayed face {face} does not fit a d{sides} (faces 1..{sides})")
+        self._position += 1
+        return face
+
+    def __repr__(self) -> str:
+        return f"ReplayDice({list(self._faces)!r}, used={self._position}, then={self._then!r})"
+
+
+class RecordingDice:
+    """Draws from ``dice`` and keeps every face in order, to be replayed later
+    (:class:`ReplayDice`): one side of an opposed roll rolled before the other."""
+
+    __slots__ = ("_dice", "faces")
+
+    def __init__(self, dice: Dice) -> None:
+        self._dice = dice
+        self.faces: list[int] = []
+
+    def roll(self, sides: int) -> int:
+        face = self._dice.roll(sides)
+        self.faces.append(face)
+        return face
+
+    def __repr__(self) -> str:
+        return f"RecordingDice({self._dice!r}, faces={self.faces!r})"

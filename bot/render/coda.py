@@ -12,11 +12,11 @@ from bot.services.coda import (
     CombinedOutcome,
     DamageOutcome,
     ExtendedOutcome,
-    OpposedOutcome,
     Roller,
     TaskView,
     TestOutcome,
 )
+from bot.services.coda_opposed import OpposedOutcome
 from bot.text import escape
 from engine.systems import coda
 from engine.systems.coda import Degree, Part
@@ -207,7 +207,7 @@ def opposed_embed(outcome: OpposedOutcome, roller: str) -> discord.Embed:
             name=clip(f"Side {names[key]}", 256),
             value=f"**Dice:** {dice}\n{_sum(test, side.parts, ())}",
         )
-    _footer(embed, roller, outcome.secrecy.secret, "opposed test")
+    _footer(embed, outcome.rollers or roller, outcome.secrecy.secret, "opposed test")
     return fit_embed(embed)
 
 

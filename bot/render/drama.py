@@ -8,7 +8,8 @@ from bot.render import colours
 from bot.render.common import percent, roll_footer, signed, titled
 from bot.render.limits import FIELD_VALUE, clip, fit_embed
 from bot.render.penalty import change_line, dice_count, level_line
-from bot.services.drama import PRICE_WINDOW, OpposedOutcome, PriceOutcome, RollOutcome
+from bot.services.drama import PRICE_WINDOW, PriceOutcome, RollOutcome
+from bot.services.drama_opposed import OpposedOutcome
 from bot.text import escape, escape_party
 from engine import penalty
 from engine.systems.drama import (
@@ -255,5 +256,5 @@ def opposed_embed(outcome: OpposedOutcome, roller: str) -> discord.Embed:
             outcome.their_character, outcome.their_penalty_dice, outcome.their_gained
         )
     _penalty_field(embed, lines)
-    _footer(embed, roller, outcome.character, outcome.secrecy.secret)
+    _footer(embed, outcome.rollers or roller, outcome.character, outcome.secrecy.secret)
     return fit_embed(embed)

@@ -107,7 +107,10 @@ EXAMPLES: dict[str, tuple[tuple[str, str], tuple[str, str]]] = {
     ),
     "coda opposed": (
         ("/coda opposed a:+3 b:+1", "two sides by modifier; the higher result wins"),
-        ("/coda opposed a:Hermione b:Ron a_skill:Stealth b_skill:Perception", "from sheets"),
+        (
+            "/coda opposed a:Hermione b:Ron a_skill:Stealth b_skill:Perception",
+            "from sheets; Ron's player rolls his side (a GM: both)",
+        ),
     ),
     "coda combined": (
         ("/coda combined leader:+3 helpers:+2,+1 tn:15", "helpers at TN 10, then the leader"),
@@ -161,7 +164,10 @@ EXAMPLES: dict[str, tuple[tuple[str, str], tuple[str, str]]] = {
     ),
     "drama opposed": (
         ("/drama opposed their_base:4 attribute:Physical", "your attribute against 4 Bd"),
-        ("/drama opposed their_base:3 their_name:@bob base:5", "bob's penalty dice count"),
+        (
+            "/drama opposed their_name:@bob their_skill:Riding skill:Riding",
+            "bob rolls his side from his sheet (Roll my side)",
+        ),
     ),
     "penalty recover": (
         ("/penalty recover character:William amount:2", "a GM removes 2 dice"),

@@ -128,5 +128,6 @@ def opposed_embed(outcome: OpposedOutcome, roller: str) -> discord.Embed:
             value=f"{dice_text(roll)}\n{kind_text(roll)}\n{arithmetic(roll, side)}",
             inline=True,
         )
-    roll_footer(embed, roller, "Hogwarts 1990 opposed roll", secret=outcome.secrecy.secret)
+    who = outcome.rollers or roller
+    roll_footer(embed, who, "Hogwarts 1990 opposed roll", secret=outcome.secrecy.secret)
     return fit_embed(embed)

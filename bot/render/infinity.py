@@ -174,7 +174,8 @@ def ftf_embed(outcome: FaceToFaceOutcome, roller: str) -> discord.Embed:
         ),
         inline=False,
     )
-    _footer(embed, roller, outcome.secrecy.secret, outcome.active, outcome.reactive)
+    who = outcome.rollers or roller
+    _footer(embed, who, outcome.secrecy.secret, outcome.active, outcome.reactive)
     return fit_embed(embed)
 
 

@@ -244,6 +244,40 @@ async def row_by_name(
     raise NoSuchCharacter(message)
 
 
+async def others_character(
+    session: AsyncSession, actor: Actor, name: str, *, system: str
+) -> Character | None:
+    """Another player's character called ``name`` (used in this channel), for a roll whose
+    other side that player rolls with a button: only its name and owner are read here.
+
+    None when the caller has a character of that name or no other player's fits; a name
+    shared by several players' characters is refused until the player is added.
+    """
+    name, owner_id = split_owner(name)
+    if owner_id == actor.user_id:
+        return None
+    guild_id = guild_key(actor)
+    key = name_key(name)
+    if owner_id is None and await repo.by_name(session, guild_id, actor.user_id, key):
+        return None
+    matches = [
+        c
+        for c in await repo.in_channel(session, guild_id, actor.channel_id)
+        if c.name_key == key
+        and c.owner_id != actor.user_id
+        and (owner_id is None or c.owner_id == owner_id)
+    ]
+    if len(matches) > 1:
+        raise UserError(
+            f"{len(matches)} characters in this channel are called {name.strip()}: add its "
+            f"player, e.g. `{name.strip()} @player`."
+        )
+    if not matches:
+        return None
+    _check_system(matches[0], system)
+    return matches[0]
+
+
 def _check_system(row: Character, system: str | None) -> None:
     if system is not None and row.system != system:
         raise UserError(

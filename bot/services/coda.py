@@ -130,11 +130,13 @@ def penalties_of(*, penalty: int = 0, attempt: int = 1, extra_actions: int = 0) 
     return parts
 
 
-async def _ones(session: AsyncSession, channel_id: int) -> str:
+async def ones_rule(session: AsyncSession, channel_id: int) -> str:
+    """The channel's ``coda.ones`` rule (how rolling 1s reads)."""
     return (await channel_settings.read(session, channel_id)).rule("coda.ones")
 
 
-def _arith(modifier: int, penalty: int = 0) -> str:
+def dice_arithmetic(modifier: int, penalty: int = 0) -> str:
+    """``2d6+3-2``: a test as the roll log writes it."""
     text = "2d6"
     if modifier:
         text += f"{modifier:+d}"
@@ -153,11 +155,12 @@ def _log_test(
     label: str | None,
 ) -> None:
     conditions = "".join(f"; {c.text}" for c in result.conditions)
+    arithmetic = dice_arithmetic(result.modifier, result.penalty)
     roll_log.add(
         session,
         actor,
         system=SYSTEM,
-        input=f"{what} {_arith(result.modifier, result.penalty)} vs TN {result.tn}{conditions}",
+        input=f"{what} {arithmetic} vs TN {result.tn}{conditions}",
         faces=result.faces,
         outcome=f"{result.total} · {result.degree.label}",
         secret=visibility.secret,
@@ -282,7 +285,7 @@ async def roll_test(
             visibility=visibility,
             label=request.label,
             what=roller.subject or who.kind,
-            ones=await _ones(session, actor.channel_id),
+            ones=await ones_rule(session, actor.channel_id),
         )
     return TestOutcome(
         result=result,
@@ -539,65 +542,6 @@ async def specialty_names(
     return characters.matching(list(found[1].specialties), prefix) if found else []
 
 
-# --------------------------------------------------------------------------- /coda opposed
-
-
-@dataclass(frozen=True, slots=True)
-class OpposedOutcome:
-    result: coda.OpposedResult
-    a: Roller
-    b: Roller
-    chances: tuple[float, float, float]
-    label: str | None
-    secrecy: secrecy.Secrecy
-
-
-async def roll_opposed(
-    db: Database,
-    dice: Dice,
-    actor: Actor,
-    *,
-    a: str,
-    b: str,
-    a_with: str | None = None,
-    b_with: str | None = None,
-    a_untrained: str | None = None,
-    b_untrained: str | None = None,
-    label: str | None = None,
-    secret: bool = False,
-) -> OpposedOutcome:
-    """Two sides, each a modifier or a character; side A's dice first, then side B's."""
-    async with db.unit_of_work() as session:
-        side_a = await resolve_roller(
-            session, actor, a, a_with, who="Side A", untrained=a_untrained
-        )
-        side_b = await resolve_roller(
-            session, actor, b, b_with, who="Side B", untrained=b_untrained
-        )
-        visibility = await secrecy.decide(session, actor.channel_id, secret)
-        ones = await _ones(session, actor.channel_id)
-        chances = coda.opposed_chances(a_modifier=side_a.modifier, b_modifier=side_b.modifier)
-        result = coda.opposed(
-            dice, a_modifier=side_a.modifier, b_modifier=side_b.modifier, ones=ones
-        )
-        winner = {"a": "A wins", "b": "B wins"}.get(result.winner or "", "tie")
-        degree = f" · {result.degree.label}" if result.degree is not None else ""
-        roll_log.add(
-            session,
-            actor,
-            system=SYSTEM,
-            input=f"opposed {side_a.name} ({_arith(side_a.modifier, 0)}) vs "
-            f"{side_b.name} ({_arith(side_b.modifier, 0)})",
-            faces=[list(result.a.faces), list(result.b.faces)],
-            outcome=f"{result.a.total} vs {result.b.total} · {winner}{degree}",
-            secret=visibility.secret,
-            label=label,
-        )
-    return OpposedOutcome(
-        result=result, a=side_a, b=side_b, chances=chances, label=label, secrecy=visibility
-    )
-
-
 # --------------------------------------------------------------------------- /coda combined
 
 
@@ -660,7 +604,7 @@ async def roll_combined(
             ]
         )
         visibility = await secrecy.decide(session, actor.channel_id, secret)
-        ones = await _ones(session, actor.channel_id)
+        ones = await ones_rule(session, actor.channel_id)
         kwargs: dict[str, Any] = {
             "tn": base_tn,
             "helpers": [h.modifier for h in helping],
@@ -889,7 +833,7 @@ async def roll_extended(
             visibility=visibility,
             label=label or state.name,
             what=f"extended '{state.name}' stage {state.stage + 1}",
-            ones=await _ones(session, actor.channel_id),
+            ones=await ones_rule(session, actor.channel_id),
         )
         step = coda.extended_apply(state, result)
         if step.completed:

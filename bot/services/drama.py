@@ -16,11 +16,10 @@ from bot.actor import Actor
 from bot.errors import PermissionDenied, UserError
 from bot.services import channel_settings, offload, secrecy
 from bot.services import penalty as penalty_service
-from bot.services.characters import CharacterSheet, active_character, players_active_character
+from bot.services.characters import CharacterSheet, active_character
 from bot.services.permissions import is_gm
 from bot.services.rps import (
     PartySpec,
-    mentioned_user,
     parse_parties,
     party_character,
     skill_stat,
@@ -34,7 +33,7 @@ from engine import penalty
 from engine.dice import Dice
 from engine.penalty import PenaltyChange
 from engine.systems import drama
-from engine.systems.drama import DramaResult, OpposedResult, Outcome, Pools
+from engine.systems.drama import DramaResult, Outcome, Pools
 
 SYSTEM = "drama"
 PRICE_WINDOW = timedelta(minutes=15)
@@ -113,7 +112,7 @@ def pools_from(request: PoolRequest, sheet: CharacterSheet | None, *, penalty_di
 
 
 @dataclass(frozen=True, slots=True)
-class _Roller:
+class Roller:
     """Whoever rolls: their active Drama character (if any), its locked pool, their pools."""
 
     sheet: CharacterSheet | None
@@ -129,13 +128,13 @@ class _Roller:
         return self.sheet.name if self.sheet is not None else None
 
 
-async def _roller(
+async def build_roller(
     session: AsyncSession,
     actor: Actor,
     request: PoolRequest,
     *,
     opponent: CharacterSheet | None = None,
-) -> tuple[_Roller, PenaltyPool | None]:
+) -> tuple[Roller, PenaltyPool | None]:
     """Read the roller's character (required for sheet values), lock its pool (and the
     opponent's), build the pools."""
     try:
@@ -146,7 +145,7 @@ async def _roller(
         sheet = None  # a bare pool rolled without a character: no penalty dice to track
     pool, their_pool = await _lock_pools(session, actor, sheet, opponent)
     penalty_dice = pool.dice if pool is not None else 0
-    roller = _Roller(
+    roller = Roller(
         sheet=sheet,
         pool=pool,
         pools=pools_from(request, sheet, penalty_dice=penalty_dice),
@@ -167,7 +166,7 @@ async def _lock_pools(
     return [locked[s.id] if s is not None else None for s in sheets]
 
 
-def _gain(
+def gain_penalty(
     session: AsyncSession, actor: Actor, pool: PenaltyPool | None, result: DramaResult
 ) -> PenaltyChange | None:
     if pool is None or not result.penalty_gained:
@@ -327,14 +326,14 @@ async def test(
             raise PermissionDenied(
                 "Only the channel's GM can turn penalty dice into a risk (Rd → Dd for one test)."
             )
-        roller, _ = await _roller(session, actor, request)
+        roller, _ = await build_roller(session, actor, request)
         if request.risk and roller.sheet is None:
             raise UserError("A risk turns your character's penalty dice into Dd: you have none.")
         team = await _helpers(session, actor, request, helpers)
         everyone = [roller.pools, *(h.pools for h in team)]
         together = drama.together(dice, pools=everyone, criticals=roller.criticals)
         result = together.tests[0]
-        gained = _gain(session, actor, roller.pool, result)
+        gained = gain_penalty(session, actor, roller.pool, result)
         offer_id = None
         if together.outcome is Outcome.YES_BUT:
             offer_id = await _offer(session, actor, roller.sheet, now)
@@ -427,123 +426,3 @@ async def pay_price(db: Database, actor: Actor, offer_id: int, *, now: datetime)
                 session, pool, change, user_id=actor.user_id, kind="price", reason="Yes, but…"
             )
         return PriceOutcome(offer.character_name, change)
-
-
-# --- /drama opposed ---------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class OpposedOutcome:
-    result: OpposedResult
-    pools: Pools
-    their_pools: Pools
-    their_name: str
-    chances: dict[str, float] | None  # None: not worked out in time (offload.odds)
-    character: str | None
-    penalty_dice: int
-    gained: PenaltyChange | None
-    label: str | None
-    secrecy: secrecy.Secrecy
-    # A mentioned opponent's character: their penalty dice joined their Rd, their Dd 1s
-    # went into their pool.
-    their_character: str | None = None
-    their_penalty_dice: int = 0
-    their_gained: PenaltyChange | None = None
-
-
-async def _opponent(session: AsyncSession, actor: Actor, name: str) -> CharacterSheet | None:
-    """A mentioned opponent's active Drama character (none for a plain name).
-
-    Rolling it changes its penalty pool, so only a GM may (a player changes only their own
-    character): a player is told to let the opponent roll, or to name them without a mention.
-    """
-    user_id = mentioned_user(name)
-    if user_id is None:
-        return None
-    if user_id == actor.user_id:
-        raise UserError("You cannot oppose yourself: name someone else.")
-    sheet = await players_active_character(
-        session, actor, user_id, system=SYSTEM, action="roll the opposing side with"
-    )
-    if sheet is None:
-        raise UserError(
-            f"<@{user_id}> has no active Drama character here: name the opponent instead "
-            "(e.g. `their_name:Tom`)."
-        )
-    return sheet
-
-
-async def opposed(
-    db: Database,
-    dice: Dice,
-    actor: Actor,
-    request: PoolRequest,
-    *,
-    their_base: int,
-    their_resistance: int = 0,
-    their_drama: int = 0,
-    their_name: str | None = None,
-    momentum: str | None = None,
-    label: str | None = None,
-    secret: bool = False,
-) -> OpposedOutcome:
-    """The roller's pools (side a, rolled first) against the opponent's given pools.
-
-    A mentioned opponent is a player: their character's penalty dice join their Rd and
-    their drama-die 1s go into their pool, as for the roller.
-    """
-    if momentum not in (None, "me", "them"):
-        raise UserError("Momentum goes to `me` or `them`.")
-    their_pools = drama.given_pools(their_base, resistance=their_resistance, drama=their_drama)
-    name = (their_name or "").strip() or "Opponent"
-    async with db.unit_of_work() as session:
-        their_sheet = await _opponent(session, actor, name)
-        roller, their_pool = await _roller(session, actor, request, opponent=their_sheet)
-        their_penalty = their_pool.dice if their_pool is not None else 0
-        if their_sheet is not None:
-            name = their_sheet.name
-            their_pools = drama.given_pools(
-                their_base, resistance=their_resistance, drama=their_drama, penalty=their_penalty
-            )
-        result = drama.opposed(
-            dice,
-            a=roller.pools,
-            b=their_pools,
-            criticals=roller.criticals,
-            momentum={"me": "a", "them": "b", None: None}[momentum],
-        )
-        gained = _gain(session, actor, roller.pool, result.a)
-        their_gained = _gain(session, actor, their_pool, result.b)
-        visibility = await secrecy.decide(session, actor.channel_id, secret)
-        me = roller.character or actor.display_name
-        winner = {"a": me, "b": name, None: None}[result.winner]
-        roll_log.add(
-            session,
-            actor,
-            system=SYSTEM,
-            input=f"opposed {me} {pools_text(roller.pools)} vs {name} {pools_text(their_pools)}",
-            faces=[faces_of(result.a), faces_of(result.b)],
-            outcome=(
-                f"{result.a.net} vs {result.b.net}: "
-                + (f"{winner} wins by {result.level}" if winner else result.outcome.value)
-            ),
-            secret=visibility.secret,
-            label=label,
-        )
-    return OpposedOutcome(
-        result=result,
-        pools=roller.pools,
-        their_pools=their_pools,
-        their_name=name,
-        chances=await offload.odds(
-            drama.opposed_chances, a=roller.pools, b=their_pools, criticals=roller.criticals
-        ),
-        character=roller.character,
-        penalty_dice=roller.penalty_dice,
-        gained=gained,
-        label=label,
-        secrecy=visibility,
-        their_character=their_sheet.name if their_sheet is not None else None,
-        their_penalty_dice=their_penalty,
-        their_gained=their_gained,
-    )

@@ -7,20 +7,26 @@ transaction.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import asdict, dataclass, replace
+from datetime import datetime
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.actor import Actor
 from bot.errors import UserError
-from bot.services import characters, secrecy
+from bot.services import characters, secrecy, side_requests
+from bot.services.permissions import is_gm
+from bot.services.side_requests import Challenge
 from bot.storage import Database
+from bot.storage.models import Character
 from bot.storage.repositories import rolls as roll_log
 from bot.text import signed, term
-from engine.dice import Dice
+from engine.dice import Dice, RecordingDice, ReplayDice
 from engine.systems import hogwarts1990 as h90
 
 SYSTEM = "h90"
+#: The "roll your side" request kind ``/h90 opposed`` answers (in the button's custom id).
+OPPOSED_KIND = "h90.opposed"
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,6 +116,8 @@ class OpposedOutcome:
     odds: h90.OpposedOdds
     label: str | None
     secrecy: secrecy.Secrecy
+    #: Who rolled (the footer), when the other side's player rolled their own side.
+    rollers: str | None = None
 
 
 async def _side(
@@ -291,35 +299,148 @@ async def opposed(
     vs_name: str | None = None,
     label: str | None = None,
     secret: bool = False,
-) -> OpposedOutcome:
+    now: datetime,
+) -> OpposedOutcome | Challenge:
+    """Both sides at once; or, when a player's ``vs_character`` is another player's
+    character, the caller's side now and a request that player answers
+    (:mod:`bot.services.side_requests`). A GM rolls both sides at once."""
     async with db.unit_of_work() as session:
         a = await _side(session, actor, roller)
+        if vs.character and not await is_gm(session, actor):
+            other = await characters.others_character(session, actor, vs.character, system=SYSTEM)
+            if other is not None:
+                return await _challenge(
+                    session, dice, actor, a, roller, vs, other, label, secret=secret, now=now
+                )
         b = await _side(session, actor, vs, other=True)
         if vs_name and not b.attribute:
             b = replace(b, display=" ".join(vs_name.split()))
-        sides = {
-            "a_bonus": a.bonus,
-            "a_stress": roller.stress,
-            "a_advantage": roller.advantage,
-            "b_bonus": b.bonus,
-            "b_stress": vs.stress,
-            "b_advantage": vs.advantage,
-        }
-        odds = h90.opposed_odds(**sides)
         visibility = await secrecy.decide(session, actor.channel_id, secret)
-        result = h90.opposed(dice, **sides)
-        # The names the reply shows: a side without one is the roller or "Opponent".
-        a_name = a.name if a.named else actor.display_name
-        b_name = b.name if b.named else "Opponent"
-        winner = {"a": f"{a_name} wins", "b": f"{b_name} wins", None: "tie"}[result.winner]
-        roll_log.add(
-            session,
-            actor,
-            system=SYSTEM,
-            input=f"{_log_input(a, roller, name=a_name)} vs {_log_input(b, vs, name=b_name)}",
-            faces=[*result.a.faces, *result.b.faces],
-            outcome=f"{result.a.total} vs {result.b.total}: {winner}",
-            secret=visibility.secret,
-            label=label,
+        return _opposed(
+            session, dice, actor, (a, roller), (b, vs), label, visibility, actor.display_name
         )
-    return OpposedOutcome(result, a, b, odds, label, visibility)
+
+
+def _opposed(
+    session: AsyncSession,
+    dice: Dice,
+    actor: Actor,
+    first: tuple[Side, Roller],
+    second: tuple[Side, Roller],
+    label: str | None,
+    visibility: secrecy.Secrecy,
+    challenger: str,
+    rollers: str | None = None,
+) -> OpposedOutcome:
+    """Roll (side A's dice first: replayed when it rolled earlier) and log the roll."""
+    (a, roller), (b, vs) = first, second
+    sides = {
+        "a_bonus": a.bonus,
+        "a_stress": roller.stress,
+        "a_advantage": roller.advantage,
+        "b_bonus": b.bonus,
+        "b_stress": vs.stress,
+        "b_advantage": vs.advantage,
+    }
+    odds = h90.opposed_odds(**sides)
+    result = h90.opposed(dice, **sides)
+    # The names the reply shows: a side without one is the roller or "Opponent".
+    a_name = a.name if a.named else challenger
+    b_name = b.name if b.named else "Opponent"
+    winner = {"a": f"{a_name} wins", "b": f"{b_name} wins", None: "tie"}[result.winner]
+    roll_log.add(
+        session,
+        actor,
+        system=SYSTEM,
+        input=f"{_log_input(a, roller, name=a_name)} vs {_log_input(b, vs, name=b_name)}",
+        faces=[*result.a.faces, *result.b.faces],
+        outcome=f"{result.a.total} vs {result.b.total}: {winner}",
+        secret=visibility.secret,
+        label=label,
+    )
+    return OpposedOutcome(result, a, b, odds, label, visibility, rollers)
+
+
+async def _challenge(
+    session: AsyncSession,
+    dice: Dice,
+    actor: Actor,
+    a: Side,
+    roller: Roller,
+    vs: Roller,
+    other: Character,
+    label: str | None,
+    *,
+    secret: bool,
+    now: datetime,
+) -> Challenge:
+    """Roll the caller's side now, log it, and store what the other player rolls."""
+    if not vs.attribute:
+        raise UserError(f"Name the attribute {other.name} rolls with `vs_attribute`.")
+    side_requests.refuse_secret(secret, f"{other.name}'s player")
+    recording = RecordingDice(dice)
+    rolled = h90.roll(recording, bonus=a.bonus, stress=roller.stress, advantage=roller.advantage)
+    a_name = a.name if a.named else actor.display_name
+    roll_log.add(
+        session,
+        actor,
+        system=SYSTEM,
+        input=f"{_log_input(a, roller, name=a_name)} vs {other.name} (its player rolls)",
+        faces=list(rolled.faces),
+        outcome=f"{rolled.total} · waiting for the other side",
+        secret=False,
+        label=label,
+    )
+    request = await side_requests.create(
+        session,
+        actor,
+        kind=OPPOSED_KIND,
+        addressed_id=other.owner_id,
+        side={
+            "faces": recording.faces,
+            "side": asdict(a),
+            "stress": roller.stress,
+            "advantage": roller.advantage,
+        },
+        options={
+            "vs": asdict(replace(vs, character=other.name)),
+            "label": label,
+            "challenger": actor.display_name,
+        },
+        now=now,
+    )
+    return Challenge(
+        request_id=request.id,
+        challenger=a_name,
+        addressed_id=other.owner_id,
+        opponent=other.name,
+        rolls=vs.attribute,
+        label=label,
+    )
+
+
+async def roll_their_side(
+    db: Database, dice: Dice, actor: Actor, request_id: int, *, now: datetime
+) -> OpposedOutcome:
+    """The other player answers: their character's attribute from their own sheet, the
+    caller's stored dice replayed first through the engine's opposed roll."""
+    async with db.unit_of_work() as session:
+        request = await side_requests.claim(session, actor, request_id, kind=OPPOSED_KIND, now=now)
+        side, options = request.challenger_side, request.options
+        a = Side(**side["side"])
+        if not a.named:  # a bare bonus: shown as the player who rolled it, not the presser
+            a = replace(a, display=options["challenger"])
+        roller = Roller(stress=side["stress"], advantage=side["advantage"])
+        vs = Roller(**options["vs"])
+        b = await _side(session, actor, vs, other=True)
+        return _opposed(
+            session,
+            ReplayDice(side["faces"], then=dice),
+            actor,
+            (a, roller),
+            (b, vs),
+            options["label"],
+            secrecy.PUBLIC,
+            options["challenger"],
+            rollers=f"{options['challenger']} and {actor.display_name}",
+        )

@@ -8,7 +8,7 @@ the roll, and returns a frozen outcome with the exact odds for the renderer.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -106,6 +106,8 @@ class FaceToFaceOutcome:
     secrecy: secrecy.Secrecy
     mods: Mods | None = None
     """The active side's MODs by name (see :class:`NormalOutcome`)."""
+    #: Who rolled (the footer), when the reactive side's player rolled their own side.
+    rollers: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -178,7 +180,7 @@ async def read_value(
     return Source(value, name, sheet.name)
 
 
-def _sides_checked(label: str, attribute: int, mods: int, burst: int) -> None:
+def sides_checked(label: str, attribute: int, mods: int, burst: int) -> None:
     """Validate one side up front so the message says "Reactive …" rather than "side B …"."""
     try:
         infinity.normal_odds(attribute=attribute, mods=mods, burst=burst)
@@ -220,60 +222,11 @@ async def roll(
             secret=visibility.secret,
             label=label,
         )
-    return NormalOutcome(result, odds, source, label, visibility, _shown(named))
+    return NormalOutcome(result, odds, source, label, visibility, shown_mods(named))
 
 
-def _shown(named: Mods) -> Mods | None:
+def shown_mods(named: Mods) -> Mods | None:
     return named if named.named_beyond_plain else None
-
-
-async def face_to_face(
-    db: Database,
-    dice: Dice,
-    actor: Actor,
-    *,
-    active: Side,
-    reactive: Side,
-    attack: Attack | None = None,
-    label: str | None = None,
-    secret: bool = False,
-) -> FaceToFaceOutcome:
-    """A face to face roll: the active side's dice are drawn first, then the reactive side's.
-
-    ``attack`` names the active side's MODs (added to its plain ``mods``).
-    """
-    named = (attack or Attack()).mods(active.mods)
-    active = replace(active, mods=named.for_roll)
-    async with db.unit_of_work() as session:
-        a = await read_value(session, actor, active.attribute, character=active.character)
-        b = await read_value(session, actor, reactive.attribute, character=reactive.character)
-        _sides_checked("Active", a.value, active.mods, active.burst)
-        _sides_checked("Reactive", b.value, reactive.mods, reactive.burst)
-        sides = {
-            "a_attribute": a.value,
-            "a_mods": active.mods,
-            "a_burst": active.burst,
-            "b_attribute": b.value,
-            "b_mods": reactive.mods,
-            "b_burst": reactive.burst,
-        }
-        odds = infinity.ftf_odds(**sides)
-        visibility = await secrecy.decide(session, actor.channel_id, secret)
-        result = infinity.face_to_face(dice, **sides)
-        roll_log.add(
-            session,
-            actor,
-            system=SYSTEM,
-            input=(
-                f"ftf {a.text} MOD {active.mods:+d} B{active.burst} (SV {result.a.sv}) vs "
-                f"{b.text} MOD {reactive.mods:+d} B{reactive.burst} (SV {result.b.sv})"
-            ),
-            faces=[list(result.a.faces), list(result.b.faces)],
-            outcome=_ftf_summary(result),
-            secret=visibility.secret,
-            label=label,
-        )
-    return FaceToFaceOutcome(result, odds, a, b, label, visibility, _shown(named))
 
 
 # A split target: "Warband:1:13" or "Warband:1:13:-3:2" (name, dice aimed, attribute, MODs,
@@ -369,13 +322,13 @@ async def burst_split(
             ),
             faces=[list(result.attack.faces), *(list(d.b.faces) for d in result.duels)],
             outcome="; ".join(
-                f"{n}: {_ftf_summary(d, ('active', 'target'))}"
+                f"{n}: {ftf_summary(d, ('active', 'target'))}"
                 for n, d in zip(names, result.duels, strict=True)
             ),
             secret=visibility.secret,
             label=label,
         )
-    return SplitOutcome(result, odds, a, b, names, label, visibility, _shown(named))
+    return SplitOutcome(result, odds, a, b, names, label, visibility, shown_mods(named))
 
 
 async def save(
@@ -431,7 +384,7 @@ def _normal_summary(result: NormalResult) -> str:
     return text
 
 
-def _ftf_summary(result: FaceToFaceResult, sides: tuple[str, str] = ("active", "reactive")) -> str:
+def ftf_summary(result: FaceToFaceResult, sides: tuple[str, str] = ("active", "reactive")) -> str:
     if result.winner is None:
         return f"nobody wins ({result.decision.value})"
     side = sides[0] if result.winner == "a" else sides[1]

@@ -447,6 +447,15 @@ def opposed(
     return OpposedResult(a=a_result, b=b_result, winner=winner)
 
 
+def side_faces(dice: Dice) -> tuple[int, ...]:
+    """One side's dice of an opposed test, drawn alone (2d6 with rolling 6s).
+
+    :func:`opposed` draws side A's dice exactly so before side B's: replayed first (see
+    :class:`engine.dice.ReplayDice`), they give the result of that side rolled earlier.
+    """
+    return _roll(dice, TEST_DICE)
+
+
 def opposed_chances(
     *, a_modifier: int = 0, a_penalty: int = 0, b_modifier: int = 0, b_penalty: int = 0
 ) -> tuple[float, float, float]:

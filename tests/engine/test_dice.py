@@ -6,7 +6,7 @@ from collections import Counter
 
 import pytest
 
-from engine.dice import Dice, DiceError, ScriptedDice, SecureDice, SeededDice
+from engine.dice import Dice, DiceError, ReplayDice, ScriptedDice, SecureDice, SeededDice
 
 
 def test_scripted_dice_return_the_faces_in_order() -> None:
@@ -46,3 +46,15 @@ def test_sources_are_uniform_over_the_faces(dice: Dice) -> None:
 
 def test_every_source_is_a_dice() -> None:
     assert all(isinstance(d, Dice) for d in (SecureDice(), SeededDice(1), ScriptedDice([1])))
+
+
+def test_replay_dice_draw_the_stored_faces_then_the_live_source() -> None:
+    live = ScriptedDice([2, 5])
+    dice = ReplayDice([6, 1], then=live)
+    assert [dice.roll(6) for _ in range(4)] == [6, 1, 2, 5]
+    assert live.used == 2
+
+
+def test_replay_dice_refuse_a_stored_face_the_die_cannot_show() -> None:
+    with pytest.raises(DiceError, match="replayed face 8 does not fit a d6"):
+        ReplayDice([8], then=ScriptedDice([])).roll(6)

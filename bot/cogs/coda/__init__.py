@@ -3,6 +3,7 @@ and attacks with the defender's Dodge / Parry buttons."""
 
 from discord.ext import commands
 
+from bot.cogs._side_request import RollSideButton
 from bot.cogs.coda._attack import DefendButton
 from bot.cogs.coda._cog import CodaCog
 
@@ -11,7 +12,8 @@ async def setup(bot: commands.Bot) -> None:
     # A dynamic item answers its buttons by custom id, so an exchange resumes after a restart.
     bot.add_dynamic_items(DefendButton)
     await bot.add_cog(CodaCog(bot))
+    bot.add_dynamic_items(RollSideButton)  # the same item for every system: added once
 
 
 async def teardown(bot: commands.Bot) -> None:
-    bot.remove_dynamic_items(DefendButton)
+    bot.remove_dynamic_items(DefendButton, RollSideButton)

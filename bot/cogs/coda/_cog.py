@@ -10,6 +10,7 @@ from discord import app_commands
 from bot.cogs._common import Choices, NarratorCog, actor_from, safe_autocomplete, send_roll
 from bot.cogs._options import CHARACTER_HELP, ROLL_HELP, Label, SheetName
 from bot.cogs._sheets import attribute_autocomplete, character_autocomplete, skill_autocomplete
+from bot.cogs._side_request import register, send_challenge
 from bot.cogs.coda._attack import run_attack
 from bot.cogs.coda._coda_options import (
     DIFFICULTIES,
@@ -32,10 +33,15 @@ from bot.cogs.coda._coda_options import (
 from bot.render import coda as render
 from bot.render.coda_reference import table_embed
 from bot.services import coda as service
+from bot.services import coda_opposed as opposed
 from bot.services.coda_attack import AttackRequest
+from bot.services.side_requests import Challenge
 from engine.systems import coda, coda_reference
 
 __all__ = ["TN", "CodaCog", "Modifier", "Penalty"]
+
+
+register(opposed.KIND, opposed.roll_their_side, render.opposed_embed)
 
 
 class CodaCog(NarratorCog):
@@ -279,10 +285,11 @@ class CodaCog(NarratorCog):
         label: Label | None = None,
         secret: bool = False,
     ) -> None:
-        outcome = await service.roll_opposed(
+        outcome = await opposed.roll_opposed(
             self.db,
             self.dice,
             actor_from(interaction),
+            now=interaction.created_at,
             a=a,
             b=b,
             a_with=a_skill,
@@ -292,6 +299,9 @@ class CodaCog(NarratorCog):
             label=label,
             secret=secret,
         )
+        if isinstance(outcome, Challenge):
+            await send_challenge(interaction, opposed.KIND, outcome)
+            return
         embed = render.opposed_embed(outcome, interaction.user.display_name)
         await send_roll(interaction, embed, outcome.secrecy)
 

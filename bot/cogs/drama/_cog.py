@@ -12,11 +12,14 @@ from bot.cogs._common import NarratorCog, actor_from, send_roll, typed_mentions
 from bot.cogs._confirm import answer_error
 from bot.cogs._options import ROLL_HELP, Label, SheetName
 from bot.cogs._sheets import attribute_autocomplete, skill_autocomplete
+from bot.cogs._side_request import register, send_challenge
 from bot.ratelimit import within_limits
 from bot.render import drama as render
 from bot.services import drama as service
+from bot.services import drama_opposed as opposed_service
 from bot.services.drama import OfferClosed, PoolRequest
 from bot.services.rps import PARTIES_LENGTH
+from bot.services.side_requests import Challenge
 from bot.storage.db import track_writes
 from bot.tree import send_ephemeral
 from engine.systems import drama
@@ -123,6 +126,9 @@ class PayPriceButton(
         )
 
 
+register(opposed_service.KIND, opposed_service.roll_their_side, render.opposed_embed)
+
+
 class DramaCog(NarratorCog):
     drama_group = app_commands.Group(
         name="drama", description="Drama in History: Base, Resistance and Drama dice pools"
@@ -190,8 +196,13 @@ class DramaCog(NarratorCog):
         name="opposed", description="Your pools against an opponent's: net 2 and more than them"
     )
     @app_commands.describe(
-        their_base="The opponent's Base dice",
-        their_name="Who the opponent is: a name (a GM may name @player: their penalty dice count)",
+        their_base="The opponent's Base dice (or what a mentioned player's character rolls)",
+        their_name="Who the opponent is: a name, or @player (who rolls their own side; a GM "
+        "rolls it for them)",
+        their_attribute="A mentioned player's character: the attribute it rolls",
+        their_skill="A mentioned player's character: the skill it rolls",
+        their_backgrounds="A mentioned player's character: backgrounds standing in for a skill",
+        their_indirect="Their backgrounds are a stretch: +1 Rd each as well",
         their_resistance="The opponent's Resistance dice (their penalties, situation)",
         their_drama="The opponent's Drama dice",
         momentum="Who has the momentum if it is a draw (the GM says)",
@@ -203,8 +214,12 @@ class DramaCog(NarratorCog):
     async def opposed(
         self,
         interaction: discord.Interaction,
-        their_base: Dice,
+        their_base: Dice | None = None,
         their_name: Name | None = None,
+        their_attribute: SheetName | None = None,
+        their_skill: SheetName | None = None,
+        their_backgrounds: Backgrounds | None = None,
+        their_indirect: bool = False,
         their_resistance: Dice = 0,
         their_drama: Dice = 0,
         base: Dice | None = None,
@@ -222,18 +237,29 @@ class DramaCog(NarratorCog):
         request = PoolRequest(
             base, attribute, skill, backgrounds, indirect, None, resistance, 0, drama, hand
         )
-        outcome = await service.opposed(
+        their = opposed_service.their_request(
+            their_base,
+            attribute=their_attribute,
+            skill=their_skill,
+            backgrounds=their_backgrounds,
+            indirect=their_indirect,
+            resistance=their_resistance,
+            drama_dice=their_drama,
+        )
+        outcome = await opposed_service.opposed(
             self.db,
             self.dice,
             actor_from(interaction),
             request,
-            their_base=their_base,
-            their_resistance=their_resistance,
-            their_drama=their_drama,
+            their,
             their_name=typed_mentions(interaction, their_name) if their_name else None,
             momentum=momentum,
             label=label,
             secret=secret,
+            now=interaction.created_at,
         )
+        if isinstance(outcome, Challenge):
+            await send_challenge(interaction, opposed_service.KIND, outcome)
+            return
         embed = render.opposed_embed(outcome, interaction.user.display_name)
         await send_roll(interaction, embed, outcome.secrecy)

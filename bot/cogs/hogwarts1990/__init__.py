@@ -2,8 +2,10 @@
 
 from discord.ext import commands
 
+from bot.cogs._side_request import RollSideButton
 from bot.cogs.hogwarts1990._cog import Hogwarts1990Cog
 
 
 async def setup(bot: commands.Bot) -> None:
     await bot.add_cog(Hogwarts1990Cog(bot))
+    bot.add_dynamic_items(RollSideButton)  # the same item for every system: added once

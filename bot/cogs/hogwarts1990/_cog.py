@@ -8,9 +8,11 @@ from discord import app_commands
 from bot.cogs._common import Choices, NarratorCog, actor_from, safe_autocomplete, send_roll
 from bot.cogs._options import CHARACTER_HELP, ROLL_HELP, Label, SheetName
 from bot.cogs._sheets import attribute_autocomplete, character_autocomplete, sheet_names_from
+from bot.cogs._side_request import register, send_challenge
 from bot.render import hogwarts1990 as render
 from bot.services import characters
 from bot.services import hogwarts1990 as service
+from bot.services.side_requests import Challenge
 from engine.systems import hogwarts1990 as h90
 
 Bonus = app_commands.Range[int, h90.BONUS_MIN, h90.BONUS_MAX]
@@ -32,6 +34,9 @@ async def _reply(interaction: discord.Interaction, outcome: service.RollOutcome)
     await send_roll(
         interaction, render.roll_embed(outcome, interaction.user.display_name), outcome.secrecy
     )
+
+
+register(service.OPPOSED_KIND, service.roll_their_side, render.opposed_embed)
 
 
 class Hogwarts1990Cog(NarratorCog):
@@ -136,7 +141,11 @@ class Hogwarts1990Cog(NarratorCog):
             vs_name=vs_name,
             label=label,
             secret=secret,
+            now=interaction.created_at,
         )
+        if isinstance(outcome, Challenge):
+            await send_challenge(interaction, service.OPPOSED_KIND, outcome)
+            return
         await send_roll(
             interaction,
             render.opposed_embed(outcome, interaction.user.display_name),

@@ -8,9 +8,12 @@ from discord import app_commands
 from bot.cogs._common import NarratorCog, actor_from, send_roll
 from bot.cogs._options import CHARACTER_HELP, ROLL_HELP, Label, SheetName
 from bot.cogs._sheets import attribute_autocomplete, character_autocomplete, sheet_names_from
+from bot.cogs._side_request import register, send_challenge
 from bot.render import infinity as render
 from bot.services import characters
 from bot.services import infinity as service
+from bot.services import infinity_ftf as ftf_service
+from bot.services.side_requests import Challenge
 from engine.systems import infinity
 from engine.systems.infinity_mods import MAX_DISTANCE
 
@@ -34,6 +37,9 @@ MIMETISM = [
 ]
 Distance = app_commands.Range[int, 0, MAX_DISTANCE]
 RangeBands = app_commands.Range[str, 1, 200]
+
+
+register(ftf_service.KIND, ftf_service.roll_their_side, render.ftf_embed)
 
 
 class InfinityCog(NarratorCog):
@@ -136,7 +142,7 @@ class InfinityCog(NarratorCog):
             )
             await send_roll(interaction, render.split_embed(split, roller), split.secrecy)
             return
-        outcome = await service.face_to_face(
+        outcome = await ftf_service.face_to_face(
             self.db,
             self.dice,
             actor_from(interaction),
@@ -145,7 +151,11 @@ class InfinityCog(NarratorCog):
             attack=attack,
             label=label,
             secret=secret,
+            now=interaction.created_at,
         )
+        if isinstance(outcome, Challenge):
+            await send_challenge(interaction, ftf_service.KIND, outcome)
+            return
         await send_roll(interaction, render.ftf_embed(outcome, roller), outcome.secrecy)
 
     @group.command(name="save", description="Saving rolls: one d20 per hit; each failure a Wound")

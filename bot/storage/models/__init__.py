@@ -17,6 +17,7 @@ from bot.storage.models.rps_drama import (
     PenaltyPool,
     RpsSustainedTask,
 )
+from bot.storage.models.side_requests import SideRequest
 
 __all__ = [
     "ActiveCharacter",
@@ -35,4 +36,5 @@ __all__ = [
     "QuidditchMatch",
     "RollLog",
     "RpsSustainedTask",
+    "SideRequest",
 ]

@@ -219,11 +219,19 @@ async def test_the_gm_opposes_a_players_character(table: Table) -> None:
 async def test_a_player_cannot_read_another_players_sheet(table: Table) -> None:
     await hermione(table)
     await table.alice.slash(table.channel, "sheet use", character="Hermione")
+    table.bot.dice = ScriptedDice([7, 4])  # bob's own side only
     result = await table.bob.slash(
         table.channel, "h90 opposed", vs_character="Hermione", vs_attribute="Bravery"
     )
-    assert result.ephemeral
-    assert "There is no character called `Hermione` that you can use" in result.response.content
+    # Issue 12b: alice is asked to roll Hermione's side herself; nothing of her sheet is read.
+    assert result.response.content.startswith(
+        f"<@{table.alice.id}>: bob challenges **Hermione** (Bravery) — roll your side"
+    )
+    assert not result.response.embeds
+    missing = await table.bob.slash(
+        table.channel, "h90 roll", character="Hermione", attribute="Bravery"
+    )
+    assert "There is no character called `Hermione` that you can use" in text_of(missing)
 
 
 async def test_the_gm_rolls_for_a_players_character(table: Table) -> None:

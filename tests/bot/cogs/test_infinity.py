@@ -214,14 +214,19 @@ async def test_players_cannot_roll_from_someone_elses_sheet(table: Table) -> Non
     result = await slash(
         table,
         "ftf",
-        [],
+        [7],  # bob's own active side only
         member=table.bob,
         active_attribute="12",
         reactive_attribute="BS",
         reactive_character="Fusilier",
     )
-    assert result.ephemeral
-    assert "no character called `Fusilier` that you can use" in result.response.content
+    # Issue 12b: alice is asked to roll the Fusilier's side herself; nothing of it is read.
+    assert result.response.content.startswith(
+        f"<@{table.alice.id}>: bob challenges **Fusilier** (BS) — roll your side"
+    )
+    assert not result.response.embeds
+    own = await slash(table, "roll", [], member=table.bob, attribute="BS", character="Fusilier")
+    assert own.ephemeral and "no character called `Fusilier` that you can use" in text_of(own)
 
 
 # --------------------------------------------------------------------------- /infinity save

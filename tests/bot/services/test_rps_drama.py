@@ -11,7 +11,7 @@ from sqlalchemy import func, select
 
 from bot.actor import Actor
 from bot.errors import PermissionDenied, UserError
-from bot.services import drama, penalty, rps, sheets
+from bot.services import drama, drama_opposed, penalty, rps, sheets
 from bot.services.characters import CharacterSheet, Skill
 from bot.services.drama import OfferClosed, PoolRequest
 from bot.services.rps import BaseRequest, PartySpec, parse_parties
@@ -90,8 +90,14 @@ async def test_a_mention_no_user_can_have_is_refused_before_any_query(
     with pytest.raises(UserError, match="mentions nobody"):
         parse_parties(f"{mention}:3, Bob:3")
     with pytest.raises(UserError, match="mentions nobody"):
-        await drama.opposed(
-            db, ScriptedDice([]), ALICE, PoolRequest(base=2), their_base=2, their_name=mention
+        await drama_opposed.opposed(
+            db,
+            ScriptedDice([]),
+            ALICE,
+            PoolRequest(base=2),
+            drama_opposed.their_request(2),
+            their_name=mention,
+            now=datetime.now(UTC),
         )
     assert parse_parties("<@9223372036854775807>") == [PartySpec(None, None, 2**63 - 1)]
 

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from engine.dice import DiceError, ScriptedDice, SeededDice
+from engine.dice import DiceError, ReplayDice, ScriptedDice, SeededDice
 from engine.errors import InputError
 from engine.systems import coda
 from engine.systems.coda import (
@@ -394,6 +394,18 @@ def test_opposed_higher_result_wins_and_degree_uses_losers_result():
     assert result.degree is Degree.SUPERIOR_SUCCESS  # 14 against TN 7: margin 7
     assert result.margin == 7
     assert result.b.degree is Degree.COMPLETE_FAILURE
+
+
+def test_a_side_rolled_alone_then_replayed_gives_the_opposed_result():
+    """The "roll your side" button: side A's dice drawn first, alone (rolling 6s too), then
+    replayed into opposed() with side B's dice drawn fresh: as if both had rolled at once."""
+    early = ScriptedDice([6, 6, 6, 2])
+    a_faces = coda.side_faces(early)
+    assert a_faces == (6, 6, 6, 2) and early.remaining == 0
+    replayed = coda.opposed(ReplayDice(a_faces, then=ScriptedDice([3, 4])), a_modifier=1)
+    at_once = coda.opposed(ScriptedDice([6, 6, 6, 2, 3, 4]), a_modifier=1)
+    assert replayed == at_once
+    assert (replayed.a.total, replayed.b.total, replayed.winner) == (21, 7, "a")
 
 
 def test_opposed_side_b_can_win():
