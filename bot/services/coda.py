@@ -145,7 +145,7 @@ def dice_arithmetic(modifier: int, penalty: int = 0) -> str:
     return text
 
 
-def _log_test(
+def log_test(
     session: AsyncSession,
     actor: Actor,
     result: coda.TestResult,
@@ -168,7 +168,7 @@ def _log_test(
     )
 
 
-def _roll_and_log(
+def roll_and_log(
     session: AsyncSession,
     dice: Dice,
     actor: Actor,
@@ -192,7 +192,7 @@ def _roll_and_log(
     }
     chance = coda.chance(**kwargs)
     result = coda.test(dice, **kwargs)
-    _log_test(session, actor, result, what=what, visibility=visibility, label=label)
+    log_test(session, actor, result, what=what, visibility=visibility, label=label)
     return result, chance
 
 
@@ -274,7 +274,7 @@ async def roll_test(
     async with db.unit_of_work() as session:
         roller = await who.roller(session, actor)
         visibility = await secrecy.decide(session, actor.channel_id, request.secret)
-        result, chance = _roll_and_log(
+        result, chance = roll_and_log(
             session,
             dice,
             actor,
@@ -621,7 +621,7 @@ async def roll_combined(
             modifier=lead.modifier + result.bonus, tn=base_tn, ones=ones, conditions=chosen
         )
         for helper, test in zip(helping, result.helpers, strict=True):
-            _log_test(
+            log_test(
                 session,
                 actor,
                 test,
@@ -629,7 +629,7 @@ async def roll_combined(
                 visibility=visibility,
                 label=label,
             )
-        _log_test(
+        log_test(
             session,
             actor,
             result.leader,
@@ -822,7 +822,7 @@ async def roll_extended(
         else:
             roller = plain_roller(modifier or 0)
         visibility = await secrecy.decide(session, actor.channel_id, secret)
-        result, chance = _roll_and_log(
+        result, chance = roll_and_log(
             session,
             dice,
             actor,

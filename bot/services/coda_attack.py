@@ -23,11 +23,11 @@ from bot.services.characters import CharacterSheet, ResourceChange
 from bot.services.coda import (
     SYSTEM,
     Roller,
-    _log_test,
-    _ones,
-    _roll_and_log,
     load_sheet,
+    log_test,
+    ones_rule,
     plain_roller,
+    roll_and_log,
     skill_roller,
 )
 from bot.services.permissions import is_gm
@@ -291,7 +291,7 @@ async def attack(
         target, target_sheet = await _target(session, actor, request.target)
         defence, source = _defence_of(target_sheet, target, request.defence)
         visibility = await secrecy.decide(session, actor.channel_id, request.secret)
-        result, chance = _roll_and_log(
+        result, chance = roll_and_log(
             session,
             dice,
             actor,
@@ -302,7 +302,7 @@ async def attack(
             visibility=visibility,
             label=f"attack on {target}",
             what=f"attack {roller.subject} on {target}",
-            ones=await _ones(session, actor.channel_id),
+            ones=await ones_rule(session, actor.channel_id),
         )
         exchange = Exchange(
             id=None,
@@ -379,7 +379,7 @@ async def answer(
             raise UserError("Only Dodge avoids a ranged attack.")
         visibility = await secrecy.decide(session, row.channel_id, row.secret)
         exchange = exchange_of(row, visibility)
-        ones = await _ones(session, row.channel_id)
+        ones = await ones_rule(session, row.channel_id)
         defence_test = None
         if choice is not Defence.TAKE:
             roller = await _defender_roller(session, row, choice, target)
@@ -387,7 +387,7 @@ async def answer(
             result = defend(dice, exchange.attack.result, modifier=roller.modifier, ones=ones)
             who = roller.name if roller.character else target
             defence_test = Test(result, roller.parts, chance, who)
-            _log_test(
+            log_test(
                 session,
                 actor,
                 result,

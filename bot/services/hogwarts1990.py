@@ -173,7 +173,7 @@ async def roll(
 ) -> RollOutcome:
     async with db.unit_of_work() as session:
         side = await _side(session, actor, roller)
-        return await _roll_and_log(
+        return await roll_and_log(
             session, dice, actor, side, roller, difficulty, label=label, secret=secret
         )
 
@@ -199,7 +199,7 @@ async def defended(
         side = await _side(session, actor, roller)
         guard = await _defense(session, actor, defense, defender, defender_name)
         difficulty = h90.defended_difficulty(*guard.values)
-        return await _roll_and_log(
+        return await roll_and_log(
             session,
             dice,
             actor,
@@ -253,7 +253,7 @@ def _number(text: str) -> int | None:
         return None
 
 
-async def _roll_and_log(
+async def roll_and_log(
     session: AsyncSession,
     dice: Dice,
     actor: Actor,
