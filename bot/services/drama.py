@@ -16,7 +16,7 @@ from bot.actor import Actor
 from bot.errors import PermissionDenied, UserError
 from bot.services import channel_settings, offload, secrecy
 from bot.services import penalty as penalty_service
-from bot.services.characters import CharacterSheet, active_character
+from bot.services.characters import CharacterSheet, active_character, named_or_active
 from bot.services.permissions import is_gm
 from bot.services.rps import (
     PartySpec,
@@ -134,11 +134,17 @@ async def build_roller(
     request: PoolRequest,
     *,
     opponent: CharacterSheet | None = None,
+    character: str | None = None,
 ) -> tuple[Roller, PenaltyPool | None]:
     """Read the roller's character (required for sheet values), lock its pool (and the
-    opponent's), build the pools."""
+    opponent's), build the pools. ``character`` names the roller's sheet (a GM may name any
+    character used here: that is how a GM runs a player's test, e.g. with a risk)."""
+    if character:
+        named = await named_or_active(session, actor, character, system=SYSTEM)
     try:
-        sheet: CharacterSheet | None = await active_character(session, actor, system=SYSTEM)
+        sheet: CharacterSheet | None = (
+            named if character else await active_character(session, actor, system=SYSTEM)
+        )
     except UserError:
         if request.from_sheet:
             raise
@@ -315,18 +321,20 @@ async def test(
     helpers: str | None = None,
     label: str | None = None,
     secret: bool = False,
+    character: str | None = None,
 ) -> RollOutcome:
     """Build the pools, roll (helpers after the roller), add drama-die 1s to the roller's
     pool, and offer the price on a "Yes, but…".
 
     ``request.risk`` is the GM's: the roller's penalty dice become drama dice for this test.
+    ``character`` is the roller's sheet when not the active one (a GM may run a player's).
     """
     async with db.unit_of_work() as session:
         if request.risk and not await is_gm(session, actor):
             raise PermissionDenied(
                 "Only the channel's GM can turn penalty dice into a risk (Rd → Dd for one test)."
             )
-        roller, _ = await build_roller(session, actor, request)
+        roller, _ = await build_roller(session, actor, request, character=character)
         if request.risk and roller.sheet is None:
             raise UserError("A risk turns your character's penalty dice into Dd: you have none.")
         team = await _helpers(session, actor, request, helpers)

@@ -10,8 +10,8 @@ from discord import app_commands
 
 from bot.cogs._common import NarratorCog, actor_from, send_roll, typed_mentions
 from bot.cogs._confirm import answer_error
-from bot.cogs._options import ROLL_HELP, Label, SheetName
-from bot.cogs._sheets import attribute_autocomplete, skill_autocomplete
+from bot.cogs._options import CHARACTER_HELP, ROLL_HELP, Label, SheetName
+from bot.cogs._sheets import attribute_autocomplete, character_autocomplete, skill_autocomplete
 from bot.cogs._side_request import register, send_challenge
 from bot.ratelimit import within_limits
 from bot.render import drama as render
@@ -141,12 +141,17 @@ class DramaCog(NarratorCog):
         target="A resisted test: the target's stat or skill, added to Rd",
         helpers="Working together, e.g. 'Tom:3, @bob': each rolls their Bd with the full "
         "resistance; the nets add up",
-        risk="GM: your penalty dice are rolled as a risk this test (Dd instead of Rd)",
+        risk="GM: the roller's penalty dice are rolled as a risk this test (Dd instead of Rd)",
+        character=CHARACTER_HELP,
         **_POOL_HELP,
         **ROLL_HELP,
     )
     @app_commands.choices(difficulty=DIFFICULTIES)
-    @app_commands.autocomplete(attribute=attribute_autocomplete, skill=skill_autocomplete)
+    @app_commands.autocomplete(
+        attribute=attribute_autocomplete,
+        skill=skill_autocomplete,
+        character=character_autocomplete,
+    )
     async def test(
         self,
         interaction: discord.Interaction,
@@ -162,6 +167,7 @@ class DramaCog(NarratorCog):
         hand: Attribute = 0,
         helpers: Helpers | None = None,
         risk: bool = False,
+        character: SheetName | None = None,
         label: Label | None = None,
         secret: bool = False,
     ) -> None:
@@ -187,6 +193,7 @@ class DramaCog(NarratorCog):
             helpers=typed_mentions(interaction, helpers) if helpers else None,
             label=label,
             secret=secret,
+            character=character,
         )
         embed = render.test_embed(outcome, interaction.user.display_name)
         view = price_view(outcome.offer_id) if outcome.offer_id is not None else None

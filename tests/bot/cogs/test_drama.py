@@ -171,6 +171,22 @@ async def test_a_risk_is_the_gms_to_grant_and_needs_penalty_dice(table: Table) -
     assert none.ephemeral and "no penalty dice to turn into a risk" in none.response.content
 
 
+async def test_the_gm_runs_a_players_test_with_a_risk(table: Table) -> None:
+    await william(table)  # alice's, used in this channel
+    await table.gm.slash(table.channel, "penalty add", character="William", amount=2)
+    # 2Bd {5,5}, William's two penalty dice as Dd {4,1}: net 2; the Dd 1 is William's.
+    table.bot.dice = ScriptedDice([5, 5, 4, 1])
+    result = await table.gm.slash(
+        table.channel, "drama test", base=2, risk=True, character="William"
+    )
+    assert "penalty dice as a risk (2Dd)" in embed_of(result).description
+    assert "+1 penalty die for William from drama-die 1s: 2 → **3**" in text_of(result)
+    # A player names only their own characters.
+    await table.bob.slash(table.channel, "sheet create", name="Tom", system="drama")
+    refused = await table.bob.slash(table.channel, "drama test", base=2, character="William")
+    assert refused.ephemeral and "William" in refused.response.content
+
+
 async def test_without_a_character_penalty_dice_are_not_tracked(table: Table) -> None:
     table.bot.dice = ScriptedDice([5, 5, 1])
     result = await table.bob.slash(table.channel, "drama test", base=2, drama=1)
