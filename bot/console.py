@@ -50,7 +50,6 @@ Options are name:value, quoted when they hold spaces:
   /roll expression:"4d6kh3 + 2" label:strength"""
 HELP += "\nForms (a command that opens one, like /sheet edit):\n" + console_forms.SUBMIT_HELP
 
-_Type = Kind
 _AT_NAME = re.compile(r"(?<![<\w])@(\w{1,32})")
 
 
@@ -208,20 +207,20 @@ class Console:
 
     def _value(self, name: str, kind: discord.AppCommandOptionType, value: str) -> Any:
         """Values only the console's world can turn into objects: members, channels, files."""
-        if kind in (_Type.user, _Type.mentionable):
+        if kind in (Kind.user, Kind.mentionable):
             who = value.lstrip("@").lower()
             if who not in self.members:
                 raise ConsoleError(f"Nobody called `{who}` here yet (use /as {who} first).")
             return self.members[who]
-        if kind == _Type.channel:
+        if kind == Kind.channel:
             return self.channel_handle(value.lstrip("#").lower())
-        if kind == _Type.role:
+        if kind == Kind.role:
             if value.lstrip("@") != GM_ROLE:
                 raise ConsoleError(f"The console has one role, {GM_ROLE}.")
             return self.gm_role
-        if kind == _Type.string:
+        if kind == Kind.string:
             return self._mentions(value)
-        if kind == _Type.attachment:
+        if kind == Kind.attachment:
             path = Path(value).expanduser()
             if not path.is_file():
                 raise ConsoleError(f"No file at {path}.")

@@ -139,16 +139,16 @@ async def build_roller(
     """Read the roller's character (required for sheet values), lock its pool (and the
     opponent's), build the pools. ``character`` names the roller's sheet (a GM may name any
     character used here: that is how a GM runs a player's test, e.g. with a risk)."""
+    sheet: CharacterSheet | None
     if character:
-        named = await named_or_active(session, actor, character, system=SYSTEM)
-    try:
-        sheet: CharacterSheet | None = (
-            named if character else await active_character(session, actor, system=SYSTEM)
-        )
-    except UserError:
-        if request.from_sheet:
-            raise
-        sheet = None  # a bare pool rolled without a character: no penalty dice to track
+        sheet = await named_or_active(session, actor, character, system=SYSTEM)
+    else:
+        try:
+            sheet = await active_character(session, actor, system=SYSTEM)
+        except UserError:
+            if request.from_sheet:
+                raise
+            sheet = None  # a bare pool rolled without a character: no penalty dice to track
     pool, their_pool = await _lock_pools(session, actor, sheet, opponent)
     penalty_dice = pool.dice if pool is not None else 0
     roller = Roller(
