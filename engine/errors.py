@@ -5,8 +5,23 @@ logged with context and answered with a generic apology.
 """
 
 
+def N_(message: str) -> str:
+    """Mark an English message for extraction; the bot translates it when it is shown."""
+    return message
+
+
 class InputError(ValueError):
-    """Input a rule cannot accept (a burst of 50, a TN of 1000, an empty expression…)."""
+    """Input a rule cannot accept (a burst of 50, a TN of 1000, an empty expression…).
+
+    Raised as ``InputError(N_("TN must be at most {high}."), high=30)``: the English template
+    and its parameters are kept (``template``, ``params``) so that the bot can show the
+    message in the player's language; ``str()`` is the English text.
+    """
+
+    def __init__(self, message: str = "", /, **params: object) -> None:
+        self.template = message
+        self.params = params
+        super().__init__(message.format_map(params) if params else message)
 
 
 def whole_number(
@@ -20,7 +35,13 @@ def whole_number(
     if value.__class__ is int and low <= value <= high:  # type: ignore[operator]
         return value  # type: ignore[return-value]
     if isinstance(value, bool) or not isinstance(value, int):
-        raise error(f"{what} must be a whole number, not {value!r}.")
+        raise error(N_("{what} must be a whole number, not {value}."), what=what, value=repr(value))
     if not low <= value <= high:
-        raise error(f"{what} must be between {low} and {high}, not {value}.")
+        raise error(
+            N_("{what} must be between {low} and {high}, not {value}."),
+            what=what,
+            low=low,
+            high=high,
+            value=value,
+        )
     return value
