@@ -5,11 +5,14 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 import discord
+from babel.numbers import format_decimal
 
+from bot.i18n import N_, _, _n, current_language
 from bot.render import colours
 from bot.render.common import number, percent, roll_footer, titled
 from bot.render.limits import clip, fit_embed
 from bot.services.infinity import (
+    REACTIVE,
     FaceToFaceOutcome,
     NormalOutcome,
     SaveOutcome,
@@ -29,11 +32,18 @@ from engine.systems.infinity_mods import Mods
 
 SYSTEM = "Infinity CodeOne"
 
+
+def decimal(value: float, digits: int = 2) -> str:
+    """An expectation with exactly ``digits`` decimals ("0.70", "0,70"): a fixed width reads
+    as a measure, and the language's decimal separator is used."""
+    return format_decimal(value, format="0." + "0" * digits, locale=current_language())
+
+
 _MARKS = {
-    DieStatus.CRITICAL: "💥 critical",
-    DieStatus.SUCCESS: "✅ success",
-    DieStatus.FAILURE: "❌ failure",
-    DieStatus.CANCELLED: "🚫 cancelled",
+    DieStatus.CRITICAL: N_("💥 critical"),
+    DieStatus.SUCCESS: N_("✅ success"),
+    DieStatus.FAILURE: N_("❌ failure"),
+    DieStatus.CANCELLED: N_("🚫 cancelled"),
 }
 
 
@@ -46,56 +56,74 @@ def die_text(die: Die) -> str:
         shown = f"~~{shown}~~"
     elif die.status is not DieStatus.FAILURE:
         shown = f"**{shown}**"
-    return f"{shown} {_MARKS[die.status]}"
+    return f"{shown} {_(_MARKS[die.status])}"
 
 
 def dice_text(dice: Iterable[Die]) -> str:
-    return " · ".join(die_text(d) for d in dice) or "no dice rolled"
+    return " · ".join(die_text(d) for d in dice) or _("no dice rolled")
 
 
 def _successes(n: int) -> str:
-    return f"{n} success" + ("" if n == 1 else "es")
+    return _n("{count} success", "{count} successes", n, count=n)
 
 
 def _with_criticals(successes: int, criticals: int) -> str:
     """ "2 successes, 1 of them a Critical": Criticals are successes, not extra ones."""
     if criticals == successes:
-        return "1 success: a Critical" if successes == 1 else f"{successes} successes, all Critical"
-    which = "a Critical" if criticals == 1 else "Criticals"
-    return f"{_successes(successes)}, {criticals} of them {which}"
+        if successes == 1:
+            return _("1 success: a Critical")
+        return _("{count} successes, all Critical", count=successes)
+    return _n(
+        "{successes}, {count} of them a Critical",
+        "{successes}, {count} of them Criticals",
+        criticals,
+        successes=_successes(successes),
+        count=criticals,
+    )
 
 
 def _hits(n: int) -> str:
-    return f"{n} hit" + ("" if n == 1 else "s")
+    return _n("{count} hit", "{count} hits", n, count=n)
 
 
 def _footer(embed: discord.Embed, roller: str, secret: bool, *sources: Source) -> None:
     characters = ", ".join(dict.fromkeys(s.character for s in sources if s.character))
-    roll_footer(embed, f"{roller} rolled", SYSTEM, secret=secret, character=characters or None)
+    roll_footer(
+        embed,
+        _("{roller} rolled", roller=roller),
+        SYSTEM,
+        secret=secret,
+        character=characters or None,
+    )
 
 
 def _roll_lines(result: NormalResult, source: Source, mods: Mods | None = None) -> list[str]:
-    lines = [result.describe(source.name)]
+    lines = [result.describe(source.name, _)]
     if mods is not None:
-        lines.insert(0, f"**MODs:** {mods.text()}")
+        lines.insert(0, _("**MODs:** {mods}", mods=mods.text(_)))
     if not result.auto_fail:
-        lines.append(f"**Dice (B{result.burst}):** {dice_text(result.dice)}")
+        lines.append(
+            _("**Dice (B{burst}):** {dice}", burst=result.burst, dice=dice_text(result.dice))
+        )
     return lines
 
 
 def normal_embed(outcome: NormalOutcome, roller: str) -> discord.Embed:
     result, odds = outcome.result, outcome.odds
     name = outcome.source.name
-    subject = f"{escape(name)} roll" if name else f"SV {number(result.sv)}"
+    if name:
+        subject = _("{attribute} roll", attribute=escape(name))
+    else:
+        subject = _("SV {sv}", sv=number(result.sv))
     if result.auto_fail:
-        headline, colour = "❌ Automatic failure", colours.DISASTER
+        headline, colour = _("❌ Automatic failure"), colours.DISASTER
     elif result.critical:
         headline = f"💥 {_with_criticals(result.successes, result.criticals)}"
         colour = colours.GREAT_SUCCESS
     elif result.success:
         headline, colour = f"✅ {_successes(result.successes)}", colours.SUCCESS
     else:
-        headline, colour = "❌ Failure", colours.FAILURE
+        headline, colour = _("❌ Failure"), colours.FAILURE
     title = titled(f"{headline} · {subject}", outcome.label)
     if outcome.secrecy.secret:
         colour = colours.SECRET
@@ -104,30 +132,34 @@ def normal_embed(outcome: NormalOutcome, roller: str) -> discord.Embed:
         description="\n".join(_roll_lines(result, outcome.source, outcome.mods)),
         colour=colour,
     )
-    chance = f"{percent(odds.success)} of at least one success"
+    chance = _("{chance} of at least one success", chance=percent(odds.success))
     if odds.success > 0:
-        chance += (
-            f" · Critical {percent(odds.critical)}"
-            f" · expected successes {odds.expected_successes:.2f}"
+        chance += " · " + _(
+            "Critical {chance} · expected successes {expected}",
+            chance=percent(odds.critical),
+            expected=decimal(odds.expected_successes, 2),
         )
-    embed.add_field(name="Chance", value=chance, inline=False)
+    embed.add_field(name=_("Chance"), value=chance, inline=False)
     _footer(embed, roller, outcome.secrecy.secret, outcome.source)
     return fit_embed(embed)
 
 
-_SIDE = {"a": "Active", "b": "Reactive"}
+_SIDE = {"a": N_("Active"), "b": N_("Reactive")}
+_TARGET_SIDES = {"a": N_("Active"), "b": N_("Target")}
 #: A face to face nobody wins: its headline, and why in words.
 _NOBODY = {
     Decision.BOTH_CRITICAL: (
-        "⚖️ Nobody wins: both rolled a Critical",
-        "Both sides rolled a Critical: every die is cancelled.",
+        N_("⚖️ Nobody wins: both rolled a Critical"),
+        N_("Both sides rolled a Critical: every die is cancelled."),
     ),
     Decision.TIE: (
-        "⚖️ Nobody wins: the best successes tie",
-        "The best successes are equal: they cancel each other, and every lower success falls "
-        "with them.",
+        N_("⚖️ Nobody wins: the best successes tie"),
+        N_(
+            "The best successes are equal: they cancel each other, and every lower success "
+            "falls with them."
+        ),
     ),
-    Decision.BOTH_FAILED: ("❌ Nobody wins: both failed", "Neither side rolled a success."),
+    Decision.BOTH_FAILED: (N_("❌ Nobody wins: both failed"), N_("Neither side rolled a success.")),
 }
 
 
@@ -135,11 +167,12 @@ def _headline(result: FaceToFaceResult, sides: dict[str, str] = _SIDE) -> str:
     """``🎯 Active wins — 2 hits`` (``sides`` names "a" and "b")."""
     decision = result.decision
     if result.winner is None:
-        return _NOBODY[decision][0]
-    side = sides[result.winner]
-    hits = len(result.hits)
-    how = " with a Critical" if decision is Decision.CRITICAL else ""
-    return f"{'💥' if how else '🎯'} {side} wins{how} — {_hits(hits)}"
+        return _(_NOBODY[decision][0])
+    side = _(sides[result.winner])
+    hits = _hits(len(result.hits))
+    if decision is Decision.CRITICAL:
+        return _("💥 {side} wins with a Critical — {hits}", side=side, hits=hits)
+    return _("🎯 {side} wins — {hits}", side=side, hits=hits)
 
 
 def ftf_embed(outcome: FaceToFaceOutcome, roller: str) -> discord.Embed:
@@ -154,23 +187,26 @@ def ftf_embed(outcome: FaceToFaceOutcome, roller: str) -> discord.Embed:
         colour = colours.SUCCESS if result.winner == "a" else colours.FAILURE
     lines = [f"*{_explain(outcome)}*"]
     if result.hits:
-        lines.append(f"**Hits:** {' · '.join(die_text(d) for d in result.hits)}")
+        lines.append(_("**Hits:** {dice}", dice=" · ".join(die_text(d) for d in result.hits)))
     embed = discord.Embed(
         title=titled(_headline(outcome.result), outcome.label),
         description="\n".join(lines),
         colour=colour,
     )
     for key, side, source in (("a", result.a, outcome.active), ("b", result.b, outcome.reactive)):
-        name = _SIDE[key] + (f" — {escape(source.character)}" if source.character else "")
+        name = _(_SIDE[key]) + (f" — {escape(source.character)}" if source.character else "")
         mods = outcome.mods if key == "a" else None
         embed.add_field(name=name, value="\n".join(_roll_lines(side, source, mods)), inline=False)
     embed.add_field(
-        name="Chance",
-        value=(
-            f"Active wins {percent(odds.a_wins)} · reactive wins {percent(odds.b_wins)}"
-            f" · nobody {percent(odds.neither)}\n"
-            f"Expected hits: active {odds.a_expected_hits:.2f} · "
-            f"reactive {odds.b_expected_hits:.2f}"
+        name=_("Chance"),
+        value=_(
+            "Active wins {active} · reactive wins {reactive} · nobody {nobody}\n"
+            "Expected hits: active {active_hits} · reactive {reactive_hits}",
+            active=percent(odds.a_wins),
+            reactive=percent(odds.b_wins),
+            nobody=percent(odds.neither),
+            active_hits=decimal(odds.a_expected_hits, 2),
+            reactive_hits=decimal(odds.b_expected_hits, 2),
         ),
         inline=False,
     )
@@ -183,50 +219,59 @@ def _explain(outcome: FaceToFaceOutcome) -> str:
     result = outcome.result
     decision = result.decision
     if result.winner is None:
-        return _NOBODY[decision][1]
-    winner, loser = _SIDE[result.winner], _SIDE["b" if result.winner == "a" else "a"]
+        return _(_NOBODY[decision][1])
     if decision is Decision.CRITICAL:
-        return f"A Critical beats any success: every {loser.lower()} success is cancelled."
+        if result.winner == "a":
+            return _("A Critical beats any success: every reactive success is cancelled.")
+        return _("A Critical beats any success: every active success is cancelled.")
     if decision is Decision.UNOPPOSED:
-        return f"The {loser.lower()} side has no success: every {winner.lower()} success hits."
-    return (
-        f"{winner}'s successes above the {loser.lower()} side's best one hit; "
-        "the rest are cancelled."
-    )
+        if result.winner == "a":
+            return _("The reactive side has no success: every active success hits.")
+        return _("The active side has no success: every reactive success hits.")
+    if result.winner == "a":
+        return _(
+            "Active's successes above the reactive side's best one hit; the rest are cancelled."
+        )
+    return _("Reactive's successes above the active side's best one hit; the rest are cancelled.")
 
 
 def save_embed(outcome: SaveOutcome, roller: str) -> discord.Embed:
     result, odds = outcome.result, outcome.odds
     if result.wounds:
-        headline = f"🩸 {result.wounds} Wound" + ("" if result.wounds == 1 else "s")
+        headline = _n("🩸 {count} Wound", "🩸 {count} Wounds", result.wounds, count=result.wounds)
         colour = colours.DISASTER if result.wounds == result.hits else colours.FAILURE
     else:
-        headline, colour = "🛡️ Saved: no Wounds", colours.SUCCESS
+        headline, colour = _("🛡️ Saved: no Wounds"), colours.SUCCESS
     if outcome.secrecy.secret:
         colour = colours.SECRET
     target = result.attack_damage
     if target <= 0:
-        rule = "every save passes"
+        rule = _("every save passes")
     elif target >= D20:
-        rule = "every save fails"
+        rule = _("every save fails")
     else:
-        rule = f"a face of {target} or less fails and costs a Wound"
+        rule = _("a face of {face} or less fails and costs a Wound", face=target)
     dice = " · ".join(
-        f"**{d.face}** ✅ saved" if d.saved else f"{d.face} 🩸 wound" for d in result.dice
+        _("**{face}** ✅ saved", face=d.face) if d.saved else _("{face} 🩸 wound", face=d.face)
+        for d in result.dice
     )
+    arithmetic = result.describe(outcome.source.name or "ARM", _)
     embed = discord.Embed(
-        title=titled(f"{headline} — saving roll", outcome.label),
+        title=titled(_("{headline} — saving roll", headline=headline), outcome.label),
         description=(
-            f"**Attack damage:** {result.describe(outcome.source.name or 'ARM')} — {rule}\n"
-            f"**Saves ({_hits(result.hits)}):** {dice}"
+            _("**Attack damage:** {arithmetic} — {rule}", arithmetic=arithmetic, rule=rule)
+            + "\n"
+            + _("**Saves ({hits}):** {dice}", hits=_hits(result.hits), dice=dice)
         ),
         colour=colour,
     )
     embed.add_field(
-        name="Chance",
-        value=(
-            f"{percent(odds.no_wounds)} of no Wound · each save fails "
-            f"{percent(odds.fail_chance)} · expected Wounds {odds.expected_wounds:.2f}"
+        name=_("Chance"),
+        value=_(
+            "{chance} of no Wound · each save fails {fail} · expected Wounds {expected}",
+            chance=percent(odds.no_wounds),
+            fail=percent(odds.fail_chance),
+            expected=decimal(odds.expected_wounds, 2),
         ),
         inline=False,
     )
@@ -239,11 +284,15 @@ def split_embed(outcome: SplitOutcome, roller: str) -> discord.Embed:
     result = outcome.result
     active_hits = sum(len(d.a_hits) for d in result.duels)
     answered = sum(1 for d in result.duels if d.winner == "b")
-    title = f"🎯 Burst split among {len(result.duels)} targets — active {_hits(active_hits)}"
+    title = _(
+        "🎯 Burst split among {count} targets — active {hits}",
+        count=len(result.duels),
+        hits=_hits(active_hits),
+    )
     if answered:
-        title += f", {answered} target(s) hit back"
+        title += _(", {count} target(s) hit back", count=answered)
     lines = [*_roll_lines(result.attack, outcome.active, outcome.mods)]
-    lines.append("*Each target faces only the dice aimed at it, in the order given.*")
+    lines.append(_("*Each target faces only the dice aimed at it, in the order given.*"))
     embed = discord.Embed(
         title=titled(title, outcome.label),
         description="\n".join(lines),
@@ -252,17 +301,27 @@ def split_embed(outcome: SplitOutcome, roller: str) -> discord.Embed:
     for name, target, duel, odds in zip(
         outcome.names, result.targets, result.duels, outcome.odds, strict=True
     ):
-        source = outcome.reactive if name == "Reactive" else Source(target.attribute)
+        reactive = name == REACTIVE
+        source = outcome.reactive if reactive else Source(target.attribute)
         value = "\n".join(
             [
-                f"**Aimed (B{target.aimed}):** {dice_text(duel.a.dice)}",
-                duel.b.describe(source.name),
-                f"**Its dice (B{target.burst}):** {dice_text(duel.b.dice)}",
-                _headline(duel, {"a": "Active", "b": "Target"}),
-                f"Chance: active wins {percent(odds.a_wins)} · target wins "
-                f"{percent(odds.b_wins)} · nobody {percent(odds.neither)}",
+                _("**Aimed (B{burst}):** {dice}", burst=target.aimed, dice=dice_text(duel.a.dice)),
+                duel.b.describe(source.name, _),
+                _(
+                    "**Its dice (B{burst}):** {dice}",
+                    burst=target.burst,
+                    dice=dice_text(duel.b.dice),
+                ),
+                _headline(duel, _TARGET_SIDES),
+                _(
+                    "Chance: active wins {active} · target wins {target} · nobody {nobody}",
+                    active=percent(odds.a_wins),
+                    target=percent(odds.b_wins),
+                    nobody=percent(odds.neither),
+                ),
             ]
         )
-        embed.add_field(name=clip(f"→ {name}", 256), value=clip(value, 1024), inline=False)
+        shown = _(REACTIVE) if reactive else name
+        embed.add_field(name=clip(f"→ {shown}", 256), value=clip(value, 1024), inline=False)
     _footer(embed, roller, outcome.secrecy.secret, outcome.active, outcome.reactive)
     return fit_embed(embed)

@@ -14,6 +14,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.actor import Actor
 from bot.errors import UserError
+from bot.i18n import N_, _, translate_error
 from bot.services import characters, secrecy
 from bot.storage import Database
 from bot.storage.repositories import rolls as roll_log
@@ -33,6 +34,8 @@ from engine.systems.infinity_burst import SplitResult, Target, split_face_to_fac
 from engine.systems.infinity_mods import Mods, attack_mods
 
 SYSTEM = "infinity"
+REACTIVE = N_("Reactive")
+"""The reactive side's name among a Burst split's targets (the others are named by the player)."""
 _NUMBER = re.compile(r"^\s*([+\-−]?)\s*(\d{1,100})\s*$")
 
 
@@ -152,7 +155,7 @@ async def read_value(
     text: str,
     *,
     character: str | None = None,
-    what: str = "attribute",
+    what: str = N_("attribute"),
     bounds: tuple[int, int] = ATTRIBUTE_RANGE,
 ) -> Source:
     """A number as typed (``character`` then names the side), or the named attribute of a
@@ -168,14 +171,24 @@ async def read_value(
         named = character.strip()[:64] if character and character.strip() else None
         return Source(number, character=named)
     if not text.strip():
-        raise UserError(f"Give the {what} as a number or as an attribute of your sheet.")
+        if what == "armor":
+            raise UserError(_("Give the armor as a number or as an attribute of your sheet."))
+        raise UserError(_("Give the attribute as a number or as an attribute of your sheet."))
     sheet = await characters.named_or_active(session, actor, character, system=SYSTEM)
     name, value = sheet.named_attribute(text)
     low, high = bounds
     if not low <= value <= high:
         raise UserError(
-            f"{sheet.name}'s {name} is {value}, but an Infinity {what} must be between "
-            f"{low} and {high}. Fix it with `/sheet set attribute:{name} value:…`."
+            _(
+                "{character}'s {name} is {value}, but an Infinity {what} must be between "
+                "{low} and {high}. Fix it with `/sheet set attribute:{name} value:…`.",
+                character=sheet.name,
+                name=name,
+                value=value,
+                what=_(what),
+                low=low,
+                high=high,
+            )
         )
     return Source(value, name, sheet.name)
 
@@ -185,7 +198,7 @@ def sides_checked(label: str, attribute: int, mods: int, burst: int) -> None:
     try:
         infinity.normal_odds(attribute=attribute, mods=mods, burst=burst)
     except InputError as error:
-        raise UserError(f"{label}: {error}") from error
+        raise UserError(f"{_(label)}: {translate_error(error)}") from error
 
 
 # --------------------------------------------------------------------------- use cases
@@ -242,20 +255,26 @@ def parse_targets(text: str) -> list[tuple[str, Target]]:
     """``Warband:1:13:-3, Hacker:1:11`` as (name, target) pairs, in the order given."""
     items = [item for item in text.split(",") if item.strip()]
     if not items:
-        raise UserError("Name the other targets as name:dice:attribute, e.g. `Warband:1:13`.")
+        raise UserError(_("Name the other targets as name:dice:attribute, e.g. `Warband:1:13`."))
     found: list[tuple[str, Target]] = []
     for item in items:
         match = _TARGET.match(item)
         if match is None:
             raise UserError(
-                f"`{item.strip()[:60]}` is not a target: write name:dice:attribute[:MODs[:Burst]], "
-                "e.g. `Warband:1:13:-3`."
+                _(
+                    "`{item}` is not a target: write name:dice:attribute[:MODs[:Burst]], "
+                    "e.g. `Warband:1:13:-3`.",
+                    item=item.strip()[:60],
+                )
             )
         name = " ".join(match["name"].split())
         if not name or parse_number(name) is not None or len(name) > MAX_NAME:
             raise UserError(
-                f"Each target starts with its name (up to {MAX_NAME} characters, not a number), "
-                "e.g. `Warband:1:13`."
+                _(
+                    "Each target starts with its name (up to {most} characters, not a number), "
+                    "e.g. `Warband:1:13`.",
+                    most=MAX_NAME,
+                )
             )
         mods = parse_number(match["mods"]) if match["mods"] else 0
         target = Target(
@@ -292,22 +311,26 @@ async def burst_split(
     rest = active.burst - taken
     if rest < 1:
         raise UserError(
-            f"The active Burst is {active.burst}: the other targets take {taken}, leaving none "
-            "for the reactive side. Raise `active_burst` to the whole Burst."
+            _(
+                "The active Burst is {burst}: the other targets take {taken}, leaving none "
+                "for the reactive side. Raise `active_burst` to the whole Burst.",
+                burst=active.burst,
+                taken=taken,
+            )
         )
     async with db.unit_of_work() as session:
         a = await read_value(session, actor, active.attribute, character=active.character)
         b = await read_value(session, actor, reactive.attribute, character=reactive.character)
-        first = Target(b.value, reactive.mods, reactive.burst, rest, "Reactive")
+        first = Target(b.value, reactive.mods, reactive.burst, rest, REACTIVE)
         chosen = (first, *(t for _, t in others))
         kwargs = {"a_attribute": a.value, "a_mods": named.for_roll, "targets": chosen}
         try:
             odds = split_odds(**kwargs)
         except InputError as error:
-            raise UserError(f"Burst split: {error}") from error
+            raise UserError(_("Burst split: {error}", error=translate_error(error))) from error
         visibility = await secrecy.decide(session, actor.channel_id, secret)
         result = split_face_to_face(dice, **kwargs)
-        names = ("Reactive", *(name for name, _ in others))
+        names = (REACTIVE, *(name for name, _target in others))
         roll_log.add(
             session,
             actor,
@@ -352,7 +375,7 @@ async def save(
             actor,
             armor,
             character=character,
-            what="armor",
+            what=N_("armor"),
             bounds=infinity.ARMOR_RANGE,
         )
         args = {"damage": damage, "armor": source.value, "cover": cover, "mods": mods}

@@ -14,6 +14,7 @@ from datetime import datetime
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.actor import Actor
+from bot.i18n import N_, _
 from bot.services import characters, secrecy, side_requests
 from bot.services.infinity import (
     SYSTEM,
@@ -60,7 +61,7 @@ async def face_to_face(
     active = replace(active, mods=named.for_roll)
     async with db.unit_of_work() as session:
         a = await read_value(session, actor, active.attribute, character=active.character)
-        sides_checked("Active", a.value, active.mods, active.burst)
+        sides_checked(N_("Active"), a.value, active.mods, active.burst)
         other = await _other_players(session, actor, reactive)
         if other is not None:
             return await _challenge(
@@ -93,7 +94,7 @@ def _roll(
 ) -> FaceToFaceOutcome:
     """Roll both sides (the active one replayed when it rolled earlier) and log the roll."""
     (a, active), (b, reactive) = first, second
-    sides_checked("Reactive", b.value, reactive.mods, reactive.burst)
+    sides_checked(N_("Reactive"), b.value, reactive.mods, reactive.burst)
     sides = {
         "a_attribute": a.value,
         "a_mods": active.mods,
@@ -136,7 +137,7 @@ async def _challenge(
     now: datetime,
 ) -> Challenge:
     """Roll the active side now, log it, and store the request the other player answers."""
-    side_requests.refuse_secret(secret, f"{other.name}'s player")
+    side_requests.refuse_secret(secret, _("{character}'s player", character=other.name))
     recording = RecordingDice(dice)
     rolled = infinity.roll_side(recording, a.value, active.mods, active.burst)
     roll_log.add(
@@ -159,7 +160,7 @@ async def _challenge(
             "faces": recording.faces,
             "source": asdict(a),
             "active": asdict(active),
-            "mods": [[mod.name, mod.value] for mod in named.named],
+            "mods": [[mod.name, mod.value, mod.distance, mod.up_to] for mod in named.named],
         },
         options={
             "reactive": asdict(replace(reactive, character=other.name)),
@@ -170,7 +171,11 @@ async def _challenge(
     )
     return Challenge(
         request_id=request.id,
-        challenger=f"{a.character}'s {a.name}" if a.character else actor.display_name,
+        challenger=(
+            _("{character}'s {attribute}", character=a.character, attribute=a.name)
+            if a.character
+            else actor.display_name
+        ),
         addressed_id=other.owner_id,
         opponent=other.name,
         rolls=reactive.attribute.strip(),
@@ -195,7 +200,7 @@ async def roll_their_side(
             actor,
             (Source(**side["source"]), active),
             (b, reactive),
-            Mods(tuple(NamedMod(name, value) for name, value in side["mods"])),
+            Mods(tuple(NamedMod(*mod) for mod in side["mods"])),
             options["label"],
             secrecy.PUBLIC,
             rollers=f"{options['challenger']} and {actor.display_name}",

@@ -14,6 +14,7 @@ rounded.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from enum import Enum
 from fractions import Fraction
@@ -22,7 +23,7 @@ from math import comb
 from typing import Generic, Protocol, TypeVar
 
 from engine.dice import Dice
-from engine.errors import InputError
+from engine.errors import N_, InputError
 
 D20 = 20
 MOD_CAP = 12
@@ -38,26 +39,37 @@ DAMAGE_RANGE = (0, 40)
 ARMOR_RANGE = (0, 40)
 
 
+Translate = Callable[..., str]
+"""A message's English template and its parameters in, the text to show out (the bot passes
+its ``_`` so the arithmetic reads in the player's language; the engine cannot import it)."""
+
+
+def plain(template: str, /, **params: object) -> str:
+    """The English text: ``template`` filled with ``params`` (the default :data:`Translate`)."""
+    return template.format_map(params) if params else template
+
+
 class InfinityError(InputError):
     """An input the rules (or the bot's bounds) do not allow; the message is shown to users.
 
-    ``field`` names the offending input (``"burst"``, ``"b_attribute"``…) so a front end can
-    rephrase it in its own vocabulary (active/reactive, the sheet's attribute name).
+    Raised with an English template and its parameters (see :class:`InputError`) so the bot
+    can show it in the player's language. ``field`` names the offending input (``"burst"``,
+    ``"b_attribute"``…) so a front end can rephrase it in its own vocabulary.
     """
 
-    def __init__(self, message: str, *, field: str, value: object) -> None:
-        super().__init__(message)
+    def __init__(self, message: str, /, *, field: str, value: object, **params: object) -> None:
+        super().__init__(message, **params)
         self.field = field
         self.value = value
 
 
 _LABELS = {
-    "attribute": "attribute",
-    "mods": "MODs",
-    "burst": "burst",
-    "hits": "hits",
-    "damage": "damage",
-    "armor": "armor",
+    "attribute": N_("attribute"),
+    "mods": N_("MODs"),
+    "burst": N_("burst"),
+    "hits": N_("hits"),
+    "damage": N_("damage"),
+    "armor": N_("armor"),
 }
 
 
@@ -65,16 +77,39 @@ def _check(field: str, value: object, bounds: tuple[int, int], side: str = "") -
     """Refuse anything but a whole number within ``bounds``: bounds keep every roll small."""
     low, high = bounds
     name = f"{side}{field}"
-    label = _LABELS[field]
-    if side:
-        label = f"side {side[0].upper()} {label}"
+    what = _LABELS[field]
     if isinstance(value, bool) or not isinstance(value, int):
+        if side:
+            raise InfinityError(
+                N_("side {side} {what} must be a whole number, not {got}"),
+                field=name,
+                value=value,
+                side=side[0].upper(),
+                what=what,
+                got=repr(value),
+            )
         raise InfinityError(
-            f"{label} must be a whole number, not {value!r}", field=name, value=value
+            N_("{what} must be a whole number, not {got}"),
+            field=name,
+            value=value,
+            what=what,
+            got=repr(value),
         )
     if not low <= value <= high:
+        params = {"what": what, "low": low, "high": high, "got": value}
+        if side:
+            raise InfinityError(
+                N_("side {side} {what} must be between {low} and {high} (got {got})"),
+                field=name,
+                value=value,
+                side=side[0].upper(),
+                **params,
+            )
         raise InfinityError(
-            f"{label} must be between {low} and {high} (got {value})", field=name, value=value
+            N_("{what} must be between {low} and {high} (got {got})"),
+            field=name,
+            value=value,
+            **params,
         )
     return value
 
@@ -114,27 +149,32 @@ def _rolling_sv(attribute: int, mods: int, burst: int, side: str = "") -> int:
     return sv
 
 
-def describe_sv(attribute: int, mods: int, name: str = "") -> str:
+def describe_sv(attribute: int, mods: int, name: str = "", tr: Translate = plain) -> str:
     """The SV arithmetic as a player checks it, the MOD cap and the above-20 rule spelled out.
 
     ``BS 13 + MOD −15 (clamped to −12) = SV 1`` — the embed shows this so nobody has to ask
-    why a −15 only cost 12.
+    why a −15 only cost 12. ``tr`` writes the words in the player's language.
     """
     applied = clamp_mods(mods)
     sv = attribute + applied
+    shown_sv = tr(N_("SV {sv}"), sv=_fmt_int(sv))
     if name or mods:
         text = f"{name} {attribute}" if name else f"{attribute}"
         if mods:
             text += f" + MOD {_fmt_signed(mods)}"
             if applied != mods:
-                text += f" (clamped to {_fmt_signed(applied)})"
-        text += f" = SV {_fmt_int(sv)}"
+                text += " " + tr(N_("(clamped to {mods})"), mods=_fmt_signed(applied))
+        text += f" = {shown_sv}"
     else:
-        text = f"SV {_fmt_int(sv)}"  # a bare number: nothing to add up
+        text = shown_sv  # a bare number: nothing to add up
     if sv < 1:
-        text += " — automatic failure, no dice rolled"
+        text += " — " + tr(N_("automatic failure, no dice rolled"))
     elif sv > D20:
-        text += f" — SV 20, {_fmt_signed(sv - D20)} to every die, Critical on {crit_from(sv)}+"
+        text += " — " + tr(
+            N_("SV 20, {excess} to every die, Critical on {face}+"),
+            excess=_fmt_signed(sv - D20),
+            face=crit_from(sv),
+        )
     return text
 
 
@@ -281,9 +321,9 @@ class NormalResult(_Rolled[Die]):
     def arithmetic(self) -> str:
         return self.describe()
 
-    def describe(self, name: str = "") -> str:
+    def describe(self, name: str = "", tr: Translate = plain) -> str:
         """The SV arithmetic with the attribute's name (``BS 12 + MOD −3 = SV 9``)."""
-        return describe_sv(self.attribute, self.mods, name)
+        return describe_sv(self.attribute, self.mods, name, tr)
 
 
 def roll_side(dice: Dice, attribute: int, mods: int, burst: int) -> NormalResult:
@@ -606,15 +646,15 @@ class SaveResult(_Rolled[SaveDie]):
         """``13 − ARM 3 −3 (cover) = 7``, the MOD cap spelled out when it bit."""
         return self.describe()
 
-    def describe(self, armor_name: str = "ARM") -> str:
+    def describe(self, armor_name: str = "ARM", tr: Translate = plain) -> str:
         """The attack damage arithmetic, naming the armor as rolled against (ARM or BTS)."""
         text = f"{self.damage} − {armor_name} {self.armor}"
         if self.cover:
-            text += f" {_fmt_signed(COVER_MOD)} (cover: +3 to the save)"
+            text += f" {_fmt_signed(COVER_MOD)} " + tr(N_("(cover: +3 to the save)"))
         if self.mods:
             text += f" {_fmt_signed(self.mods)}"
         if self.mods_clamped:
-            text += f" (MODs clamped to {_fmt_signed(self.applied_mods)})"
+            text += " " + tr(N_("(MODs clamped to {mods})"), mods=_fmt_signed(self.applied_mods))
         return text + f" = {_fmt_int(self.attack_damage)}"
 
 

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from engine.dice import Dice
+from engine.errors import N_
 from engine.systems.infinity import (
     BURST_RANGE,
     FaceToFaceOdds,
@@ -49,14 +50,17 @@ class SplitResult:
 def _check(a_attribute: int, a_mods: int, targets: Sequence[Target]) -> int:
     if not 1 <= len(targets) <= BURST_RANGE[1]:
         raise InfinityError(
-            f"A burst is split among 1 to {BURST_RANGE[1]} targets.",
+            N_("A Burst is split among 1 to {high} targets."),
             field="targets",
             value=len(targets),
+            high=BURST_RANGE[1],
         )
     for target in targets:
         if isinstance(target.aimed, bool) or not isinstance(target.aimed, int) or target.aimed < 1:
             raise InfinityError(
-                "Each target needs at least one die aimed at it.", field="aimed", value=target.aimed
+                N_("Each target needs at least one die aimed at it."),
+                field="aimed",
+                value=target.aimed,
             )
         check_side(target.attribute, target.mods, target.burst, "b_")
     total = sum(target.aimed for target in targets)

@@ -13,12 +13,23 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from engine.systems.infinity import MOD_CAP, MODS_RANGE, InfinityError, clamp_mods
+from engine.errors import N_
+from engine.systems.infinity import (
+    MOD_CAP,
+    MODS_RANGE,
+    InfinityError,
+    Translate,
+    clamp_mods,
+    plain,
+)
 
 COVER = -3
 """Cover: −3 to the attacker (and +3 to the target's saving roll)."""
 MIMETISM = (-3, -6)
-PLAIN = "MODs"
+PLAIN = N_("MODs")
+COVER_NAME = N_("Cover")
+MIMETISM_NAME = N_("Mimetism")
+RANGE_NAME = N_("Range {distance} (up to {up_to})")
 MAX_BANDS = 10
 MAX_DISTANCE = 10_000
 _BAND = re.compile(r"^\s*(\d{1,5})\s*:\s*([+\-−]?)\s*(\d{1,2})\s*$")
@@ -34,8 +45,19 @@ class Band:
 
 @dataclass(frozen=True, slots=True)
 class NamedMod:
+    """One MOD: its English name (a message id), its value, and for a range MOD the distance
+    and the band's top, so that its name can be written in the player's language."""
+
     name: str
     value: int
+    distance: int | None = None
+    up_to: int | None = None
+
+    def label(self, tr: Translate = plain) -> str:
+        """The name to show (``Range 60 (up to 80)``, ``Cover``) in ``tr``'s language."""
+        if self.distance is not None and self.up_to is not None:
+            return tr(RANGE_NAME, distance=self.distance, up_to=self.up_to)
+        return tr(self.name)
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,12 +91,16 @@ class Mods:
         """The ±12 cap bites: part of the MODs is ignored."""
         return self.applied != self.total
 
-    def text(self) -> str:
+    def text(self, tr: Translate = plain) -> str:
         """``Range 60 cm −3 · Cover −3 · Mimetism −6 = −12`` (and the cap when it bites)."""
-        shown = " · ".join(f"{mod.name} {_signed(mod.value)}" for mod in self.named)
+        shown = " · ".join(f"{mod.label(tr)} {_signed(mod.value)}" for mod in self.named)
         text = f"{shown} = {_signed(self.total)}"
         if self.capped:
-            text += f", capped at {_signed(self.applied)} (MODs are held to ±{MOD_CAP})"
+            text += tr(
+                N_(", capped at {applied} (MODs are held to ±{cap})"),
+                applied=_signed(self.applied),
+                cap=MOD_CAP,
+            )
         return text
 
 
@@ -87,35 +113,41 @@ def parse_bands(text: str) -> tuple[Band, ...]:
     items = [item for item in re.split(r"[,;]", text) if item.strip()]
     if not items:
         raise InfinityError(
-            "Give the weapon's range bands as distance:MOD, e.g. 40:+3,80:-3,120:-6.",
+            N_("Give the weapon's range bands as distance:MOD, e.g. 40:+3,80:-3,120:-6."),
             field="range",
             value=text,
         )
     if len(items) > MAX_BANDS:
         raise InfinityError(
-            f"A weapon has at most {MAX_BANDS} range bands.", field="range", value=text
+            N_("A weapon has at most {most} range bands."),
+            field="range",
+            value=text,
+            most=MAX_BANDS,
         )
     bands: list[Band] = []
     for item in items:
         match = _BAND.match(item)
         if match is None:
             raise InfinityError(
-                f"`{item.strip()}` is not a range band: write distance:MOD, e.g. 40:+3.",
+                N_("`{item}` is not a range band: write distance:MOD, e.g. 40:+3."),
                 field="range",
                 value=text,
+                item=item.strip(),
             )
         up_to = int(match.group(1))
         mod = int(match.group(3)) * (-1 if match.group(2) in ("-", "−") else 1)
         if not 1 <= up_to <= MAX_DISTANCE or abs(mod) > MOD_CAP:
             raise InfinityError(
-                f"A range band runs up to 1…{MAX_DISTANCE} with a MOD of at most ±{MOD_CAP} "
-                f"(got {item.strip()}).",
+                N_("A range band runs up to 1…{most} with a MOD of at most ±{cap} (got {item})."),
                 field="range",
                 value=text,
+                most=MAX_DISTANCE,
+                cap=MOD_CAP,
+                item=item.strip(),
             )
         if bands and up_to <= bands[-1].up_to:
             raise InfinityError(
-                "Range bands go from the nearest to the farthest (each distance larger).",
+                N_("Range bands go from the nearest to the farthest (each distance larger)."),
                 field="range",
                 value=text,
             )
@@ -128,19 +160,24 @@ def band_for(bands: tuple[Band, ...], distance: int) -> Band:
     target is out of range and the attack cannot be made."""
     if isinstance(distance, bool) or not isinstance(distance, int):
         raise InfinityError(
-            "The distance must be a whole number.", field="distance", value=distance
+            N_("The distance must be a whole number."), field="distance", value=distance
         )
     if not 0 <= distance <= MAX_DISTANCE:
         raise InfinityError(
-            f"The distance must be between 0 and {MAX_DISTANCE}.", field="distance", value=distance
+            N_("The distance must be between 0 and {most}."),
+            field="distance",
+            value=distance,
+            most=MAX_DISTANCE,
         )
     for band in bands:
         if distance <= band.up_to:
             return band
     raise InfinityError(
-        f"At {distance} the target is out of range (the weapon reaches {bands[-1].up_to}).",
+        N_("At {distance} the target is out of range (the weapon reaches {reach})."),
         field="distance",
         value=distance,
+        distance=distance,
+        reach=bands[-1].up_to,
     )
 
 
@@ -159,26 +196,29 @@ def attack_mods(
         or not (MODS_RANGE[0] <= mods <= MODS_RANGE[1])
     ):
         raise InfinityError(
-            f"MODs must be a whole number between {MODS_RANGE[0]} and {MODS_RANGE[1]}.",
+            N_("MODs must be a whole number between {low} and {high}."),
             field="mods",
             value=mods,
+            low=MODS_RANGE[0],
+            high=MODS_RANGE[1],
         )
     if mimetism not in (0, *MIMETISM):
-        raise InfinityError("Mimetism is −3 or −6.", field="mimetism", value=mimetism)
+        raise InfinityError(N_("Mimetism is −3 or −6."), field="mimetism", value=mimetism)
     if (bands is None) != (distance is None):
         raise InfinityError(
-            "A range MOD needs both the weapon's range bands and the distance to the target.",
+            N_("A range MOD needs both the weapon's range bands and the distance to the target."),
             field="range",
             value=bands,
         )
     named: list[NamedMod] = []
     if bands is not None and distance is not None:
         band = band_for(parse_bands(bands), distance)
-        named.append(NamedMod(f"Range {distance} (up to {band.up_to})", band.mod))
+        name = plain(RANGE_NAME, distance=distance, up_to=band.up_to)
+        named.append(NamedMod(name, band.mod, distance, band.up_to))
     if cover:
-        named.append(NamedMod("Cover", COVER))
+        named.append(NamedMod(COVER_NAME, COVER))
     if mimetism:
-        named.append(NamedMod("Mimetism", mimetism))
+        named.append(NamedMod(MIMETISM_NAME, mimetism))
     if mods:
         named.append(NamedMod(PLAIN, mods))
     return Mods(tuple(named))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import discord
 from discord import app_commands
+from discord.app_commands import locale_str
 
 from bot.cogs._common import NarratorCog, actor_from, send_roll
 from bot.cogs._options import CHARACTER_HELP, ROLL_HELP, Label, SheetName
@@ -22,18 +23,29 @@ Burst = app_commands.Range[int, infinity.BURST_RANGE[0], infinity.BURST_RANGE[1]
 Hits = app_commands.Range[int, infinity.HITS_RANGE[0], infinity.HITS_RANGE[1]]
 Damage = app_commands.Range[int, infinity.DAMAGE_RANGE[0], infinity.DAMAGE_RANGE[1]]
 
-_ATTRIBUTE = "A number, or an attribute of the sheet (BS, CC, PH, WIP…)"
-_MODS = "The sum of MODs (+3 range −3 cover = 0); beyond ±12 it counts as ±12"
+_ATTRIBUTE = locale_str("A number, or an attribute of the sheet (BS, CC, PH, WIP…)")
+_MODS = locale_str("The sum of MODs (+3 range −3 cover = 0); beyond ±12 it counts as ±12")
 _HELP = {"character": CHARACTER_HELP, **ROLL_HELP}
 _ATTACK_HELP = {
-    "cover": "The target is in cover: MOD −3 (and +3 to its saving roll)",
-    "mimetism": "The target's Mimetism: MOD −3 or −6",
-    "range": "The weapon's range bands, distance:MOD, e.g. 40:+3,80:-3,120:-6",
-    "distance": "The distance to the target (with range): picks the band's MOD",
+    "cover": locale_str("The target is in cover: MOD −3 (and +3 to its saving roll)"),
+    "mimetism": locale_str("The target's Mimetism: MOD −3 or −6"),
+    "range": locale_str("The weapon's range bands, distance:MOD, e.g. 40:+3,80:-3,120:-6"),
+    "distance": locale_str("The distance to the target (with range): picks the band's MOD"),
+}
+#: The same options on ``/infinity ftf``, said of the active side.
+_ACTIVE_ATTACK_HELP = {
+    "cover": locale_str("Active side: the target is in cover: MOD −3 (and +3 to its saving roll)"),
+    "mimetism": locale_str("Active side: the target's Mimetism: MOD −3 or −6"),
+    "range": locale_str(
+        "Active side: the weapon's range bands, distance:MOD, e.g. 40:+3,80:-3,120:-6"
+    ),
+    "distance": locale_str(
+        "Active side: the distance to the target (with range): picks the band's MOD"
+    ),
 }
 MIMETISM = [
-    app_commands.Choice(name="Mimetism −3", value=-3),
-    app_commands.Choice(name="Mimetism −6", value=-6),
+    app_commands.Choice(name=locale_str("Mimetism −3"), value=-3),
+    app_commands.Choice(name=locale_str("Mimetism −6"), value=-6),
 ]
 Distance = app_commands.Range[int, 0, MAX_DISTANCE]
 RangeBands = app_commands.Range[str, 1, 200]
@@ -43,13 +55,15 @@ register(ftf_service.KIND, ftf_service.roll_their_side, render.ftf_embed)
 
 
 class InfinityCog(NarratorCog):
-    group = app_commands.Group(name="infinity", description="Infinity CodeOne rolls")
+    group = app_commands.Group(name="infinity", description=locale_str("Infinity CodeOne rolls"))
 
-    @group.command(name="roll", description="Normal roll: Burst d20 under attribute + MODs")
+    @group.command(
+        name="roll", description=locale_str("Normal roll: Burst d20 under attribute + MODs")
+    )
     @app_commands.describe(
         attribute=_ATTRIBUTE,
         mods=_MODS,
-        burst="How many d20 (the weapon's B)",
+        burst=locale_str("How many d20 (the weapon's B)"),
         **_ATTACK_HELP,
         **_HELP,
     )
@@ -86,20 +100,36 @@ class InfinityCog(NarratorCog):
             outcome.secrecy,
         )
 
-    @group.command(name="ftf", description="Face to face roll: active trooper against reactive")
+    @group.command(
+        name="ftf", description=locale_str("Face to face roll: active trooper against reactive")
+    )
     @app_commands.describe(
-        active_attribute=f"Active side: {_ATTRIBUTE}",
-        reactive_attribute=f"Reactive side (ARO): {_ATTRIBUTE}",
-        active_mods=f"Active side: {_MODS}",
-        active_burst="Active side: how many d20 (the weapon's B)",
-        reactive_mods=f"Reactive side: {_MODS}",
-        reactive_burst="Reactive side: how many d20 (an ARO usually 1)",
-        active_character="The active side's sheet (default: your active character here), or "
-        "an NPC's name when its attribute is a number",
-        reactive_character="The reactive side's sheet (default: your active character here), or "
-        "an NPC's name when its attribute is a number",
-        targets="Split the active Burst: more targets as name:dice:attribute[:MODs[:Burst]]",
-        **{f"{name}": f"Active side: {text}" for name, text in _ATTACK_HELP.items()},
+        active_attribute=locale_str(
+            "Active side: A number, or an attribute of the sheet (BS, CC, PH, WIP…)"
+        ),
+        reactive_attribute=locale_str(
+            "Reactive side (ARO): A number, or an attribute of the sheet (BS, CC, PH, WIP…)"
+        ),
+        active_mods=locale_str(
+            "Active side: The sum of MODs (+3 range −3 cover = 0); beyond ±12 it counts as ±12"
+        ),
+        active_burst=locale_str("Active side: how many d20 (the weapon's B)"),
+        reactive_mods=locale_str(
+            "Reactive side: The sum of MODs (+3 range −3 cover = 0); beyond ±12 it counts as ±12"
+        ),
+        reactive_burst=locale_str("Reactive side: how many d20 (an ARO usually 1)"),
+        active_character=locale_str(
+            "The active side's sheet (default: your active character here), or "
+            "an NPC's name when its attribute is a number"
+        ),
+        reactive_character=locale_str(
+            "The reactive side's sheet (default: your active character here), or "
+            "an NPC's name when its attribute is a number"
+        ),
+        targets=locale_str(
+            "Split the active Burst: more targets as name:dice:attribute[:MODs[:Burst]]"
+        ),
+        **_ACTIVE_ATTACK_HELP,
         **ROLL_HELP,
     )
     @app_commands.choices(mimetism=MIMETISM)
@@ -158,13 +188,15 @@ class InfinityCog(NarratorCog):
             return
         await send_roll(interaction, render.ftf_embed(outcome, roller), outcome.secrecy)
 
-    @group.command(name="save", description="Saving rolls: one d20 per hit; each failure a Wound")
+    @group.command(
+        name="save", description=locale_str("Saving rolls: one d20 per hit; each failure a Wound")
+    )
     @app_commands.describe(
-        damage="The weapon's Damage",
-        armor="ARM or BTS: a number, or the sheet's attribute (ARM, BTS)",
-        cover="The target is in partial cover (−3 attack damage)",
-        hits="How many hits to save against (one d20 each)",
-        mods="Other MODs to the attack damage (with cover, capped at ±12)",
+        damage=locale_str("The weapon's Damage"),
+        armor=locale_str("ARM or BTS: a number, or the sheet's attribute (ARM, BTS)"),
+        cover=locale_str("The target is in partial cover (−3 attack damage)"),
+        hits=locale_str("How many hits to save against (one d20 each)"),
+        mods=locale_str("Other MODs to the attack damage (with cover, capped at ±12)"),
         **_HELP,
     )
     async def save(
