@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import discord
 
+from bot.i18n import N_, _
 from bot.render import colours
 from bot.render.coda import DEGREE_COLOURS, damage_lines, result_lines
 from bot.render.common import roll_footer
@@ -17,26 +18,43 @@ from bot.services.coda_attack import HEALTH, Exchange, Test
 from bot.text import escape, number
 from engine.systems.coda_attack import Defence
 
-SECRET_NOTE = "🔒 rolled in secret (the GM has the dice)"
+#: The defender's choices as buttons and field names show them.
+DEFENCE_LABELS = {
+    Defence.DODGE: N_("Dodge"),
+    Defence.PARRY: N_("Parry"),
+    Defence.TAKE: N_("Take it"),
+}
+
+
+def defence_label(choice: Defence) -> str:
+    """``Dodge``, ``Parry``, ``Take it`` in the reader's language."""
+    return _(DEFENCE_LABELS[choice])
 
 
 def _title(ex: Exchange, reveal: bool) -> str:
     attacker, target = escape(ex.attacker), escape(ex.target)
     if not ex.hit:
-        return f"⚔️ {attacker} attacks {target}: a miss"
+        return _("⚔️ {attacker} attacks {target}: a miss", attacker=attacker, target=target)
     if ex.waiting:
-        return f"⚔️ {attacker} hits {target}: defend?"
+        return _("⚔️ {attacker} hits {target}: defend?", attacker=attacker, target=target)
     if ex.avoided:
-        verb = "dodges" if ex.choice is Defence.DODGE else "parries"
-        return f"🛡️ {target} {verb} {attacker}'s attack"
+        if ex.choice is Defence.DODGE:
+            return _("🛡️ {target} dodges {attacker}'s attack", attacker=attacker, target=target)
+        return _("🛡️ {target} parries {attacker}'s attack", attacker=attacker, target=target)
     if ex.damage is None or not reveal:
-        return f"💥 {attacker} hits {target}"
-    return f"💥 {attacker} hits {target}: {ex.damage.total} damage"
+        return _("💥 {attacker} hits {target}", attacker=attacker, target=target)
+    return _(
+        "💥 {attacker} hits {target}: {total} damage",
+        attacker=attacker,
+        target=target,
+        total=ex.damage.total,
+    )
 
 
-def _test_field(test: Test, reveal: bool, outcome: str, *notes: str) -> str:
+def _test_field(test: Test, reveal: bool, secret_line: str, *notes: str) -> str:
+    """The test with its dice, or (the table's copy of a secret exchange) ``secret_line``."""
     if not reveal:
-        return f"{SECRET_NOTE}: **{outcome}**"
+        return secret_line
     return clip(
         f"*{escape(test.who)}*\n{result_lines(test.result, test.parts, (), test.chance, *notes)}",
         FIELD_VALUE,
@@ -44,10 +62,13 @@ def _test_field(test: Test, reveal: bool, outcome: str, *notes: str) -> str:
 
 
 def _waiting_line(ex: Exchange) -> str:
-    who = f"<@{ex.defender_id}> (or the GM)" if ex.defender_id else "the GM (for the NPC)"
-    choices = ", ".join(d.label for d in ex.options)
-    note = " Only Dodge works against a ranged attack." if ex.ranged else ""
-    return f"Waiting for {who}: {choices}.{note}"
+    if ex.defender_id:
+        who = _("{who} (or the GM)", who=f"<@{ex.defender_id}>")
+    else:
+        who = _("the GM (for the NPC)")
+    choices = ", ".join(defence_label(d) for d in ex.options)
+    note = " " + _("Only Dodge works against a ranged attack.") if ex.ranged else ""
+    return _("Waiting for {who}: {choices}.", who=who, choices=choices) + note
 
 
 def exchange_embed(ex: Exchange, *, reveal: bool = True) -> discord.Embed:
@@ -57,15 +78,21 @@ def exchange_embed(ex: Exchange, *, reveal: bool = True) -> discord.Embed:
     if ex.avoided:
         colour = colours.NEUTRAL
     embed = discord.Embed(title=clip(_title(ex, reveal), 256), colour=colour)
-    source = "from the sheet" if ex.defence_from == "sheet" else "given"
+    source = _("from the sheet") if ex.defence_from == "sheet" else _("given")
     embed.add_field(
-        name="⚔️ Attack",
+        name=_("⚔️ Attack"),
         value=_test_field(
             ex.attack,
             reveal,
-            "hits" if ex.hit else "misses",
-            f"TN = {escape(ex.target)}'s Defence {ex.defence} ({source}); "
-            "Marginal Success or better hits.",
+            _("🔒 rolled in secret (the GM has the dice): **hits**")
+            if ex.hit
+            else _("🔒 rolled in secret (the GM has the dice): **misses**"),
+            _(
+                "TN = {target}'s Defence {defence} ({source}); Marginal Success or better hits.",
+                target=escape(ex.target),
+                defence=ex.defence,
+                source=source,
+            ),
         ),
         inline=False,
     )
@@ -73,15 +100,22 @@ def exchange_embed(ex: Exchange, *, reveal: bool = True) -> discord.Embed:
         embed.description = _waiting_line(ex)
     if ex.choice is not None:
         if ex.defence_test is None:
-            embed.add_field(name="🛡️ Defence", value="Takes it: no Dodge or Parry.", inline=False)
+            embed.add_field(
+                name=_("🛡️ Defence"), value=_("Takes it: no Dodge or Parry."), inline=False
+            )
         else:
             embed.add_field(
-                name=f"🛡️ {ex.choice.label}",
+                name=f"🛡️ {defence_label(ex.choice)}",
                 value=_test_field(
                     ex.defence_test,
                     reveal,
-                    "avoids the damage" if ex.avoided else "does not avoid it",
-                    f"TN = the attack's result {ex.defence_test.result.base_tn}.",
+                    _("🔒 rolled in secret (the GM has the dice): **avoids the damage**")
+                    if ex.avoided
+                    else _("🔒 rolled in secret (the GM has the dice): **does not avoid it**"),
+                    _(
+                        "TN = the attack's result {tn}.",
+                        tn=ex.defence_test.result.base_tn,
+                    ),
                 ),
                 inline=False,
             )
@@ -93,16 +127,31 @@ def exchange_embed(ex: Exchange, *, reveal: bool = True) -> discord.Embed:
                 before = number(h.before.current) if h.before else "?"
                 cap = f"/{number(h.after.max)}" if h.after.max is not None else ""
                 lines.append(
-                    f"❤️ {escape(h.character)}'s {h.resource}: {before} → "
-                    f"**{number(h.after.current)}**{cap}"
+                    _(
+                        "❤️ {character}'s {resource}: {before} → **{after}**{cap}",
+                        character=escape(h.character),
+                        resource=h.resource,
+                        before=before,
+                        after=number(h.after.current),
+                        cap=cap,
+                    )
                 )
             elif ex.defender_id is None:
-                lines.append("The NPC has no sheet: the GM keeps its Health.")
+                lines.append(_("The NPC has no sheet: the GM keeps its Health."))
             else:
-                lines.append(f"{escape(ex.target)}'s sheet has no {HEALTH}: nothing taken.")
+                lines.append(
+                    _(
+                        "{target}'s sheet has no {health}: nothing taken.",
+                        target=escape(ex.target),
+                        health=HEALTH,
+                    )
+                )
             value = "\n".join(lines)
         else:
-            value = f"{SECRET_NOTE}: **{escape(ex.target)} is hurt**"
-        embed.add_field(name="💥 Damage", value=clip(value, FIELD_VALUE), inline=False)
-    roll_footer(embed, ex.roller or "?", "CODA attack", secret=ex.secrecy.secret and reveal)
+            value = _(
+                "🔒 rolled in secret (the GM has the dice): **{target} is hurt**",
+                target=escape(ex.target),
+            )
+        embed.add_field(name=_("💥 Damage"), value=clip(value, FIELD_VALUE), inline=False)
+    roll_footer(embed, ex.roller or "?", _("CODA attack"), secret=ex.secrecy.secret and reveal)
     return fit_embed(embed)

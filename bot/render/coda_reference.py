@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import discord
 
+from bot.i18n import N_, _
 from bot.render import colours
 from bot.render.limits import DESCRIPTION, clip, fit_embed
 from engine.systems.coda_reference import ReferenceTable, burdens, titanic_walk
 
-FOOTER = "CODA · seed 000 (Harry Potter RPG, chapter 9)"
+FOOTER = N_("CODA · seed 000 (Harry Potter RPG, chapter 9)")
 
 
 def escape(text: str) -> str:
@@ -26,7 +27,7 @@ def _row(row: tuple[str, ...]) -> str:
 
 
 def _lbs(value: int | None) -> str:
-    return f"{value:,} lbs"
+    return _("{count} lbs", count=f"{value:,}")
 
 
 def table_embed(
@@ -42,22 +43,28 @@ def table_embed(
     if titanic is not None and table.number == "9-7":
         yards, miles = titanic_walk(titanic)
         lines.append(
-            f"\n**Titanic +{titanic}**: walk {yards:,} yards per action, {miles:,} miles per hour."
+            "\n"
+            + _(
+                "**Titanic +{x}**: walk {yards} yards per action, {miles} miles per hour.",
+                x=titanic,
+                yards=f"{yards:,}",
+                miles=f"{miles:,}",
+            )
         )
     if strength is not None and table.number == "9-8":
-        lines.append(f"\n**With Strength {strength}:**")
+        lines.append("\n" + _("**With Strength {strength}:**", strength=strength))
         for burden in burdens(strength):
             if burden.above is None:
-                load = f"up to {_lbs(burden.up_to)}"
+                load = _("up to {load}", load=_lbs(burden.up_to))
             elif burden.up_to is None:
-                load = f"over {_lbs(burden.above)}"
+                load = _("over {load}", load=_lbs(burden.above))
             else:
-                load = f"over {_lbs(burden.above)} up to {_lbs(burden.up_to)}"
+                load = _("over {low} up to {high}", low=_lbs(burden.above), high=_lbs(burden.up_to))
             lines.append(f"{burden.name}: {load} — {burden.penalty}")
     embed = discord.Embed(
         title=table.name,
         description=clip("\n".join(lines), DESCRIPTION),
         colour=colours.INFO,
     )
-    embed.set_footer(text=FOOTER)
+    embed.set_footer(text=_(FOOTER))
     return fit_embed(embed)

@@ -16,6 +16,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.actor import Actor
 from bot.errors import NoSuchCharacter, PermissionDenied, UserError
+from bot.i18n import N_, _
 from bot.services import channel_settings, characters, secrecy
 from bot.services.characters import CharacterSheet
 from bot.services.permissions import is_gm
@@ -39,6 +40,36 @@ REACTION_KEYS = frozenset(r.casefold() for r in REACTIONS)
 # --------------------------------------------------------------------------- shared pieces
 
 
+#: The engine's and the services' fixed names of a test's terms, shown in the reader's language
+#: (other labels are names from a sheet or a player: shown as they are).
+_PART_LABELS = frozenset(
+    {
+        N_("attribute"),
+        N_("reaction"),
+        N_("untrained"),
+        N_("ranks"),
+        N_("specialty"),
+        N_("affinity"),
+        N_("modifier"),
+        N_("penalty"),
+    }
+)
+_NUMBERED_PART = re.compile(r"^(attempt|action) (\d{1,3})$")
+
+
+def part_label(label: str) -> str:
+    """A term's name in the reader's language: ``attempt 2`` → ``intento 2``; a sheet's or a
+    player's own name (``Wits``, ``Troll``) is shown as written."""
+    if label in _PART_LABELS:
+        return _(label)
+    if match := _NUMBERED_PART.match(label):
+        number_ = int(match[2])
+        if match[1] == "attempt":
+            return _("attempt {number}", number=number_)
+        return _("action {number}", number=number_)
+    return label
+
+
 @dataclass(frozen=True, slots=True)
 class Roller:
     """Who or what rolls one test: the named terms added, and whose sheet they came from."""
@@ -59,7 +90,7 @@ class Roller:
             return f"{self.character} · {self.subject}" if self.subject else self.character
         if self.npc:
             return f"{self.npc} {signed(self.modifier)}"
-        return f"modifier {signed(self.modifier)}"
+        return _("modifier {value}", value=signed(self.modifier))
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,9 +133,9 @@ def plain_roller(modifier: int) -> Roller:
 def resolve_tn(tn: int | None, difficulty: str | None) -> tuple[int, str | None]:
     """Exactly one of a number and a named difficulty; the TN and the name (if any)."""
     if tn is not None and difficulty:
-        raise UserError("Give either a TN or a difficulty, not both.")
+        raise UserError(_("Give either a TN or a difficulty, not both."))
     if tn is None and not difficulty:
-        raise UserError("Give a TN (e.g. `tn:15`) or a difficulty (e.g. Challenging).")
+        raise UserError(_("Give a TN (e.g. `tn:15`) or a difficulty (e.g. Challenging)."))
     if difficulty:
         named = coda.Difficulty.parse(difficulty)
         return named.tn, named.label
@@ -122,10 +153,15 @@ def penalties_of(*, penalty: int = 0, attempt: int = 1, extra_actions: int = 0) 
     parts = coda.penalty_parts(penalty=penalty, attempt=attempt, extra_actions=extra_actions)
     total = sum(p.value for p in parts)
     if total > coda.PENALTY_MAX:
-        terms = " + ".join(f"{p.value} ({p.label})" for p in parts)
+        terms = " + ".join(f"{p.value} ({part_label(p.label)})" for p in parts)
         raise UserError(
-            f"The penalties add up to {total}: {terms}. A test takes at most "
-            f"{coda.PENALTY_MAX}; lower one of them."
+            _(
+                "The penalties add up to {total}: {terms}. A test takes at most {most}; "
+                "lower one of them.",
+                total=total,
+                terms=terms,
+                most=coda.PENALTY_MAX,
+            )
         )
     return parts
 
@@ -362,7 +398,12 @@ def parse_named_modifier(text: str) -> tuple[str, int] | None:
 def _checked_modifier(value: int, who: str) -> int:
     if not coda.MODIFIER_MIN <= value <= coda.MODIFIER_MAX:
         raise UserError(
-            f"{who}'s modifier must be between {coda.MODIFIER_MIN} and {coda.MODIFIER_MAX}."
+            _(
+                "{who}'s modifier must be between {low} and {high}.",
+                who=who,
+                low=coda.MODIFIER_MIN,
+                high=coda.MODIFIER_MAX,
+            )
         )
     return value
 
@@ -408,7 +449,13 @@ async def character_roller(
     or a skill it lacks, untrained, with the attribute ``untrained``."""
     sheet = await load_sheet(session, actor, character)
     if not using or not using.strip():
-        raise UserError(f"{who}: say what {sheet.name} rolls: a skill, an attribute or a reaction.")
+        raise UserError(
+            _(
+                "{who}: say what {character} rolls: a skill, an attribute or a reaction.",
+                who=who,
+                character=sheet.name,
+            )
+        )
     if sheet.find_skill(using) is not None:
         return skill_roller(sheet, using)
     if sheet.find_attribute(using) is not None:
@@ -416,10 +463,14 @@ async def character_roller(
     if untrained and untrained.strip():
         return skill_roller(sheet, using, attribute=untrained)
     raise UserError(
-        f"{sheet.name} has no skill or attribute `{using.strip()}`; an untrained attempt (−2) "
-        "needs the `attribute` it uses. "
-        f"Skills: {', '.join(sheet.skills) or 'none yet'}. "
-        f"Attributes: {', '.join(sheet.attributes) or 'none yet'}."
+        _(
+            "{character} has no skill or attribute `{name}`; an untrained attempt (−2) "
+            "needs the `attribute` it uses. Skills: {skills}. Attributes: {attributes}.",
+            character=sheet.name,
+            name=using.strip(),
+            skills=", ".join(sheet.skills) or _("none yet"),
+            attributes=", ".join(sheet.attributes) or _("none yet"),
+        )
     )
 
 
@@ -448,12 +499,21 @@ def skill_roller(
     if found is None:
         if not attribute:
             raise UserError(
-                f"{sheet.name} has no skill `{skill.strip()}`: an untrained attempt (−2) needs "
-                f"the `attribute` it uses. Skills: {', '.join(sheet.skills) or 'none yet'}."
+                _(
+                    "{character} has no skill `{skill}`: an untrained attempt (−2) needs "
+                    "the `attribute` it uses. Skills: {skills}.",
+                    character=sheet.name,
+                    skill=skill.strip(),
+                    skills=", ".join(sheet.skills) or _("none yet"),
+                )
             )
         if specialty:
             raise UserError(
-                f"{sheet.name} is untrained in {skill.strip()}, so no specialty of it applies."
+                _(
+                    "{character} is untrained in {skill}, so no specialty of it applies.",
+                    character=sheet.name,
+                    skill=skill.strip(),
+                )
             )
         key, ranks, parent = skill.strip(), None, attribute
     else:
@@ -461,17 +521,27 @@ def skill_roller(
         ranks, parent = data.ranks, attribute or data.attribute
         if parent is None:
             raise UserError(
-                f"{sheet.name}'s skill {key} names no attribute: give one with `attribute`, or "
-                f"set it with `/sheet skill name:{key} attribute:…`."
+                _(
+                    "{character}'s skill {skill} names no attribute: give one with "
+                    "`attribute`, or set it with `/sheet skill name:{skill} attribute:…`.",
+                    character=sheet.name,
+                    skill=key,
+                )
             )
         if specialty and specialty.strip():
             wanted = specialty.strip().casefold()
             specialty_name = next((s for s in data.specialties if s.casefold() == wanted), None)
             if specialty_name is None:
-                listed = ", ".join(data.specialties) or "none yet"
+                listed = ", ".join(data.specialties) or _("none yet")
                 raise UserError(
-                    f"{sheet.name}'s {key} has no specialty `{specialty.strip()}`. "
-                    f"Specialties: {listed}."
+                    _(
+                        "{character}'s {skill} has no specialty `{specialty}`. "
+                        "Specialties: {listed}.",
+                        character=sheet.name,
+                        skill=key,
+                        specialty=specialty.strip(),
+                        listed=listed,
+                    )
                 )
     attribute_name, attribute_value = sheet.named_attribute(parent)
     parts = coda.skill_parts(
@@ -482,10 +552,13 @@ def skill_roller(
         misc=modifier,
     )
     untrained = any(p.label == "untrained" for p in parts)
-    names = {"attribute": attribute_name, "ranks": f"{key} ranks"}
+    names = {"attribute": attribute_name, "ranks": _("{skill} ranks", skill=key)}
     if specialty_name:
-        names["specialty"] = f"specialty: {specialty_name}"
-    subject = f"{key} ({attribute_name}{', untrained' if untrained else ''})"
+        names["specialty"] = _("specialty: {name}", name=specialty_name)
+    if untrained:
+        subject = _("{skill} ({attribute}, untrained)", skill=key, attribute=attribute_name)
+    else:
+        subject = f"{key} ({attribute_name})"
     return Roller(parts=_relabel(parts, names), character=sheet.name, subject=subject)
 
 
@@ -497,8 +570,12 @@ def attribute_roller(
     if reaction:
         if key.casefold() not in REACTION_KEYS:
             raise UserError(
-                f"{key} is not a reaction; the reactions are {', '.join(REACTIONS)}. "
-                f"Roll {key} with `/coda attribute`."
+                _(
+                    "{name} is not a reaction; the reactions are {reactions}. "
+                    "Roll {name} with `/coda attribute`.",
+                    name=key,
+                    reactions=", ".join(REACTIONS),
+                )
             )
         parts = coda.reaction_parts(reaction=value, misc=modifier)
         names = {"reaction": key}
@@ -563,9 +640,9 @@ class CombinedOutcome:
 def split_helpers(text: str) -> list[str]:
     items = [item.strip() for item in text.replace(";", ",").split(",") if item.strip()]
     if not items:
-        raise UserError("A combined test needs at least one helper (e.g. `+2, +1` or names).")
+        raise UserError(_("A combined test needs at least one helper (e.g. `+2, +1` or names)."))
     if len(items) > coda.MAX_HELPERS:
-        raise UserError(f"A combined test has at most {coda.MAX_HELPERS} helpers.")
+        raise UserError(_("A combined test has at most {most} helpers.", most=coda.MAX_HELPERS))
     return items
 
 
@@ -593,12 +670,17 @@ async def roll_combined(
     chosen = parse_conditions(conditions)
     async with db.unit_of_work() as session:
         lead = await resolve_roller(
-            session, actor, leader, using, who="The leader", untrained=untrained
+            session, actor, leader, using, who=_("The leader"), untrained=untrained
         )
         helping = tuple(
             [
                 await resolve_roller(
-                    session, actor, text, using, who=f"Helper {i}", untrained=untrained
+                    session,
+                    actor,
+                    text,
+                    using,
+                    who=_("Helper {number}", number=i),
+                    untrained=untrained,
                 )
                 for i, text in enumerate(helper_texts, start=1)
             ]
@@ -720,8 +802,10 @@ def _store(row: CodaExtendedTask, task: coda.ExtendedTask) -> None:
 def _pick(rows: list[CodaExtendedTask], name: str | None) -> CodaExtendedTask:
     if not rows:
         raise UserError(
-            "No extended test is in progress in this channel; start one with "
-            "`/coda extended start`."
+            _(
+                "No extended test is in progress in this channel; start one with "
+                "`/coda extended start`."
+            )
         )
     if name and name.strip():
         key = tasks_repo.name_key(name)
@@ -729,10 +813,18 @@ def _pick(rows: list[CodaExtendedTask], name: str | None) -> CodaExtendedTask:
             if row.name_key == key:
                 return row
         listing = ", ".join(f"`{r.name}`" for r in rows)
-        raise UserError(f"No extended test called `{name}` here. In progress: {listing}.")
+        raise UserError(
+            _(
+                "No extended test called `{name}` here. In progress: {listing}.",
+                name=name,
+                listing=listing,
+            )
+        )
     if len(rows) > 1:
         listing = ", ".join(f"`{r.name}`" for r in rows)
-        raise UserError(f"Several extended tests are in progress here ({listing}); name one.")
+        raise UserError(
+            _("Several extended tests are in progress here ({listing}); name one.", listing=listing)
+        )
     return rows[0]
 
 
@@ -750,11 +842,19 @@ async def start_extended(
         rows = await tasks_repo.in_channel(session, actor.channel_id, for_update=True)
         key = tasks_repo.name_key(task.name)
         if any(r.name_key == key for r in rows):
-            raise UserError(f"An extended test called `{task.name}` is already in progress here.")
+            raise UserError(
+                _(
+                    "An extended test called `{name}` is already in progress here.",
+                    name=task.name,
+                )
+            )
         if len(rows) >= MAX_TASKS_PER_CHANNEL:
             raise UserError(
-                f"This channel already has {MAX_TASKS_PER_CHANNEL} extended tests in progress; "
-                "finish or abandon one first."
+                _(
+                    "This channel already has {count} extended tests in progress; "
+                    "finish or abandon one first.",
+                    count=MAX_TASKS_PER_CHANNEL,
+                )
             )
         row = CodaExtendedTask(
             guild_id=actor.guild_id,
@@ -793,7 +893,7 @@ async def roll_extended(
     penalties = coda.penalty_parts(penalty=penalty)
     chosen = parse_conditions(conditions)
     if modifier is not None and (skill or character or attribute):
-        raise UserError("Give either a modifier or a character's skill, not both.")
+        raise UserError(_("Give either a modifier or a character's skill, not both."))
     async with db.unit_of_work() as session:
         rows = await tasks_repo.in_channel(session, actor.channel_id, for_update=True)
         row = _pick(rows, task)
@@ -803,10 +903,15 @@ async def roll_extended(
         wanted_skill = skill or (stage.skill if modifier is None else None)
         if not wanted_skill and (character or attribute or modifier is None):
             # A stage without a skill never rolls a bare 2d6 by default: ask what is rolled.
-            who = character.strip() if character else "your character"
+            who = character.strip() if character else _("your character")
             raise UserError(
-                f"Stage {state.stage + 1} of `{state.name}` names no skill: say which `skill` "
-                f"{who} rolls, or give a `modifier` (`modifier:0` for a bare 2d6)."
+                _(
+                    "Stage {stage} of `{name}` names no skill: say which `skill` {who} rolls, "
+                    "or give a `modifier` (`modifier:0` for a bare 2d6).",
+                    stage=state.stage + 1,
+                    name=state.name,
+                    who=who,
+                )
             )
         if wanted_skill:
             try:
@@ -816,8 +921,14 @@ async def roll_extended(
                 if skill:
                     raise
                 raise UserError(
-                    f"Stage {state.stage + 1} of `{state.name}` is a {stage.skill} test. {error} "
-                    "Or roll with a plain `modifier`."
+                    _(
+                        "Stage {stage} of `{name}` is a {skill} test. {error} "
+                        "Or roll with a plain `modifier`.",
+                        stage=state.stage + 1,
+                        name=state.name,
+                        skill=stage.skill,
+                        error=error,
+                    )
                 ) from error
         else:
             roller = plain_roller(modifier or 0)
@@ -868,8 +979,11 @@ async def abandon_extended(db: Database, actor: Actor, *, task: str | None = Non
         row = _pick(rows, task)
         if row.started_by != actor.user_id and not await is_gm(session, actor):
             raise PermissionDenied(
-                f"Only whoever started `{row.name}` (<@{row.started_by}>) or the channel's GM "
-                "can abandon it."
+                _(
+                    "Only whoever started `{name}` ({who}) or the channel's GM can abandon it.",
+                    name=row.name,
+                    who=f"<@{row.started_by}>",
+                )
             )
         view = TaskView(task=task_of(row), started_by=row.started_by, abandoned=True)
         await tasks_repo.delete(session, row)

@@ -18,6 +18,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.actor import Actor
 from bot.errors import PermissionDenied, UserError
+from bot.i18n import _
 from bot.services import characters, secrecy
 from bot.services.characters import CharacterSheet, ResourceChange
 from bot.services.coda import (
@@ -231,7 +232,7 @@ async def _target(
     name, else an NPC known by the name alone."""
     cleaned = " ".join(name.split())
     if not cleaned:
-        raise UserError("Name the target: a character in this channel, or an NPC.")
+        raise UserError(_("Name the target: a character in this channel, or an NPC."))
     key = characters.name_key(cleaned)
     guild = characters.guild_key(actor)
     own = await characters_repo.by_name(session, guild, actor.user_id, key)
@@ -244,7 +245,11 @@ async def _target(
     ]
     if len(found) > 1:
         raise UserError(
-            f"{len(found)} characters in this channel are called {cleaned}; an attack needs one."
+            _(
+                "{count} characters in this channel are called {name}; an attack needs one.",
+                count=len(found),
+                name=cleaned,
+            )
         )
     if found:
         return found[0].name, sheet_from_row(found[0])
@@ -258,16 +263,22 @@ def _defence_of(sheet: CharacterSheet | None, target: str, given: int | None) ->
         return given, "given"
     if sheet is None:
         raise UserError(
-            f"No character called `{target}` is used in this channel: for an NPC, give its "
-            "`defence`."
+            _(
+                "No character called `{target}` is used in this channel: for an NPC, give its "
+                "`defence`.",
+                target=target,
+            )
         )
     if (attribute := sheet.find_attribute(DEFENCE)) is not None:
         return attribute[1], "sheet"
     if (resource := sheet.find_resource(DEFENCE)) is not None:
         return resource[1].current, "sheet"
     raise UserError(
-        f"{sheet.name}'s sheet has no Defence: give the `defence` to attack against, or add "
-        "it with `/sheet set attribute:Defence value:…`."
+        _(
+            "{character}'s sheet has no Defence: give the `defence` to attack against, or add "
+            "it with `/sheet set attribute:Defence value:…`.",
+            character=sheet.name,
+        )
     )
 
 
@@ -277,12 +288,19 @@ async def attack(
     """Roll the attack; a hit is stored and waits for the defender's answer."""
     if not coda.DAMAGE_DICE_MIN <= request.dice <= coda.DAMAGE_DICE_MAX:
         raise UserError(
-            f"A weapon deals {coda.DAMAGE_DICE_MIN}–{coda.DAMAGE_DICE_MAX} dice of damage."
+            _(
+                "A weapon deals {low}–{high} dice of damage.",
+                low=coda.DAMAGE_DICE_MIN,
+                high=coda.DAMAGE_DICE_MAX,
+            )
         )
     if not coda.MODIFIER_MIN <= request.npc_defend <= coda.MODIFIER_MAX:
         raise UserError(
-            f"The NPC's Dodge/Parry modifier must be between {coda.MODIFIER_MIN} and "
-            f"{coda.MODIFIER_MAX}."
+            _(
+                "The NPC's Dodge/Parry modifier must be between {low} and {high}.",
+                low=coda.MODIFIER_MIN,
+                high=coda.MODIFIER_MAX,
+            )
         )
     chosen = parse_conditions(request.conditions)
     async with db.unit_of_work() as session:
@@ -345,15 +363,21 @@ async def _defender_roller(
         return plain_roller(int(row.data.get("npc_defend", 0)))
     found = await characters_repo.by_id(session, row.target_character_id)
     if found is None:
-        raise ExchangeClosed(f"{target}'s sheet is gone: this attack can no longer be answered.")
+        raise ExchangeClosed(
+            _("{target}'s sheet is gone: this attack can no longer be answered.", target=target)
+        )
     sheet = sheet_from_row(found)
     for skill in DEFENCE_SKILLS[choice]:
         if sheet.find_skill(skill) is not None:
             return skill_roller(sheet, skill)
-    names = " or ".join(DEFENCE_SKILLS[choice][:2])
+    names = _(" or ").join(DEFENCE_SKILLS[choice][:2])
     raise UserError(
-        f"{sheet.name} has no {names} skill on the sheet (add it with `/sheet skill`), so "
-        "cannot roll it; press another button."
+        _(
+            "{character} has no {skills} skill on the sheet (add it with `/sheet skill`), so "
+            "cannot roll it; press another button.",
+            character=sheet.name,
+            skills=names,
+        )
     )
 
 
@@ -364,19 +388,24 @@ async def answer(
     async with db.unit_of_work() as session:
         row = await coda_repo.attack_for_update(session, attack_id)
         if row is None:
-            raise ExchangeClosed("This attack is no longer known.")
+            raise ExchangeClosed(_("This attack is no longer known."))
         data = dict(row.data)
         target = data["target"]
         if row.finished_at is not None:
-            raise ExchangeClosed("This attack is already over.")
+            raise ExchangeClosed(_("This attack is already over."))
         allowed_ids = {row.defender_id} if row.defender_id is not None else set()
         if actor.user_id not in allowed_ids and not await is_gm(session, actor):
-            who = f"<@{row.defender_id}> (or the GM)" if row.defender_id else "the GM"
-            raise PermissionDenied(f"Only {who} answers this attack on {target}.")
+            if row.defender_id:
+                who = _("{who} (or the GM)", who=f"<@{row.defender_id}>")
+            else:
+                who = _("the GM")
+            raise PermissionDenied(
+                _("Only {who} answers this attack on {target}.", who=who, target=target)
+            )
         if now > row.expires_at:
-            raise ExchangeClosed("Too late: an attack is answered within a day.")
+            raise ExchangeClosed(_("Too late: an attack is answered within a day."))
         if choice not in allowed(ranged=row.ranged):
-            raise UserError("Only Dodge avoids a ranged attack.")
+            raise UserError(_("Only Dodge avoids a ranged attack."))
         visibility = await secrecy.decide(session, row.channel_id, row.secret)
         exchange = exchange_of(row, visibility)
         ones = await ones_rule(session, row.channel_id)

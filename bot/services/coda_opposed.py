@@ -15,6 +15,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.actor import Actor
 from bot.errors import UserError
+from bot.i18n import _
 from bot.services import characters, secrecy, side_requests
 from bot.services.coda import (
     SYSTEM,
@@ -68,7 +69,7 @@ async def roll_opposed(
     player whose character side B names (see the module's docstring)."""
     async with db.unit_of_work() as session:
         side_a = await resolve_roller(
-            session, actor, a, a_with, who="Side A", untrained=a_untrained
+            session, actor, a, a_with, who=_("Side A"), untrained=a_untrained
         )
         if parse_modifier(b) is None and not await is_gm(session, actor):
             other = await characters.others_character(session, actor, b, system=SYSTEM)
@@ -87,7 +88,7 @@ async def roll_opposed(
                     now=now,
                 )
         side_b = await resolve_roller(
-            session, actor, b, b_with, who="Side B", untrained=b_untrained
+            session, actor, b, b_with, who=_("Side B"), untrained=b_untrained
         )
         visibility = await secrecy.decide(session, actor.channel_id, secret)
         return await _opposed(session, dice, actor, side_a, side_b, label, visibility)
@@ -148,10 +149,13 @@ async def _challenge(
     """Roll side A, log it, and store the request that side B's player answers."""
     if not using or not using.strip():
         raise UserError(
-            f"Side B: say what {character} rolls (`b_skill`): a skill, an attribute or a "
-            "reaction. Its player then rolls it from their own sheet."
+            _(
+                "Side B: say what {character} rolls (`b_skill`): a skill, an attribute or a "
+                "reaction. Its player then rolls it from their own sheet.",
+                character=character,
+            )
         )
-    side_requests.refuse_secret(secret, f"{character}'s player")
+    side_requests.refuse_secret(secret, _("{character}'s player", character=character))
     faces = coda.side_faces(dice)
     roll_log.add(
         session,
@@ -212,7 +216,7 @@ async def roll_their_side(
             actor,
             options["character"],
             options["using"],
-            who="Side B",
+            who=_("Side B"),
             untrained=options["untrained"],
         )
         return await _opposed(

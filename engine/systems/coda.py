@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 
 from engine.dice import Dice
+from engine.errors import N_
 
 # Re-exported (``X as X``): ``coda.Degree``, ``coda.chance`` … is the API the bot uses.
 from engine.systems.coda_degrees import _ONES_CAP
@@ -96,17 +97,24 @@ def _check_test(modifier: int, tn: int, penalty: int) -> None:
         and PENALTY_MIN <= penalty <= PENALTY_MAX
     ):
         return  # the common case, checked at once
-    _int(modifier, "The modifier", MODIFIER_MIN, MODIFIER_MAX)
-    _int(tn, "The TN", TN_MIN, TN_MAX)
-    _int(penalty, "The penalty", PENALTY_MIN, PENALTY_MAX)
+    _int(modifier, N_("The modifier"), MODIFIER_MIN, MODIFIER_MAX)
+    _int(tn, N_("The TN"), TN_MIN, TN_MAX)
+    _int(penalty, N_("The penalty"), PENALTY_MIN, PENALTY_MAX)
 
 
 def _check_conditions(conditions: Sequence[AppliedCondition]) -> int:
     if len(conditions) > MAX_CONDITIONS:
-        raise CodaError(f"At most {MAX_CONDITIONS} conditions per test (got {len(conditions)}).")
+        raise CodaError(
+            N_("At most {most} conditions per test (got {count})."),
+            most=MAX_CONDITIONS,
+            count=len(conditions),
+        )
     for condition in conditions:
         if not isinstance(condition, AppliedCondition):
-            raise CodaError(f"{condition!r} is not a condition of tables 9-2 … 9-13.")
+            raise CodaError(
+                N_("{condition} is not a condition of tables 9-2 … 9-13."),
+                condition=repr(condition),
+            )
     return tn_change(conditions)
 
 
@@ -131,7 +139,8 @@ def _roll(dice: Dice, count: int) -> tuple[int, ...]:
     while extra == DIE_SIDES:
         if len(faces) - count >= MAX_EXTRA_DICE:
             raise CodaError(
-                f"The dice showed {MAX_EXTRA_DICE} sixes in a row; the dice source is broken."
+                N_("The dice showed {count} sixes in a row; the dice source is broken."),
+                count=MAX_EXTRA_DICE,
             )
         extra = roll(DIE_SIDES)
         faces.append(extra)
@@ -208,8 +217,8 @@ class DamageResult:
 
 def damage(dice: Dice, *, count: int, modifier: int = 0) -> DamageResult:
     """Roll ``count``d6 + ``modifier`` damage; the rolling-1s rule does not apply."""
-    _int(count, "The number of damage dice", DAMAGE_DICE_MIN, DAMAGE_DICE_MAX)
-    _int(modifier, "The damage modifier", MODIFIER_MIN, MODIFIER_MAX)
+    _int(count, N_("The number of damage dice"), DAMAGE_DICE_MIN, DAMAGE_DICE_MAX)
+    _int(modifier, N_("The damage modifier"), MODIFIER_MIN, MODIFIER_MAX)
     faces = _roll(dice, count)
     return DamageResult(faces=faces, count=count, modifier=modifier, total=sum(faces) + modifier)
 
@@ -268,13 +277,13 @@ class Part:
 
 def attribute_parts(*, attribute: int, misc: int = 0) -> tuple[Part, ...]:
     """Attribute test: 2d6 + attribute modifier + misc."""
-    parts = [Part("attribute", _int(attribute, "The attribute modifier", -50, 50))]
+    parts = [Part("attribute", _int(attribute, N_("The attribute modifier"), -50, 50))]
     return _with_misc(parts, misc)
 
 
 def reaction_parts(*, reaction: int, misc: int = 0) -> tuple[Part, ...]:
     """Reaction test: 2d6 + reaction score + misc."""
-    parts = [Part("reaction", _int(reaction, "The reaction score", -50, 50))]
+    parts = [Part("reaction", _int(reaction, N_("The reaction score"), -50, 50))]
     return _with_misc(parts, misc)
 
 
@@ -291,29 +300,29 @@ def skill_parts(
     A skill without ranks (``None`` or 0) is an untrained attempt, which cannot use a
     specialty: the specialty belongs to the skill.
     """
-    parts = [Part("attribute", _int(attribute, "The attribute modifier", -50, 50))]
-    if ranks is None or _int(ranks, "The skill ranks", 0, 50) == 0:
+    parts = [Part("attribute", _int(attribute, N_("The attribute modifier"), -50, 50))]
+    if ranks is None or _int(ranks, N_("The skill ranks"), 0, 50) == 0:
         if specialty:
-            raise CodaError("An untrained attempt has no specialty: the skill has no ranks.")
+            raise CodaError(N_("An untrained attempt has no specialty: the skill has no ranks."))
         parts.append(Part("untrained", -UNTRAINED_PENALTY))
     else:
         parts.append(Part("ranks", ranks))
         if specialty:
             parts.append(Part("specialty", SPECIALTY_BONUS))
-    if _int(affinity, "The affinity bonus", 0, AFFINITY_MAX):
+    if _int(affinity, N_("The affinity bonus"), 0, AFFINITY_MAX):
         parts.append(Part("affinity", affinity))
     return _with_misc(parts, misc)
 
 
 def _with_misc(parts: list[Part], misc: int) -> tuple[Part, ...]:
-    if _int(misc, "The modifier", MODIFIER_MIN, MODIFIER_MAX):
+    if _int(misc, N_("The modifier"), MODIFIER_MIN, MODIFIER_MAX):
         parts.append(Part("modifier", misc))
     return tuple(parts)
 
 
 def repeat_penalty(attempt: int) -> int:
     """The penalty of the ``attempt``-th try at a task: −2 per earlier failed attempt."""
-    return REPEAT_PENALTY * (_int(attempt, "The attempt", 1, MAX_ATTEMPT) - 1)
+    return REPEAT_PENALTY * (_int(attempt, N_("The attempt"), 1, MAX_ATTEMPT) - 1)
 
 
 def action_penalty(*, action: int, cost: int = 1, allowance: int = ACTIONS_PER_ROUND) -> int:
@@ -322,16 +331,16 @@ def action_penalty(*, action: int, cost: int = 1, allowance: int = ACTIONS_PER_R
     Actions beyond the allowance take −5 each, cumulative (3rd −5, 4th −10, …); an action
     costing several slots takes the largest penalty among the slots it spans (its last).
     """
-    _int(action, "The action number", 1, MAX_ACTIONS)
-    _int(cost, "The action cost", 1, MAX_ACTIONS)
-    _int(allowance, "The action allowance", 0, MAX_ACTIONS)
+    _int(action, N_("The action number"), 1, MAX_ACTIONS)
+    _int(cost, N_("The action cost"), 1, MAX_ACTIONS)
+    _int(allowance, N_("The action allowance"), 0, MAX_ACTIONS)
     last = action + cost - 1
     return EXTRA_ACTION_PENALTY * max(0, last - allowance)
 
 
 def extra_action_penalty(extra: int) -> int:
     """The penalty of the ``extra``-th action beyond the allowance (0 for none)."""
-    _int(extra, "The number of extra actions", 0, MAX_ACTIONS)
+    _int(extra, N_("The number of extra actions"), 0, MAX_ACTIONS)
     return EXTRA_ACTION_PENALTY * extra
 
 
@@ -344,7 +353,7 @@ def penalty_parts(
     Values are positive (they are subtracted), so an embed can show "− 4 (3rd attempt)".
     """
     parts = []
-    if _int(penalty, "The penalty", PENALTY_MIN, PENALTY_MAX):
+    if _int(penalty, N_("The penalty"), PENALTY_MIN, PENALTY_MAX):
         parts.append(Part("penalty", penalty))
     if repeat := repeat_penalty(attempt):
         parts.append(Part(f"attempt {attempt}", repeat))
@@ -357,8 +366,8 @@ def actions_in_round(
     *, round_number: int, surprised: bool = False, allowance: int = ACTIONS_PER_ROUND
 ) -> int:
     """Actions a character has in a round: a surprised one loses one in round 1."""
-    _int(round_number, "The round", 1, 10_000)
-    _int(allowance, "The action allowance", 0, MAX_ACTIONS)
+    _int(round_number, N_("The round"), 1, 10_000)
+    _int(allowance, N_("The action allowance"), 0, MAX_ACTIONS)
     if surprised and round_number == 1:
         return max(0, allowance - 1)
     return allowance
@@ -497,10 +506,14 @@ class CombinedResult:
 def _check_combined(
     tn: int, leader: Side, helpers: Sequence[int | Side], conditions: Sequence[AppliedCondition]
 ) -> tuple[tuple[Side, ...], int]:
-    _int(tn, "The TN", TN_MIN, TN_MAX)
+    _int(tn, N_("The TN"), TN_MIN, TN_MAX)
     leader.checked("The leader")
     if not 1 <= len(helpers) <= MAX_HELPERS:
-        raise CodaError(f"A combined test needs 1 to {MAX_HELPERS} helpers (got {len(helpers)}).")
+        raise CodaError(
+            N_("A combined test needs 1 to {most} helpers (got {count})."),
+            most=MAX_HELPERS,
+            count=len(helpers),
+        )
     sides = tuple(_side(h, f"Helper {i}") for i, h in enumerate(helpers, start=1))
     return sides, _check_conditions(conditions)
 
@@ -605,7 +618,7 @@ def extended_roll(
     """Roll the next test of an extended test against its current stage's TN and apply it."""
     stage = task.current
     if stage is None:
-        raise CodaError(f"The extended test {task.name!r} is already complete.")
+        raise CodaError(N_("The extended test {name} is already complete."), name=repr(task.name))
     result = test(
         dice, modifier=modifier, tn=stage.tn, penalty=penalty, ones=ones, conditions=conditions
     )

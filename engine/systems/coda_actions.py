@@ -13,6 +13,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
+from engine.errors import N_
 from engine.systems import coda
 from engine.systems.coda_degrees import CodaError
 
@@ -119,18 +120,22 @@ def spend(*, spent: int, allowance: int, action: str, cost: int | None = None) -
     """
     coda_whole = coda.MAX_ACTIONS
     if isinstance(cost, bool):
-        raise CodaError("An action's cost is a whole number.")
+        raise CodaError(N_("An action's cost is a whole number."))
     if not 0 <= spent <= coda_whole or not 0 <= allowance <= coda_whole:
-        raise CodaError("Actions spent and the allowance are 0 to 10.")
+        raise CodaError(N_("Actions spent and the allowance are 0 to 10."))
     found = find_action(action)
     if cost is not None and not 0 <= cost <= coda_whole:
-        raise CodaError(f"An action costs 0 to {coda_whole} actions.")
+        raise CodaError(N_("An action costs 0 to {most} actions."), most=coda_whole)
     name = found.name if found else " ".join(action.split())[:64] or CUSTOM
     if found is not None and found.kind is Kind.FULL_ROUND and cost is None:
         if spent > 0:
             raise CodaError(
-                f"{found.name} is a full-round action: it needs the whole round, and "
-                f"{spent} action(s) are already spent (it cannot be a further action)."
+                N_(
+                    "{action} is a full-round action: it needs the whole round, and "
+                    "{spent} action(s) are already spent (it cannot be a further action)."
+                ),
+                action=found.name,
+                spent=spent,
             )
         slots = max(allowance, 1)
         return Spend(name, slots, 1, 0, True, None, found.test, slots, allowance)
@@ -139,7 +144,7 @@ def spend(*, spent: int, allowance: int, action: str, cost: int | None = None) -
         own_test = found.test if found else None
         return Spend(name, 0, spent + 1, 0, False, None, own_test, spent, allowance)
     if spent + slots > coda_whole:
-        raise CodaError(f"At most {coda_whole} actions a round.")
+        raise CodaError(N_("At most {most} actions a round."), most=coda_whole)
     penalty = coda.action_penalty(action=spent + 1, cost=slots, allowance=allowance)
     own = found.test if found else None
     needs = None

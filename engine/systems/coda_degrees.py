@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import enum
 
-from engine.errors import InputError, whole_number
+from engine.errors import N_, InputError, whole_number
 
 DIE_SIDES = 6
 TEST_DICE = 2
@@ -61,7 +61,9 @@ class Ones(enum.Enum):
         except ValueError:
             names = ", ".join(o.value for o in cls)
             raise CodaError(
-                f"The rolling-1s setting must be one of: {names} (got {value!r})."
+                N_("The rolling-1s setting must be one of: {names} (got {value})."),
+                names=names,
+                value=repr(value),
             ) from None
 
 
@@ -104,20 +106,20 @@ class Degree(enum.IntEnum):
 
     # fmt: off
     #                        rank  name                    time  helper  margins
-    DISASTROUS_FAILURE    = (-3, "Disastrous Failure",    1.5,  -2, (None, -11),
-                             "The attempt may make matters worse.")
-    COMPLETE_FAILURE      = (-2, "Complete Failure",      1.0,  -1, (-10, -6),
-                             "The attempt fails and may prevent future attempts.")
-    FAILURE               = (-1, "Failure",               1.0,   0, (-5, -1),
-                             "The attempt fails but may be tried again at a cumulative −2.")
-    MARGINAL_SUCCESS      = (0,  "Marginal Success",      1.0,   1, (0, 0),
-                             "The basic goal is achieved, possibly with minor setbacks.")
-    COMPLETE_SUCCESS      = (1,  "Complete Success",      0.75,  1, (1, 5),
-                             "The goal is achieved with no setbacks.")
-    SUPERIOR_SUCCESS      = (2,  "Superior Success",      0.5,   2, (6, 10),
-                             "Beyond expectation, possibly with a small advantage.")
-    EXTRAORDINARY_SUCCESS = (3,  "Extraordinary Success", 0.25,  3, (11, None),
-                             "Far beyond expectation, with an advantage.")
+    DISASTROUS_FAILURE    = (-3, N_("Disastrous Failure"),    1.5,  -2, (None, -11),
+                             N_("The attempt may make matters worse."))
+    COMPLETE_FAILURE      = (-2, N_("Complete Failure"),      1.0,  -1, (-10, -6),
+                             N_("The attempt fails and may prevent future attempts."))
+    FAILURE               = (-1, N_("Failure"),               1.0,   0, (-5, -1),
+                             N_("The attempt fails but may be tried again at a cumulative −2."))
+    MARGINAL_SUCCESS      = (0,  N_("Marginal Success"),      1.0,   1, (0, 0),
+                             N_("The basic goal is achieved, possibly with minor setbacks."))
+    COMPLETE_SUCCESS      = (1,  N_("Complete Success"),      0.75,  1, (1, 5),
+                             N_("The goal is achieved with no setbacks."))
+    SUPERIOR_SUCCESS      = (2,  N_("Superior Success"),      0.5,   2, (6, 10),
+                             N_("Beyond expectation, possibly with a small advantage."))
+    EXTRAORDINARY_SUCCESS = (3,  N_("Extraordinary Success"), 0.25,  3, (11, None),
+                             N_("Far beyond expectation, with an advantage."))
     # fmt: on
 
     @property
@@ -169,4 +171,8 @@ class Difficulty(enum.Enum):
             return cls[wanted]
         except KeyError:
             names = ", ".join(f"{d.label} {d.tn}" for d in cls)
-            raise CodaError(f"Unknown difficulty {name!r}; choose one of: {names}.") from None
+            raise CodaError(
+                N_("Unknown difficulty {name}; choose one of: {names}."),
+                name=repr(name),
+                names=names,
+            ) from None

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
+from engine.errors import N_
 from engine.systems.coda_degrees import TN_MAX, TN_MIN, CodaError, Degree
 from engine.systems.coda_degrees import whole as _int
 from engine.systems.coda_result import TestResult
@@ -98,7 +99,8 @@ def parse_stages(text: str) -> tuple[Stage, ...]:
             tn = int(tn_text.strip())
         except ValueError:
             raise CodaError(
-                f"Stage {raw!r} is not a TN; write stages like '15,15,20' or '15:Potions,20'."
+                N_("Stage {stage} is not a TN; write stages like '15,15,20' or '15:Potions,20'."),
+                stage=repr(raw),
             ) from None
         stages.append(Stage(tn=tn, skill=skill.strip() or None))
     return tuple(stages)
@@ -110,20 +112,28 @@ def extended_start(
     """A new extended test with nothing done yet."""
     clean_name = " ".join(str(name).split())
     if not clean_name or len(clean_name) > MAX_NAME_LENGTH:
-        raise CodaError(f"An extended test needs a name of 1 to {MAX_NAME_LENGTH} characters.")
+        raise CodaError(
+            N_("An extended test needs a name of 1 to {most} characters."), most=MAX_NAME_LENGTH
+        )
     if not 1 <= len(stages) <= MAX_STAGES:
-        raise CodaError(f"An extended test has 1 to {MAX_STAGES} stages (got {len(stages)}).")
+        raise CodaError(
+            N_("An extended test has 1 to {most} stages (got {count})."),
+            most=MAX_STAGES,
+            count=len(stages),
+        )
     built = []
     for index, stage in enumerate(stages, start=1):
         s = stage if isinstance(stage, Stage) else Stage(tn=stage)
         _int(s.tn, f"The TN of stage {index}", TN_MIN, TN_MAX)
         if s.skill is not None and len(s.skill) > MAX_NAME_LENGTH:
-            raise CodaError(f"Stage {index}'s skill name is too long.")
+            raise CodaError(N_("Stage {index}'s skill name is too long."), index=index)
         built.append(s)
-    _int(interval, "The interval", 1, MAX_INTERVAL)
+    _int(interval, N_("The interval"), 1, MAX_INTERVAL)
     clean_unit = " ".join(str(unit).split())
     if len(clean_unit) > MAX_UNIT_LENGTH:
-        raise CodaError(f"The interval's unit is at most {MAX_UNIT_LENGTH} characters.")
+        raise CodaError(
+            N_("The interval's unit is at most {most} characters."), most=MAX_UNIT_LENGTH
+        )
     return ExtendedTask(name=clean_name, stages=tuple(built), interval=interval, unit=clean_unit)
 
 
@@ -154,15 +164,19 @@ def extended_apply(task: ExtendedTask, result: TestResult) -> ExtendedRoll:
     """
     stage = task.current
     if stage is None:
-        raise CodaError(f"The extended test {task.name!r} is already complete.")
+        raise CodaError(N_("The extended test {name} is already complete."), name=repr(task.name))
     if task.tests >= MAX_EXTENDED_TESTS:
         raise CodaError(
-            f"The extended test {task.name!r} has had {MAX_EXTENDED_TESTS} tests; abandon it."
+            N_("The extended test {name} has had {count} tests; abandon it."),
+            name=repr(task.name),
+            count=MAX_EXTENDED_TESTS,
         )
     if result.base_tn != stage.tn:
         raise CodaError(
-            f"That test was against TN {result.base_tn}, but stage {task.stage + 1} needs "
-            f"TN {stage.tn}."
+            N_("That test was against TN {tn}, but stage {stage} needs TN {needed}."),
+            tn=result.base_tn,
+            stage=task.stage + 1,
+            needed=stage.tn,
         )
     added = max(0, result.total) if result.success else 0
     # Past the last stage (possible only when helping conditions let a result under the

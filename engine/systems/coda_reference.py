@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine.errors import InputError
+from engine.errors import N_, InputError
 
 # Titanic +X: bounded so every number stays short.
 MAX_TITANIC_X = 1000
@@ -253,15 +253,23 @@ def find_table(name: str) -> ReferenceTable:
     listing = ", ".join(t.number for t in TABLES)
     if found:
         raise ReferenceError(
-            f"Several tables match `{name.strip()}`: {', '.join(t.name for t in found)}."
+            N_("Several tables match `{name}`: {found}."),
+            name=name.strip(),
+            found=", ".join(t.name for t in found),
         )
-    raise ReferenceError(f"There is no reference table `{name.strip()}`; tables: {listing}.")
+    raise ReferenceError(
+        N_("There is no reference table `{name}`; tables: {listing}."),
+        name=name.strip(),
+        listing=listing,
+    )
 
 
 def titanic_walk(x: int) -> tuple[int, int]:
     """Table 9-7's Titanic +X: (yards per action, miles per hour) = 180 + 180X, 200 + 200X."""
     if isinstance(x, bool) or not isinstance(x, int) or not 0 <= x <= MAX_TITANIC_X:
-        raise ReferenceError(f"X for Titanic +X must be a whole number from 0 to {MAX_TITANIC_X}.")
+        raise ReferenceError(
+            N_("X for Titanic +X must be a whole number from 0 to {most}."), most=MAX_TITANIC_X
+        )
     return 180 + 180 * x, 200 + 200 * x
 
 
@@ -294,7 +302,9 @@ def burdens(strength: int) -> tuple[Burden, ...]:
         or not MIN_STRENGTH <= strength <= MAX_STRENGTH
     ):
         raise ReferenceError(
-            f"Strength must be a whole number from {MIN_STRENGTH} to {MAX_STRENGTH}."
+            N_("Strength must be a whole number from {low} to {high}."),
+            low=MIN_STRENGTH,
+            high=MAX_STRENGTH,
         )
     rows = _BY_NUMBER["9-8"].rows
     result: list[Burden] = []

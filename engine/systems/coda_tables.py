@@ -25,7 +25,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-from engine.errors import InputError
+from engine.errors import N_, InputError
 
 # How many conditions one test may name: keeps every sum and message bounded.
 MAX_CONDITIONS = 20
@@ -89,12 +89,19 @@ class Condition:
         """This condition with a value checked against the table."""
         if value is None:
             if not self.fixed:
-                raise ConditionError(f"{self.name} needs a value: {self.hint()}.")
+                raise ConditionError(
+                    N_("{name} needs a value: {hint}."), name=self.name, hint=self.hint()
+                )
             value = self.low
         if isinstance(value, bool) or not isinstance(value, int):
-            raise ConditionError(f"{self.name}: the value must be a whole number.")
+            raise ConditionError(N_("{name}: the value must be a whole number."), name=self.name)
         if not self.allows(value):
-            raise ConditionError(f"{self.name} cannot be {value:+d}: {self.hint()}.")
+            raise ConditionError(
+                N_("{name} cannot be {value}: {hint}."),
+                name=self.name,
+                value=f"{value:+d}",
+                hint=self.hint(),
+            )
         return AppliedCondition(condition=self, value=value, tn=self.tn_change(value))
 
     def hint(self) -> str:
@@ -280,7 +287,11 @@ for _condition in CONDITIONS:
 def conditions_in(table: str) -> tuple[Condition, ...]:
     """The entries of one table ("9-2" …), in the seed's order."""
     if table not in _CATEGORIES:
-        raise ConditionError(f"There is no table {table!r}; tables: {', '.join(_CATEGORIES)}.")
+        raise ConditionError(
+            N_("There is no table {table}; tables: {tables}."),
+            table=repr(table),
+            tables=", ".join(_CATEGORIES),
+        )
     return tuple(c for c in CONDITIONS if c.table == table)
 
 
@@ -288,7 +299,7 @@ def find_condition(name: str) -> Condition:
     """The entry called ``name``: exact (any case), else the one entry it starts or is in."""
     wanted = " ".join(name.split()).casefold()
     if not wanted:
-        raise ConditionError("A condition needs a name.")
+        raise ConditionError(N_("A condition needs a name."))
     if wanted in _BY_KEY:
         return _BY_KEY[wanted]
     for test in (str.startswith, str.__contains__):
@@ -297,10 +308,17 @@ def find_condition(name: str) -> Condition:
             return matches[0]
         if len(matches) > 1:
             shown = ", ".join(c.name for c in matches[:5])
-            raise ConditionError(f"'{name}' could be several conditions: {shown}.")
+            raise ConditionError(
+                N_("'{name}' could be several conditions: {shown}."), name=name, shown=shown
+            )
     close = difflib.get_close_matches(wanted, list(_BY_KEY), n=3, cutoff=0.5)
-    suggestion = f" Did you mean {', '.join(_BY_KEY[k].name for k in close)}?" if close else ""
-    raise ConditionError(f"Unknown condition '{name}'.{suggestion}")
+    if close:
+        raise ConditionError(
+            N_("Unknown condition '{name}'. Did you mean {close}?"),
+            name=name,
+            close=", ".join(_BY_KEY[k].name for k in close),
+        )
+    raise ConditionError(N_("Unknown condition '{name}'."), name=name)
 
 
 # A trailing signed whole number, optionally followed by "TN": the value of the entry.
@@ -340,22 +358,29 @@ def _parse_one(text: str) -> AppliedCondition:
     if match and match.group("name"):
         raw = match.group("value").replace(" ", "").replace("−", "-")
         if raw.startswith("±"):
-            raise ConditionError(f"'{text}': say '+' when it hinders this test, '-' when it helps.")
+            raise ConditionError(
+                N_("'{text}': say '+' when it hinders this test, '-' when it helps."), text=text
+            )
         name, value = match.group("name"), int(raw)
     condition = find_condition(name)
     if effect is not None:
         if not condition.either_sign:
             raise ConditionError(
-                f"{condition.name} is {condition.printed} whatever the test; give no '{effect}'."
+                N_("{name} is {printed} whatever the test; give no '{effect}'."),
+                name=condition.name,
+                printed=condition.printed,
+                effect=effect,
             )
         if value is None:
             if condition.low != condition.high:
-                raise ConditionError(f"{condition.name} needs a value: {condition.hint()}.")
+                raise ConditionError(
+                    N_("{name} needs a value: {hint}."), name=condition.name, hint=condition.hint()
+                )
             value = condition.low
         value = abs(value) if effect == "hinder" else -abs(value)
     elif value is not None and condition.either_sign and value > 0 and "+" not in text:
         # A bare "Darkness 5" is ambiguous for a "±" entry: the sign is the whole point.
-        raise ConditionError(f"{condition.name}: {condition.hint()}.")
+        raise ConditionError(N_("{name}: {hint}."), name=condition.name, hint=condition.hint())
     return condition.apply(value)
 
 
@@ -365,7 +390,11 @@ def parse_conditions(text: str | None) -> tuple[AppliedCondition, ...]:
         return ()
     items = [part.strip() for part in re.split(r"[,;\n]", text) if part.strip()]
     if len(items) > MAX_CONDITIONS:
-        raise ConditionError(f"At most {MAX_CONDITIONS} conditions per test (got {len(items)}).")
+        raise ConditionError(
+            N_("At most {most} conditions per test (got {count})."),
+            most=MAX_CONDITIONS,
+            count=len(items),
+        )
     return tuple(parse_condition(item) for item in items)
 
 

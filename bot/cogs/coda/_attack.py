@@ -14,7 +14,9 @@ import discord
 
 from bot.cogs._common import actor_from, send_roll
 from bot.cogs._confirm import answer_error
-from bot.render.coda_attack import exchange_embed
+from bot.i18n import set_language  # i18n: interim hook, 20a replaces
+from bot.i18n.choice import language_of  # i18n: interim hook, 20a replaces
+from bot.render.coda_attack import defence_label, exchange_embed
 from bot.services import coda_attack as service
 from bot.services.coda_attack import AttackRequest, Exchange, ExchangeClosed
 from bot.tree import send_ephemeral
@@ -37,7 +39,7 @@ class DefendButton(
     def __init__(self, attack_id: int, choice: Defence) -> None:
         super().__init__(
             discord.ui.Button(
-                label=choice.label,
+                label=defence_label(choice),
                 emoji=EMOJI[choice],
                 style=STYLES[choice],
                 custom_id=f"coda-attack:{attack_id}:{choice.value}",
@@ -51,6 +53,10 @@ class DefendButton(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: Any
     ) -> DefendButton:
         return cls(int(match["attack"]), Defence(match["choice"]))
+
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        set_language(language_of(interaction.locale))  # i18n: interim hook, 20a replaces
+        return True
 
     async def callback(self, interaction: discord.Interaction) -> None:
         try:

@@ -9,6 +9,7 @@ from typing import Any, TypeVar
 
 import discord
 from discord import app_commands
+from discord.app_commands import locale_str
 
 from bot.cogs._common import Choices, actor_from, safe_autocomplete
 from bot.cogs._options import CHARACTER_HELP, ROLL_HELP
@@ -25,28 +26,44 @@ Affinity = app_commands.Range[int, 0, coda.AFFINITY_MAX]
 Conditions = app_commands.Range[str, 1, 1000]
 TaskName = app_commands.Range[str, 1, coda.MAX_NAME_LENGTH]
 
+_DIFFICULTY_NAMES = {
+    coda.Difficulty.ROUTINE: locale_str("Routine (5)"),
+    coda.Difficulty.STANDARD: locale_str("Standard (10)"),
+    coda.Difficulty.CHALLENGING: locale_str("Challenging (15)"),
+    coda.Difficulty.DIFFICULT: locale_str("Difficult (20)"),
+    coda.Difficulty.VIRTUALLY_IMPOSSIBLE: locale_str("Virtually Impossible (25)"),
+    coda.Difficulty.NEARLY_IMPOSSIBLE: locale_str("Nearly Impossible (30)"),
+}
 DIFFICULTIES = [
-    app_commands.Choice(name=f"{d.label} ({d.tn})", value=d.label) for d in coda.Difficulty
+    app_commands.Choice(name=_DIFFICULTY_NAMES[d], value=d.label) for d in coda.Difficulty
 ]
 UNITS = [
-    app_commands.Choice(name=unit, value=unit)
-    for unit in ("rounds", "minutes", "hours", "days", "weeks", "months")
+    app_commands.Choice(name=locale_str("rounds"), value="rounds"),
+    app_commands.Choice(name=locale_str("minutes"), value="minutes"),
+    app_commands.Choice(name=locale_str("hours"), value="hours"),
+    app_commands.Choice(name=locale_str("days"), value="days"),
+    app_commands.Choice(name=locale_str("weeks"), value="weeks"),
+    app_commands.Choice(name=locale_str("months"), value="months"),
 ]
 AUTOCOMPLETE_LIMIT = 25
 CHOICE_LENGTH = 100
 
 TEST_HELP = {
-    "tn": "The target number (or pick a difficulty instead)",
-    "difficulty": "A named TN: Routine 5 … Virtually Impossible 25",
-    "penalty": "Penalties to subtract (wounds, …)",
-    "attempt": "Which attempt at this task this is: −2 per earlier failure",
-    "extra_actions": "Actions this round beyond the second: −5 each (3rd action = 1)",
-    "conditions": "Tables 9-2…9-4 and combat modifiers, e.g. 'Darkness +5, Heavy rain -3'",
+    "tn": locale_str("The target number (or pick a difficulty instead)"),
+    "difficulty": locale_str("A named TN: Routine 5 … Virtually Impossible 25"),
+    "penalty": locale_str("Penalties to subtract (wounds, …)"),
+    "attempt": locale_str("Which attempt at this task this is: −2 per earlier failure"),
+    "extra_actions": locale_str("Actions this round beyond the second: −5 each (3rd action = 1)"),
+    "conditions": locale_str(
+        "Tables 9-2…9-4 and combat modifiers, e.g. 'Darkness +5, Heavy rain -3'"
+    ),
     **ROLL_HELP,
 }
-UNTRAINED_HELP = "The attribute a character lacking the skill rolls instead (untrained, −2)"
+UNTRAINED_HELP = locale_str(
+    "The attribute a character lacking the skill rolls instead (untrained, −2)"
+)
 SHEET_TEST_HELP = {
-    "modifier": "Anything else added to the test",
+    "modifier": locale_str("Anything else added to the test"),
     "character": CHARACTER_HELP,
     **TEST_HELP,
 }

@@ -6,6 +6,7 @@ from typing import Any
 
 import discord
 from discord import app_commands
+from discord.app_commands import locale_str
 
 from bot.cogs._common import Choices, NarratorCog, actor_from, safe_autocomplete, send_roll
 from bot.cogs._options import CHARACTER_HELP, ROLL_HELP, Label, SheetName
@@ -30,6 +31,7 @@ from bot.cogs.coda._coda_options import (
     from_options,
     sheet_entries,
 )
+from bot.i18n import N_
 from bot.render import coda as render
 from bot.render.coda_reference import table_embed
 from bot.services import coda as service
@@ -45,10 +47,12 @@ register(opposed.KIND, opposed.roll_their_side, render.opposed_embed)
 
 
 class CodaCog(NarratorCog):
-    coda_group = app_commands.Group(name="coda", description="CODA (Harry Potter RPG) tests")
+    coda_group = app_commands.Group(
+        name="coda", description=locale_str("CODA (Harry Potter RPG) tests")
+    )
     extended = app_commands.Group(
         name="extended",
-        description="Extended tests: stages, running total, time",
+        description=locale_str("Extended tests: stages, running total, time"),
         parent=coda_group,
     )
 
@@ -68,8 +72,10 @@ class CodaCog(NarratorCog):
 
     # ----------------------------------------------------------------------- single tests
 
-    @coda_group.command(name="test", description="2d6 + modifier − penalties against a TN")
-    @app_commands.describe(modifier="Everything added to 2d6", **TEST_HELP)
+    @coda_group.command(
+        name="test", description=locale_str("2d6 + modifier − penalties against a TN")
+    )
+    @app_commands.describe(modifier=locale_str("Everything added to 2d6"), **TEST_HELP)
     @app_commands.choices(difficulty=DIFFICULTIES)
     @app_commands.autocomplete(conditions=conditions_autocomplete)
     async def test(
@@ -87,12 +93,14 @@ class CodaCog(NarratorCog):
     ) -> None:
         await self._test(interaction, service.PlainRoll, locals())
 
-    @coda_group.command(name="skill", description="A skill test from your character's sheet")
+    @coda_group.command(
+        name="skill", description=locale_str("A skill test from your character's sheet")
+    )
     @app_commands.describe(
-        skill="The skill (untrained, −2, when the character lacks it)",
-        attribute="The attribute to use (default: the skill's own)",
-        specialty="A specialty of the skill that applies (+2)",
-        affinity="An affinity bonus that applies (+1 or more)",
+        skill=locale_str("The skill (untrained, −2, when the character lacks it)"),
+        attribute=locale_str("The attribute to use (default: the skill's own)"),
+        specialty=locale_str("A specialty of the skill that applies (+2)"),
+        affinity=locale_str("An affinity bonus that applies (+1 or more)"),
         **SHEET_TEST_HELP,
     )
     @app_commands.choices(difficulty=DIFFICULTIES)
@@ -134,8 +142,10 @@ class CodaCog(NarratorCog):
         )
         return [app_commands.Choice(name=n, value=n) for n in names]
 
-    @coda_group.command(name="attribute", description="An attribute test from your sheet")
-    @app_commands.describe(name="The attribute", **SHEET_TEST_HELP)
+    @coda_group.command(
+        name="attribute", description=locale_str("An attribute test from your sheet")
+    )
+    @app_commands.describe(name=locale_str("The attribute"), **SHEET_TEST_HELP)
     @app_commands.choices(difficulty=DIFFICULTIES)
     @app_commands.autocomplete(
         name=attribute_autocomplete,
@@ -159,7 +169,9 @@ class CodaCog(NarratorCog):
     ) -> None:
         await self._test(interaction, service.AttributeRoll, locals())
 
-    @coda_group.command(name="reaction", description="A reaction test (Stamina, Swiftness, …)")
+    @coda_group.command(
+        name="reaction", description=locale_str("A reaction test (Stamina, Swiftness, …)")
+    )
     @app_commands.describe(
         name="The reaction: Stamina, Swiftness, Willpower or Wisdom", **SHEET_TEST_HELP
     )
@@ -188,7 +200,9 @@ class CodaCog(NarratorCog):
 
     # ----------------------------------------------------------------------- /coda damage
 
-    @coda_group.command(name="damage", description="A weapon's damage: Nd6 + modifier, rolling 6s")
+    @coda_group.command(
+        name="damage", description=locale_str("A weapon's damage: Nd6 + modifier, rolling 6s")
+    )
     @app_commands.describe(
         dice="How many d6 the weapon deals", modifier="Added to the dice", **ROLL_HELP
     )
@@ -215,18 +229,19 @@ class CodaCog(NarratorCog):
     # ----------------------------------------------------------------------- /coda attack
 
     @coda_group.command(
-        name="attack", description="A combat skill test against a target's Defence, then damage"
+        name="attack",
+        description=locale_str("A combat skill test against a target's Defence, then damage"),
     )
     @app_commands.describe(
-        skill="The combat skill (untrained, −2, with `attribute`, when lacking it)",
-        target="A character in this channel, or an NPC (then give its `defence`)",
-        dice="How many d6 the weapon deals",
-        modifier="Added to the weapon's damage",
-        ranged="A ranged attack: only Dodge avoids it",
-        defence="The target's Defence (default: from its sheet; needed for an NPC)",
-        npc_defend="For an NPC target: its Dodge/Parry modifier",
+        skill=locale_str("The combat skill (untrained, −2, with `attribute`, when lacking it)"),
+        target=locale_str("A character in this channel, or an NPC (then give its `defence`)"),
+        dice=locale_str("How many d6 the weapon deals"),
+        modifier=locale_str("Added to the weapon's damage"),
+        ranged=locale_str("A ranged attack: only Dodge avoids it"),
+        defence=locale_str("The target's Defence (default: from its sheet; needed for an NPC)"),
+        npc_defend=locale_str("For an NPC target: its Dodge/Parry modifier"),
         attribute=UNTRAINED_HELP,
-        character="Which of your characters attacks (default: your active one)",
+        character=locale_str("Which of your characters attacks (default: your active one)"),
         conditions=TEST_HELP["conditions"],
         secret=ROLL_HELP["secret"],
     )
@@ -255,12 +270,14 @@ class CodaCog(NarratorCog):
 
     # ----------------------------------------------------------------------- /coda opposed
 
-    @coda_group.command(name="opposed", description="Two sides test; the higher result wins")
+    @coda_group.command(
+        name="opposed", description=locale_str("Two sides test; the higher result wins")
+    )
     @app_commands.describe(
-        a="Side A: a modifier (+5) or a character's name",
-        b="Side B: a modifier (+3) or a character's name",
-        a_skill="The skill, attribute or reaction side A's character rolls",
-        b_skill="The skill, attribute or reaction side B's character rolls",
+        a=locale_str("Side A: a modifier (+5) or a character's name"),
+        b=locale_str("Side B: a modifier (+3) or a character's name"),
+        a_skill=locale_str("The skill, attribute or reaction side A's character rolls"),
+        b_skill=locale_str("The skill, attribute or reaction side B's character rolls"),
         a_attribute=UNTRAINED_HELP,
         b_attribute=UNTRAINED_HELP,
         **ROLL_HELP,
@@ -308,12 +325,13 @@ class CodaCog(NarratorCog):
     # ----------------------------------------------------------------------- /coda combined
 
     @coda_group.command(
-        name="combined", description="Helpers test at TN − 5, then the leader with their help"
+        name="combined",
+        description=locale_str("Helpers test at TN − 5, then the leader with their help"),
     )
     @app_commands.describe(
-        leader="The leader: a modifier (+4) or a character's name",
-        helpers="Helpers in order, separated by commas: modifiers or characters' names",
-        skill="The skill, attribute or reaction the characters roll",
+        leader=locale_str("The leader: a modifier (+4) or a character's name"),
+        helpers=locale_str("Helpers in order, separated by commas: modifiers or characters' names"),
+        skill=locale_str("The skill, attribute or reaction the characters roll"),
         attribute=UNTRAINED_HELP,
         tn=TEST_HELP["tn"],
         difficulty=TEST_HELP["difficulty"],
@@ -359,11 +377,13 @@ class CodaCog(NarratorCog):
 
     # ----------------------------------------------------------------------- /coda table
 
-    @coda_group.command(name="table", description="A reference table of seed 000 (9-1, 9-5…9-13)")
+    @coda_group.command(
+        name="table", description=locale_str("A reference table of seed 000 (9-1, 9-5…9-13)")
+    )
     @app_commands.describe(
-        name="The table: its number (9-7) or a word of its title, with autocomplete",
-        strength="Table 9-8: the loads for this Strength",
-        titanic="Table 9-7: walking distances for Titanic +X (this X)",
+        name=locale_str("The table: its number (9-7) or a word of its title, with autocomplete"),
+        strength=locale_str("Table 9-8: the loads for this Strength"),
+        titanic=locale_str("Table 9-7: walking distances for Titanic +X (this X)"),
     )
     async def table(
         self,
@@ -390,12 +410,14 @@ class CodaCog(NarratorCog):
 
     # ----------------------------------------------------------------------- /coda extended
 
-    @extended.command(name="start", description="Start an extended test in this channel")
+    @extended.command(
+        name="start", description=locale_str("Start an extended test in this channel")
+    )
     @app_commands.describe(
-        name="What the task is (e.g. Brew Polyjuice Potion)",
-        stages="Each stage's TN, in order, e.g. 15,15,20 (or 15:Potions,20:Herbology)",
-        interval="Game time one test takes (in the unit)",
-        unit="The interval's unit",
+        name=locale_str("What the task is (e.g. Brew Polyjuice Potion)"),
+        stages=locale_str("Each stage's TN, in order, e.g. 15,15,20 (or 15:Potions,20:Herbology)"),
+        interval=locale_str("Game time one test takes (in the unit)"),
+        unit=locale_str("The interval's unit"),
     )
     @app_commands.choices(unit=UNITS)
     async def extended_start(
@@ -410,15 +432,17 @@ class CodaCog(NarratorCog):
             self.db, actor_from(interaction), name=name, stages=stages, interval=interval, unit=unit
         )
         await interaction.response.send_message(
-            embed=render.task_embed(view, title="Extended test started")
+            embed=render.task_embed(view, title=N_("Extended test started"))
         )
 
-    @extended.command(name="roll", description="The next test of an extended test")
+    @extended.command(name="roll", description=locale_str("The next test of an extended test"))
     @app_commands.describe(
-        task="Which extended test (needed only when several are in progress)",
-        modifier="Everything added to 2d6 (or use skill)",
-        skill="The character's skill (default: the stage's skill, if it names one)",
-        attribute="The attribute to use (default: the skill's own; untrained, −2, if lacking it)",
+        task=locale_str("Which extended test (needed only when several are in progress)"),
+        modifier=locale_str("Everything added to 2d6 (or use skill)"),
+        skill=locale_str("The character's skill (default: the stage's skill, if it names one)"),
+        attribute=locale_str(
+            "The attribute to use (default: the skill's own; untrained, −2, if lacking it)"
+        ),
         character=CHARACTER_HELP,
         penalty=TEST_HELP["penalty"],
         conditions=TEST_HELP["conditions"],
@@ -460,22 +484,28 @@ class CodaCog(NarratorCog):
         embed = render.extended_roll_embed(outcome, interaction.user.display_name)
         await send_roll(interaction, embed, outcome.secrecy)
 
-    @extended.command(name="status", description="Extended tests in progress in this channel")
-    @app_commands.describe(task="One extended test (default: all of them)")
+    @extended.command(
+        name="status", description=locale_str("Extended tests in progress in this channel")
+    )
+    @app_commands.describe(task=locale_str("One extended test (default: all of them)"))
     async def extended_status(
         self, interaction: discord.Interaction, task: TaskName | None = None
     ) -> None:
         views = await service.extended_status(self.db, actor_from(interaction), task=task)
         await interaction.response.send_message(embed=render.status_embed(views))
 
-    @extended.command(name="abandon", description="Give up an extended test (starter or GM)")
-    @app_commands.describe(task="Which extended test (needed only when several are in progress)")
+    @extended.command(
+        name="abandon", description=locale_str("Give up an extended test (starter or GM)")
+    )
+    @app_commands.describe(
+        task=locale_str("Which extended test (needed only when several are in progress)")
+    )
     async def extended_abandon(
         self, interaction: discord.Interaction, task: TaskName | None = None
     ) -> None:
         view = await service.abandon_extended(self.db, actor_from(interaction), task=task)
         await interaction.response.send_message(
-            embed=render.task_embed(view, title="Extended test abandoned")
+            embed=render.task_embed(view, title=N_("Extended test abandoned"))
         )
 
     @extended_roll.autocomplete("task")
