@@ -1,0 +1,214 @@
+"""A CODA evening for a Spanish table: every ``/coda`` command answers in Spanish (degrees,
+NO, Defensa, Esquivar/Parar, pruebas extendidas…) and its numbers are still right."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.dice import ScriptedDice
+from tests.bot.cogs.test_coda import hermione
+from tests.bot.cogs.test_coda_attack import harry_and_draco, labels
+from tests.conftest import Table, embed_of, text_of
+from tests.i18n_support import as_spanish  # noqa: F401 - the fixture (20a's conftest replaces)
+
+
+@pytest.fixture
+def spanish(table: Table, as_spanish) -> Table:  # noqa: F811 - the fixture imported above
+    """The whole table plays with Spanish Discord clients."""
+    for member in (table.gm, table.alice, table.bob, table.carol):
+        as_spanish(member)
+    return table
+
+
+async def test_test_in_spanish(spanish: Table) -> None:
+    table = spanish
+    table.bot.dice = ScriptedDice([6, 6, 6, 3])
+    result = await table.alice.slash(
+        table.channel, "coda test", modifier=2, tn=15, label="esquivar a Filch"
+    )
+    embed = embed_of(result)
+    assert embed.title == "🌟 Éxito superior — esquivar a Filch"
+    assert "**Dados:** [6] [6] 💥[6] 💥[3]" in embed.description
+    assert "2d6 (21) + 2 (modificador) = **23** contra NO 15" in embed.description
+    assert "(margen +8) · tiempo ×0,5" in embed.description
+    assert "*Mejor de lo esperado, quizá con una pequeña ventaja.*" in embed.description
+    assert "Probabilidad: " in embed.description
+    assert "alice · prueba de CODA" in embed.footer.text
+
+
+@pytest.mark.parametrize(
+    ("faces", "modifier", "title"),
+    [
+        ([1, 1], 0, "💀 Fracaso desastroso"),
+        ([2, 3], 0, "❌ Fracaso total"),
+        ([4, 6], 0, "✖️ Fallo"),
+        ([5, 5], 5, "➖ Éxito marginal"),
+        ([5, 5], 10, "✅ Éxito completo"),
+        ([5, 5], 16, "✨ Éxito extraordinario"),
+    ],
+)
+async def test_every_degree_in_spanish(spanish: Table, faces, modifier, title) -> None:
+    spanish.bot.dice = ScriptedDice(faces)
+    result = await spanish.alice.slash(spanish.channel, "coda test", modifier=modifier, tn=15)
+    assert embed_of(result).title == title
+
+
+async def test_difficulty_penalties_and_refusals_in_spanish(spanish: Table) -> None:
+    table = spanish
+    table.bot.dice = ScriptedDice([6, 5])
+    result = await table.alice.slash(
+        table.channel, "coda test", difficulty="Challenging", attempt=2, extra_actions=1
+    )
+    text = text_of(result)
+    assert "− 2 (intento 2)" in text and "− 5 (acción 3)" in text
+    assert any(
+        f.name == "Dificultad" and f.value == "Exigente (15)" for f in embed_of(result).fields
+    )
+    both = await table.alice.slash(table.channel, "coda test", tn=10, difficulty="Routine")
+    assert both.ephemeral and both.response.content == "Indica un NO o una dificultad, no ambos."
+    unknown = await table.alice.slash(table.channel, "coda test", tn=10, conditions="Wibble +5")
+    assert unknown.ephemeral and "Condición desconocida 'Wibble'" in unknown.response.content
+
+
+async def test_damage_in_spanish(spanish: Table) -> None:
+    spanish.bot.dice = ScriptedDice([6, 6, 6, 2])
+    embed = embed_of(await spanish.alice.slash(spanish.channel, "coda damage", dice=2, modifier=1))
+    assert embed.title == "💥 21 de daño"
+    assert "2d6 + 2 d6 extra (20) + 1 = **21**" in embed.description
+    assert "los seises abiertos añadieron 2 dados extra" in embed.description
+
+
+async def test_attack_exchange_in_spanish(spanish: Table) -> None:
+    table = spanish
+    await harry_and_draco(table)
+    table.bot.dice = ScriptedDice([3, 2])
+    result = await table.alice.slash(
+        table.channel, "coda attack", skill="Melee", target="Draco", dice=2, modifier=1
+    )
+    embed = embed_of(result)
+    assert embed.title == "⚔️ Harry alcanza a Draco: ¿defensa?"
+    assert "+ 2 (rangos de Melee) = **10** contra NO 9" in embed.fields[0].value
+    assert "NO = Defensa de Draco 9 (de la ficha)" in embed.fields[0].value
+    assert f"Esperando a <@{table.bob.id}> (o el DJ): Esquivar, Parar, Encajarlo." in (
+        embed.description
+    )
+    assert labels(result.response) == ["Esquivar", "Parar", "Encajarlo"]
+    refused = await table.carol.click(result.response, label="Parar")
+    assert refused.ephemeral
+    assert f"Solo <@{table.bob.id}> (o el DJ) responde a este ataque contra Draco." in (
+        text_of(refused)
+    )
+    # Bob parries: 6 + 5 + 2 = 13 against the attack's 10.
+    table.bot.dice = ScriptedDice([6, 5])
+    await table.bob.click(result.response, label="Parar")
+    parried = table.channel.last_message.embeds[0]
+    assert parried.title == "🛡️ Draco para el ataque de Harry"
+    assert any(f.name == "🛡️ Parar" for f in parried.fields)
+
+
+async def test_opposed_and_combined_in_spanish(spanish: Table) -> None:
+    table = spanish
+    table.bot.dice = ScriptedDice([3, 4, 6, 6, 2])
+    opposed = embed_of(await table.gm.slash(table.channel, "coda opposed", a="+3", b="-1"))
+    assert opposed.title == "✅ Gana B (modificador −1)"
+    assert "B (modificador −1) gana por 3: **Éxito completo**" in opposed.description
+    assert "Probabilidad: gana A" in opposed.description
+    table.bot.dice = ScriptedDice([3, 4, 4, 4])
+    tie = embed_of(await table.gm.slash(table.channel, "coda opposed", a="+2", b="+1"))
+    assert tie.title == "⚖️ Empate" and "decide el Narrador" in tie.description
+    table.bot.dice = ScriptedDice([6, 6, 3, 1, 2, 4, 5, 5, 5])
+    combined = await table.gm.slash(
+        table.channel, "coda combined", leader="+3", helpers="+2, -5, +1", tn=15
+    )
+    text = text_of(combined)
+    assert "Los ayudantes prueban a NO 10; su suma es **+1**" in text
+    assert "Éxito superior → **+2** (probabilidad 41.7%)" in text or "(probabilidad 41,7" in text
+    assert "+ 1 (ayudantes) = **14** contra NO 15" in text
+    assert embed_of(combined).title == "✖️ Fallo — Prueba combinada"
+    bad = await table.gm.slash(
+        table.channel, "coda combined", leader="+1", helpers=" , ", difficulty="Standard"
+    )
+    assert bad.ephemeral and "al menos un ayudante" in bad.response.content
+
+
+async def test_extended_test_in_spanish(spanish: Table) -> None:
+    table = spanish
+    started = await table.alice.slash(
+        table.channel,
+        "coda extended start",
+        name="Poción multijugos",
+        stages="10, 15",
+        interval=2,
+        unit="hours",
+    )
+    assert embed_of(started).title == "Prueba extendida empezada: Poción multijugos"
+    assert "0 / 25 (NO acumulado)" in text_of(started)
+    table.bot.dice = ScriptedDice([3, 3])
+    failed = text_of(await table.alice.slash(table.channel, "coda extended roll", modifier=2))
+    assert "no se suma nada, pero el intervalo se gasta" in failed
+    assert "**Transcurrido:** 2 horas (cada prueba 2 horas)" in failed
+    table.bot.dice = ScriptedDice([5, 5])
+    passed = text_of(await table.bob.slash(table.channel, "coda extended roll", modifier=2))
+    assert "12 sumado al total" in passed and "**Siguiente:** etapa 2, NO 15" in passed
+    status = await table.alice.slash(table.channel, "coda extended status")
+    assert embed_of(status).title == "Prueba extendida: Poción multijugos"
+    refused = await table.carol.slash(table.channel, "coda extended abandon")
+    assert refused.ephemeral and "o el DJ del canal pueden abandonarla" in text_of(refused)
+    abandoned = await table.alice.slash(table.channel, "coda extended abandon")
+    assert embed_of(abandoned).title == "Prueba extendida abandonada: Poción multijugos"
+    assert "**Abandonada** en la etapa 2 de 2." in text_of(abandoned)
+    none = await table.alice.slash(table.channel, "coda extended status")
+    assert embed_of(none).title == "Pruebas extendidas"
+
+
+async def test_reference_table_in_spanish(spanish: Table) -> None:
+    result = await spanish.alice.slash(spanish.channel, "coda table", name="9-8", strength=3)
+    embed = embed_of(result)
+    assert "**Con Fuerza 3:**" in embed.description
+    assert "hasta 15 lb" in embed.description
+    assert embed.footer.text.startswith("CODA · documento 000")
+    missing = await spanish.alice.slash(spanish.channel, "coda table", name="zzz")
+    assert missing.ephemeral and "No hay ninguna tabla de referencia `zzz`" in text_of(missing)
+
+
+async def test_skill_attribute_and_reaction_tests_in_spanish(spanish: Table) -> None:
+    table = spanish
+    await hermione(table)
+    table.bot.dice = ScriptedDice([4, 3])
+    skill = embed_of(
+        await table.alice.slash(
+            table.channel, "coda skill", skill="stealth", tn=15, specialty="hiding", affinity=1
+        )
+    )
+    assert skill.title == "➖ Éxito marginal — Stealth (Wits)"
+    assert (
+        "2d6 (7) + 3 (Wits) + 2 (rangos de Stealth) + 2 (especialidad\\: Hiding) + 1 (afinidad)"
+        " = **15** contra NO 15"
+    ) in skill.description
+    assert any(f.name == "Personaje" for f in skill.fields)
+    refused = await table.alice.slash(table.channel, "coda skill", skill="Potions", tn=10)
+    assert refused.ephemeral
+    assert "no tiene la habilidad `Potions`: un intento sin entrenar (−2) necesita" in (
+        refused.response.content
+    )
+    table.bot.dice = ScriptedDice([4, 4])
+    untrained = embed_of(
+        await table.alice.slash(
+            table.channel, "coda skill", skill="Potions", attribute="Wits", tn=10
+        )
+    )
+    assert "Potions (Wits, sin entrenar)" in untrained.title
+    assert "− 2 (sin entrenar) = **9** contra NO 10" in untrained.description
+    table.bot.dice = ScriptedDice([2, 3])
+    attribute = embed_of(
+        await table.alice.slash(table.channel, "coda attribute", name="wits", difficulty="Standard")
+    )
+    assert "2d6 (5) + 3 (Wits) = **8** contra NO 10" in attribute.description
+    assert "prueba de atributo de CODA" in attribute.footer.text
+    table.bot.dice = ScriptedDice([6, 2])
+    reaction = embed_of(
+        await table.alice.slash(table.channel, "coda reaction", name="Willpower", tn=10, modifier=1)
+    )
+    assert "+ 2 (Willpower) + 1 (modificador) = **11** contra NO 10" in reaction.description
+    not_a_reaction = await table.alice.slash(table.channel, "coda reaction", name="Wits", tn=10)
+    assert "Wits no es una reacción" in not_a_reaction.response.content
