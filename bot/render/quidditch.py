@@ -11,7 +11,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import discord
+from babel.numbers import format_decimal
 
+from bot.i18n import N_, _, _n, current_language
 from bot.render import colours
 from bot.render.common import percent, signed
 from bot.render.hogwarts1990 import dice_text
@@ -23,13 +25,58 @@ from engine import quidditch as q
 from engine.systems.hogwarts1990 import Roll
 
 BROOM = "🧹"
+#: The positions as the reader's language names them.
+POSITION_NAMES = {
+    q.Position.CHASER: N_("Chaser"),
+    q.Position.BEATER: N_("Beater"),
+    q.Position.KEEPER: N_("Keeper"),
+    q.Position.SEEKER: N_("Seeker"),
+}
+SIDE_NAMES = {q.HOME: N_("home"), q.AWAY: N_("away")}
+
+
+#: The positions in running text ("joins as chaser").
+POSITION_WORDS = {
+    q.Position.CHASER: N_("chaser"),
+    q.Position.BEATER: N_("beater"),
+    q.Position.KEEPER: N_("keeper"),
+    q.Position.SEEKER: N_("seeker"),
+}
+
+
+def position_name(position: q.Position) -> str:
+    """``Chaser``: a roster line's heading word, in the reader's language."""
+    return _(POSITION_NAMES[position])
+
+
+def position_word(position: q.Position) -> str:
+    """``chaser``: the position inside a sentence, in the reader's language."""
+    return _(POSITION_WORDS[position])
+
+
+def _missing(team: q.Team) -> list[str]:
+    """What a roster still lacks (``2 chasers``, ``a keeper``) in the reader's language."""
+    lacking = []
+    for position in q.Position:
+        short = position.slots - len(team.at(position))
+        if short <= 0:
+            continue
+        if position is q.Position.CHASER:
+            lacking.append(_n("{count} chaser", "{count} chasers", short, count=short))
+        elif position is q.Position.BEATER:
+            lacking.append(_n("{count} beater", "{count} beaters", short, count=short))
+        elif position is q.Position.KEEPER:
+            lacking.append(_("a keeper"))
+        else:
+            lacking.append(_("a seeker"))
+    return lacking
 
 
 def _roll(roll: Roll) -> str:
     """``[12] [3] +5 = 17 vs 11`` (the kept die in bold), the dice shown as /h90 shows them."""
     text = f"{dice_text(roll)} {signed(roll.bonus)} = **{roll.total}**"
     if roll.difficulty is not None:
-        text += f" vs {roll.difficulty}"
+        text += " " + _("vs {difficulty}", difficulty=roll.difficulty)
     return text
 
 
@@ -47,15 +94,15 @@ def _team_label(state: q.MatchState, side: q.Side) -> str:
 def _next_snitch(state: q.MatchState) -> str:
     turn = state.next_snitch_turn
     if turn is None:
-        return "the snitch has been caught"
+        return _("the snitch has been caught")
     if state.snitch_pending:
-        return f"turn {turn}'s snitch phase waits for penalty shots"
-    return f"next snitch phase: end of turn {turn}"
+        return _("turn {turn}'s snitch phase waits for penalty shots", turn=turn)
+    return _("next snitch phase: end of turn {turn}", turn=turn)
 
 
 def turn_embed(outcome: TurnOutcome) -> discord.Embed:
     report, state = outcome.report, outcome.view.state
-    heading = f"Turn {report.turn}'s snitch" if report.snitch_only else f"Turn {report.turn}"
+    heading = _turn_name(report)
     title = (
         f"{BROOM} {heading} — {state.home.name} {state.home_score} : "
         f"{state.away_score} {state.away.name}"
@@ -71,83 +118,113 @@ def turn_embed(outcome: TurnOutcome) -> discord.Embed:
     if report.shots:
         if goals:
             summary.append(
-                "🥅 Goals: " + ", ".join(f"{g.chaser} ({state.team(g.team).name})" for g in goals)
+                _(
+                    "🥅 Goals: {goals}",
+                    goals=", ".join(f"{g.chaser} ({state.team(g.team).name})" for g in goals),
+                )
             )
         else:
-            summary.append("No goals this turn.")
+            summary.append(_("No goals this turn."))
     elif not report.snitch_only and not report.penalties:
-        summary.append("No chaser is left in play: nobody can score.")
+        summary.append(_("No chaser is left in play: nobody can score."))
     blocked = [s for s in report.shots if s.blocked_by]
     if blocked:
-        summary.append("🛡️ Blocked: " + ", ".join(f"{s.chaser}" for s in blocked))
+        summary.append(_("🛡️ Blocked: {chasers}", chasers=", ".join(s.chaser for s in blocked)))
     if report.knocked_out:
-        summary.append("💫 Knocked out: " + ", ".join(name for _, name in report.knocked_out))
+        summary.append(
+            _(
+                "💫 Knocked out: {players}",
+                players=", ".join(name for _side, name in report.knocked_out),
+            )
+        )
     embed.description = "\n".join(summary) or None
 
     for side in q.SIDES:
         lines = [_shot_line(shot) for shot in report.shots if shot.team == side]
         if lines:
             embed.add_field(
-                name=f"Scoring — {state.team(side).name}", value="\n".join(lines), inline=False
+                name=_("Scoring — {team}", team=state.team(side).name),
+                value="\n".join(lines),
+                inline=False,
             )
     for side in q.SIDES:
         lines = [_block_line(block) for block in report.blocks if block.team == side]
         lines += [
-            f"{name}: no scoring chaser to block, holds back"
+            _("{name}: no scoring chaser to block, holds back", name=name)
             for s, name in report.held
             if s == side
         ]
         if lines:
             embed.add_field(
-                name=f"Blocking — {state.team(side).name}", value="\n".join(lines), inline=False
+                name=_("Blocking — {team}", team=state.team(side).name),
+                value="\n".join(lines),
+                inline=False,
             )
     if report.penalties:
         embed.add_field(
-            name="Penalty shots",
+            name=_("Penalty shots"),
             value="\n".join(_penalty_line(state, p) for p in report.penalties),
             inline=False,
         )
     open_fouls = [f for f in state.open_fouls if f.turn == report.turn]
     if report.fouls:
         lines = [
-            f"⚠️ {f.beater} ({state.team(f.team).name}) on {f.target}"
-            + (" — penalty shot open" if f in open_fouls else "")
+            _(
+                "⚠️ {beater} ({team}) on {target}",
+                beater=f.beater,
+                team=state.team(f.team).name,
+                target=f.target,
+            )
+            + (_(" — penalty shot open") if f in open_fouls else "")
             for f in report.fouls
         ]
         if open_fouls and not report.penalties:
             lines.append(
-                "A GM may award each one with `/quidditch penalty team chaser` until the next "
-                "`/quidditch turn` (then it lapses)."
+                _(
+                    "A GM may award each one with `/quidditch penalty team chaser` until the "
+                    "next `/quidditch turn` (then it lapses)."
+                )
             )
-        embed.add_field(name="Fouls", value="\n".join(lines), inline=False)
+        embed.add_field(name=_("Fouls"), value="\n".join(lines), inline=False)
     if outcome.lapsed:
-        embed.add_field(name="⌛ Lapsed fouls", value=_lapsed_text(state, outcome), inline=False)
+        embed.add_field(name=_("⌛ Lapsed fouls"), value=_lapsed_text(state, outcome), inline=False)
     if report.snitch is not None:
-        embed.add_field(name="✨ Snitch", value=_snitch_text(state, report.snitch), inline=False)
+        embed.add_field(name=_("✨ Snitch"), value=_snitch_text(state, report.snitch), inline=False)
     elif report.snitch_deferred:
         embed.add_field(
-            name="✨ Snitch",
-            value=(
+            name=_("✨ Snitch"),
+            value=_(
                 "Turn ends with the snitch phase, after the penalty shots: award them with "
                 "`/quidditch penalty`, then `/quidditch turn` chases the snitch."
             ),
             inline=False,
         )
     if report.result is not None:
-        embed.add_field(name="🏆 Final", value=_result_text(outcome), inline=False)
+        embed.add_field(name=_("🏆 Final"), value=_result_text(outcome), inline=False)
     points = report.points
-    footer = f"This turn: +{points[0]} / +{points[1]} · {_next_snitch(state)}"
+    footer = _(
+        "This turn: +{home} / +{away} · {snitch}",
+        home=points[0],
+        away=points[1],
+        snitch=_next_snitch(state),
+    )
     embed.set_footer(text=footer)
     return fit_embed(embed)
 
 
 def _lapsed_text(state: q.MatchState, outcome: TurnOutcome) -> str:
     lines = [
-        f"{f.beater} ({state.team(f.team).name}) on {f.target}, turn {f.turn}: no penalty shot "
-        f"for {state.team(f.victim).name}"
+        _(
+            "{beater} ({team}) on {target}, turn {turn}: no penalty shot for {victim}",
+            beater=f.beater,
+            team=state.team(f.team).name,
+            target=f.target,
+            turn=f.turn,
+            victim=state.team(f.victim).name,
+        )
         for f in outcome.lapsed
     ]
-    lines.append("No `/quidditch penalty` was awarded before this turn, so these lapsed.")
+    lines.append(_("No `/quidditch penalty` was awarded before this turn, so these lapsed."))
     return "\n".join(lines)
 
 
@@ -158,7 +235,15 @@ def turns_summary_embed(outcomes: Sequence[TurnOutcome]) -> discord.Embed:
     state = last.view.state
     lines = [_summary_line(o) for o in outcomes]
     embed = discord.Embed(
-        title=clip(f"{BROOM} {len(outcomes)} turns — {_score_line(state).replace('**', '')}", 256),
+        title=clip(
+            _(
+                "{broom} {count} turns — {score}",
+                broom=BROOM,
+                count=len(outcomes),
+                score=_score_line(state).replace("**", ""),
+            ),
+            256,
+        ),
         description="\n".join(lines),
         colour=colours.NEUTRAL,
     )
@@ -166,62 +251,91 @@ def turns_summary_embed(outcomes: Sequence[TurnOutcome]) -> discord.Embed:
     return fit_embed(embed)
 
 
+def _turn_name(report: q.TurnReport) -> str:
+    if report.snitch_only:
+        return _("Turn {turn}'s snitch", turn=report.turn)
+    return _("Turn {turn}", turn=report.turn)
+
+
 def _summary_line(outcome: TurnOutcome) -> str:
     report = outcome.report
-    name = f"Turn {report.turn}'s snitch" if report.snitch_only else f"Turn {report.turn}"
+    name = _turn_name(report)
     parts = []
     goals = report.goals
     if goals:
         parts.append("🥅 " + ", ".join(g.chaser for g in goals))
     elif report.shots:
-        parts.append("no goals")
+        parts.append(_("no goals"))
     if report.knocked_out:
-        parts.append("💫 " + ", ".join(name for _, name in report.knocked_out) + " out")
+        parts.append(
+            _(
+                "💫 {players} out",
+                players=", ".join(name for _side, name in report.knocked_out),
+            )
+        )
     if report.fouls:
         count = len(report.fouls)
-        parts.append(f"⚠️ {count} foul{'s' if count > 1 else ''}")
+        parts.append(_n("⚠️ {count} foul", "⚠️ {count} fouls", count, count=count))
     if report.penalties:
         scored = sum(p.scored for p in report.penalties)
-        parts.append(f"penalties {scored}/{len(report.penalties)}")
+        parts.append(_("penalties {scored}/{count}", scored=scored, count=len(report.penalties)))
     if report.snitch is not None:
-        parts.append("✨ snitch caught" if report.snitch.caught_by else "✨ snitch got away")
+        parts.append(_("✨ snitch caught") if report.snitch.caught_by else _("✨ snitch got away"))
     score = f"{report.score[0]}–{report.score[1]}"
-    return f"**{name}**: {' · '.join(parts) or 'nothing happened'} · {score}"
+    return f"**{name}**: {' · '.join(parts) or _('nothing happened')} · {score}"
 
 
 def _stop_reason(outcome: TurnOutcome) -> str:
     """Why ``until:snitch`` stopped where it did (the last turn is shown next)."""
     report, state = outcome.report, outcome.view.state
     if state.finished:
-        return "Stopped: the snitch was caught and the match is over."
+        return _("Stopped: the snitch was caught and the match is over.")
     if report.snitch_deferred or state.open_fouls:
-        return (
+        return _(
             "Stopped early: a foul waits for the GM (/quidditch penalty, or /quidditch turn "
             "lets it lapse)."
         )
-    return "Stopped after the snitch phase."
+    return _("Stopped after the snitch phase.")
 
 
 def undo_embed(outcome: UndoOutcome) -> discord.Embed:
     state = outcome.view.state
-    what = (
-        f"Turn {outcome.undone}'s snitch phase" if outcome.snitch_only else f"Turn {outcome.undone}"
-    )
-    text = (
-        f"{what} is undone: the match is as it was before it ({_score_line(state)}, "
-        f"after turn {state.turn}). Penalty shots and seeker choices made since are undone too."
+    if outcome.snitch_only:
+        what = _("Turn {turn}'s snitch phase", turn=outcome.undone)
+    else:
+        what = _("Turn {turn}", turn=outcome.undone)
+    text = _(
+        "{what} is undone: the match is as it was before it ({score}, after turn {turn}). "
+        "Penalty shots and seeker choices made since are undone too.",
+        what=what,
+        score=_score_line(state),
+        turn=state.turn,
     )
     if outcome.reopened is not None:
         house, points = outcome.reopened
-        text += "\nThe match had ended with that turn: it is back in play"
-        text += f", and {house} gives back its {points} house points." if house else "."
+        if house:
+            text += "\n" + _(
+                "The match had ended with that turn: it is back in play, and {house} gives "
+                "back its {points} house points.",
+                house=house,
+                points=points,
+            )
+        else:
+            text += "\n" + _("The match had ended with that turn: it is back in play.")
     more = outcome.view.undoable
     footer = (
-        f"{more} more turn{'s' if more != 1 else ''} can be undone."
+        _n(
+            "{count} more turn can be undone.",
+            "{count} more turns can be undone.",
+            more,
+            count=more,
+        )
         if more
-        else ("No earlier turn can be undone.")
+        else _("No earlier turn can be undone.")
     )
-    embed = discord.Embed(title=f"{BROOM} ↩️ Undone", description=text, colour=colours.INFO)
+    embed = discord.Embed(
+        title=_("{broom} ↩️ Undone", broom=BROOM), description=text, colour=colours.INFO
+    )
     embed.set_footer(text=footer)
     return fit_embed(embed)
 
@@ -229,82 +343,110 @@ def undo_embed(outcome: UndoOutcome) -> discord.Embed:
 def _shot_line(shot: q.ShotReport) -> str:
     text = f"{shot.chaser}: {_roll(shot.roll)}"
     if shot.scored:
-        return f"{text} 🥅 **goal** (margin {shot.margin})"
+        return f"{text} " + _("🥅 **goal** (margin {margin})", margin=shot.margin)
     if shot.blocked_by:
-        return f"{text} 🛡️ blocked by {', '.join(shot.blocked_by)} (margin {shot.margin})"
-    return f"{text} ✗ miss"
+        return f"{text} " + _(
+            "🛡️ blocked by {beaters} (margin {margin})",
+            beaters=", ".join(shot.blocked_by),
+            margin=shot.margin,
+        )
+    return f"{text} " + _("✗ miss")
 
 
 def _block_line(block: q.BeaterReport) -> str:
-    chosen = "" if block.chosen_by_gm else " (default)"
+    chosen = "" if block.chosen_by_gm else " " + _("(default)")
     text = f"{block.beater} → {block.target}{chosen}: {_roll(block.roll)}"
     if not block.hit:
-        text += " ✗ miss"
+        text += " " + _("✗ miss")
     else:
-        text += f" 💥 hit (Health {block.target_health})"
+        text += " " + _("💥 hit (Health {health})", health=block.target_health)
         if block.knocked_out:
-            text += " 💫 knocked out"
+            text += " " + _("💫 knocked out")
         if block.blocked:
-            text += " 🛡️ **goal blocked**"
+            text += " " + _("🛡️ **goal blocked**")
     if block.foul:
-        text += " ⚠️ foul"
+        text += " " + _("⚠️ foul")
     elif block.target_position is q.Position.KEEPER:
-        text += " (quaffle in the scoring zone: no foul)"
+        text += " " + _("(quaffle in the scoring zone: no foul)")
     return text
 
 
 def _penalty_line(state: q.MatchState, shot: q.PenaltyReport) -> str:
-    verdict = "🥅 **scores 10**" if shot.scored else "✗ miss"
+    verdict = _("🥅 **scores 10**") if shot.scored else _("✗ miss")
     return f"{shot.chaser} ({state.team(shot.team).name}): {_roll(shot.roll)} {verdict}"
 
 
 def _snitch_text(state: q.MatchState, snitch: q.SnitchReport) -> str:
     if not snitch.seekers:
-        return "No seeker is in play: nobody can catch the snitch."
+        return _("No seeker is in play: nobody can catch the snitch.")
     lines = []
     for seeker in snitch.seekers:
-        how = " interferes (2 × Dexterity, cannot catch)" if seeker.interfering else ""
+        how = " " + _("interferes (2 × Dexterity, cannot catch)") if seeker.interfering else ""
         text = f"{seeker.seeker} ({state.team(seeker.team).name}){how}: {_roll(seeker.roll)}"
         if seeker.caught:
-            text += " — ✨ **catches the snitch! +150**"
+            text += " — " + _("✨ **catches the snitch! +150**")
         lines.append(text)
     if len(snitch.seekers) == 1:
-        lines.append("The other seeker is out: the snitch is caught on 10 or more.")
+        lines.append(_("The other seeker is out: the snitch is caught on 10 or more."))
     if snitch.caught_by is None:
-        lines.append("The snitch gets away (a catch needs 10 more than the other seeker).")
+        lines.append(_("The snitch gets away (a catch needs 10 more than the other seeker)."))
     return "\n".join(lines)
 
 
 def _result_text(outcome: TurnOutcome) -> str:
     result, state = outcome.report.result, outcome.view.state
     assert result is not None
-    lines = [f"{_score_line(state)} after {result.turns} turns."]
+    lines = [_("{score} after {turns} turns.", score=_score_line(state), turns=result.turns)]
     if result.winner is None:
-        lines.append("A draw: no house points.")
+        lines.append(_("A draw: no house points."))
         return "\n".join(lines)
     winner = state.team(result.winner).name
-    lines.append(f"**{winner}** win by {result.difference}.")
+    lines.append(
+        _("**{winner}** win by {difference}.", winner=winner, difference=result.difference)
+    )
     if result.house and result.house_points:
-        total = f" (now {outcome.house_total})" if outcome.house_total is not None else ""
-        lines.append(f"🏠 {result.house} earns **{result.house_points}** house points{total}.")
+        if outcome.house_total is not None:
+            lines.append(
+                _(
+                    "🏠 {house} earns **{points}** house points (now {total}).",
+                    house=result.house,
+                    points=result.house_points,
+                    total=outcome.house_total,
+                )
+            )
+        else:
+            lines.append(
+                _(
+                    "🏠 {house} earns **{points}** house points.",
+                    house=result.house,
+                    points=result.house_points,
+                )
+            )
     else:
-        lines.append(f"{winner} play for no house: no house points.")
+        lines.append(_("{winner} play for no house: no house points.", winner=winner))
     return "\n".join(lines)
 
 
 def penalty_embed(outcome: TurnOutcome) -> discord.Embed:
     (shot,) = outcome.report.penalties
     state = outcome.view.state
-    title = f"{BROOM} Penalty shot — {_score_line(state).replace('**', '')}"
+    title = _(
+        "{broom} Penalty shot — {score}", broom=BROOM, score=_score_line(state).replace("**", "")
+    )
     embed = discord.Embed(
         title=clip(title, 256),
         description=_penalty_line(state, shot),
         colour=colours.SUCCESS if shot.scored else colours.FAILURE,
     )
     embed.add_field(
-        name="For the foul",
-        value=f"{shot.foul.beater} ({state.team(shot.foul.team).name}) on {shot.foul.target}, "
-        f"turn {shot.foul.turn}",
+        name=_("For the foul"),
+        value=_(
+            "{beater} ({team}) on {target}, turn {turn}",
+            beater=shot.foul.beater,
+            team=state.team(shot.foul.team).name,
+            target=shot.foul.target,
+            turn=shot.foul.turn,
+        ),
         inline=False,
     )
     embed.set_footer(text=_next_snitch(state))
@@ -312,22 +454,31 @@ def penalty_embed(outcome: TurnOutcome) -> discord.Embed:
 
 
 def _player_line(player: q.Player, *, health: bool) -> str:
-    stats = f"S {player.strength} · D {player.dexterity} · T {player.toughness}"
+    stats = _(
+        "S {strength} · D {dexterity} · T {toughness}",
+        strength=player.strength,
+        dexterity=player.dexterity,
+        toughness=player.toughness,
+    )
+    position = position_name(player.position)
     if health:
-        state = "💫 out" if not player.active else f"❤️ {player.health}/{player.max_health}"
-        return f"{player.position.label} **{escape(player.name)}** — {stats} · {state}"
-    return f"{player.position.label} **{escape(player.name)}** — {stats} · Health {player.health}"
+        state = _("💫 out") if not player.active else f"❤️ {player.health}/{player.max_health}"
+        return f"{position} **{escape(player.name)}** — {stats} · {state}"
+    return f"{position} **{escape(player.name)}** — {stats} · " + _(
+        "Health {health}", health=player.health
+    )
 
 
 def _team_field(state: q.MatchState, side: q.Side, *, health: bool) -> tuple[str, str]:
     team = state.team(side)
     lines = [_player_line(p, health=health) for p in _ordered(team.players)]
     if state.interferes(side):
-        lines.append("✨ The seeker will interfere in the next snitch phase.")
-    lacking = team.missing()
+        lines.append(_("✨ The seeker will interfere in the next snitch phase."))
+    lacking = _missing(team)
     if lacking:
-        lines.append("Missing: " + ", ".join(lacking))
-    return f"{_team_label(state, side)} — {side}", "\n".join(lines) or "No players yet."
+        lines.append(_("Missing: {lacking}", lacking=", ".join(lacking)))
+    name = f"{_team_label(state, side)} — {_(SIDE_NAMES[side])}"
+    return name, "\n".join(lines) or _("No players yet.")
 
 
 def _ordered(players: Sequence[q.Player]) -> list[q.Player]:
@@ -338,7 +489,15 @@ def _ordered(players: Sequence[q.Player]) -> list[q.Player]:
 def roster_embed(view: MatchView, *, changed: str | None = None) -> discord.Embed:
     state = view.state
     embed = discord.Embed(
-        title=clip(f"{BROOM} {state.home.name} vs {state.away.name} — rosters", 256),
+        title=clip(
+            _(
+                "{broom} {home} vs {away} — rosters",
+                broom=BROOM,
+                home=state.home.name,
+                away=state.away.name,
+            ),
+            256,
+        ),
         description=changed,
         colour=colours.INFO,
     )
@@ -346,18 +505,19 @@ def roster_embed(view: MatchView, *, changed: str | None = None) -> discord.Embe
         name, value = _team_field(state, side, health=False)
         embed.add_field(name=name, value=value, inline=False)
     if view.missing:
-        embed.set_footer(text="The match starts when both rosters are complete.")
+        embed.set_footer(text=_("The match starts when both rosters are complete."))
     else:
-        embed.set_footer(text="Both rosters are complete: a GM plays with /quidditch turn.")
+        embed.set_footer(text=_("Both rosters are complete: a GM plays with /quidditch turn."))
     return fit_embed(embed)
 
 
 def status_embed(view: MatchView) -> discord.Embed:
     state = view.state
-    status = f"after turn {state.turn}" if state.started else "not started"
+    status = _("after turn {turn}", turn=state.turn) if state.started else _("not started")
+    snitch = _next_snitch(state)
     embed = discord.Embed(
         title=clip(f"{BROOM} {_score_line(state).replace('**', '')}", 256),
-        description=f"{_score_line(state)} — {status}.\n{_next_snitch(state).capitalize()}.",
+        description=f"{_score_line(state)} — {status}.\n{snitch[:1].upper()}{snitch[1:]}.",
         colour=colours.INFO,
     )
     for side in q.SIDES:
@@ -365,9 +525,14 @@ def status_embed(view: MatchView) -> discord.Embed:
         embed.add_field(name=name, value=value, inline=False)
     if state.open_fouls:
         embed.add_field(
-            name="Open fouls",
+            name=_("Open fouls"),
             value="\n".join(
-                f"{f.beater} on {f.target}: a penalty shot for {state.team(f.victim).name}"
+                _(
+                    "{beater} on {target}: a penalty shot for {team}",
+                    beater=f.beater,
+                    target=f.target,
+                    team=state.team(f.victim).name,
+                )
                 for f in state.open_fouls
             ),
             inline=False,
@@ -379,12 +544,13 @@ def new_match_embed(view: MatchView) -> discord.Embed:
     state = view.state
     embed = discord.Embed(
         title=clip(f"{BROOM} {state.home.name} vs {state.away.name}", 256),
-        description=(
-            f"A new match: **{_team_label(state, q.HOME)}** (home) against "
-            f"**{_team_label(state, q.AWAY)}** (away).\n"
+        description=_(
+            "A new match: **{home}** (home) against **{away}** (away).\n"
             "A GM fills both rosters, a whole team at once with `/quidditch team` or one "
             "player with `/quidditch player` (3 chasers, 2 beaters, a keeper, a seeker each), "
-            "then plays with `/quidditch turn`."
+            "then plays with `/quidditch turn`.",
+            home=_team_label(state, q.HOME),
+            away=_team_label(state, q.AWAY),
         ),
         colour=colours.INFO,
     )
@@ -395,9 +561,17 @@ def end_embed(view: MatchView) -> discord.Embed:
     state = view.state
     return fit_embed(
         discord.Embed(
-            title=clip(f"{BROOM} Match abandoned — {_score_line(state).replace('**', '')}", 256),
-            description="No winner and no house points. A GM can start another with "
-            "`/quidditch new`.",
+            title=clip(
+                _(
+                    "{broom} Match abandoned — {score}",
+                    broom=BROOM,
+                    score=_score_line(state).replace("**", ""),
+                ),
+                256,
+            ),
+            description=_(
+                "No winner and no house points. A GM can start another with `/quidditch new`."
+            ),
             colour=colours.FAILURE,
         )
     )
@@ -406,25 +580,39 @@ def end_embed(view: MatchView) -> discord.Embed:
 def interference_embed(view: MatchView, side: q.Side) -> discord.Embed:
     state = view.state
     team = state.team(side)
-    seeker = team.seeker.name if team.seeker else "the seeker"
+    seeker = team.seeker.name if team.seeker else _("the seeker")
     if state.interferes(side):
-        text = (
-            f"{seeker} ({team.name}) will interfere in the next snitch phase: 2 × Dexterity, "
-            "and no catch on that roll."
+        text = _(
+            "{seeker} ({team}) will interfere in the next snitch phase: 2 × Dexterity, "
+            "and no catch on that roll.",
+            seeker=seeker,
+            team=team.name,
         )
     else:
-        text = f"{seeker} ({team.name}) will chase the snitch in the next snitch phase."
-    return fit_embed(discord.Embed(title=f"{BROOM} Snitch", description=text, colour=colours.INFO))
+        text = _(
+            "{seeker} ({team}) will chase the snitch in the next snitch phase.",
+            seeker=seeker,
+            team=team.name,
+        )
+    return fit_embed(
+        discord.Embed(title=_("{broom} Snitch", broom=BROOM), description=text, colour=colours.INFO)
+    )
 
 
 def houses_embed(rows: Sequence[HouseRow]) -> discord.Embed:
-    embed = discord.Embed(title="🏠 House points", colour=colours.INFO)
+    embed = discord.Embed(title=_("🏠 House points"), colour=colours.INFO)
     if not rows:
-        embed.description = "No house has won a match in this server yet."
+        embed.description = _("No house has won a match in this server yet.")
     else:
         embed.description = "\n".join(
-            f"{index}. **{row.house}** — {row.points} points ({row.wins} "
-            f"win{'s' if row.wins != 1 else ''})"
+            f"{index}. **{row.house}** — "
+            + _n(
+                "{points} points ({count} win)",
+                "{points} points ({count} wins)",
+                row.wins,
+                points=row.points,
+                count=row.wins,
+            )
             for index, row in enumerate(rows[:50], start=1)
         )
     return fit_embed(embed)
@@ -433,46 +621,86 @@ def houses_embed(rows: Sequence[HouseRow]) -> discord.Embed:
 def odds_embed(outcome: OddsOutcome) -> discord.Embed:
     state, summary = outcome.view.state, outcome.summary
     start = (
-        f"from turn {state.turn}, {state.home_score}–{state.away_score}"
+        _(
+            "from turn {turn}, {home}–{away}",
+            turn=state.turn,
+            home=state.home_score,
+            away=state.away_score,
+        )
         if state.started
-        else ("from the first turn")
+        else _("from the first turn")
     )
     embed = discord.Embed(
-        title=clip(f"{BROOM} Odds — {state.home.name} vs {state.away.name}", 256),
-        description=(
-            f"{summary.matches:,} simulated matches {start}, with the default beater targets "
-            "and every foul given its penalty shot."
+        title=clip(
+            _(
+                "{broom} Odds — {home} vs {away}",
+                broom=BROOM,
+                home=state.home.name,
+                away=state.away.name,
+            ),
+            256,
+        ),
+        description=_(
+            "{count} simulated matches {start}, with the default beater targets and every "
+            "foul given its penalty shot.",
+            count=_thousands(summary.matches),
+            start=start,
         ),
         colour=colours.INFO,
     )
     embed.add_field(
-        name=f"{state.home.name} win", value=percent(summary.home_win_rate), inline=True
+        name=_("{team} win", team=state.home.name),
+        value=percent(summary.home_win_rate),
+        inline=True,
     )
     embed.add_field(
-        name=f"{state.away.name} win", value=percent(summary.away_win_rate), inline=True
+        name=_("{team} win", team=state.away.name),
+        value=percent(summary.away_win_rate),
+        inline=True,
     )
-    embed.add_field(name="Draws", value=percent(summary.draw_rate), inline=True)
+    embed.add_field(name=_("Draws"), value=percent(summary.draw_rate), inline=True)
     embed.add_field(
-        name="Mean final score",
+        name=_("Mean final score"),
         value=f"{summary.mean_home_score:.0f} – {summary.mean_away_score:.0f}",
         inline=True,
     )
     embed.add_field(
-        name="Mean length",
-        value=f"{summary.mean_turns:.1f} turns (longest {summary.longest})",
+        name=_("Mean length"),
+        value=_(
+            "{turns} turns (longest {longest})",
+            turns=_fixed(summary.mean_turns, 1),
+            longest=summary.longest,
+        ),
         inline=True,
     )
     if summary.capped:
         embed.add_field(
-            name="Unfinished",
-            value=f"{summary.capped} stopped at {summary.max_turns} turns (no seeker caught it)",
+            name=_("Unfinished"),
+            value=_(
+                "{count} stopped at {turns} turns (no seeker caught it)",
+                count=summary.capped,
+                turns=summary.max_turns,
+            ),
             inline=True,
         )
-    footer = f"Simulated in {outcome.seconds:.2f} s"
+    footer = _("Simulated in {seconds} s", seconds=_fixed(outcome.seconds, 2))
     if summary.matches < outcome.requested:
-        footer += f" (stopped at the time limit, {outcome.requested:,} were asked for)"
+        footer += " " + _(
+            "(stopped at the time limit, {count} were asked for)",
+            count=_thousands(outcome.requested),
+        )
     embed.set_footer(text=footer)
     return fit_embed(embed)
+
+
+def _fixed(value: float, digits: int) -> str:
+    """``value`` with exactly ``digits`` decimals, in the reader's way of writing them."""
+    return format_decimal(value, format="0." + "0" * digits, locale=current_language())
+
+
+def _thousands(value: int) -> str:
+    """``10,000`` / ``10.000``: a count with the reader's grouping."""
+    return format_decimal(value, format="#,##0", locale=current_language())
 
 
 __all__ = [

@@ -18,6 +18,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.actor import Actor
 from bot.errors import UserError
+from bot.i18n import N_, _
 from bot.services import characters
 from bot.services.permissions import register_gm_source, require_gm
 from bot.storage import Database
@@ -31,7 +32,7 @@ ODDS_MATCHES = 2_000
 ODDS_BUDGET = 1.5
 """Seconds of simulation before /quidditch odds answers with the matches played so far."""
 ODDS_BATCH = 100
-NO_MATCH = (
+NO_MATCH = N_(
     "No quidditch match is being played in this channel. A GM starts one with /quidditch new."
 )
 
@@ -98,7 +99,7 @@ def _view(match: QuidditchMatch, state: q.MatchState | None = None) -> MatchView
 async def _require_match(session: AsyncSession, actor: Actor, *, lock: bool) -> QuidditchMatch:
     match = await matches.active(session, actor.channel_id, for_update=lock)
     if match is None:
-        raise UserError(NO_MATCH)
+        raise UserError(_(NO_MATCH))
     return match
 
 
@@ -119,8 +120,12 @@ def resolve_side(state: q.MatchState, team: str) -> q.Side:
         if wanted in (side, state.team(side).name.casefold()):
             return side
     raise UserError(
-        f"There is no team {team!r} in this match: name {state.home.name} (home) "
-        f"or {state.away.name} (away)."
+        _(
+            "There is no team {team} in this match: name {home} (home) or {away} (away).",
+            team=repr(team),
+            home=state.home.name,
+            away=state.away.name,
+        )
     )
 
 
@@ -135,13 +140,17 @@ async def new_match(
 ) -> MatchView:
     state = q.new_match(home, away, home_house=home_house, away_house=away_house)
     async with db.unit_of_work() as session:
-        await require_gm(session, actor, "start a quidditch match")
+        await require_gm(session, actor, _("start a quidditch match"))
         current = await matches.active(session, actor.channel_id, for_update=True)
         if current is not None:
             playing = q.MatchState.from_dict(current.state)
             raise UserError(
-                f"A match is already being played here ({playing.home.name} vs "
-                f"{playing.away.name}). A GM can abandon it with /quidditch end."
+                _(
+                    "A match is already being played here ({home} vs {away}). A GM can abandon "
+                    "it with /quidditch end.",
+                    home=playing.home.name,
+                    away=playing.away.name,
+                )
             )
         match = matches.start(
             session,
@@ -154,7 +163,9 @@ async def new_match(
             await session.flush()
         except IntegrityError:
             # Another GM's /quidditch new won the race for this channel's one active match.
-            raise UserError("A match was just started in this channel by someone else.") from None
+            raise UserError(
+                _("A match was just started in this channel by someone else.")
+            ) from None
         return _view(match, state)
 
 
@@ -194,7 +205,7 @@ async def set_player(
     given = {"strength": strength, "dexterity": dexterity, "toughness": toughness}
     given["health"] = health
     async with db.unit_of_work() as session:
-        match, state = await _gm_match(session, actor, "change the quidditch match")
+        match, state = await _gm_match(session, actor, _("change the quidditch match"))
         side = resolve_side(state, team)
         if character is not None:
             sheet = await characters.character_by_name(session, actor, character, system="h90")
@@ -213,8 +224,11 @@ async def set_player(
         if name is None or missing_stats:
             lacking = ([] if name else ["name"]) + missing_stats
             raise UserError(
-                f"A new player needs {', '.join(lacking)}: give them, or take them from a "
-                "Hogwarts 1990 sheet with `character`."
+                _(
+                    "A new player needs {lacking}: give them, or take them from a "
+                    "Hogwarts 1990 sheet with `character`.",
+                    lacking=", ".join(lacking),
+                )
             )
         player = q.make_player(
             name,
@@ -232,7 +246,7 @@ async def set_player(
 async def remove_player(db: Database, actor: Actor, *, team: str, name: str) -> PlayerOutcome:
     """Take a player off a roster before the first turn (to free a full position)."""
     async with db.unit_of_work() as session:
-        match, state = await _gm_match(session, actor, "change the quidditch match")
+        match, state = await _gm_match(session, actor, _("change the quidditch match"))
         side = resolve_side(state, team)
         player = state.team(side).find(name)
         state = q.remove_player(state, side, name)
@@ -324,7 +338,7 @@ async def play_turns(
     parsed = q.parse_targets(targets)
     outcomes: list[TurnOutcome] = []
     async with db.unit_of_work() as session:
-        match, state = await _gm_match(session, actor, "play the quidditch match")
+        match, state = await _gm_match(session, actor, _("play the quidditch match"))
         zone = resolve_side(state, scoring_zone) if scoring_zone else None
         while True:
             lapsed = state.open_fouls
@@ -367,7 +381,7 @@ def _log_turn(session: AsyncSession, actor: Actor, turn: q.Turn, targets: str | 
 
 async def penalty(db: Database, dice: Dice, actor: Actor, *, team: str, chaser: str) -> TurnOutcome:
     async with db.unit_of_work() as session:
-        match, state = await _gm_match(session, actor, "award a penalty shot")
+        match, state = await _gm_match(session, actor, _("award a penalty shot"))
         side = resolve_side(state, team)
         shot = q.penalty_shot(dice, state, team=side, chaser=chaser)
         match.state = shot.state.to_dict()
@@ -389,11 +403,13 @@ async def set_interference(
     """A seeker interferes (or not) in the next snitch phase; the side ``team`` named is
     returned for the reply, which names that seeker."""
     async with db.unit_of_work() as session:
-        match, state = await _gm_match(session, actor, "direct the seekers")
+        match, state = await _gm_match(session, actor, _("direct the seekers"))
         side = resolve_side(state, team)
         seeker = state.team(side).seeker
         if interfere and (seeker is None or not seeker.active):
-            raise UserError(f"{state.team(side).name} has no seeker in play to interfere.")
+            raise UserError(
+                _("{team} has no seeker in play to interfere.", team=state.team(side).name)
+            )
         state = q.set_interference(state, side, interfere)
         match.state = state.to_dict()
         return _view(match, state), side
@@ -402,7 +418,7 @@ async def set_interference(
 async def end(db: Database, actor: Actor) -> MatchView:
     """Abandon the channel's match: no winner, no house points."""
     async with db.unit_of_work() as session:
-        await require_gm(session, actor, "end the quidditch match")
+        await require_gm(session, actor, _("end the quidditch match"))
         match = await _require_match(session, actor, lock=True)
         matches.close(match, "abandoned")
         return _view(match)
@@ -430,7 +446,7 @@ async def odds(
     """
     async with db.unit_of_work(read_only=True) as session:
         # A GM's tool (it weighs a roster), and 2,000 matches of CPU are not for every player.
-        await require_gm(session, actor, "simulate the quidditch match")
+        await require_gm(session, actor, _("simulate the quidditch match"))
         view = _view(await _require_match(session, actor, lock=False))
     q.check_simulable(view.state)
     if ready is not None:

@@ -14,16 +14,28 @@ from dataclasses import dataclass
 
 from bot.actor import Actor
 from bot.errors import UserError
+from bot.i18n import N_, _, translate_error
 from bot.services.quidditch import MatchView, _gm_match, _view, resolve_side
 from bot.storage import Database
 from bot.storage.repositories import quidditch as matches
 from engine import quidditch as q
 
 #: The form's fields: (custom id = position, label).
-TEAM_FIELDS: tuple[tuple[q.Position, str], ...] = tuple(
-    (p, f"{p.label}s ({p.slots})" if p.slots > 1 else p.label) for p in q.Position
-)
-LINE_HINT = "Name Strength Dexterity Toughness Health"
+_FIELD_LABELS = {
+    q.Position.CHASER: N_("Chasers (3)"),
+    q.Position.BEATER: N_("Beaters (2)"),
+    q.Position.KEEPER: N_("Keeper"),
+    q.Position.SEEKER: N_("Seeker"),
+}
+#: The form's fields: (custom id = position, label as an English message id).
+TEAM_FIELDS: tuple[tuple[q.Position, str], ...] = tuple((p, _FIELD_LABELS[p]) for p in q.Position)
+LINE_HINT = N_("Name Strength Dexterity Toughness Health")
+_TOO_MANY = {
+    q.Position.CHASER: N_("{label}: a team has 3 chasers (the form gives {count})."),
+    q.Position.BEATER: N_("{label}: a team has 2 beaters (the form gives {count})."),
+    q.Position.KEEPER: N_("{label}: a team has 1 keeper (the form gives {count})."),
+    q.Position.SEEKER: N_("{label}: a team has 1 seeker (the form gives {count})."),
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,10 +57,10 @@ def _player_line(player: q.Player) -> str:
 async def team_form(db: Database, actor: Actor, team: str) -> TeamForm:
     """The form for one team of the channel's match (a GM's, before the first turn)."""
     async with db.unit_of_work(read_only=True) as session:
-        _, state = await _gm_match(session, actor, "change the quidditch match", lock=False)
+        _match, state = await _gm_match(session, actor, _("change the quidditch match"), lock=False)
         side = resolve_side(state, team)
         if state.started:
-            raise UserError("Rosters are fixed once the first turn is played.")
+            raise UserError(_("Rosters are fixed once the first turn is played."))
         roster = state.team(side)
         fields = tuple(
             (position.value, label, "\n".join(_player_line(p) for p in roster.at(position)))
@@ -60,7 +72,7 @@ async def team_form(db: Database, actor: Actor, team: str) -> TeamForm:
 async def set_team(db: Database, actor: Actor, side: q.Side, lines: Mapping[str, str]) -> MatchView:
     """Replace one team's roster with the form's players (checked line by line)."""
     async with db.unit_of_work() as session:
-        match, state = await _gm_match(session, actor, "change the quidditch match")
+        match, state = await _gm_match(session, actor, _("change the quidditch match"))
         roster = state.team(side)
         for player in roster.players:
             state = q.remove_player(state, side, player.name)
@@ -71,19 +83,24 @@ async def set_team(db: Database, actor: Actor, side: q.Side, lines: Mapping[str,
                 if line.strip()
             ]
             if len(numbered) > position.slots:
-                raise UserError(
-                    f"{label}: a team has {position.slots} {position.value}"
-                    f"{'s' if position.slots > 1 else ''} (the form gives {len(numbered)})."
-                )
+                raise UserError(_(_TOO_MANY[position], label=_(label), count=len(numbered)))
             for number, line in numbered:
                 try:
                     player = _read_player(line, position)
                     if state.team(side).find(player.name) is not None:
-                        raise UserError(f"{player.name} is on this form twice.")
+                        raise UserError(_("{name} is on this form twice.", name=player.name))
                     state = q.add_player(state, side, player)
                 except (UserError, q.QuidditchError) as error:
                     shown = line.replace("`", "'")[:60]
-                    raise UserError(f"{label}, line {number} (`{shown}`): {error}") from None
+                    raise UserError(
+                        _(
+                            "{label}, line {number} (`{shown}`): {error}",
+                            label=_(label),
+                            number=number,
+                            shown=shown,
+                            error=translate_error(error),
+                        )
+                    ) from None
         match.state = state.to_dict()
         return _view(match, state)
 
@@ -91,7 +108,7 @@ async def set_team(db: Database, actor: Actor, side: q.Side, lines: Mapping[str,
 def _read_player(line: str, position: q.Position) -> q.Player:
     words = line.split()
     if len(words) < 5 or not all(_is_int(w) for w in words[-4:]):
-        raise UserError(f"write {LINE_HINT}, e.g. Wood 3 4 5 6.")
+        raise UserError(_("write {hint}, e.g. Wood 3 4 5 6.", hint=_(LINE_HINT)))
     strength, dexterity, toughness, health = (int(w) for w in words[-4:])
     return q.make_player(
         " ".join(words[:-4]),

@@ -13,6 +13,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.actor import Actor
 from bot.errors import UserError
+from bot.i18n import _
 from bot.services.permissions import require_gm
 from bot.services.quidditch import MAX_UNDO, NO_MATCH, MatchView, _score_text, _view
 from bot.storage import Database
@@ -29,14 +30,14 @@ async def _undoable_match(
     taken back) when no other has started since; its GM: a GM, or whoever started it."""
     match = await matches.latest(session, actor.channel_id, for_update=True)
     if match is None or match.status not in ("active", "finished"):
-        raise UserError(NO_MATCH)
+        raise UserError(_(NO_MATCH))
     if not (actor.gm_role or actor.user_id == match.started_by):
-        await require_gm(session, actor, "undo a quidditch turn")
+        await require_gm(session, actor, _("undo a quidditch turn"))
     state = q.MatchState.from_dict(match.state)
     taken_back: tuple[str, int] | None = None
     if match.status == "finished":
         if not match.undo_states:
-            raise UserError(NO_MATCH)
+            raise UserError(_(NO_MATCH))
         result = q.match_result(state)
         taken_back = ("", 0)
         if result.house and result.house_points > 0:
@@ -48,7 +49,7 @@ async def _undoable_match(
         try:
             await session.flush()
         except IntegrityError:
-            raise UserError("Another match has started in this channel since.") from None
+            raise UserError(_("Another match has started in this channel since.")) from None
     return match, state, taken_back
 
 
@@ -73,8 +74,11 @@ async def undo(db: Database, actor: Actor) -> UndoOutcome:
         stack = list(match.undo_states or ())
         if not stack:
             raise UserError(
-                "There is no turn to undo: none was played yet, or the last "
-                f"{MAX_UNDO} were undone already."
+                _(
+                    "There is no turn to undo: none was played yet, or the last {count} were "
+                    "undone already.",
+                    count=MAX_UNDO,
+                )
             )
         before = q.MatchState.from_dict(stack.pop())
         match.undo_states = stack

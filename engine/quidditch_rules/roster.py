@@ -11,7 +11,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
-from engine.errors import InputError, whole_number
+from engine.errors import N_, InputError, whole_number
 
 Side = Literal["home", "away"]
 HOME: Side = "home"
@@ -53,6 +53,13 @@ class Position(enum.StrEnum):
 
 
 _SLOTS = {Position.CHASER: 3, Position.BEATER: 2, Position.KEEPER: 1, Position.SEEKER: 1}
+#: A full position's refusal, one message per position (its count and noun differ).
+_FULL = {
+    Position.CHASER: N_("{team} already has 3 chasers ({names}); remove one first."),
+    Position.BEATER: N_("{team} already has 2 beaters ({names}); remove one first."),
+    Position.KEEPER: N_("{team} already has 1 keeper ({names}); remove one first."),
+    Position.SEEKER: N_("{team} already has 1 seeker ({names}); remove one first."),
+}
 
 
 def other(side: Side) -> Side:
@@ -66,19 +73,19 @@ def _capital(text: str) -> str:
 
 def _check_side(side: str) -> Side:
     if side not in SIDES:
-        raise QuidditchError(f"The team must be 'home' or 'away' (got {side!r}).")
+        raise QuidditchError(N_("The team must be 'home' or 'away' (got {side})."), side=repr(side))
     return side  # type: ignore[return-value]
 
 
 def _check_name(name: str, what: str) -> str:
     if not isinstance(name, str):
-        raise QuidditchError(f"{_capital(what)} must be text.")
+        raise QuidditchError(N_("{what} must be text."), what=what)
     name = " ".join(name.split())
     if not 1 <= len(name) <= NAME_MAX:
-        raise QuidditchError(f"{_capital(what)} must be 1 to {NAME_MAX} characters.")
+        raise QuidditchError(N_("{what} must be 1 to {most} characters."), what=what, most=NAME_MAX)
     if any(c in name for c in ",:"):
         raise QuidditchError(
-            f"{_capital(what)} may not contain ',' or ':' (they separate targets)."
+            N_("{what} may not contain ',' or ':' (they separate targets)."), what=what
         )
     return name
 
@@ -143,16 +150,17 @@ def make_player(
         position = Position(position)
     except ValueError:
         raise QuidditchError(
-            f"The position must be one of {', '.join(p.value for p in Position)} "
-            f"(got {position!r})."
+            N_("The position must be one of {positions} (got {position})."),
+            positions=", ".join(p.value for p in Position),
+            position=repr(position),
         ) from None
     return Player(
-        name=_check_name(name, "a player's name"),
+        name=_check_name(name, N_("A player's name")),
         position=position,
-        strength=_check_stat(strength, "Strength", 0, STAT_MAX),
-        dexterity=_check_stat(dexterity, "Dexterity", 0, STAT_MAX),
-        toughness=_check_stat(toughness, "Toughness", 0, STAT_MAX),
-        health=_check_stat(health, "Health", 0, HEALTH_MAX),
+        strength=_check_stat(strength, N_("Strength"), 0, STAT_MAX),
+        dexterity=_check_stat(dexterity, N_("Dexterity"), 0, STAT_MAX),
+        toughness=_check_stat(toughness, N_("Toughness"), 0, STAT_MAX),
+        health=_check_stat(health, N_("Health"), 0, HEALTH_MAX),
         max_health=health,
     )
 
@@ -331,7 +339,9 @@ class MatchState:
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> MatchState:
         if data.get("version") != STATE_VERSION:
-            raise QuidditchError(f"Unknown match state version {data.get('version')!r}.")
+            raise QuidditchError(
+                N_("Unknown match state version {version}."), version=repr(data.get("version"))
+            )
         caught_by = data.get("caught_by")
         return cls(
             home=Team.from_dict(data["home"]),
@@ -374,19 +384,19 @@ def new_match(
     home: str, away: str, *, home_house: str | None = None, away_house: str | None = None
 ) -> MatchState:
     """Two named teams, each optionally playing for a house, with empty rosters."""
-    home = _check_name(home, "the home team's name")
-    away = _check_name(away, "the away team's name")
+    home = _check_name(home, N_("The home team's name"))
+    away = _check_name(away, N_("The away team's name"))
     if home.casefold() == away.casefold():
-        raise QuidditchError("The two teams need different names.")
-    houses = [None if not h else _check_name(h, "a house") for h in (home_house, away_house)]
+        raise QuidditchError(N_("The two teams need different names."))
+    houses = [None if not h else _check_name(h, N_("A house")) for h in (home_house, away_house)]
     return MatchState(home=Team(home, houses[0]), away=Team(away, houses[1]))
 
 
 def _roster_editable(state: MatchState) -> None:
     if state.finished:
-        raise QuidditchError("The match is over.")
+        raise QuidditchError(N_("The match is over."))
     if state.started:
-        raise QuidditchError("Rosters are fixed once the first turn is played.")
+        raise QuidditchError(N_("Rosters are fixed once the first turn is played."))
 
 
 def add_player(state: MatchState, side: Side, player: Player) -> MatchState:
@@ -397,16 +407,15 @@ def add_player(state: MatchState, side: Side, player: Player) -> MatchState:
     rival = state.team(other(side)).find(player.name)
     existing = team.find(player.name)
     if rival is not None:
-        raise QuidditchError(f"{rival.name} already plays for {state.team(other(side)).name}.")
+        raise QuidditchError(
+            N_("{name} already plays for {team}."),
+            name=rival.name,
+            team=state.team(other(side)).name,
+        )
     taken = [p for p in team.at(player.position) if existing is None or p is not existing]
     if len(taken) >= player.position.slots:
         names = ", ".join(p.name for p in taken)
-        count = player.position.slots
-        plural = "s" if count > 1 else ""
-        raise QuidditchError(
-            f"{team.name} already has {count} {player.position.value}{plural} ({names}); "
-            f"remove one first."
-        )
+        raise QuidditchError(_FULL[player.position], team=team.name, names=names)
     return _with_team(state, side, team.with_player(player))
 
 
@@ -434,7 +443,9 @@ def remove_player(state: MatchState, side: Side, name: str) -> MatchState:
     team = state.team(side)
     player = team.find(name)
     if player is None:
-        raise QuidditchError(f"{team.name} has no player named {name!r}.")
+        raise QuidditchError(
+            N_("{team} has no player named {name}."), team=team.name, name=repr(name)
+        )
     return _with_team(
         state, side, replace(team, players=tuple(p for p in team.players if p is not player))
     )
@@ -444,12 +455,14 @@ def set_health(state: MatchState, side: Side, name: str, health: int) -> MatchSt
     """The GM's correction of a player's Health at any time (0 takes the player out)."""
     _check_side(side)
     if state.finished:
-        raise QuidditchError("The match is over.")
+        raise QuidditchError(N_("The match is over."))
     team = state.team(side)
     player = team.find(name)
     if player is None:
-        raise QuidditchError(f"{team.name} has no player named {name!r}.")
-    health = _check_stat(health, "Health", 0, HEALTH_MAX)
+        raise QuidditchError(
+            N_("{team} has no player named {name}."), team=team.name, name=repr(name)
+        )
+    health = _check_stat(health, N_("Health"), 0, HEALTH_MAX)
     updated = replace(player, health=health, max_health=max(player.max_health, health))
     return _with_team(state, side, team.with_player(updated))
 
@@ -468,7 +481,7 @@ def set_interference(state: MatchState, side: Side, interfere: bool = True) -> M
     """Make a team's seeker interfere (double Dexterity, no catch) in the next snitch phase."""
     _check_side(side)
     if state.finished:
-        raise QuidditchError("The match is over.")
+        raise QuidditchError(N_("The match is over."))
     if side == HOME:
         return replace(state, home_interferes=interfere)
     return replace(state, away_interferes=interfere)

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from engine.dice import Dice
+from engine.errors import N_
 from engine.quidditch_rules.roster import (
     AWAY,
     CATCH_MARGIN,
@@ -90,7 +91,10 @@ def simulate(
     _require_playable(state)
     _check_stat(max_turns, "max_turns", 1, 10_000)
     if penalties not in ("all", "none"):
-        raise QuidditchError(f"A simulation takes penalties all or none (got {penalties!r}).")
+        raise QuidditchError(
+            N_("A simulation takes penalties all or none (got {penalties})."),
+            penalties=repr(penalties),
+        )
     if state.snitch_pending:
         state = play_turn(dice, state).state
     roll = dice.roll
@@ -205,7 +209,10 @@ def check_simulable(state: MatchState) -> None:
     _require_playable(state)
     if not any(s is not None and s.active for s in (state.home.seeker, state.away.seeker)):
         raise QuidditchError(
-            "Neither seeker is in play, so the snitch can never be caught and the match cannot end."
+            N_(
+                "Neither seeker is in play, so the snitch can never be caught and the match "
+                "cannot end."
+            )
         )
 
 
@@ -241,7 +248,7 @@ def summarise(
     batches, as the bot does to answer within its time budget)."""
     matches = len(results)
     if not matches:
-        raise QuidditchError("No match was simulated.")
+        raise QuidditchError(N_("No match was simulated."))
     return SimulationSummary(
         matches=matches,
         home_wins=sum(r.winner == HOME for r in results),

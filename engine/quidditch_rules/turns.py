@@ -10,6 +10,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from engine.dice import Dice
+from engine.errors import N_
 from engine.quidditch_rules.roster import (
     AWAY,
     CATCH_MARGIN,
@@ -173,12 +174,15 @@ def parse_targets(text: str | None) -> dict[str, str]:
         beater, sep, target = part.partition(":")
         if not sep or not beater.strip() or not target.strip():
             raise QuidditchError(
-                f"Targets are 'beater:target' pairs such as 'home1:Weasley, away2:keeper' "
-                f"(got {part!r})."
+                N_(
+                    "Targets are 'beater:target' pairs such as 'home1:Weasley, away2:keeper' "
+                    "(got {part})."
+                ),
+                part=repr(part),
             )
         key = beater.strip()
         if key.casefold() in (k.casefold() for k in targets):
-            raise QuidditchError(f"Beater {key!r} is given two targets.")
+            raise QuidditchError(N_("Beater {key} is given two targets."), key=repr(key))
         targets[key] = target.strip()
     return targets
 
@@ -197,10 +201,13 @@ def _find_beater(state: MatchState, key: str) -> tuple[Side, int]:
         if beater.name.casefold() == folded
     ]
     if len(found) > 1:
-        raise QuidditchError(f"Both teams have a beater named {key!r}: use home1/away1 instead.")
+        raise QuidditchError(
+            N_("Both teams have a beater named {key}: use home1/away1 instead."), key=repr(key)
+        )
     if not found:
         raise QuidditchError(
-            f"{key!r} is not a beater (name one, or use home1, home2, away1, away2)."
+            N_("{key} is not a beater (name one, or use home1, home2, away1, away2)."),
+            key=repr(key),
         )
     return found[0]
 
@@ -214,23 +221,32 @@ def _resolve_targets(
         side, index = _find_beater(state, key)
         beater = state.team(side).beaters[index]
         if (side, index) in resolved:
-            raise QuidditchError(f"{beater.name} is given two targets.")
+            raise QuidditchError(N_("{name} is given two targets."), name=beater.name)
         if not beater.active:
-            raise QuidditchError(f"{beater.name} is knocked out and cannot play.")
+            raise QuidditchError(N_("{name} is knocked out and cannot play."), name=beater.name)
         opponents = state.team(other(side))
         if target.strip().casefold() == "keeper":
             victim = opponents.keeper
         else:
             victim = opponents.find(target)
         if victim is None:
-            raise QuidditchError(f"{opponents.name} has no player named {target!r}.")
-        if victim.position not in (Position.CHASER, Position.KEEPER):
             raise QuidditchError(
-                f"A beater targets an opposing chaser or the keeper, not the "
-                f"{victim.position.value} {victim.name}."
+                N_("{team} has no player named {name}."), team=opponents.name, name=repr(target)
+            )
+        if victim.position not in (Position.CHASER, Position.KEEPER):
+            if victim.position is Position.BEATER:
+                raise QuidditchError(
+                    N_("A beater targets an opposing chaser or the keeper, not the beater {name}."),
+                    name=victim.name,
+                )
+            raise QuidditchError(
+                N_("A beater targets an opposing chaser or the keeper, not the seeker {name}."),
+                name=victim.name,
             )
         if not victim.active:
-            raise QuidditchError(f"{victim.name} is knocked out and takes no further part.")
+            raise QuidditchError(
+                N_("{name} is knocked out and takes no further part."), name=victim.name
+            )
         resolved[(side, index)] = victim.name
     return resolved
 
@@ -251,10 +267,12 @@ def _default_target(shots: Iterable[ShotReport]) -> str | None:
 
 def _require_playable(state: MatchState) -> None:
     if state.finished:
-        raise QuidditchError("The match is over.")
+        raise QuidditchError(N_("The match is over."))
     lacking = missing(state)
     if lacking:
-        raise QuidditchError("The rosters are incomplete: " + "; ".join(lacking) + ".")
+        raise QuidditchError(
+            N_("The rosters are incomplete: {lacking}."), lacking="; ".join(lacking)
+        )
 
 
 def _keeper_stats(team: Team) -> tuple[int, int]:
@@ -291,13 +309,18 @@ def play_turn(
     """
     _require_playable(state)
     if scoring_zone is not None and scoring_zone not in SIDES:
-        raise QuidditchError(f"The scoring zone is home or away (got {scoring_zone!r}).")
+        raise QuidditchError(
+            N_("The scoring zone is home or away (got {zone})."), zone=repr(scoring_zone)
+        )
     if penalties not in ("ask", "all", "none"):
-        raise QuidditchError(f"Penalties must be ask, all or none (got {penalties!r}).")
+        raise QuidditchError(
+            N_("Penalties must be ask, all or none (got {penalties})."), penalties=repr(penalties)
+        )
     if state.snitch_pending:
         if targets:
             raise QuidditchError(
-                f"Turn {state.turn}'s snitch phase comes first; give targets with the next turn."
+                N_("Turn {turn}'s snitch phase comes first; give targets with the next turn."),
+                turn=state.turn,
             )
         report = TurnReport(state.turn, snitch_only=True)
         return _finish_turn(dice, replace(state, snitch_pending=False), report)
@@ -522,21 +545,31 @@ def _take_penalty(
     team = state.team(side)
     chaser = team.find(chaser_name)
     if chaser is None or chaser.position is not Position.CHASER:
-        raise QuidditchError(f"{team.name} has no chaser named {chaser_name!r}.")
+        raise QuidditchError(
+            N_("{team} has no chaser named {name}."), team=team.name, name=repr(chaser_name)
+        )
     if not chaser.active:
-        raise QuidditchError(f"{chaser.name} is knocked out and takes no further part.")
+        raise QuidditchError(
+            N_("{name} is knocked out and takes no further part."), name=chaser.name
+        )
     if foul is None:
         foul = next((f for f in state.fouls if not f.taken and f.victim == side), None)
     if foul is None:
         if not state.open_fouls:
             raise QuidditchError(
-                "There is no open foul to award a penalty shot for (a foul's shot is taken "
-                "before the next turn is played)."
+                N_(
+                    "There is no open foul to award a penalty shot for (a foul's shot is taken "
+                    "before the next turn is played)."
+                )
             )
         fouled = state.team(other(side)).name
         raise QuidditchError(
-            f"There is no open foul against {team.name}: the open foul is against {fouled}, "
-            f"whose chaser shoots."
+            N_(
+                "There is no open foul against {team}: the open foul is against {fouled}, "
+                "whose chaser shoots."
+            ),
+            team=team.name,
+            fouled=fouled,
         )
     roll = _chaser_roll(dice, chaser, state.team(other(side)))
     fouls = tuple(replace(f, taken=True) if f is foul else f for f in state.fouls)

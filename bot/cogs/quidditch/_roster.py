@@ -18,6 +18,8 @@ from bot.cogs._common import actor_from
 from bot.cogs._confirm import answer_error
 from bot.cogs._forms import FORM_SECONDS, refuse_form, typed_values
 from bot.errors import UserError
+from bot.i18n import _, _n, set_language  # i18n: set_language is the interim hook
+from bot.i18n.choice import language_of  # i18n: interim hook, 20a replaces
 from bot.render import quidditch as render
 from bot.render.limits import clip
 from bot.services import quidditch_team
@@ -58,7 +60,7 @@ async def _show(interaction: discord.Interaction, view: MatchView, changed: str)
             log.info("roster %s could not be edited (%s)", message_id, error)
         else:
             await interaction.response.send_message(
-                f"{changed} The roster message is updated.", ephemeral=True
+                _("{changed} The roster message is updated.", changed=changed), ephemeral=True
             )
             return
     await interaction.response.send_message(embed=embed)
@@ -76,7 +78,10 @@ class TeamModal(discord.ui.Modal):
 
     def __init__(self, form: TeamForm) -> None:
         super().__init__(
-            title=clip(f"{form.team} — {form.side} team", 45),
+            title=clip(
+                _("{team} — {side} team", team=form.team, side=_(render.SIDE_NAMES[form.side])),
+                45,
+            ),
             timeout=FORM_SECONDS,
             custom_id=f"quidditch-team-{form.side}",
         )
@@ -84,15 +89,19 @@ class TeamModal(discord.ui.Modal):
         for key, label, value in form.fields:
             self.add_item(
                 discord.ui.TextInput(
-                    label=label,
+                    label=_(label),
                     custom_id=key,
                     style=discord.TextStyle.paragraph,
                     default=value or None,
-                    placeholder=LINE_HINT,
+                    placeholder=_(LINE_HINT),
                     required=False,
                     max_length=1000,
                 )
             )
+
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        set_language(language_of(interaction.locale))  # i18n: interim hook, 20a replaces
+        return True
 
     async def on_submit(self, interaction: discord.Interaction) -> None:
         lines = typed_values(self)
@@ -107,7 +116,13 @@ class TeamModal(discord.ui.Modal):
             await refuse_form(interaction, error, lambda: TeamModal(typed))
             return
         players = len(view.state.team(self.form.side).players)
-        changed = f"{self.form.team}: {players} player{'s' if players != 1 else ''} entered."
+        changed = _n(
+            "{team}: {count} player entered.",
+            "{team}: {count} players entered.",
+            players,
+            team=self.form.team,
+            count=players,
+        )
         await show_roster_change(interaction, view, changed)
 
     async def on_error(self, interaction: discord.Interaction, error: Exception) -> None:
