@@ -227,5 +227,7 @@ async def roll_their_side(
             side_b,
             options["label"],
             secrecy.PUBLIC,
-            rollers=f"{options['challenger']} and {actor.display_name}",
+            rollers=_(
+                "{first} and {second}", first=options["challenger"], second=actor.display_name
+            ),
         )

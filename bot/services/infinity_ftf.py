@@ -203,5 +203,7 @@ async def roll_their_side(
             Mods(tuple(NamedMod(*mod) for mod in side["mods"])),
             options["label"],
             secrecy.PUBLIC,
-            rollers=f"{options['challenger']} and {actor.display_name}",
+            rollers=_(
+                "{first} and {second}", first=options["challenger"], second=actor.display_name
+            ),
         )

@@ -192,3 +192,27 @@ async def test_english_players_still_read_english(table: Table, alicia) -> None:
     english = embed_of(await slash(table, table.bob, "roll", [8], attribute="12"))
     assert spanish.title == "✅ 1 éxito · VE 12"
     assert english.title == "✅ 1 success · SV 12"
+
+
+async def test_largest_bursts_fit_discord_in_spanish(table: Table, alicia) -> None:
+    # The longest face to face (Burst 10 against 10, every die shown) in the longer Spanish.
+    faces = list(range(11, 21)) + list(range(1, 11))
+    embed = embed_of(
+        await slash(
+            table,
+            alicia,
+            "ftf",
+            faces,
+            active_attribute="33",
+            active_mods=12,
+            active_burst=10,
+            reactive_attribute="30",
+            reactive_burst=10,
+        )
+    )
+    assert len(embed) <= 6000 and all(len(f.value) <= 1024 for f in embed.fields)
+    assert "acortad" not in (embed.footer.text or "") and "shortened" not in (
+        embed.footer.text or ""
+    )
+    assert field(embed, "Activo").count("🚫 anulado") == 10
+    assert field(embed, "Reactivo").count("🚫 anulado") == 10

@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import pytest
 
+from bot.render.limits import TRUNCATED_NOTE
 from bot.services import quidditch as quidditch_service
-from engine.dice import ScriptedDice
+from engine.dice import ScriptedDice, SeededDice
 from tests.bot.cogs.test_quidditch import AWAY, HOME, MISS, add, play, turn_faces
 from tests.bot.cogs.test_quidditch_table import team_values
 from tests.conftest import Table, embed_of, text_of
@@ -159,3 +160,33 @@ async def test_odds_in_spanish(spanish: Table, monkeypatch: pytest.MonkeyPatch) 
     assert "2.000 partidos simulados desde el primer turno" in text
     assert "Gana Leones" in text and "Duración media" in text
     assert embed_of(result).footer.text.startswith("Simulado en ")
+
+
+async def test_a_long_report_fits_discord_in_spanish(spanish: Table) -> None:
+    table = spanish
+
+    def longest(name: str) -> str:
+        return name + "x" * (64 - len(name))
+
+    await table.gm.slash(
+        table.channel,
+        "quidditch new",
+        home=longest("Leones"),
+        away=longest("Serpientes"),
+        home_house=longest("Gryffindor"),
+        away_house=longest("Slytherin"),
+    )
+    for team, players in (("home", HOME), ("away", AWAY)):
+        for name, position, s, d, t, _health in players:
+            await add(table, team, (longest(name), position, s, d, t, 50))
+    table.bot.dice = SeededDice(3)
+    for _turn in range(10):  # up to the first snitch phase, every foul given its penalty shot
+        result = await table.gm.slash(table.channel, "quidditch turn", penalties="all")
+        embed = embed_of(result)
+        assert embed.title.startswith("🧹 Turno ")
+        assert len(embed) <= 6000
+        assert all(len(f.value) <= 1024 for f in embed.fields)
+        footer = embed.footer.text or ""
+        assert TRUNCATED_NOTE not in footer and "acortad" not in footer  # nothing was cut
+    status = embed_of(await table.gm.slash(table.channel, "quidditch status"))
+    assert len(status) <= 6000 and all(len(f.value) <= 1024 for f in status.fields)
