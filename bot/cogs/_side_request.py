@@ -14,6 +14,8 @@ import discord
 
 from bot.cogs._common import actor_from
 from bot.cogs._confirm import answer_error
+from bot.i18n import set_language  # i18n: interim hook, 20a replaces
+from bot.i18n.choice import language_of  # i18n: interim hook, 20a replaces
 from bot.ratelimit import within_limits
 from bot.render.side_requests import BUTTON_LABEL, challenge_text, lapsed_text
 from bot.services.side_requests import Challenge, RequestClosed
@@ -82,6 +84,7 @@ class RollSideButton(
         return cls(match["kind"], int(match["request"]))
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        set_language(language_of(interaction.locale))  # i18n: interim hook, 20a replaces
         return await within_limits(interaction)  # a press counts like a command
 
     async def callback(self, interaction: discord.Interaction) -> None:

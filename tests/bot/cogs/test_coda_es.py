@@ -8,6 +8,7 @@ import pytest
 from engine.dice import ScriptedDice
 from tests.bot.cogs.test_coda import hermione
 from tests.bot.cogs.test_coda_attack import harry_and_draco, labels
+from tests.bot.cogs.test_roll_your_side import challenge, hermione_and_ron
 from tests.conftest import Table, embed_of, text_of
 from tests.i18n_support import as_spanish  # noqa: F401 - the fixture (20a's conftest replaces)
 
@@ -212,3 +213,18 @@ async def test_skill_attribute_and_reaction_tests_in_spanish(spanish: Table) -> 
     assert "+ 2 (Willpower) + 1 (modificador) = **11** contra NO 10" in reaction.description
     not_a_reaction = await table.alice.slash(table.channel, "coda reaction", name="Wits", tn=10)
     assert "Wits no es una reacción" in not_a_reaction.response.content
+
+
+async def test_the_other_player_rolls_their_side_in_spanish(table: Table, as_spanish) -> None:  # noqa: F811
+    await hermione_and_ron(table)
+    as_spanish(table.bob)
+    asked = await challenge(table)
+    table.bot.dice = ScriptedDice([3, 3])  # Ron: 6 + 2 + 1 = 9
+    await table.bob.click(asked.response, label="Roll my side")
+    embed = table.channel.last_message.embeds[0]
+    assert embed.title == "✅ Gana A (Hermione · Stealth (Wits))"
+    assert "A (Hermione · Stealth (Wits)) gana por 4: **Éxito completo**" in embed.description
+    fields = "\n".join(f"{f.name} {f.value}" for f in embed.fields)
+    assert "Bando B (Ron · Stealth (Wits))" in fields
+    assert "2d6 (6) + 2 (Wits) + 1 (rangos de Stealth) = **9**" in fields
+    assert "alice y bob" in embed.footer.text

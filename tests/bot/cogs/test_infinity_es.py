@@ -9,6 +9,7 @@ from bot.i18n import use_language
 from bot.render.common import percent
 from engine.dice import ScriptedDice
 from engine.systems import infinity
+from tests.bot.cogs.test_roll_your_side import ftf_challenge, fusilier_and_sniper
 from tests.conftest import Table, embed_of
 from tests.i18n_support import as_spanish  # noqa: F401 - the fixture (20a's conftest replaces)
 
@@ -216,3 +217,16 @@ async def test_largest_bursts_fit_discord_in_spanish(table: Table, alicia) -> No
     )
     assert field(embed, "Activo").count("🚫 anulado") == 10
     assert field(embed, "Reactivo").count("🚫 anulado") == 10
+
+
+async def test_the_reactive_player_rolls_their_side_in_spanish(table: Table, as_spanish) -> None:  # noqa: F811
+    # Alice asks; Bob, with a Spanish client, rolls his Sniper's side: the result is his.
+    await fusilier_and_sniper(table)
+    as_spanish(table.bob)
+    asked = await ftf_challenge(table)
+    table.bot.dice = ScriptedDice([5])  # the Sniper's 5 (SV 13) is beaten by the 7
+    await table.bob.click(asked.response, label="Roll my side")
+    embed = table.channel.last_message.embeds[0]
+    assert embed.title == "🎯 Gana Activo — 1 Impacto"
+    assert "**MOD:** Mimetismo −3 = −3" in "\n".join(f.value for f in embed.fields)
+    assert "tirada de alice y bob" in embed.footer.text
