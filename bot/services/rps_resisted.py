@@ -241,17 +241,6 @@ def _rolls(request: BaseRequest) -> str:
     return f"2 × {request.attribute}"
 
 
-def _unique(name: str, taken: set[str], player: str) -> str:
-    """A party name no other party has (the engine tells parties apart by name)."""
-    candidates = [name, f"{name} ({player})"]
-    candidates += [f"{name} ({player}) {n}" for n in range(2, rps.MAX_PARTIES + 2)]
-    for candidate in candidates:
-        candidate = candidate[: rps.MAX_NAME_LENGTH]
-        if candidate.casefold() not in taken:
-            return candidate
-    raise UserError(f"{name} is named twice; each party rolls once per round.")  # unreachable
-
-
 async def roll_their_part(
     db: Database, dice: Dice, actor: Actor, request_id: int, *, now: datetime
 ) -> ResistedOutcome | Waiting:
@@ -265,7 +254,9 @@ async def roll_their_part(
         base = base_from(BaseRequest(attribute=options["attribute"], skill=options["skill"]), sheet)
         parties = _parties(request)
         taken = {p["name"].casefold() for p in parties if "name" in p}
-        name = _unique(sheet.name, taken, actor.display_name)
+        name = side_requests.distinct_name(
+            sheet.name, taken, actor.display_name, limit=rps.MAX_NAME_LENGTH
+        )
         recording = RecordingDice(dice)
         check = rps.check(recording, base=base.value)
         part = {
@@ -301,7 +292,7 @@ async def roll_their_part(
         options["label"],
         secrecy.PUBLIC,
         chances,
-        rollers=_and(rollers),
+        rollers=side_requests.names_and(rollers),
     )
 
 
@@ -312,8 +303,3 @@ def _parties(request: Any) -> list[dict[str, Any]]:
         answers.get(p["user_id"], p) if "user_id" in p else p
         for p in request.challenger_side["parties"]
     ]
-
-
-def _and(names: list[str]) -> str:
-    unique = list(dict.fromkeys(names))
-    return unique[0] if len(unique) == 1 else ", ".join(unique[:-1]) + " and " + unique[-1]

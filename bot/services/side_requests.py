@@ -256,6 +256,23 @@ def answer(request: SideRequest, actor: Actor, part: dict[str, Any]) -> bool:
     return complete
 
 
+def distinct_name(name: str, taken: set[str], player: str, *, limit: int) -> str:
+    """A part's name no other part has (engines tell parties and helpers apart by name):
+    the character's name, else with its player's ("Ron (bob)"). ``taken`` is casefolded."""
+    for n in range(1, MAX_ASKED + 30):
+        suffix = "" if n == 1 else f" ({player})" if n == 2 else f" ({player}) {n - 1}"
+        candidate = name[: limit - len(suffix)] + suffix
+        if candidate.casefold() not in taken:
+            return candidate
+    raise UserError(f"{name} is named twice: each one rolls once.")  # more names than parts
+
+
+def names_and(names: list[str]) -> str:
+    """Who rolled, for a result's footer: "alice, bob and carol" (each once)."""
+    unique = list(dict.fromkeys(names))
+    return unique[0] if len(unique) == 1 else ", ".join(unique[:-1]) + " and " + unique[-1]
+
+
 def answers_of(request: SideRequest) -> dict[int, dict[str, Any]]:
     """Every part in so far, by player id."""
     return {int(user): part for user, part in (request.answers or {}).items()}
