@@ -19,10 +19,10 @@ import pytest
 from bot.actor import Actor
 from bot.app import create_bot
 from bot.errors import UserError
-from bot.services import retention, rps_resisted, side_requests
+from bot.services import coda_combined, retention, rps_resisted, side_requests
 from bot.services.side_requests import RequestClosed, Waiting
 from engine.dice import ScriptedDice
-from engine.systems import drama, rps
+from engine.systems import coda, drama, rps
 from tests.conftest import Table, embed_of, text_of
 
 PART = "Roll my part"
@@ -457,5 +457,134 @@ async def test_drama_request_refusals(table: Table, options: Any, message: str) 
     )
     refused = await table.alice.slash(
         table.channel, "drama test", **{k: v for k, v in options.items() if v is not None}
+    )
+    assert refused.ephemeral and message in refused.response.content
+
+
+# --------------------------------------------------------------------------- /coda combined
+
+
+async def hermione_ron_and_fred(table: Table) -> None:
+    """Alice's Hermione (Stealth: Wits 3 + 2 ranks), Bob's Ron (Wits 2 + 1) and Carol's
+    Fred (Wits 1 + 1), all used here."""
+    await table.alice.slash(table.channel, "sheet create", name="Hermione", system="coda")
+    await table.alice.slash(table.channel, "sheet set", attribute="Wits", value=3)
+    await table.alice.slash(table.channel, "sheet skill", name="Stealth", ranks=2, attribute="Wits")
+    for member, name, wits in ((table.bob, "Ron", 2), (table.carol, "Fred", 1)):
+        await member.slash(table.channel, "sheet create", name=name, system="coda")
+        await member.slash(table.channel, "sheet set", attribute="Wits", value=wits)
+        await member.slash(table.channel, "sheet skill", name="Stealth", ranks=1, attribute="Wits")
+        await member.slash(table.channel, "sheet use", character=name)
+
+
+def _embed_text(embed: Any) -> str:
+    return "\n".join(
+        [embed.title or "", embed.description or "", *(f"{f.name} {f.value}" for f in embed.fields)]
+    )
+
+
+async def test_coda_a_helper_s_player_rolls_its_help(table: Table) -> None:
+    await hermione_ron_and_fred(table)
+    table.bot.dice = ScriptedDice([5, 4])  # the +1 helper, now
+    asked = await table.alice.slash(
+        table.channel,
+        "coda combined",
+        leader="Hermione",
+        helpers="Ron, +1, Fred",
+        skill="Stealth",
+        tn=15,
+        label="past Filch",
+    )
+    assert table.bot.dice.remaining == 0
+    content = asked.response.content
+    assert content.startswith(
+        f"<@{table.bob.id}> <@{table.carol.id}>: Hermione asks for help with a combined test "
+        "led by Hermione · Stealth (Wits) (Stealth) — past Filch — each of you rolls your part"
+    )
+    assert _stored(table, asked.response.message).ping_user_ids == [table.bob.id, table.carol.id]
+    table.bot.dice = ScriptedDice([3, 3])  # Fred helps first
+    await table.carol.click(asked.response, label=PART)
+    assert f"✅ <@{table.carol.id}>: **Fred** 2d6 (6) +2" in table.channel.last_message.content
+    table.bot.dice = ScriptedDice([6, 2, 4, 4])  # Ron, then the leader, last by the rules
+    await table.bob.click(asked.response, label=PART)
+    assert table.bot.dice.remaining == 0
+    embed = table.channel.last_message.embeds[0]
+    assert "alice, bob and carol" in embed.footer.text
+    engine = coda.combined(
+        ScriptedDice([6, 2, 5, 4, 3, 3, 4, 4]), tn=15, helpers=[3, 1, 2], leader_modifier=5
+    )
+    assert f"their sum is **{engine.bonus:+d}**" in embed.description.replace("−", "-")
+    assert f"**{engine.leader.total}**" in _embed_text(embed)
+    lines = embed.description.splitlines()[1:]
+    assert [line.split("**")[1] for line in lines] == [
+        "1. Ron · Stealth (Wits)",
+        "2. modifier +1",
+        "3. Fred · Stealth (Wits)",
+    ]
+    # A GM running the same test with the same faces at once shows the same result.
+    await table.alice.slash(table.channel, "sheet use", character="Hermione")
+    table.bot.dice = ScriptedDice([6, 2, 5, 4, 3, 3, 4, 4])
+    at_once = await table.gm.slash(
+        table.channel,
+        "coda combined",
+        leader="Hermione",
+        helpers="Ron, +1, Fred",
+        skill="Stealth",
+        tn=15,
+        label="past Filch",
+    )
+    assert _embed_text(embed_of(at_once)) == _embed_text(embed)
+    assert at_once.response.components == []
+    history = text_of(await table.alice.slash(table.channel, "history"))
+    assert "waiting for" in history and "combined leader Hermione" in history
+
+
+async def test_coda_only_the_owner_helps_once_and_a_restart_keeps_the_request(
+    table: Table,
+) -> None:
+    await hermione_ron_and_fred(table)
+    table.bot.dice = ScriptedDice([])
+    asked = await table.alice.slash(
+        table.channel, "coda combined", leader="Hermione", helpers="Ron", skill="Stealth", tn=12
+    )
+    for stranger in (table.carol, table.alice, table.gm):
+        refused = await stranger.click(asked.response, label=PART)
+        assert f"Only <@{table.bob.id}> can roll a part of this" in text_of(refused)
+    await table.env.restart_bot(create_bot(table.bot.settings, sync_globally=True))
+    table.bot.dice = ScriptedDice([3, 3, 4, 4])
+    await table.bob.click(asked.response, label=PART)
+    assert _button(table.channel.last_message).disabled
+    with pytest.raises(RequestClosed, match="already been rolled"):
+        await coda_combined.roll_their_part(
+            table.bot.db, ScriptedDice([]), _actor(table, table.bob), 1, now=table.env.now()
+        )
+
+
+async def test_coda_a_help_request_lapses(table: Table) -> None:
+    await hermione_ron_and_fred(table)
+    asked = await table.alice.slash(
+        table.channel, "coda combined", leader="Hermione", helpers="Ron", skill="Stealth", tn=12
+    )
+    await table.env.advance_time(11 * 60)
+    late = await table.bob.click(asked.response, label=PART)
+    assert "Too late: this roll lapsed" in text_of(late)
+    assert "⌛ Lapsed" in table.channel.last_message.content
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        ({"secret": True}, "A secret roll cannot wait for the helpers asked"),
+        ({"skill": None}, "Say what the helpers roll (`skill`)"),
+        ({"helpers": "Ron, Ron"}, "Each character can help only once"),
+        ({"tn": None}, "Give a TN"),
+    ],
+)
+async def test_coda_help_request_refusals(table: Table, options: Any, message: str) -> None:
+    await hermione_ron_and_fred(table)
+    table.bot.dice = ScriptedDice([])
+    options = {"leader": "Hermione", "helpers": "Ron", "skill": "Stealth", "tn": 12} | options
+    refused = await table.alice.slash(
+        table.channel, "coda combined", **{k: v for k, v in options.items() if v is not None}
     )
     assert refused.ephemeral and message in refused.response.content
