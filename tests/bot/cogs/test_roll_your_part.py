@@ -588,3 +588,45 @@ async def test_coda_help_request_refusals(table: Table, options: Any, message: s
         table.channel, "coda combined", **{k: v for k, v in options.items() if v is not None}
     )
     assert refused.ephemeral and message in refused.response.content
+
+
+# --------------------------------------------------------------------------- infinity split
+
+
+async def test_infinity_a_burst_split_against_another_player_s_character_needs_a_gm(
+    table: Table,
+) -> None:
+    """A split rolls every target at once, so it is not split into parts: a player's split
+    with another player's character as the reactive side is refused before any die (its
+    other targets are numbers, which read no sheet); a GM runs it."""
+    await table.alice.slash(table.channel, "sheet create", name="Fusilier", system="infinity")
+    await table.alice.slash(table.channel, "sheet set", attribute="BS", value=12)
+    await table.bob.slash(table.channel, "sheet create", name="Sniper", system="infinity")
+    await table.bob.slash(table.channel, "sheet set", attribute="BS", value=13)
+    await table.bob.slash(table.channel, "sheet use", character="Sniper")
+    split = {
+        "active_attribute": "BS",
+        "active_burst": 2,
+        "reactive_attribute": "BS",
+        "reactive_character": "Sniper",
+        "targets": "Warband:1:13",
+    }
+    table.bot.dice = ScriptedDice([])
+    refused = await table.alice.slash(table.channel, "infinity ftf", **split)
+    assert refused.ephemeral
+    assert f"Sniper is <@{table.bob.id}>'s character, and a Burst split rolls every" in (
+        text_of(refused)
+    )
+    assert _stored(table, refused.response.message).ping_user_ids == []
+    # A number for the Sniper's BS reads nothing of its sheet: allowed.
+    table.bot.dice = ScriptedDice([3, 4, 20, 20])
+    given = await table.alice.slash(
+        table.channel, "infinity ftf", **split | {"reactive_attribute": "13"}
+    )
+    assert not given.ephemeral and "Burst split among 2 targets" in embed_of(given).title
+    # A GM runs it from both sheets.
+    table.bot.dice = ScriptedDice([3, 4, 20, 20])
+    at_once = await table.gm.slash(
+        table.channel, "infinity ftf", **split | {"active_attribute": "12"}
+    )
+    assert "Burst split among 2 targets" in embed_of(at_once).title
