@@ -135,7 +135,7 @@ async def _ask(
         helper = await helper_of(session, actor, request, spec)
         team.append({"name": helper.name, "pools": asdict(helper.pools.validated())})
     known = [h["name"].casefold() for h in team if "name" in h]
-    if len(set(known)) != len(known) or (roller.character or "").casefold() in known:
+    if len(set(known)) != len(known):
         raise UserError("Each helper can be named only once.")
     # The roller first, then each helper they may roll, in the order given (RULES.md §5).
     recording = RecordingDice(dice)
