@@ -116,7 +116,7 @@ EXAMPLES: dict[str, tuple[tuple[str, str], tuple[str, str]]] = {
         ("/coda combined leader:+3 helpers:+2,+1 tn:15", "helpers at TN 10, then the leader"),
         (
             "/coda combined leader:Hermione helpers:Ron skill:Potions difficulty:Challenging",
-            "from sheets",
+            "from sheets; Ron's player rolls his help (Roll my part)",
         ),
     ),
     "coda extended start": (
@@ -152,7 +152,10 @@ EXAMPLES: dict[str, tuple[tuple[str, str], tuple[str, str]]] = {
     ),
     "rps resisted": (
         ('/rps resisted parties:"Johnny:12, Franky:9"', "two NPCs resist each other"),
-        ('/rps resisted parties:"@alice, Guard:40" skill:Stealth', "alice rolls from her sheet"),
+        (
+            '/rps resisted parties:"@alice, Guard:40" skill:Stealth',
+            "alice rolls her part from her sheet (Roll my part)",
+        ),
     ),
     "rps sustained start": (
         ("/rps sustained start goal:10", "a sustained action needing a pool of 10"),
