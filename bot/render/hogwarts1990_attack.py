@@ -70,15 +70,21 @@ def _dodge_text(ex: Exchange) -> str:
 
 
 def _waiting_line(ex: Exchange) -> str:
-    who = answerer(ex.defender_id) if ex.defender_id else "the GM (for the NPC)"
+    if ex.defender_id is None:
+        who, rises = "the GM (for the NPC)", f"the NPC's dodge {ex.npc_dodge}"
+    else:
+        who, rises = answerer(ex.defender_id), f"{escape(ex.target)}'s {_dodge_text(ex)}"
     lines = [
-        f"Waiting for {who}: **Dodge** (a defensive roll: the difficulty rises by "
-        f"{escape(ex.target)}'s {_dodge_text(ex)}) or **Take it**."
+        f"Waiting for {who}: **Dodge** (a defensive roll: the difficulty rises by {rises}) "
+        "or **Take it**."
     ]
     if ex.covers:
         names = ", ".join(f"**{escape(name)}**" for name in ex.covers)
         lines.append(f"A delayer may dodge for {escape(ex.target)} instead: {names}.")
-    lines.append("A dodge uses up the dodger's turn this round (a delayer's delayed action).")
+    lines.append(
+        "A dodge uses up the dodger's turn this round (a delayer's: the delayed action); "
+        "a delayer dodging for another adds their own attributes."
+    )
     return "\n".join(lines)
 
 

@@ -100,6 +100,8 @@ class Exchange:
     dodge: tuple[str, ...]
     damage: int
     defender_id: int | None
+    #: What an NPC's dodge adds (an NPC has no sheet to name attributes on).
+    npc_dodge: int = 0
     #: Delaying combatants who may dodge for the target (a button each), at the attack.
     covers: tuple[str, ...] = ()
     answer: Answer | None = None
@@ -160,6 +162,7 @@ def _data(ex: Exchange) -> dict[str, Any]:
         "odds": [ex.odds.success, ex.odds.exceptional, ex.odds.critical_failure],
         "dodge": list(ex.dodge),
         "damage": ex.damage,
+        "npc_dodge": ex.npc_dodge,
         "covers": list(ex.covers),
         "roller": ex.roller,
     }
@@ -189,6 +192,7 @@ def exchange_of(row: AttackExchange, visibility: secrecy.Secrecy = secrecy.PUBLI
         dodge=tuple(data["dodge"]),
         damage=int(data["damage"]),
         defender_id=row.defender_id,
+        npc_dodge=int(data.get("npc_dodge", 0)),
         covers=tuple(data.get("covers", ())),
         answer=Answer(data["answer"]) if "answer" in data else None,
         dodger=data.get("dodger"),
@@ -305,6 +309,7 @@ async def attack(
             dodge=dodge,
             damage=request.damage,
             defender_id=target_sheet.owner_id if target_sheet else None,
+            npc_dodge=request.npc_dodge,
             secrecy=rolled.secrecy,
             roller=actor.display_name,
         )
@@ -321,7 +326,7 @@ async def attack(
             defender_id=exchange.defender_id,
             target_character_id=target_sheet.id if target_sheet else None,
             secret=rolled.secrecy.secret,
-            data={**_data(exchange), "npc_dodge": request.npc_dodge},
+            data=_data(exchange),
             expires_at=now + ANSWER_WINDOW,
         )
         await attacks_repo.add(session, row)
@@ -470,7 +475,7 @@ async def answer(
         exchange = exchange_of(row, visibility)
         if choice is not Answer.TAKE:
             dodger, found = await _dodger(session, actor, row, state, choice, cover)
-            raised = _raised(dodger, exchange.dodge, int(row.data.get("npc_dodge", 0)))
+            raised = _raised(dodger, exchange.dodge, exchange.npc_dodge)
             values = [value for _, value in raised]
             chance = rules.defend_chance(exchange.attack, values)
             defended = rules.defend(dice, exchange.attack, values)
@@ -504,6 +509,6 @@ async def answer(
         exchange = replace(exchange, answer=choice)
         if not exchange.avoided:
             exchange = replace(exchange, health=await _take_health(session, row, exchange.damage))
-        row.data = {**_data(exchange), "npc_dodge": row.data.get("npc_dodge", 0)}
+        row.data = _data(exchange)
         row.finished_at = now
     return exchange
