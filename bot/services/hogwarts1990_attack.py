@@ -465,7 +465,7 @@ async def answer(
         answerers, who = None, None
         if choice is Answer.COVER and row is not None:
             if state is None:
-                raise ExchangeClosed("No skirmish runs here any more: nobody delays.")
+                raise UserError("No skirmish runs here: nobody delays, so nobody dodges for it.")
             delayer = state.find(cover or "")
             answerers = {delayer.owner_id} if delayer.owner_id is not None else set()
             who = f"{delayer.name}'s player (or the GM)" if answerers else "the GM"

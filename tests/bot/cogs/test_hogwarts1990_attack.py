@@ -10,6 +10,7 @@ import pytest
 
 from bot.actor import Actor
 from bot.app import create_bot
+from bot.errors import UserError
 from bot.services import hogwarts1990_attack as service
 from bot.services.hogwarts1990_attack import ExchangeClosed
 from engine.dice import ScriptedDice
@@ -305,6 +306,9 @@ async def test_an_exchange_resumes_after_a_restart(table: Table) -> None:
     assert shown.title == "🛡️ Draco dodges for Hermione: Harry misses"
     tracker = await table.gm.slash(table.channel, "init show")
     assert "Delayed" not in text_of(tracker)
+    # Delayed since round 1, Draco spent the delayed action: his round-2 turn still comes.
+    await table.alice.slash(table.channel, "init next")
+    assert "Round 2 · **Draco**'s turn" in tracker_text(table)
 
 
 async def test_finished_and_expired_exchanges_refuse_politely(table: Table) -> None:
@@ -331,7 +335,7 @@ async def test_a_cover_without_a_skirmish_or_a_delay_is_refused(table: Table) ->
         user_id=table.gm.id, channel_id=table.channel.id, guild_id=table.guild.id, gm_role=True
     )
     now = table.env.now()
-    with pytest.raises(ExchangeClosed, match="nobody delays"):
+    with pytest.raises(UserError, match="nobody delays"):
         await service.answer(
             table.bot.db, ScriptedDice([]), gm, 1, Answer.COVER, now=now, cover="Hermione"
         )
@@ -403,3 +407,40 @@ async def test_bad_input_is_refused_kindly(table: Table) -> None:
         table.channel, "h90 attack", target="@everyone **Troll**", difficulty=5, bonus=0
     )
     assert "@\u200beveryone \\*\\*Troll\\*\\*" in embed_of(hostile).title
+
+
+async def test_an_npc_delayer_dodges_for_a_player_and_hidden_delayers_stay_hidden(
+    table: Table,
+) -> None:
+    await three_students(table)
+    await skirmish(table)  # Harry's turn
+    await table.gm.slash(table.channel, "init add", name="Filch", roll=14)
+    await table.gm.slash(table.channel, "init add", name="Spy", roll=13, hidden=True)
+    await table.alice.slash(table.channel, "init next")  # Filch's turn
+    await table.gm.slash(table.channel, "init delay")  # Filch delays: the Spy's turn
+    await table.gm.slash(table.channel, "init delay")  # the Spy delays: Draco's turn
+    table.bot.dice = ScriptedDice([14, 2])  # 14 + 0 vs 10
+    result = await table.bob.slash(
+        table.channel,
+        "h90 attack",
+        target="Hermione",
+        difficulty=10,
+        bonus=0,
+        dodge="Charm",
+        npc_dodge=5,
+    )
+    assert labels(result.response) == ["Dodge", "Filch dodges for them", "Take it"]
+    assert "Spy" not in str(embed_of(result).to_dict())
+    # A dodge attribute Hermione's sheet lacks: refused, and her turn is not spent.
+    refused = await table.carol.click(result.response, label="Dodge")
+    assert refused.ephemeral and "Charm" in text_of(refused)
+    assert "defended" not in tracker_text(table)
+    # Filch is the GM's: Bob may not press his button; the GM does (10 + 5 = 15 > 14).
+    wrong = await table.bob.click(result.response, label="Filch dodges for them")
+    assert "Only the GM answers this attack on Hermione." in text_of(wrong)
+    await table.gm.click(result.response, label="Filch dodges for them")
+    shown = table.channel.last_message.embeds[0]
+    assert shown.title == "🛡️ Filch dodges for Hermione: Draco misses"
+    assert "difficulty 10 + dodge 5 = **15**" in shown.fields[1].value
+    tracker = tracker_text(table)
+    assert "⏸️ Filch" not in tracker and "Hermione — 10 · ❤️ 5/5" in tracker
