@@ -20,7 +20,7 @@ in the row, so a restart in the middle of an exchange loses nothing.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
 
@@ -34,13 +34,12 @@ from bot.services.attack_exchange import (
     ANSWER_WINDOW,
     HEALTH,
     ExchangeClosed,
-    change_data,
-    change_of,
     claim,
     resolve_target,
 )
 from bot.services.characters import CharacterSheet, ResourceChange
-from bot.services.hogwarts1990 import Roller, Side
+from bot.services.hogwarts1990 import Roller
+from bot.services.hogwarts1990_exchange import Exchange, data_of, exchange_of
 from bot.services.sheet import find_key, name_key, sheet_from_row
 from bot.storage import Database
 from bot.storage.models import AttackExchange
@@ -85,125 +84,6 @@ class AttackRequest:
     #: A name for an attacker without a sheet (an NPC the GM plays).
     attacker: str | None = None
     secret: bool = False
-
-
-@dataclass(frozen=True, slots=True)
-class Exchange:
-    """An exchange as the message shows it, at whatever stage it has reached."""
-
-    id: int | None
-    attacker: str
-    target: str
-    side: Side
-    attack: h90.Roll
-    odds: h90.Odds
-    dodge: tuple[str, ...]
-    damage: int
-    defender_id: int | None
-    #: What an NPC's dodge adds (an NPC has no sheet to name attributes on).
-    npc_dodge: int = 0
-    #: Delaying combatants who may dodge for the target (a button each), at the attack.
-    covers: tuple[str, ...] = ()
-    answer: Answer | None = None
-    #: Who dodged (the target, or the delayer for it) and what raised the difficulty.
-    dodger: str | None = None
-    raised: tuple[tuple[str, int], ...] = ()
-    defended: h90.Roll | None = None
-    defend_chance: float | None = None
-    #: What the dodge did on the tracker ("uses up Ron's turn this round"), or why nothing.
-    turn: str = ""
-    health: ResourceChange | None = None
-    secrecy: secrecy.Secrecy = secrecy.PUBLIC
-    roller: str = ""  # who attacked, as Discord shows them (for the footer)
-
-    @property
-    def hit(self) -> bool:
-        return bool(self.attack.success)
-
-    @property
-    def avoided(self) -> bool:
-        return self.defended is not None and not self.defended.success
-
-    @property
-    def waiting(self) -> bool:
-        """The attack hit and nobody has answered yet."""
-        return self.hit and self.answer is None
-
-    @property
-    def hurt(self) -> bool:
-        return self.answer is not None and self.hit and not self.avoided
-
-    @property
-    def knocked_out(self) -> bool:
-        return self.health is not None and rules.knocked_out(self.health.after.current)
-
-
-# --------------------------------------------------------------------------- storage
-
-
-def _roll_data(roll: h90.Roll) -> dict[str, Any]:
-    return asdict(roll)
-
-
-def _roll_of(data: dict[str, Any]) -> h90.Roll:
-    values = dict(data)
-    values["faces"] = tuple(int(f) for f in values["faces"])
-    a, b = (int(f) for f in values["dice"])
-    values["dice"] = (a, b)
-    return h90.Roll(**values)
-
-
-def _data(ex: Exchange) -> dict[str, Any]:
-    data: dict[str, Any] = {
-        "attacker": ex.attacker,
-        "target": ex.target,
-        "side": asdict(ex.side),
-        "attack": _roll_data(ex.attack),
-        "odds": [ex.odds.success, ex.odds.exceptional, ex.odds.critical_failure],
-        "dodge": list(ex.dodge),
-        "damage": ex.damage,
-        "npc_dodge": ex.npc_dodge,
-        "covers": list(ex.covers),
-        "roller": ex.roller,
-    }
-    if ex.answer is not None:
-        data["answer"] = ex.answer.value
-        data["dodger"] = ex.dodger
-        data["raised"] = [list(term) for term in ex.raised]
-        data["turn"] = ex.turn
-    if ex.defended is not None:
-        data["defended"] = _roll_data(ex.defended)
-        data["defend_chance"] = ex.defend_chance
-    if ex.health is not None:
-        data["health"] = change_data(ex.health)
-    return data
-
-
-def exchange_of(row: AttackExchange, visibility: secrecy.Secrecy = secrecy.PUBLIC) -> Exchange:
-    """The stored exchange, ready to be drawn again."""
-    data = row.data
-    return Exchange(
-        id=row.id,
-        attacker=data["attacker"],
-        target=data["target"],
-        side=Side(**data["side"]),
-        attack=_roll_of(data["attack"]),
-        odds=h90.Odds(*(float(v) for v in data["odds"])),
-        dodge=tuple(data["dodge"]),
-        damage=int(data["damage"]),
-        defender_id=row.defender_id,
-        npc_dodge=int(data.get("npc_dodge", 0)),
-        covers=tuple(data.get("covers", ())),
-        answer=Answer(data["answer"]) if "answer" in data else None,
-        dodger=data.get("dodger"),
-        raised=tuple((str(n), int(v)) for n, v in data.get("raised", ())),
-        defended=_roll_of(data["defended"]) if "defended" in data else None,
-        defend_chance=data.get("defend_chance"),
-        turn=str(data.get("turn", "")),
-        health=change_of(data.get("health")),
-        secrecy=visibility,
-        roller=str(data.get("roller", "")),
-    )
 
 
 # --------------------------------------------------------------------------- the attack
@@ -326,7 +206,7 @@ async def attack(
             defender_id=exchange.defender_id,
             target_character_id=target_sheet.id if target_sheet else None,
             secret=rolled.secrecy.secret,
-            data=_data(exchange),
+            data=data_of(exchange),
             expires_at=now + ANSWER_WINDOW,
         )
         await attacks_repo.add(session, row)
@@ -509,6 +389,6 @@ async def answer(
         exchange = replace(exchange, answer=choice)
         if not exchange.avoided:
             exchange = replace(exchange, health=await _take_health(session, row, exchange.damage))
-        row.data = _data(exchange)
+        row.data = data_of(exchange)
         row.finished_at = now
     return exchange
