@@ -15,10 +15,12 @@ import discord
 
 from bot.cogs._attack import post, press
 from bot.cogs._common import actor_from
+from bot.ratelimit import within_limits
 from bot.render.hogwarts1990_attack import exchange_embed
 from bot.render.limits import clip
 from bot.services import hogwarts1990_attack as service
 from bot.services.hogwarts1990_attack import AttackRequest, Exchange
+from bot.storage.db import track_writes
 from engine.systems.hogwarts1990_attack import Answer
 
 LABEL = 80
@@ -57,7 +59,11 @@ class AnswerButton(
     ) -> AnswerButton:
         return cls(int(match["attack"]), Answer(match["choice"]), match["name"])
 
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        return await within_limits(interaction)  # a press counts like a command
+
     async def callback(self, interaction: discord.Interaction) -> None:
+        track_writes()  # answer_error then knows whether the press was saved
         answered = service.answer(
             interaction.client.db,  # type: ignore[attr-defined]
             interaction.client.dice,  # type: ignore[attr-defined]

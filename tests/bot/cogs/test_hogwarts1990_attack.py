@@ -444,3 +444,17 @@ async def test_an_npc_delayer_dodges_for_a_player_and_hidden_delayers_stay_hidde
     assert "difficulty 10 + dodge 5 = **15**" in shown.fields[1].value
     tracker = tracker_text(table)
     assert "⏸️ Filch" not in tracker and "Hermione — 10 · ❤️ 5/5" in tracker
+
+
+async def test_a_press_counts_like_a_command(table: Table) -> None:
+    from tests.bot.cogs.test_fair_use import limits
+
+    await three_students(table)
+    result = await harry_hits_draco(table)
+    limits(table)
+    table.bot.dice = ScriptedDice([3] * 10)
+    for _ in range(10):
+        await table.bob.slash(table.channel, "roll", expression="1d6")
+    pressed = await table.bob.click(result.response, label="Take it")
+    assert pressed.ephemeral and "Slow down" in text_of(pressed)
+    assert "4/4" in text_of(await table.gm.slash(table.channel, "sheet show", character="Draco"))
