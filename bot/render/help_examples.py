@@ -139,6 +139,13 @@ EXAMPLES: dict[str, tuple[tuple[str, str], tuple[str, str]]] = {
         ("/h90 opposed attribute:Finesse vs_name:Filch vs_bonus:3", "against an NPC"),
         ("/h90 opposed attribute:Humor vs_character:Ron vs_attribute:Humor", "against a sheet"),
     ),
+    "h90 attack": (
+        ("/h90 attack target:Draco difficulty:12 attribute:Strength", "Draco may dodge"),
+        (
+            "/h90 attack target:Ron difficulty:8 bonus:2 attacker:Goyle damage:2",
+            "an NPC attacks; a delayer may dodge for Ron",
+        ),
+    ),
     "infinity ftf": (
         ("/infinity ftf active_attribute:13 reactive_attribute:11", "face to face, one die each"),
         (

@@ -272,6 +272,10 @@ GROUP_HINTS: dict[str, dict[str, tuple[str, ...]]] = {
         "defense": ("Toughness + Dexterity", "8 + 3", "Strength", "+", "1" * 60),
         "defender": ("Ginny",),
         "defender_name": ("Filch",),
+        # /h90 attack: a character with a sheet (Health) or an NPC; the dodge's attributes.
+        "target": ("Ginny", "Troll", "Nobody"),
+        "dodge": ("Dexterity", "Dexterity + Toughness", "3", "+", "A+B+C+D+E", "1" * 60),
+        "attacker": ("Goyle",),
     },
     "infinity": {
         "character": ("Trooper",),

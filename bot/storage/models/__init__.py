@@ -3,6 +3,7 @@
 A feature adds its module here (one line) and a migration under ``migrations/versions``.
 """
 
+from bot.storage.models.attacks import AttackExchange
 from bot.storage.models.base import Base
 from bot.storage.models.channels import ChannelSettings, GuildGmRole
 from bot.storage.models.characters import ActiveCharacter, Character
@@ -21,6 +22,7 @@ from bot.storage.models.side_requests import SideRequest
 
 __all__ = [
     "ActiveCharacter",
+    "AttackExchange",
     "Base",
     "ChannelSettings",
     "Character",
