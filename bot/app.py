@@ -13,6 +13,7 @@ from bot.cogs import EXTENSIONS
 from bot.config import Settings
 from bot.hosting.errors import DATABASE_ERRORS, DatabaseUnavailable, database_error_line
 from bot.hosting.metrics import BotMetrics
+from bot.i18n.commands import CatalogTranslator
 from bot.interaction_language import install as install_language_hook
 from bot.ratelimit import Rate, RateLimiter
 from bot.services.languages import LanguageChoices
@@ -64,6 +65,8 @@ class NarratorBot(commands.Bot):
         self.add_listener(self.metrics.on_app_command_completion, "on_app_command_completion")
 
     async def setup_hook(self) -> None:
+        # Descriptions and choices in every catalog language, uploaded by each sync.
+        await self.tree.set_translator(CatalogTranslator())
         try:
             await self.db.upgrade_async()  # off the event loop: Alembic is synchronous
         except DATABASE_ERRORS as error:  # a wrong DATABASE_URL: one line, not a traceback
