@@ -218,8 +218,8 @@ class Pages(OwnedView):
             refusal=_("Only whoever asked for these pages can turn them."),
             timeout=timeout,
         )
-        self.previous.label = _("◀ Previous")
-        self.next.label = _("Next ▶")
+        self.previous.label = _(self.previous.label)
+        self.next.label = _(self.next.label)
         self.pages = list(pages)
         self.index = 0
         self._sync_buttons()
@@ -228,13 +228,13 @@ class Pages(OwnedView):
         self.previous.disabled = self.index == 0
         self.next.disabled = self.index >= len(self.pages) - 1
 
-    @discord.ui.button(label="◀ Previous", style=discord.ButtonStyle.secondary)
+    @discord.ui.button(label=N_("◀ Previous"), style=discord.ButtonStyle.secondary)
     async def previous(self, interaction: discord.Interaction, _button: discord.ui.Button) -> None:
         self.index = max(self.index - 1, 0)
         self._sync_buttons()
         await interaction.response.edit_message(embed=self.pages[self.index], view=self)
 
-    @discord.ui.button(label="Next ▶", style=discord.ButtonStyle.secondary)
+    @discord.ui.button(label=N_("Next ▶"), style=discord.ButtonStyle.secondary)
     async def next(self, interaction: discord.Interaction, _button: discord.ui.Button) -> None:
         self.index = min(self.index + 1, len(self.pages) - 1)
         self._sync_buttons()

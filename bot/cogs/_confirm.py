@@ -116,12 +116,12 @@ class Confirm(OwnedView):
         except discord.HTTPException:
             log.info("could not close an unanswered confirmation", exc_info=True)
 
-    @discord.ui.button(label="Confirm", style=discord.ButtonStyle.danger)
+    @discord.ui.button(label=N_("Confirm"), style=discord.ButtonStyle.danger)
     async def confirm(self, interaction: discord.Interaction, _b: discord.ui.Button) -> None:
         self.stop()
         await self.on_confirm(interaction)
 
-    @discord.ui.button(label="Cancel", style=discord.ButtonStyle.secondary)
+    @discord.ui.button(label=N_("Cancel"), style=discord.ButtonStyle.secondary)
     async def cancel(self, interaction: discord.Interaction, _b: discord.ui.Button) -> None:
         self.stop()
         await interaction.response.edit_message(content=self.cancelled, embed=None, view=None)

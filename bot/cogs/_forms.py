@@ -12,7 +12,7 @@ from collections.abc import Callable
 import discord
 
 from bot.cogs._confirm import OwnedView
-from bot.i18n import _, translate_error
+from bot.i18n import N_, _, translate_error
 from bot.render.limits import MESSAGE, clip
 
 FORM_SECONDS = 900
@@ -36,9 +36,9 @@ class FixIt(OwnedView):
             owner_id, refusal=_("Only whoever filled the form can fix it."), timeout=FORM_SECONDS
         )
         self.reopen = reopen
-        self.fix.label = _("Fix it")
+        self.fix.label = _(self.fix.label)
 
-    @discord.ui.button(label="Fix it", style=discord.ButtonStyle.primary)
+    @discord.ui.button(label=N_("Fix it"), style=discord.ButtonStyle.primary)
     async def fix(self, interaction: discord.Interaction, _button: discord.ui.Button) -> None:
         await interaction.response.send_modal(self.reopen())
 

@@ -135,10 +135,7 @@ async def test_the_cache_is_bounded(db: Database) -> None:
 async def test_concurrent_choices_leave_one_row_the_last_wins(any_db: Database) -> None:
     cache = LanguageChoices(any_db)
     await asyncio.gather(
-        *(
-            languages.set_user_language(any_db, cache, 7, language)
-            for language in ["es", "en"] * 5
-        )
+        *(languages.set_user_language(any_db, cache, 7, language) for language in ["es", "en"] * 5)
     )
     async with any_db.unit_of_work(read_only=True) as session:
         stored = await repository.read(session, [(USER, 7)])
