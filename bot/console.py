@@ -31,7 +31,11 @@ from bot.commandline import (
     split_words,
 )
 from bot.config import Settings
+from bot.console_locale import DEFAULT_LOCALE, LocaleError, client_locale, parse_locale
 from bot.console_text import format_text, line_editor
+from bot.i18n import _, use_language
+from bot.i18n.choice import language_of
+from bot.i18n.names import native_name
 from engine.dice import Dice
 
 GUILD_ID = 1_000_000_000_000_001  # fixed, so the database recognises the console's guild
@@ -45,6 +49,7 @@ HELP = """Console commands (everything else is a Narrator slash command, e.g. /r
   /in CHANNEL       switch to channel CHANNEL (created if new)
   /click LABEL      press the button LABEL on the latest message you can see that has it
   /whoami           who and where you are
+  /locale [LOCALE]  show or set your Discord client's language (e.g. es-ES, en-US)
   /quit             leave (Ctrl-D works too)
 Options are name:value, quoted when they hold spaces:
   /roll expression:"4d6kh3 + 2" label:strength"""
@@ -77,6 +82,8 @@ class Console:
     save_files: Path | None = None
     # The form (modal) each user was last shown, until they submit it.
     forms: dict[str, Any] = field(default_factory=dict)
+    # The Discord client locale every interaction carries (``--locale``, ``/locale``).
+    locale: str = DEFAULT_LOCALE
 
     def setup(self) -> None:
         import simcord  # noqa: F401 - the console needs SimCord at run time
@@ -149,6 +156,8 @@ class Console:
         elif head == "/whoami":
             gm = " (GM)" if self._is_gm(self.user) else ""
             self._info(f"You are {self.user}{gm} in #{self.channel}.")
+        elif head == "/locale":
+            self._set_locale(words[1:])
         elif head == "/click":
             await self._click(" ".join(words[1:]))
         elif head == "/submit":
@@ -158,6 +167,22 @@ class Console:
         else:
             self._error("Commands start with /. Type /help for Narrator's, /help console for mine.")
         return True
+
+    def _set_locale(self, args: list[str]) -> None:
+        if args:
+            try:
+                self.locale = parse_locale(args[0])
+            except LocaleError as error:
+                self._error(str(error))
+                return
+        with use_language(language_of(self.locale)):
+            self._info(
+                _(
+                    "Your Discord client's language is {locale} (replies in {language}).",
+                    locale=self.locale,
+                    language=native_name(language_of(self.locale)),
+                )
+            )
 
     def _switch_user(self, args: list[str]) -> None:
         if not args:
@@ -461,10 +486,13 @@ async def run_console(
     stdout: TextIO | None = None,
     dice: Dice | None = None,
     save_files: Path | None = None,
+    locale: str = DEFAULT_LOCALE,
 ) -> int:
     stdout = stdout or sys.stdout
     try:
-        return await _run(settings, as_json, stdin or sys.stdin, stdout, dice, save_files)
+        return await _run(
+            settings, as_json, stdin or sys.stdin, stdout, dice, save_files, parse_locale(locale)
+        )
     except BrokenPipeError:
         # The reader left (`| head`): stop quietly, and keep Python's exit-time flush of
         # stdout from complaining about the closed pipe.
@@ -480,6 +508,7 @@ async def _run(
     stdout: TextIO,
     dice: Dice | None,
     save_files: Path | None,
+    locale: str = DEFAULT_LOCALE,
 ) -> int:
     import simcord
 
@@ -498,23 +527,27 @@ async def _run(
     unlimited = settings.model_copy(update={"rate_user_burst": 0, "rate_channel_burst": 0})
     bot = create_bot(unlimited, dice=dice, sync_globally=True)
     async with simcord.run(bot, check_errors=False, settle_timeout=30.0) as env:
-        console = Console(env=env, bot=bot, emit=emit, save_files=save_files)
-        console.setup()
-        read = line_editor(stdin, stdout) if interactive else None
-        if interactive:
-            stdout.write(
-                "Narrator console — /help for commands, /help console for the console's own.\n"
-            )
-        while True:
-            if read is not None:
-                line = await asyncio.to_thread(read, f"{console.user}@#{console.channel}> ")
-            else:
-                line = await asyncio.to_thread(stdin.readline)
-            if not line:
-                break
-            if not await console.run_line(line):
-                break
-    return 0
+        session = Console(env=env, bot=bot, emit=emit, save_files=save_files, locale=locale)
+        console = session
+        session.setup()
+        with client_locale(lambda: session.locale):
+            return await _read_lines(session, stdin, stdout, interactive)
+
+
+async def _read_lines(console: Console, stdin: TextIO, stdout: TextIO, interactive: bool) -> int:
+    """Run the lines typed or piped in until the end of input or /quit."""
+    read = line_editor(stdin, stdout) if interactive else None
+    if interactive:
+        stdout.write(
+            "Narrator console — /help for commands, /help console for the console's own.\n"
+        )
+    while True:
+        if read is not None:
+            line = await asyncio.to_thread(read, f"{console.user}@#{console.channel}> ")
+        else:
+            line = await asyncio.to_thread(stdin.readline)
+        if not line or not await console.run_line(line):
+            return 0
 
 
 def configure_console_logging(level: str) -> None:
