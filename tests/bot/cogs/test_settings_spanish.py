@@ -105,3 +105,18 @@ async def test_the_rate_limit_refusal_in_spanish(table: Table, as_spanish: Any) 
     await table.alice.slash(table.channel, "settings show")
     refused = await table.alice.slash(table.channel, "settings show")
     assert text_of(refused).startswith("Más despacio: vuelve a intentarlo en ")
+
+
+async def test_a_refused_form_is_answered_in_spanish_with_a_fix_it_button(
+    table: Table, as_spanish: Any
+) -> None:
+    await table.alice.slash(table.channel, "sheet create", name="Hermione", system="coda")
+    as_spanish(table.alice)
+    shown = await table.alice.slash(table.channel, "sheet edit", part="skills")
+    refused = await table.alice.submit_modal(shown, {"skills0": "Charms 2 Wist Wand work"})
+    assert refused.ephemeral
+    assert refused.response.content.startswith("No se guardó nada. ")
+    labels = [b["label"] for row in refused.response.components for b in row["components"]]
+    assert labels == ["Corregir"]
+    reopened = await table.alice.click(refused.response, label="Corregir")
+    assert reopened.modal is not None
