@@ -41,7 +41,7 @@ def test_a_spanish_console_gets_spanish_replies_until_locale_changes(tmp_path: P
     assert english["embeds"][0]["title"] == "Channel settings"
     assert refused["error"] and "`klingon` is not a Discord locale" in refused["content"]
     assert "es-ES" in spanish_again["content"]
-    assert as_alice["content"] == "You are now alice."
+    assert as_alice["content"] == "Ahora eres alice."  # the console's own words too
     assert "Solo el DJ del canal puede fijar el idioma del canal" in not_gm["content"]
 
 

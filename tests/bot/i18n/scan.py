@@ -32,6 +32,11 @@ SCANNED = (
     "bot/ratelimit.py",
     "bot/text.py",
     "bot/interaction_language.py",
+    "bot/commandline.py",
+    "bot/console.py",
+    "bot/console_forms.py",
+    "bot/console_locale.py",
+    "bot/console_text.py",
 )
 #: Engine modules are scanned for the messages of errors they raise only.
 ENGINE = "engine"
@@ -87,6 +92,11 @@ ENFORCED: set[str] = {
     "bot/ratelimit.py",
     "bot/text.py",
     "bot/interaction_language.py",
+    "bot/commandline.py",
+    "bot/console.py",
+    "bot/console_forms.py",
+    "bot/console_locale.py",
+    "bot/console_text.py",
     "bot/cogs/_charts.py",
     "bot/cogs/_common.py",
     "bot/cogs/_confirm.py",
