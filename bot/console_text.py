@@ -88,7 +88,8 @@ def _format_text(payload: dict[str, Any]) -> str:
         if embed.get("footer", {}).get("text"):
             lines.append(f"  -- {embed['footer']['text']}")
     if payload.get("buttons"):
-        lines.append("  [" + "] [".join(str(b) for b in payload["buttons"]) + "]  (/click LABEL)")
+        buttons = "] [".join(str(b) for b in payload["buttons"])
+        lines.append(f"  [{buttons}]  " + _("(/click LABEL)"))
     if payload.get("attachments"):
         lines.append("  " + _("attached: {files}", files=", ".join(payload["attachments"])))
     if payload.get("saved"):

@@ -81,7 +81,7 @@ _COMMAND_LINE = re.compile(r"^/[a-z][\w-]*( [\w-]+)*( [\w-]+:.*)?$")
 
 #: Reviewed exceptions: path → literal texts (exactly as scanned) that stay as they are.
 ALLOWED: dict[str, set[str]] = {
-    "bot/render/settings.py": set(),
+    "bot/console.py": {"Narrator console"},  # the simulated server's name, never shown
 }
 
 #: Files where unmarked strings fail the test. Grown as areas are translated (issue 20).
