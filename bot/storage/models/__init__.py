@@ -9,6 +9,7 @@ from bot.storage.models.channels import ChannelSettings, GuildGmRole
 from bot.storage.models.characters import ActiveCharacter, Character
 from bot.storage.models.coda import CodaAttack, CodaExtendedTask
 from bot.storage.models.initiative import InitiativeEncounter
+from bot.storage.models.languages import LanguageChoice
 from bot.storage.models.macros import Macro
 from bot.storage.models.quidditch import HousePoints, QuidditchMatch
 from bot.storage.models.rolls import RollLog
@@ -32,6 +33,7 @@ __all__ = [
     "GuildGmRole",
     "HousePoints",
     "InitiativeEncounter",
+    "LanguageChoice",
     "Macro",
     "PenaltyLogEntry",
     "PenaltyPool",
