@@ -75,12 +75,12 @@ class DefendButton(
         )
         if exchange.secrecy.secret:
             await send_roll(interaction, exchange_embed(exchange), exchange.secrecy)
-        if exchange.health is not None and not exchange.secrecy.secret:
-            await _refresh_tracker(interaction)
+        if (exchange.health is not None or exchange.tracked) and not exchange.secrecy.secret:
+            await refresh_tracker(interaction)
 
 
-async def _refresh_tracker(interaction: discord.Interaction) -> None:
-    """Health changed: the channel's initiative tracker (if an encounter runs) shows it."""
+async def refresh_tracker(interaction: discord.Interaction) -> None:
+    """Health or actions changed: the channel's tracker (if an encounter runs) shows it."""
     tracker = interaction.client.get_cog("InitiativeCog")  # type: ignore[attr-defined]
     if tracker is not None:
         await tracker.refresh_tracker(interaction.channel, interaction.channel_id or 0)
@@ -108,6 +108,8 @@ async def run_attack(interaction: discord.Interaction, request: AttackRequest) -
     view = defend_view(exchange)
     if not exchange.secrecy.secret:
         await send_roll(interaction, exchange_embed(exchange), exchange.secrecy, view=view)
+        if exchange.tracked:  # the attack spent one of the attacker's actions
+            await refresh_tracker(interaction)
         return
     await send_roll(interaction, exchange_embed(exchange), exchange.secrecy)
     kwargs: dict[str, Any] = {"embed": exchange_embed(exchange, reveal=False)}
