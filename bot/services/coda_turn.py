@@ -132,9 +132,7 @@ async def spend_on_turn(
     if current.owner_id is None:
         if not await is_gm(session, actor):
             return None
-    elif current.owner_id != actor.user_id:
-        return None
-    elif character is not None and name_key(character) != name_key(current.character or ""):
+    elif current.owner_id != actor.user_id or (character is not None and name_key(character) != name_key(current.character or "")):
         return None
     return _spend(row, state, current, action)
 

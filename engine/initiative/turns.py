@@ -21,7 +21,6 @@ from dataclasses import replace
 from engine.initiative.budget import spend_action
 from engine.initiative.conditions import add_condition, remove_condition, tick
 from engine.initiative.errors import NotAllowedNow
-from engine.initiative.health import check_health, set_health
 from engine.initiative.events import (
     Act,
     Add,
@@ -40,6 +39,7 @@ from engine.initiative.events import (
     SetHealth,
     SpendAction,
 )
+from engine.initiative.health import check_health, set_health
 from engine.initiative.names import make_room
 from engine.initiative.state import Combatant, Encounter
 
