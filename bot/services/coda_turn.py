@@ -130,9 +130,13 @@ async def spend_on_turn(
     if current is None:
         return None
     if current.owner_id is None:
-        if not await is_gm(session, actor):
-            return None
-    elif current.owner_id != actor.user_id or (character is not None and name_key(character) != name_key(current.character or "")):
+        mine = await is_gm(session, actor)
+    else:
+        other_sheet = character is not None and name_key(character) != name_key(
+            current.character or ""
+        )
+        mine = current.owner_id == actor.user_id and not other_sheet
+    if not mine:
         return None
     return _spend(row, state, current, action)
 
