@@ -171,14 +171,16 @@ async def _view(
 
 
 async def _health(session: AsyncSession, state: ini.Encounter) -> tuple:
-    """Each sheet-played combatant's Health (damage from ``/coda attack`` shows here).
+    """Each combatant's Health (damage from ``/coda attack`` shows here): a sheet-played
+    one's from its sheet, an NPC's as the encounter keeps it.
 
     A combatant names its player and character; a player with two characters of that name
     (in two guilds) shows none rather than the wrong one.
     """
+    kept = tuple((c.name, c.health, c.max_health) for c in state.combatants if c.health is not None)
     played = [c for c in state.combatants if c.owner_id is not None and c.character]
     if not played:
-        return ()
+        return kept
     rows = await characters_repo.of_owners(session, {c.owner_id for c in played if c.owner_id})
     found = []
     for combatant in played:
@@ -191,7 +193,7 @@ async def _health(session: AsyncSession, state: ini.Encounter) -> tuple:
         if health is not None:
             entry = resources[health]
             found.append((combatant.name, int(entry["current"]), entry.get("max")))
-    return tuple(found)
+    return kept + tuple(found)
 
 
 async def _require(session: AsyncSession, channel_id: int, *, lock: bool) -> InitiativeEncounter:
@@ -416,10 +418,12 @@ async def add(
     hidden: bool = False,
     count: int = 1,
     stress: bool = False,
+    health: int | None = None,
 ) -> InitOutcome:
     """The GM adds NPCs: each rolls (system roll + ``modifier``) unless ``roll`` is given.
 
-    ``stress`` marks them surprised, as for a player's join.
+    ``stress`` marks them surprised, as for a player's join; ``health`` is each one's Health,
+    kept on the tracker (an NPC has no sheet).
     """
     if not 1 <= count <= MAX_COUNT:
         raise UserError(f"Add 1 to {MAX_COUNT} combatants at a time.")
@@ -440,6 +444,7 @@ async def add(
                 surprised=stress,
                 detail=detail,
                 modifier=modifier,
+                health=health,
             )
             state = ini.apply(state, event, dice)
             _log_roll(session, actor, before, entry)
@@ -589,6 +594,12 @@ async def spend_action(
     spending its cost of the round's actions; its player on their turn, or the GM."""
     event = ini.SpendAction((name or "").strip(), action=kind, cost=cost)
     return await _change(db, actor, event, action="spend actions", players_on_their_turn=True)
+
+
+async def set_health(db: Database, actor: Actor, *, name: str, value: int) -> InitOutcome:
+    """The GM sets the Health the tracker keeps for a combatant without a sheet (an NPC)."""
+    event = ini.SetHealth(name, value=value)
+    return await _change(db, actor, event, action="set Health on the tracker")
 
 
 async def reveal(db: Database, actor: Actor, *, name: str) -> InitOutcome:

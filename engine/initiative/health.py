@@ -28,6 +28,10 @@ def check_health(value: object, what: str = "Health") -> int:
 def set_health(state: Encounter, event: SetHealth) -> Encounter:
     """Take ``damage`` off the combatant's Health, or set it to ``value``."""
     target = state.find(event.name)
+    if target.owner_id is not None:
+        raise NotAllowedNow(
+            f"{target.name} is played from a sheet: its Health is the sheet's (`/sheet resource`)."
+        )
     if event.value is not None:
         value = check_health(event.value)
         top = value if target.max_health is None else target.max_health

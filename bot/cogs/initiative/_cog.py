@@ -1,4 +1,5 @@
-"""``/init start|join|add|remove|next|prev|delay|act|defend|action|condition|reveal|show|end|undo``.
+"""``/init start|join|add|health|remove|next|prev|delay|act|defend|action|condition|reveal|show|
+end|undo``.
 
 Every change answers the command (publicly, or to the GM alone when it concerns a hidden
 combatant) and then brings the channel's one tracker message up to date. The tracker is
@@ -44,6 +45,8 @@ Count = app_commands.Range[int, 1, initiative.MAX_COUNT]
 Rounds = app_commands.Range[int, 1, ini.MAX_CONDITION_ROUNDS]
 Note = app_commands.Range[str, 1, ini.MAX_NOTE_LENGTH]
 ActionCost = app_commands.Range[int, 0, coda.MAX_ACTIONS]
+Health = app_commands.Range[int, -ini.MAX_HEALTH, ini.MAX_HEALTH]
+StartingHealth = app_commands.Range[int, 1, ini.MAX_HEALTH]
 #: Tables 9-9 to 9-11, then a custom action (Discord takes at most 25 choices).
 _COST_LABELS = {Kind.FREE: "free", Kind.FULL_ROUND: "full round"}
 ACTION_KINDS = [
@@ -275,6 +278,7 @@ class InitiativeCog(NarratorCog):
         hidden="Only the GM sees it until /init reveal",
         count="How many",
         stress="Surprised: Hogwarts 1990 stress roll; CODA one action fewer in round 1",
+        health="Each one's Health, kept on the tracker (damage from /coda attack comes off it)",
     )
     async def add(
         self,
@@ -285,6 +289,7 @@ class InitiativeCog(NarratorCog):
         hidden: bool = False,
         count: Count = 1,
         stress: bool = False,
+        health: StartingHealth | None = None,
     ) -> None:
         outcome = await initiative.add(
             self.db,
@@ -296,8 +301,19 @@ class InitiativeCog(NarratorCog):
             hidden=hidden,
             count=count,
             stress=stress,
+            health=health,
         )
         await self.answer(interaction, outcome)
+
+    @group.command(
+        name="health", description="Set an NPC's Health, kept on the tracker (GM; undo restores)"
+    )
+    @app_commands.describe(
+        name="The combatant (an NPC: a player's character keeps Health on its sheet)",
+        value="Its Health now (the first value given is also its maximum)",
+    )
+    async def health(self, interaction: discord.Interaction, name: Name, value: Health) -> None:
+        await self.run_change(interaction, initiative.set_health, name=name, value=value)
 
     @group.command(name="remove", description="Take a combatant out of the encounter (GM)")
     @app_commands.describe(name="The combatant")
@@ -428,6 +444,7 @@ class InitiativeCog(NarratorCog):
 
     @remove.autocomplete("name")
     @action.autocomplete("name")
+    @health.autocomplete("name")
     @condition_add.autocomplete("target")
     @condition_remove.autocomplete("target")
     @defend.autocomplete("name")
