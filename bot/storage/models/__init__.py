@@ -6,7 +6,7 @@ A feature adds its module here (one line) and a migration under ``migrations/ver
 from bot.storage.models.base import Base
 from bot.storage.models.channels import ChannelSettings, GuildGmRole
 from bot.storage.models.characters import ActiveCharacter, Character
-from bot.storage.models.coda import CodaAttack, CodaExtendedTask
+from bot.storage.models.coda import CodaActionTest, CodaAttack, CodaExtendedTask
 from bot.storage.models.initiative import InitiativeEncounter
 from bot.storage.models.macros import Macro
 from bot.storage.models.quidditch import HousePoints, QuidditchMatch
@@ -24,6 +24,7 @@ __all__ = [
     "Base",
     "ChannelSettings",
     "Character",
+    "CodaActionTest",
     "CodaAttack",
     "CodaExtendedTask",
     "DramaPriceOffer",
