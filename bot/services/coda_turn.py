@@ -59,14 +59,14 @@ class TurnSpend:
 
     @property
     def note(self) -> str | None:
-        """``🏃 Ron's 3rd action this round (−5): 0 of 2 actions left.`` (None when hidden:
+        """``🏃 Ron's 3rd action this round (−5) · 0 of 2 left on the tracker.`` (None when hidden:
         a public embed must not name a hidden combatant)."""
         if self.hidden:
             return None
         penalty = f" (−{self.spend.penalty})" if self.spend.penalty else ""
         left = self.spend.left
         return (
-            f"🏃 {self.combatant}'s {self.ordinal} action this round{penalty}: "
+            f"🏃 {self.combatant}'s {self.ordinal} action this round{penalty} · "
             f"{left} of {self.spend.allowance} left on the tracker."
         )
 
