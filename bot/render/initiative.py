@@ -365,7 +365,8 @@ def _action_head(outcome: InitOutcome) -> str | None:
 def _health_head(outcome: InitOutcome) -> str | None:
     """``❤️ **Troll**'s Health: 20 → **8**/20`` (kept on the tracker for an NPC)."""
     name = outcome.subject
-    if outcome.before is None or name is None:
+    event = _last_event(outcome)
+    if not isinstance(event, ini.SetHealth) or outcome.before is None or name is None:
         return None
     before, after = outcome.before.find(name), outcome.view.state.find(name)
     was = "—" if before.health is None else number(before.health)
