@@ -757,7 +757,7 @@ class EncounterMachine(RuleBasedStateMachine):
 
     @rule(
         data=st.data(),
-        action=st.sampled_from(["Walk", "Run", "Sprint", "Hide", "Command", "juggle"]),
+        action=st.sampled_from(["Walk", "Run", "Sprint", "Hide", "Command", "Dodge", "juggle"]),
         cost=st.one_of(st.none(), st.integers(-1, 11)),
     )
     def spend_action(self, data, action, cost):
