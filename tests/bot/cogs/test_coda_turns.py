@@ -237,9 +237,10 @@ async def test_the_coda_trackers_action_buttons(table: Table) -> None:
     assert labels(prone.response) == ["Roll the test (TN 5)"]
     sprint = await table.alice.click(tracker(table), label="Sprint (round)")
     assert sprint.ephemeral and "full-round action" in text_of(sprint)
-    # The GM presses for the NPC on its turn.
+    # The GM presses for the NPC on its turn, after a restart (the buttons are persistent).
     await gm_next(table)
     await gm_next(table)
+    await table.env.restart_bot(create_bot(table.bot.settings, sync_globally=True))
     walked = await ok(await table.gm.click(tracker(table), label="Walk"))
     assert "**Troll**: Walk (1 action)" in text_of(walked)
     # Other systems' trackers keep their four buttons.
