@@ -344,7 +344,13 @@ def _action_head(outcome: InitOutcome) -> str | None:
         plural = "action" if cost.slots == 1 else "actions"
         penalty = f": **−{cost.penalty}**" if cost.penalty else ", no penalty"
         text = f"{RUN} **{shown}**: {action} ({cost.slots} {plural}){penalty}."
-    if cost.attribute_test == CUSTOM_ACTION:
+    named = getattr(outcome.extra, "attribute", None)  # the test a custom action was given
+    if cost.attribute_test == CUSTOM_ACTION and named:
+        text += (
+            f" Its own test takes −{cost.penalty}; without one, it needs a **TN {cost.penalty} "
+            f"{escape(named)} test**."
+        )
+    elif cost.attribute_test == CUSTOM_ACTION:
         text += (
             f" Its own test takes −{cost.penalty}; without one, it needs an attribute test "
             f"at **TN {cost.penalty}** (the Narrator names the attribute)."

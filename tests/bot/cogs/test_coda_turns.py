@@ -203,6 +203,7 @@ async def test_the_test_button_works_after_a_restart_and_for_a_custom_action(
         await table.alice.slash(table.channel, "init action", kind="custom", attribute="Strength")
     )
     assert labels(custom.response) == ["Roll the test (TN 5)"]  # Run took actions 1 and 2
+    assert "without one, it needs a **TN 5 Strength test**" in text_of(custom)
     # Without an attribute a custom action's test is the Narrator's to name: no button.
     bare = await ok(await table.alice.slash(table.channel, "init action", kind="custom"))
     assert bare.response.components == []
