@@ -1,7 +1,7 @@
 """CODA: the attribute test an action beyond the allowance asks for (Roll the test button)
 
 Revision ID: 0215_coda_action_tests
-Revises: 0155_attacks
+Revises: 0155_attacks, 0040_initiative
 Create Date: 2026-11-23
 """
 
@@ -11,10 +11,11 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = "0215_coda_action_tests"
-down_revision: str | Sequence[str] | None = "0155_attacks"
+# Joins the attacks and the initiative branches: its rows point at both (a character, an
+# encounter), and one head for both keeps the schema check exact.
+down_revision: str | Sequence[str] | None = ("0155_attacks", "0040_initiative")
 branch_labels: str | Sequence[str] | None = None
-# The encounter it belongs to lives in the initiative branch.
-depends_on: str | Sequence[str] | None = "0040_initiative"
+depends_on: str | Sequence[str] | None = None
 
 
 def upgrade() -> None:
