@@ -191,7 +191,7 @@ async def _insert(
 
 
 async def _existing(session: AsyncSession, actor: Actor, scope: str, name: str) -> Macro:
-    owner, _ = await _writable_owner(session, actor, check_scope(scope))
+    owner, _character = await _writable_owner(session, actor, check_scope(scope))
     row = await repo.by_name(session, guild_key(actor), owner, name_key(name), for_update=True)
     if row is None:
         raise UserError(
