@@ -22,6 +22,7 @@ from bot.errors import NoSuchCharacter, PermissionDenied, UserError
 from bot.i18n import N_, _
 from bot.services.permissions import is_gm, not_a_gm
 from bot.services.sheet import (
+    ENTRY_KINDS,
     KINDS,
     MAX_ATTRIBUTES,
     MAX_RESOURCES,
@@ -403,15 +404,6 @@ class ResourceChange:
     before: Resource | None
     after: Resource
     clamped: bool = False
-
-
-#: What ``kind`` names in messages about a sheet entry (shown translated).
-ENTRY_KINDS = {
-    "attribute": N_("attribute"),
-    "skill": N_("skill"),
-    "resource": N_("resource"),
-    "specialty": N_("specialty"),
-}
 
 
 def check_value(what: str, value: int) -> int:
