@@ -32,7 +32,7 @@ class NoticeView(KindView):
     def __init__(self, seals: Sequence[Seal]) -> None:
         super().__init__(timeout=BUTTON_SECONDS)
         self.seals = tuple(seals)
-        self.full.label = _(self.full.label or "")
+        self.full.label = _(str(self.full.label))
 
     @discord.ui.button(label=N_("Full commitment"), style=discord.ButtonStyle.secondary)
     async def full(self, interaction: discord.Interaction, _button: discord.ui.Button) -> None:
@@ -45,7 +45,7 @@ class RevealView(KindView):
     def __init__(self, reveal: Reveal) -> None:
         super().__init__(timeout=BUTTON_SECONDS)
         self.reveal = reveal
-        self.check.label = _(self.check.label or "")
+        self.check.label = _(str(self.check.label))
 
     @discord.ui.button(label=N_("Verify"), style=discord.ButtonStyle.primary)
     async def check(self, interaction: discord.Interaction, _button: discord.ui.Button) -> None:

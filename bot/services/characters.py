@@ -426,24 +426,22 @@ def check_entry_name(kind: str, name: str) -> str:
     cleaned = " ".join(name.split())
     if not cleaned:
         raise UserError(_("The {kind} name is empty.", kind=_(ENTRY_KINDS.get(kind, kind))))
-    article = _("An") if kind[:1] in "aeiou" else _("A")
+    vowel = kind[:1] in "aeiou"
+    shown = _(ENTRY_KINDS.get(kind, kind))
     if len(cleaned) > NAME_LENGTH:
-        raise UserError(
-            _(
-                "{article} {kind} name has at most {most} characters.",
-                article=article,
-                kind=_(ENTRY_KINDS.get(kind, kind)),
-                most=NAME_LENGTH,
-            )
+        too_long = (
+            N_("An {kind} name has at most {most} characters.")
+            if vowel
+            else N_("A {kind} name has at most {most} characters.")
         )
+        raise UserError(_(too_long, kind=shown, most=NAME_LENGTH))
     if any(ch in cleaned for ch in "{}"):
-        raise UserError(
-            _(
-                "{article} {kind} name cannot contain {{ or }}.",
-                article=article,
-                kind=_(ENTRY_KINDS.get(kind, kind)),
-            )
+        braces = (
+            N_("An {kind} name cannot contain {{ or }}.")
+            if vowel
+            else N_("A {kind} name cannot contain {{ or }}.")
         )
+        raise UserError(_(braces, kind=shown))
     return cleaned
 
 

@@ -95,8 +95,8 @@ class FillIn(OwnedView):
             owner_id, refusal=_("Only the character's owner can fill it in."), timeout=FORM_SECONDS
         )
         self.character = character
-        self.attributes.label = _(self.attributes.label or "")
-        self.skills.label = _(self.skills.label or "")
+        self.attributes.label = _(str(self.attributes.label))
+        self.skills.label = _(str(self.skills.label))
 
     @discord.ui.button(label=N_("Fill in attributes"), style=discord.ButtonStyle.primary)
     async def attributes(self, interaction: discord.Interaction, _b: discord.ui.Button) -> None:
