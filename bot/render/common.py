@@ -6,12 +6,13 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 import discord
+from babel.numbers import format_decimal
 
-from bot.i18n import _, numbers
+from bot.i18n import _, current_language, numbers
 from bot.render.limits import FOOTER, TITLE, clip
 from bot.text import escape, number, signed, term
 
-__all__ = ["faces", "number", "percent", "roll_footer", "signed", "term", "titled"]
+__all__ = ["faces", "fixed", "number", "percent", "roll_footer", "signed", "term", "titled"]
 
 
 def percent(chance: float) -> str:
@@ -22,6 +23,12 @@ def percent(chance: float) -> str:
     if 99.9 < value < 100:
         return ">" + numbers.percent(0.999)
     return numbers.percent(chance)
+
+
+def fixed(value: float, pattern: str) -> str:
+    """``value`` by a CLDR ``pattern`` ("0.00", "#,##0") with the language's separators:
+    unlike :func:`bot.i18n.numbers.decimal`, trailing zeros stay ("2.0 of each face")."""
+    return format_decimal(value, format=pattern, locale=current_language())
 
 
 def faces(values: Iterable[int], *, marks: dict[int, str] | None = None) -> str:
