@@ -18,13 +18,10 @@ MAX_RECORD = 6000
 
 SYSTEM_CHOICES = [app_commands.Choice(name=name, value=name) for name in dice_stats.SYSTEMS]
 SINCE_CHOICES = [
-    app_commands.Choice(name=locale_str(label), value=name)
-    for name, label in {
-        "1h": "the last hour",
-        "24h": "the last 24 hours",
-        "7d": "the last 7 days",
-        "30d": "the last 30 days",
-    }.items()
+    app_commands.Choice(name=locale_str("the last hour"), value="1h"),
+    app_commands.Choice(name=locale_str("the last 24 hours"), value="24h"),
+    app_commands.Choice(name=locale_str("the last 7 days"), value="7d"),
+    app_commands.Choice(name=locale_str("the last 30 days"), value="30d"),
 ]
 
 
