@@ -288,9 +288,11 @@ def find_key(entries: Iterable[str], name: str) -> str | None:
 def _listing(names: Iterable[str]) -> str:
     names = list(names)
     if not names:
-        return "none yet"
+        return _("none yet")
     shown = ", ".join(names[:40])
-    return shown + (f" and {len(names) - 40} more" if len(names) > 40 else "")
+    if len(names) > 40:
+        return _("{names} and {count} more", names=shown, count=len(names) - 40)
+    return shown
 
 
 def sheet_from_row(row: Any) -> CharacterSheet:

@@ -96,7 +96,7 @@ async def rename(db: Database, actor: Actor, character: str, new_name: str) -> S
             row.name = new_name
             row.name_key = name_key(new_name)
             await session.flush()
-            return SheetChange(sheet_from_row(row), f"renamed from {old}")
+            return SheetChange(sheet_from_row(row), _("renamed from {name}", name=old))
     except IntegrityError as error:  # a simultaneous create took the name
         raise UserError(_("You already have a character called {name}.", name=new_name)) from error
 

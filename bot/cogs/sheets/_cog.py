@@ -137,7 +137,7 @@ class SheetsCog(NarratorCog):
         character: SheetName | None = None,
     ) -> None:
         if not remove and value is None:
-            raise UserError("Give the attribute a `value` (or `remove:true` to delete it).")
+            raise UserError(_("Give the attribute a `value` (or `remove:true` to delete it)."))
         change = await sheets.set_attribute(
             self.db, actor_from(interaction), attribute, None if remove else value, character
         )
@@ -242,7 +242,11 @@ class SheetsCog(NarratorCog):
     async def use(self, interaction: discord.Interaction, character: SheetName) -> None:
         sheet = await sheets.use(self.db, actor_from(interaction), character)
         await interaction.response.send_message(
-            f"You now play **{sheet.name}** ({sheet.system_title}) in this channel.",
+            _(
+                "You now play **{name}** ({system}) in this channel.",
+                name=sheet.name,
+                system=_(sheet.system_title),
+            ),
             ephemeral=True,
         )
 
