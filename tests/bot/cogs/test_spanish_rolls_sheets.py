@@ -12,9 +12,7 @@ from tests.i18n_support import as_spanish  # noqa: F401 - the fixture, until 20a
 
 def button_labels(message: Any) -> list[str]:
     return [
-        item.get("label", "")
-        for row in message.components
-        for item in row.get("components") or []
+        item.get("label", "") for row in message.components for item in row.get("components") or []
     ]
 
 
