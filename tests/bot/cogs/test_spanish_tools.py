@@ -126,7 +126,7 @@ async def test_dice_verify_and_the_secret_notice_in_spanish(
     )
     embed = embed_of(checked)
     assert embed.title == "❌ El compromiso no coincide"
-    assert [f.name for f in embed.fields][0] == "SHA-256 recalculado"
+    assert embed.fields[0].name == "SHA-256 recalculado"
 
 
 # --- /macro ----------------------------------------------------------------------------------
