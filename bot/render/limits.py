@@ -58,13 +58,13 @@ def fit_embed(embed: discord.Embed) -> discord.Embed:
         for f in fields
     ]
     if "footer" in data:
-        data["footer"]["text"] = take(data["footer"].get("text"), FOOTER - len(note) - 1)
+        data["footer"]["text"] = take(data["footer"].get("text"), FOOTER - len(note) - len(" · "))
     if "author" in data:
         data["author"]["name"] = take(data["author"].get("name"), AUTHOR)
     data = {key: value for key, value in data.items() if value is not None}
     fitted = discord.Embed.from_dict(data)
     # The total counts every text together; drop fields from the end, then cut the description.
-    budget = TOTAL - len(note) - 2
+    budget = TOTAL - len(note) - len(" · ")
     while len(fitted) > budget and fitted.fields:
         cut = True
         fitted.remove_field(len(fitted.fields) - 1)
