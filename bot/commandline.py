@@ -16,7 +16,6 @@ from typing import Any
 import discord
 
 from bot.errors import UserError
-from bot.i18n import _
 
 Kind = discord.AppCommandOptionType
 GROUPS = (Kind.subcommand.value, Kind.subcommand_group.value)
@@ -49,7 +48,7 @@ def read_words(line: str) -> list[str]:
     try:
         return shlex.split(line)
     except ValueError as error:
-        raise CommandLineError(_("Could not read that line: {error}.", error=error)) from None
+        raise CommandLineError(f"Could not read that line: {error}.") from None
 
 
 def split_line(line: str) -> CommandLine:
@@ -60,7 +59,7 @@ def split_line(line: str) -> CommandLine:
 def split_words(words: list[str]) -> CommandLine:
     """A command path, then ``name:value`` words."""
     if not words:
-        raise CommandLineError(_("That line holds no command."))
+        raise CommandLineError("That line holds no command.")
     path: list[str] = [words[0].removeprefix("/")]
     raw: dict[str, str] = {}
     for word in words[1:]:
@@ -68,9 +67,7 @@ def split_words(words: list[str]) -> CommandLine:
         if sep:
             raw[name] = value
         elif raw:
-            raise CommandLineError(
-                _("`{word}` is not name:value. Quote values with spaces.", word=word)
-            )
+            raise CommandLineError(f"`{word}` is not name:value. Quote values with spaces.")
         else:
             path.append(word)
     return CommandLine(path=tuple(path), options=raw)
@@ -80,9 +77,7 @@ def find_leaf(root: Mapping[str, Any] | None, path: tuple[str, ...] | list[str])
     """The (sub)command ``path`` names under ``root`` (None: no such top-level command)."""
     command = " ".join(path)
     if root is None:
-        raise CommandLineError(
-            _("Unknown command /{command}. Type /help for the list.", command=path[0])
-        )
+        raise CommandLineError(f"Unknown command /{path[0]}. Type /help for the list.")
     node: Mapping[str, Any] = root
     for name in path[1:]:
         node = next(
@@ -90,15 +85,11 @@ def find_leaf(root: Mapping[str, Any] | None, path: tuple[str, ...] | list[str])
             {},
         )
         if not node:
-            raise CommandLineError(
-                _("/{command} is not a command. Type /help for the list.", command=command)
-            )
+            raise CommandLineError(f"/{command} is not a command. Type /help for the list.")
     declared = node.get("options") or []
     if any(o.get("type") in GROUPS for o in declared):
         subs = ", ".join(o["name"] for o in declared)
-        raise CommandLineError(
-            _("/{command} needs a subcommand: {subcommands}.", command=command, subcommands=subs)
-        )
+        raise CommandLineError(f"/{command} needs a subcommand: {subs}.")
     return dict(node)
 
 
@@ -117,14 +108,7 @@ def convert(
         option = declared.get(name)
         if option is None:
             known = ", ".join(declared) or "none"
-            raise CommandLineError(
-                _(
-                    "/{command} has no option `{name}` (options: {known}).",
-                    command=command,
-                    name=name,
-                    known=known,
-                )
-            )
+            raise CommandLineError(f"/{command} has no option `{name}` (options: {known}).")
         if option.get("choices"):
             value = choice_value(name, option["choices"], value)
         kind = Kind(option["type"])
@@ -142,17 +126,13 @@ def primitive_value(name: str, kind: discord.AppCommandOptionType, value: str) -
         if kind == Kind.number:
             return float(value)
     except ValueError:
-        raise CommandLineError(
-            _("Option `{name}` takes a number, not `{value}`.", name=name, value=value)
-        ) from None
+        raise CommandLineError(f"Option `{name}` takes a number, not `{value}`.") from None
     if kind == Kind.boolean:
         if value.lower() in _TRUE:
             return True
         if value.lower() in _FALSE:
             return False
-        raise CommandLineError(
-            _("Option `{name}` takes true or false, not `{value}`.", name=name, value=value)
-        )
+        raise CommandLineError(f"Option `{name}` takes true or false, not `{value}`.")
     return value
 
 
@@ -163,7 +143,7 @@ def choice_value(name: str, choices: list[dict[str, Any]], typed: str) -> str:
         if wanted in (str(choice["name"]).casefold(), str(choice["value"]).casefold()):
             return str(choice["value"])
     shown = ", ".join(str(choice["name"]) for choice in choices)
-    raise CommandLineError(_("Option `{name}` is one of: {shown}.", name=name, shown=shown))
+    raise CommandLineError(f"Option `{name}` is one of: {shown}.")
 
 
 def check_limits(command: str, leaf: Mapping[str, Any], options: Mapping[str, Any]) -> None:
@@ -175,22 +155,14 @@ def check_limits(command: str, leaf: Mapping[str, Any], options: Mapping[str, An
     for name, option in declared_options(leaf).items():
         if name not in options:
             if option.get("required"):
-                raise CommandLineError(
-                    _("/{command} needs option `{name}`.", command=command, name=name)
-                )
+                raise CommandLineError(f"/{command} needs option `{name}`.")
             continue
         value = options[name]
         low, high = option.get("min_value"), option.get("max_value")
         number = isinstance(value, int | float) and not isinstance(value, bool)
         if number and ((low is not None and value < low) or (high is not None and value > high)):
             raise CommandLineError(
-                _(
-                    "Option `{name}` of /{command} takes {between}, not {value}.",
-                    name=name,
-                    command=command,
-                    between=_between(low, high),
-                    value=value,
-                )
+                f"Option `{name}` of /{command} takes {_between(low, high)}, not {value}."
             )
         if isinstance(value, str):
             shortest, longest = option.get("min_length"), option.get("max_length")
@@ -198,20 +170,15 @@ def check_limits(command: str, leaf: Mapping[str, Any], options: Mapping[str, An
                 longest is not None and len(value) > longest
             ):
                 raise CommandLineError(
-                    _(
-                        "Option `{name}` of /{command} takes {between} characters, not {length}.",
-                        name=name,
-                        command=command,
-                        between=_between(shortest, longest),
-                        length=len(value),
-                    )
+                    f"Option `{name}` of /{command} takes "
+                    f"{_between(shortest, longest)} characters, not {len(value)}."
                 )
 
 
 def _between(low: Any, high: Any) -> str:
     if low is not None and high is not None:
-        return _("{low} to {high}", low=low, high=high)
-    return _("at least {low}", low=low) if low is not None else _("at most {high}", high=high)
+        return f"{low} to {high}"
+    return f"at least {low}" if low is not None else f"at most {high}"
 
 
 # --- placeholders ------------------------------------------------------------------------------
@@ -241,15 +208,10 @@ def placeholders(line: CommandLine) -> list[Placeholder]:
         name, default = match.group(1), match.group(2)
         known = found.get(name.casefold())
         if known is not None and known.default != default:
-            raise CommandLineError(
-                _(
-                    "Placeholder `{placeholder}` has two different defaults.",
-                    placeholder=f"{{{name}}}",
-                )
-            )
+            raise CommandLineError(f"Placeholder `{{{name}}}` has two different defaults.")
         found.setdefault(name.casefold(), Placeholder(name, option, default))
     if len(found) > MAX_PLACEHOLDERS:
-        raise CommandLineError(_("A macro has at most {most} placeholders.", most=MAX_PLACEHOLDERS))
+        raise CommandLineError(f"A macro has at most {MAX_PLACEHOLDERS} placeholders.")
     return list(found.values())
 
 
@@ -273,8 +235,6 @@ def parse_values(text: str) -> dict[str, str]:
     for word in read_words(text):
         name, sep, value = word.partition(":")
         if not sep or not name:
-            raise CommandLineError(
-                _("`{word}` is not name:value. Quote values with spaces.", word=word)
-            )
+            raise CommandLineError(f"`{word}` is not name:value. Quote values with spaces.")
         values[name.casefold()] = value
     return values
