@@ -28,6 +28,15 @@ def locale_format(template: str, /, **params: Any) -> locale_str:
     return locale_str(template.format(**params), template=template, params=params)
 
 
+_NAMES = frozenset(
+    {
+        app_commands.TranslationContextLocation.command_name,
+        app_commands.TranslationContextLocation.group_name,
+        app_commands.TranslationContextLocation.parameter_name,
+    }
+)
+
+
 class CatalogTranslator(app_commands.Translator):
     """Translates ``locale_str`` through the gettext catalogs (None: Discord shows English)."""
 
@@ -37,6 +46,8 @@ class CatalogTranslator(app_commands.Translator):
         locale: discord.Locale,
         context: app_commands.TranslationContextTypes,
     ) -> str | None:
+        if context.location in _NAMES:
+            return None  # names stay English: a command copied between languages still works
         language = language_of(locale)
         if language == SOURCE_LANGUAGE:
             return None
