@@ -310,7 +310,7 @@ async def bench(database_url: str, args: argparse.Namespace) -> None:
         channels = hot.fake.table.channel_ids
         sample = None
         rows = []
-        for kind in [*KINDS, "mix"]:
+        for kind in args.only.split(",") if args.only else [*KINDS, "mix"]:
             walls: list[float] = []
             cpu_start = time.process_time()
             profile = cProfile.Profile() if args.profile and kind == "mix" else None
@@ -384,11 +384,14 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--postgres", default=POSTGRES_ADMIN_URL, help="admin URL (a database)")
     parser.add_argument("--commands", type=int, default=1000, help="timed commands per row")
     parser.add_argument("--warmup", type=int, default=100)
-    parser.add_argument("--channels", type=int, default=50)
+    parser.add_argument(
+        "--channels", type=int, default=200, help="rotated through: each encounter's history grows"
+    )
     parser.add_argument("--profile", action="store_true", help="cProfile the mix (slower)")
     parser.add_argument("--top", type=int, default=30, help="functions listed with --profile")
     parser.add_argument("--show", action="store_true", help="print a /roll's requests")
     parser.add_argument("--no-uvloop", action="store_true")
+    parser.add_argument("--only", help="rows to run, e.g. roll,mix (default: all)")
     return parser.parse_args(argv)
 
 
