@@ -23,6 +23,7 @@ import uuid
 from dataclasses import dataclass
 from pathlib import Path
 
+from benchmarks import _mix as load_mix
 from benchmarks._timing import print_table
 from bot.tree import GENERIC_FAILURE
 from tests.e2e.fake_discord import FakeDiscord, InteractionResult
@@ -61,10 +62,10 @@ class Mix:
         self.bot = bot
         self.sheets = fake.has_command("sheet create") and fake.has_command("sheet show")
         self.init = all(fake.has_command(c) for c in ("init start", "init add", "init next"))
-        kinds = ["roll", "roll"]
-        kinds += ["sheet"] if self.sheets else ["roll"]
-        kinds += ["init"] if self.init else ["roll"]
-        self.kinds = kinds
+        available = {"roll": True, "sheet": self.sheets, "init": self.init}
+        self.kinds = [kind if available[kind] else "roll" for kind in load_mix.MIX]
+        channels = fake.table.channel_ids
+        self.player = dict(zip(channels, load_mix.channel_players(len(channels)), strict=True))
 
     def describe(self) -> str:
         return (
@@ -74,18 +75,17 @@ class Mix:
         )
 
     async def setup(self, channels: list[int]) -> None:
-        """A character per channel (alice) and an encounter with three NPCs (GM)."""
+        """Each channel: its player's character and the GM's encounter with three NPCs."""
         semaphore = asyncio.Semaphore(SETUP_CONCURRENCY)
 
         async def one(index: int, channel: int) -> None:
             async with semaphore:
-                if self.sheets:
-                    await self._ok(
-                        "sheet create", channel, "alice", name=f"Hero {index}", system="coda"
-                    )
-                if self.init:
-                    await self._ok("init start", channel, "gm", system="coda")
-                    await self._ok("init add", channel, "gm", name="Goblin", roll=12, count=3)
+                for command, user, options in load_mix.setup_steps(index, self.player[channel]):
+                    if command.startswith("sheet") and not self.sheets:
+                        continue
+                    if command.startswith("init") and not self.init:
+                        continue
+                    await self._ok(command, channel, user, **options)
 
         await asyncio.gather(*(one(i, c) for i, c in enumerate(channels)))
 
@@ -99,14 +99,7 @@ class Mix:
 
     def payload(self, number: int, channel: int) -> tuple[str, dict]:
         kind = self.kinds[number % len(self.kinds)]
-        fake = self.fake
-        if kind == "sheet":
-            return kind, fake.command_payload("sheet show", channel=channel, user="alice")
-        if kind == "init":
-            return kind, fake.command_payload("init next", channel=channel, user="gm")
-        return kind, fake.command_payload(
-            "roll", channel=channel, user="bob", expression="4d6kh3 + 2", label="load"
-        )
+        return kind, load_mix.payload(self.fake, kind, channel, self.player[channel])
 
 
 def is_error(result: InteractionResult) -> bool:
@@ -167,7 +160,7 @@ async def bench_backend(
     channels: int,
     priority: int | None = None,
 ) -> list[RateResult]:
-    async with FakeDiscord(channels=channels) as fake:
+    async with FakeDiscord(channels=channels, players=load_mix.players(channels)) as fake:
         bot = BotProcess(fake, database_url, workdir, name=f"load-{label}")
         try:
             await bot.start(ready_timeout=60)

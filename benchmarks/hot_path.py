@@ -40,6 +40,7 @@ from unittest import mock
 import aiohttp
 import orjson
 
+from benchmarks import _mix as mix
 from benchmarks._timing import print_table
 from tests.e2e.fake_discord import FakeDiscord
 from tests.e2e.fake_discord import payloads as p
@@ -47,8 +48,7 @@ from tests.e2e.fake_discord.results import TOKEN
 
 POSTGRES_ADMIN_URL = "postgresql+asyncpg://postgres@127.0.0.1:5432/test"
 KINDS = ("roll", "sheet", "init")
-#: The e2e load mix: 50% rolls, 25% sheet reads, 25% initiative changes.
-MIX = ("roll", "sheet", "roll", "init")
+HEADERS = ["command", "n", "min µs", "p10 µs", "median µs", "max µs", "CPU µs/cmd"]
 
 
 class _Response:
@@ -178,7 +178,7 @@ class HotPath:
         from bot.app import create_bot
         from bot.config import Settings
 
-        self.fake = FakeDiscord(channels=channels)
+        self.fake = FakeDiscord(channels=channels, players=mix.players(channels))
         self.answerer = Answerer(self.fake)
         settings = Settings(
             _env_file=None,
@@ -188,6 +188,9 @@ class HotPath:
         )
         self.bot = create_bot(settings)
         self._done: dict[str, asyncio.Future[None]] = {}
+        self.player = dict(
+            zip(self.fake.table.channel_ids, mix.channel_players(channels), strict=True)
+        )
 
     async def start(self) -> None:
         with mock.patch.object(aiohttp, "ClientSession", self.answerer):
@@ -217,14 +220,7 @@ class HotPath:
         await self.bot.close()
 
     def payload(self, kind: str, channel: int) -> dict[str, Any]:
-        fake = self.fake
-        if kind == "sheet":
-            return fake.command_payload("sheet show", channel=channel, user="alice")
-        if kind == "init":
-            return fake.command_payload("init next", channel=channel, user="gm")
-        return fake.command_payload(
-            "roll", channel=channel, user="bob", expression="4d6kh3 + 2", label="load"
-        )
+        return mix.payload(self.fake, kind, channel, self.player[channel])
 
     async def run(self, payload: dict[str, Any]) -> tuple[float, list[tuple[str, str, Any]]]:
         """Dispatch one INTERACTION_CREATE; the wall seconds until the command finished, and
@@ -249,9 +245,8 @@ class HotPath:
 
     async def setup(self) -> None:
         for index, channel in enumerate(self.fake.table.channel_ids):
-            await self.command("sheet create", channel, "alice", name=f"Hero {index}", system="coda")
-            await self.command("init start", channel, "gm", system="coda")
-            await self.command("init add", channel, "gm", name="Goblin", roll=12, count=3)
+            for command, user, options in mix.setup_steps(index, self.player[channel]):
+                await self.command(command, channel, user, **options)
 
 
 def _package(filename: str) -> str:
@@ -308,7 +303,7 @@ async def bench(database_url: str, args: argparse.Namespace) -> None:
         gc.collect()
         gc.freeze()  # as narrator run does at READY
         channels = hot.fake.table.channel_ids
-        sample = None
+        samples: dict[str, list[tuple[str, str, Any]]] = {}
         rows = []
         for kind in args.only.split(",") if args.only else [*KINDS, "mix"]:
             walls: list[float] = []
@@ -319,13 +314,12 @@ async def bench(database_url: str, args: argparse.Namespace) -> None:
                     cpu_start = time.process_time()
                     if profile is not None:
                         profile.enable()
-                current = MIX[number % len(MIX)] if kind == "mix" else kind
+                current = mix.MIX[number % len(mix.MIX)] if kind == "mix" else kind
                 payload = hot.payload(current, channels[number % len(channels)])
                 wall, requests = await hot.run(payload)
                 if number >= args.warmup:
                     walls.append(wall)
-                if sample is None and current == "roll":
-                    sample = requests
+                samples.setdefault(current, requests)
             if profile is not None:
                 profile.disable()
             cpu = time.process_time() - cpu_start
@@ -334,6 +328,7 @@ async def bench(database_url: str, args: argparse.Namespace) -> None:
                     kind,
                     args.commands,
                     min(walls) * 1e6,
+                    statistics.quantiles(walls, n=10)[0] * 1e6,
                     statistics.median(walls) * 1e6,
                     max(walls) * 1e6,
                     cpu / args.commands * 1e6,
@@ -341,14 +336,15 @@ async def bench(database_url: str, args: argparse.Namespace) -> None:
             )
             if profile is not None:
                 rows_so_far = list(rows)
-                print_table(["command", "n", "min µs", "median µs", "max µs", "CPU µs/cmd"], rows)
+                print_table(HEADERS, rows)
                 rows = rows_so_far
                 print_profile(profile, args.commands, args.top)
                 return
-        print_table(["command", "n", "min µs", "median µs", "max µs", "CPU µs/cmd"], rows)
-        if args.show and sample:
-            for method, path, body in sample:
-                print(f"\n{method} {path}\n{orjson.dumps(body, option=orjson.OPT_INDENT_2).decode()}")
+        print_table(HEADERS, rows)
+        for kind, requests in samples.items() if args.show else ():
+            for method, path, body in requests:
+                text = orjson.dumps(body, option=orjson.OPT_INDENT_2).decode()
+                print(f"\n{kind}: {method} {path}\n{text}")
     finally:
         await hot.stop()
 
@@ -389,7 +385,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     )
     parser.add_argument("--profile", action="store_true", help="cProfile the mix (slower)")
     parser.add_argument("--top", type=int, default=30, help="functions listed with --profile")
-    parser.add_argument("--show", action="store_true", help="print a /roll's requests")
+    parser.add_argument("--show", action="store_true", help="print each command's requests")
     parser.add_argument("--no-uvloop", action="store_true")
     parser.add_argument("--only", help="rows to run, e.g. roll,mix (default: all)")
     return parser.parse_args(argv)

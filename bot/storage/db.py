@@ -35,6 +35,7 @@ from sqlalchemy.ext.asyncio import (
 )
 
 from bot.errors import StorageBusy
+from bot.storage import sqlite_driver
 
 log = logging.getLogger(__name__)
 
@@ -85,7 +86,11 @@ class Database:
                 lock_timeout=str(round(lock_timeout * 1000)),
                 statement_timeout=str(round((lock_timeout + STATEMENT_EXTRA) * 1000)),
             )
-        self.engine: AsyncEngine = create_async_engine(url, echo=echo, **engine_kwargs)
+        engine_url = parsed
+        if self.is_sqlite and parsed.get_driver_name() == "aiosqlite":
+            # The same driver, one trip to its thread per statement (bot.storage.sqlite_driver).
+            engine_url = parsed.set(drivername=f"sqlite+{sqlite_driver.DRIVER}")
+        self.engine: AsyncEngine = create_async_engine(engine_url, echo=echo, **engine_kwargs)
         if self.is_sqlite:
             _configure_sqlite(
                 self.engine, busy_ms=round(lock_timeout * 1000), synchronous=synchronous
