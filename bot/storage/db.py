@@ -235,4 +235,9 @@ def _configure_sqlite(engine: AsyncEngine, *, busy_ms: int, synchronous: str) ->
     @event.listens_for(engine.sync_engine, "begin")
     def _on_begin(connection: Any) -> None:
         read_only = connection.get_execution_options().get(_READ_ONLY, False)
-        connection.exec_driver_sql("BEGIN" if read_only else "BEGIN IMMEDIATE")
+        statement = "BEGIN" if read_only else "BEGIN IMMEDIATE"
+        dbapi_connection = connection.connection.dbapi_connection
+        if isinstance(dbapi_connection, sqlite_driver.OneTripConnection):
+            dbapi_connection.begin_with_next(statement)  # with the first statement's trip
+        else:
+            connection.exec_driver_sql(statement)

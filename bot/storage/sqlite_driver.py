@@ -123,8 +123,33 @@ class OneTripCursor(AsyncAdapt_aiosqlite_cursor):
 
 
 class OneTripConnection(AsyncAdapt_aiosqlite_connection):
-    __slots__ = ()
+    """The connection: :meth:`begin_with_next` rides a transaction's ``BEGIN`` along with
+    its first statement (one trip fewer per transaction)."""
+
+    __slots__ = ("pending_begin",)
     _cursor_cls = OneTripCursor
+
+    def __init__(self, dbapi: Any, connection: Any) -> None:
+        super().__init__(dbapi, connection)
+        self.pending_begin: str | None = None
+
+    def begin_with_next(self, statement: str) -> None:
+        """Run ``statement`` (``BEGIN`` or ``BEGIN IMMEDIATE``) just before the next one, in
+        the same trip. SQLite's locks are taken then: nothing ran on this connection in
+        between, so the transaction is the same; one without statements never begins."""
+        self.pending_begin = statement
+
+    def commit(self) -> None:
+        if self.pending_begin is not None:  # nothing ran: no transaction to end
+            self.pending_begin = None
+            return
+        super().commit()
+
+    def rollback(self) -> None:
+        if self.pending_begin is not None:
+            self.pending_begin = None
+            return
+        super().rollback()
 
 
 class OneTripDBAPI(AsyncAdapt_aiosqlite_dbapi):
