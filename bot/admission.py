@@ -41,7 +41,7 @@ log = logging.getLogger(__name__)
 #: Seconds an interaction may have waited (above the usual) before it is turned away.
 BUSY_AGE = 1.0
 #: Commands running at once before new ones are turned away.
-MAX_IN_FLIGHT = 64
+MAX_IN_FLIGHT = 128
 #: Seconds over which the smallest age seen is kept (two windows: the floor moves slowly).
 FLOOR_WINDOW = 30.0
 VERY_BUSY = "⏳ Narrator is very busy right now: please try again in a few seconds."

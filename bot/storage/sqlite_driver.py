@@ -35,8 +35,17 @@ DRIVER = "narrator"
 _Outcome = tuple[Any, list[Any], int, int | None]
 
 
-def _run(connection: sqlite3.Connection, operation: str, parameters: Any, many: bool) -> _Outcome:
-    """On the SQLite thread: a whole statement, from cursor to closed cursor."""
+def _run(
+    connection: sqlite3.Connection,
+    begin: str | None,
+    operation: str,
+    parameters: Any,
+    many: bool,
+) -> _Outcome:
+    """On the SQLite thread: a whole statement, from cursor to closed cursor (after the
+    transaction's ``BEGIN`` when it is the transaction's first)."""
+    if begin is not None:
+        connection.execute(begin)
     cursor = connection.cursor()
     try:
         if many:
@@ -110,8 +119,14 @@ class OneTripCursor(AsyncAdapt_aiosqlite_cursor):
 
     async def _trip(self, operation: Any, parameters: Any, *, many: bool) -> None:
         connection = self._connection
-        async with self._adapt_connection._execute_mutex:
-            outcome = await connection._execute(_run, connection._conn, operation, parameters, many)
+        adapted = self._adapt_connection
+        async with adapted._execute_mutex:
+            begin = getattr(adapted, "pending_begin", None)
+            if begin is not None:
+                adapted.pending_begin = None
+            outcome = await connection._execute(
+                _run, connection._conn, begin, operation, parameters, many
+            )
         self._description, rows, self._rowcount, self._lastrowid = outcome
         self._rows = collections.deque(rows)
 
