@@ -235,6 +235,6 @@ def _configure_sqlite(engine: AsyncEngine, *, busy_ms: int, synchronous: str) ->
         statement = "BEGIN" if read_only else "BEGIN IMMEDIATE"
         dbapi_connection = connection.connection.dbapi_connection
         if isinstance(dbapi_connection, sqlite_driver.OneTripConnection):
-            dbapi_connection.begin_with_next(statement)  # with the first statement's trip
+            dbapi_connection.run_with_next(statement)  # with the first statement's trip
         else:
             connection.exec_driver_sql(statement)

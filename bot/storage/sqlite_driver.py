@@ -37,15 +37,15 @@ _Outcome = tuple[Any, list[Any], int, int | None]
 
 def _run(
     connection: sqlite3.Connection,
-    begin: str | None,
+    first: tuple[str, ...],
     operation: str,
     parameters: Any,
     many: bool,
 ) -> _Outcome:
     """On the SQLite thread: a whole statement, from cursor to closed cursor (after the
-    transaction's ``BEGIN`` when it is the transaction's first)."""
-    if begin is not None:
-        connection.execute(begin)
+    ``BEGIN`` or ``SAVEPOINT`` that waited for it)."""
+    for statement in first:
+        connection.execute(statement)
     cursor = connection.cursor()
     try:
         if many:
@@ -121,11 +121,11 @@ class OneTripCursor(AsyncAdapt_aiosqlite_cursor):
         connection = self._connection
         adapted = self._adapt_connection
         async with adapted._execute_mutex:
-            begin = getattr(adapted, "pending_begin", None)
-            if begin is not None:
-                adapted.pending_begin = None
+            first: tuple[str, ...] = ()
+            if isinstance(adapted, OneTripConnection) and adapted.pending:
+                first, adapted.pending = tuple(adapted.pending), []
             outcome = await connection._execute(
-                _run, connection._conn, begin, operation, parameters, many
+                _run, connection._conn, first, operation, parameters, many
             )
         self._description, rows, self._rowcount, self._lastrowid = outcome
         self._rows = collections.deque(rows)
@@ -138,31 +138,38 @@ class OneTripCursor(AsyncAdapt_aiosqlite_cursor):
 
 
 class OneTripConnection(AsyncAdapt_aiosqlite_connection):
-    """The connection: :meth:`begin_with_next` rides a transaction's ``BEGIN`` along with
-    its first statement (one trip fewer per transaction)."""
+    """The connection: a transaction's ``BEGIN`` and a ``SAVEPOINT`` ride along with the
+    next statement (one trip fewer each). SQLite takes its locks then: nothing ran on this
+    connection in between, so the transaction is the same; one without statements never
+    begins."""
 
-    __slots__ = ("pending_begin",)
+    __slots__ = ("pending",)
     _cursor_cls = OneTripCursor
 
     def __init__(self, dbapi: Any, connection: Any) -> None:
         super().__init__(dbapi, connection)
-        self.pending_begin: str | None = None
+        self.pending: list[str] = []
 
-    def begin_with_next(self, statement: str) -> None:
-        """Run ``statement`` (``BEGIN`` or ``BEGIN IMMEDIATE``) just before the next one, in
-        the same trip. SQLite's locks are taken then: nothing ran on this connection in
-        between, so the transaction is the same; one without statements never begins."""
-        self.pending_begin = statement
+    def run_with_next(self, statement: str) -> None:
+        """Run ``statement`` just before the next one, in the same trip."""
+        self.pending.append(statement)
+
+    def drop_pending(self, statement: str) -> bool:
+        """Forget ``statement`` if it has not run yet (a savepoint nothing used)."""
+        if statement in self.pending:
+            del self.pending[self.pending.index(statement) :]
+            return True
+        return False
 
     def commit(self) -> None:
-        if self.pending_begin is not None:  # nothing ran: no transaction to end
-            self.pending_begin = None
+        if self.pending:  # nothing ran since BEGIN: no transaction to end
+            self.pending = []
             return
         super().commit()
 
     def rollback(self) -> None:
-        if self.pending_begin is not None:
-            self.pending_begin = None
+        if self.pending:
+            self.pending = []
             return
         super().rollback()
 
@@ -179,11 +186,36 @@ class NarratorSQLiteDialect(SQLiteDialect_aiosqlite):
     driver = DRIVER
     supports_statement_cache = True
 
+    def do_savepoint(self, connection: Any, name: str) -> None:
+        adapted = connection.connection.dbapi_connection
+        if isinstance(adapted, OneTripConnection):
+            adapted.run_with_next(_savepoint(self, name))  # with the first statement in it
+        else:
+            super().do_savepoint(connection, name)
+
+    def do_rollback_to_savepoint(self, connection: Any, name: str) -> None:
+        adapted = connection.connection.dbapi_connection
+        if not (
+            isinstance(adapted, OneTripConnection) and adapted.drop_pending(_savepoint(self, name))
+        ):
+            super().do_rollback_to_savepoint(connection, name)
+
+    def do_release_savepoint(self, connection: Any, name: str) -> None:
+        adapted = connection.connection.dbapi_connection
+        if not (
+            isinstance(adapted, OneTripConnection) and adapted.drop_pending(_savepoint(self, name))
+        ):
+            super().do_release_savepoint(connection, name)
+
     @classmethod
     def import_dbapi(cls) -> OneTripDBAPI:  # type: ignore[override]
         import aiosqlite
 
         return OneTripDBAPI(aiosqlite, sqlite3)
+
+
+def _savepoint(dialect: SQLiteDialect_aiosqlite, name: str) -> str:
+    return f"SAVEPOINT {dialect.identifier_preparer.quote(name)}"
 
 
 registry.register(f"sqlite.{DRIVER}", __name__, "NarratorSQLiteDialect")
