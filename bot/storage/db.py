@@ -36,7 +36,6 @@ from sqlalchemy.ext.asyncio import (
 
 from bot.errors import StorageBusy
 from bot.storage import sqlite_driver
-from bot.storage.group_commit import GroupCommit
 
 log = logging.getLogger(__name__)
 
@@ -104,11 +103,7 @@ class Database:
         # makes the losers poll it through busy_timeout's sleeps (up to 100 ms each), so under
         # load the lock sits idle while commands wait: queue this process's writers here
         # instead, first come first served. (busy_timeout still covers other processes.)
-        # Those writers also commit together (bot.storage.group_commit): one fsync for all
-        # the commands queued at one moment, each in its own savepoint.
-        self._sqlite_writers = (
-            GroupCommit(self.engine, lock_timeout=lock_timeout) if self.is_sqlite else None
-        )
+        self._sqlite_writer = asyncio.Lock() if self.is_sqlite else None
 
     @asynccontextmanager
     async def unit_of_work(self, *, read_only: bool = False) -> AsyncIterator[AsyncSession]:
@@ -121,12 +116,20 @@ class Database:
             async with self._read_sessions() as session, session.begin():
                 yield session
             return
-        if self._sqlite_writers is None:
+        if self._sqlite_writer is None:
             async with self._write_sessions() as session, _recorded(session):
                 yield session
             return
-        async with self._sqlite_writers.unit_of_work(_writes.get(), waited_too_long) as session:
-            yield session
+        try:
+            async with asyncio.timeout(self.lock_timeout):
+                await self._sqlite_writer.acquire()
+        except TimeoutError:
+            raise StorageBusy from None
+        try:
+            async with self._write_sessions() as session, _recorded(session):
+                yield session
+        finally:
+            self._sqlite_writer.release()
 
     async def dispose(self) -> None:
         await self.engine.dispose()

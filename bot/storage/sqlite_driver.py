@@ -43,7 +43,7 @@ def _run(
     many: bool,
 ) -> _Outcome:
     """On the SQLite thread: a whole statement, from cursor to closed cursor (after the
-    ``BEGIN`` or ``SAVEPOINT`` that waited for it)."""
+    ``BEGIN`` that waited for it)."""
     for statement in first:
         connection.execute(statement)
     cursor = connection.cursor()
@@ -138,10 +138,9 @@ class OneTripCursor(AsyncAdapt_aiosqlite_cursor):
 
 
 class OneTripConnection(AsyncAdapt_aiosqlite_connection):
-    """The connection: a transaction's ``BEGIN`` and a ``SAVEPOINT`` ride along with the
-    next statement (one trip fewer each). SQLite takes its locks then: nothing ran on this
-    connection in between, so the transaction is the same; one without statements never
-    begins."""
+    """The connection: a transaction's ``BEGIN`` rides along with its first statement (one
+    trip fewer per transaction). SQLite takes its locks then: nothing ran on this connection
+    in between, so the transaction is the same; one without statements never begins."""
 
     __slots__ = ("pending",)
     _cursor_cls = OneTripCursor
@@ -153,13 +152,6 @@ class OneTripConnection(AsyncAdapt_aiosqlite_connection):
     def run_with_next(self, statement: str) -> None:
         """Run ``statement`` just before the next one, in the same trip."""
         self.pending.append(statement)
-
-    def drop_pending(self, statement: str) -> bool:
-        """Forget ``statement`` if it has not run yet (a savepoint nothing used)."""
-        if statement in self.pending:
-            del self.pending[self.pending.index(statement) :]
-            return True
-        return False
 
     def commit(self) -> None:
         if self.pending:  # nothing ran since BEGIN: no transaction to end
@@ -186,36 +178,11 @@ class NarratorSQLiteDialect(SQLiteDialect_aiosqlite):
     driver = DRIVER
     supports_statement_cache = True
 
-    def do_savepoint(self, connection: Any, name: str) -> None:
-        adapted = connection.connection.dbapi_connection
-        if isinstance(adapted, OneTripConnection):
-            adapted.run_with_next(_savepoint(self, name))  # with the first statement in it
-        else:
-            super().do_savepoint(connection, name)
-
-    def do_rollback_to_savepoint(self, connection: Any, name: str) -> None:
-        adapted = connection.connection.dbapi_connection
-        if not (
-            isinstance(adapted, OneTripConnection) and adapted.drop_pending(_savepoint(self, name))
-        ):
-            super().do_rollback_to_savepoint(connection, name)
-
-    def do_release_savepoint(self, connection: Any, name: str) -> None:
-        adapted = connection.connection.dbapi_connection
-        if not (
-            isinstance(adapted, OneTripConnection) and adapted.drop_pending(_savepoint(self, name))
-        ):
-            super().do_release_savepoint(connection, name)
-
     @classmethod
     def import_dbapi(cls) -> OneTripDBAPI:  # type: ignore[override]
         import aiosqlite
 
         return OneTripDBAPI(aiosqlite, sqlite3)
-
-
-def _savepoint(dialect: SQLiteDialect_aiosqlite, name: str) -> str:
-    return f"SAVEPOINT {dialect.identifier_preparer.quote(name)}"
 
 
 registry.register(f"sqlite.{DRIVER}", __name__, "NarratorSQLiteDialect")
