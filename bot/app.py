@@ -63,7 +63,9 @@ class NarratorBot(commands.Bot):
         # Past capacity, "very busy" at once rather than silence after 3 s (bot.admission).
         self.admission: Admission | None = None
         if admit:
-            self.admission = Admission()
+            self.admission = Admission(
+                busy_age=settings.busy_after, max_in_flight=settings.max_in_flight
+            )
             install_admission(self, self.admission, self.metrics)
 
     async def setup_hook(self) -> None:

@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 import pytest_asyncio
 
-from bot.admission import MAX_IN_FLIGHT, VERY_BUSY
+from bot.admission import VERY_BUSY
 from tests.e2e.conftest import migrated_copy
 from tests.e2e.fake_discord import FakeDiscord, InteractionResult
 from tests.e2e.fake_discord import payloads as p
@@ -29,13 +29,16 @@ from tests.e2e.process import BotProcess
 pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module")]
 
 Running = tuple[FakeDiscord, BotProcess, str]
+MAX_IN_FLIGHT = 40  # the bound this bot runs with (MAX_IN_FLIGHT), small to keep it short
 
 
 @pytest_asyncio.fixture(scope="module", loop_scope="module")
 async def running(e2e_workdir: Path, migrated_template: Path) -> AsyncIterator[Running]:
     async with FakeDiscord(channels=8) as fake:
         database = migrated_copy(migrated_template, e2e_workdir, "admission.db")
-        bot = BotProcess(fake, database, e2e_workdir, name="admission")
+        bot = BotProcess(
+            fake, database, e2e_workdir, name="admission", env={"MAX_IN_FLIGHT": str(MAX_IN_FLIGHT)}
+        )
         try:
             await bot.start()
             yield fake, bot, database.split("///", 1)[1]
