@@ -188,12 +188,11 @@ def coda_test_embed(outcome: TestOutcome, roller: str) -> discord.Embed:
         f"{DEGREE_ICONS[result.degree]} {degree_name(result.degree)}",
         outcome.label or outcome.roller.subject,
     )
+    notes = [f"*{_(result.degree.meaning)}*"]
+    if outcome.turn is not None and (turn := outcome.turn.note):
+        notes.append(escape(turn))
     description = result_lines(
-        result,
-        outcome.roller.parts,
-        outcome.penalties,
-        outcome.chance,
-        f"*{_(result.degree.meaning)}*",
+        result, outcome.roller.parts, outcome.penalties, outcome.chance, *notes
     )
     embed = discord.Embed(
         title=title, description=description, colour=DEGREE_COLOURS[result.degree]
@@ -342,7 +341,7 @@ def combined_embed(outcome: CombinedOutcome, roller: str) -> discord.Embed:
             name=_("Difficulty"),
             value=f"{difficulty_name(outcome.difficulty)} ({leader.base_tn})",
         )
-    _footer(embed, roller, outcome.secrecy.secret, "combined test")
+    _footer(embed, outcome.rollers or roller, outcome.secrecy.secret, "combined test")
     return fit_embed(embed)
 
 

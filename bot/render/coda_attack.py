@@ -11,11 +11,12 @@ import discord
 
 from bot.i18n import N_, _
 from bot.render import colours
+from bot.render.attack_exchange import health_line
 from bot.render.coda import DEGREE_COLOURS, damage_lines, result_lines
 from bot.render.common import roll_footer
 from bot.render.limits import FIELD_VALUE, clip, fit_embed
 from bot.services.coda_attack import HEALTH, Exchange, Test
-from bot.text import escape, number
+from bot.text import escape
 from engine.systems.coda_attack import Defence
 
 #: The defender's choices as buttons and field names show them.
@@ -55,8 +56,10 @@ def _test_field(test: Test, reveal: bool, secret_line: str, *notes: str) -> str:
     """The test with its dice, or (the table's copy of a secret exchange) ``secret_line``."""
     if not reveal:
         return secret_line
+    turn = (escape(test.note),) if test.note else ()
     return clip(
-        f"*{escape(test.who)}*\n{result_lines(test.result, test.parts, (), test.chance, *notes)}",
+        f"*{escape(test.who)}*\n"
+        + result_lines(test.result, test.parts, test.penalties, test.chance, *notes, *turn),
         FIELD_VALUE,
     )
 
@@ -123,21 +126,14 @@ def exchange_embed(ex: Exchange, *, reveal: bool = True) -> discord.Embed:
         if reveal:
             lines = damage_lines(ex.damage)
             if ex.health is not None:
-                h = ex.health
-                before = number(h.before.current) if h.before else "?"
-                cap = f"/{number(h.after.max)}" if h.after.max is not None else ""
+                lines.append(health_line(ex.health))
+            elif ex.defender_id is None:
                 lines.append(
                     _(
-                        "❤️ {character}'s {resource}: {before} → **{after}**{cap}",
-                        character=escape(h.character),
-                        resource=h.resource,
-                        before=before,
-                        after=number(h.after.current),
-                        cap=cap,
+                        "The NPC has no sheet nor Health on the tracker: the GM keeps its Health "
+                        "(or gives it with `/init health`)."
                     )
                 )
-            elif ex.defender_id is None:
-                lines.append(_("The NPC has no sheet: the GM keeps its Health."))
             else:
                 lines.append(
                     _(

@@ -219,6 +219,7 @@ def _event_text(event: ini.Event, *states: ini.Encounter) -> str:
             "condition_add": f"getting {getattr(event, 'condition', '')}",
             "condition_remove": f"losing {getattr(event, 'condition', '')}",
             "action": f"taking {getattr(event, 'action', '')}",
+            "health": "losing Health" if getattr(event, "value", None) is None else "healing",
         }[event.kind]
         return f"{escape(name)} {verb}"
     return {"next": "a Next", "prev": "a Prev", "delay": "a delay", "end": "the end"}[event.kind]
@@ -283,6 +284,7 @@ def _reply(outcome: InitOutcome) -> Reply:
         "condition_add": _condition_head(outcome),
         "condition_remove": _condition_head(outcome),
         "action": _action_head(outcome),
+        "health": _health_head(outcome),
         "reveal": f"👀 **{shown}** is revealed!",
         "remove": f"🚪 **{shown}** leaves the encounter.",
     }[action]
@@ -342,7 +344,13 @@ def _action_head(outcome: InitOutcome) -> str | None:
         plural = "action" if cost.slots == 1 else "actions"
         penalty = f": **−{cost.penalty}**" if cost.penalty else ", no penalty"
         text = f"{RUN} **{shown}**: {action} ({cost.slots} {plural}){penalty}."
-    if cost.attribute_test == CUSTOM_ACTION:
+    named = getattr(outcome.extra, "attribute", None)  # the test a custom action was given
+    if cost.attribute_test == CUSTOM_ACTION and named:
+        text += (
+            f" Its own test takes −{cost.penalty}; without one, it needs a **TN {cost.penalty} "
+            f"{escape(named)} test**."
+        )
+    elif cost.attribute_test == CUSTOM_ACTION:
         text += (
             f" Its own test takes −{cost.penalty}; without one, it needs an attribute test "
             f"at **TN {cost.penalty}** (the Narrator names the attribute)."
@@ -358,6 +366,19 @@ def _action_head(outcome: InitOutcome) -> str | None:
         text += f" Its test: {cost.own_test}."
     budget = ini.action_budget(outcome.view.state, after)
     return text + f" {budget.left_label(after.actions)}."
+
+
+def _health_head(outcome: InitOutcome) -> str | None:
+    """``❤️ **Troll**'s Health: 20 → **8**/20`` (kept on the tracker for an NPC)."""
+    name = outcome.subject
+    event = _last_event(outcome)
+    if not isinstance(event, ini.SetHealth) or outcome.before is None or name is None:
+        return None
+    before, after = outcome.before.find(name), outcome.view.state.find(name)
+    was = "—" if before.health is None else number(before.health)
+    now = number(after.health) if after.health is not None else "—"
+    top = f"/{number(after.max_health)}" if after.max_health is not None else ""
+    return f"❤️ **{escape(name)}**'s Health: {was} → **{now}**{top}."
 
 
 def _condition_head(outcome: InitOutcome) -> str | None:

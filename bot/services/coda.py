@@ -19,6 +19,7 @@ from bot.errors import NoSuchCharacter, PermissionDenied, UserError
 from bot.i18n import N_, _
 from bot.services import channel_settings, characters, secrecy
 from bot.services.characters import CharacterSheet
+from bot.services.coda_turn import TurnSpend, ordinal, spend_on_turn
 from bot.services.permissions import is_gm
 from bot.storage import Database
 from bot.storage.models import CodaExtendedTask
@@ -28,6 +29,7 @@ from bot.text import signed
 from engine.dice import Dice
 from engine.systems import coda
 from engine.systems.coda import Degree, Part
+from engine.systems.coda_actions import TEST
 from engine.systems.coda_tables import AppliedCondition, parse_conditions
 
 SYSTEM = "coda"
@@ -55,6 +57,8 @@ _PART_LABELS = frozenset(
     }
 )
 _NUMBERED_PART = re.compile(r"^(attempt|action) (\d{1,3})$")
+#: The tracker's penalty for an action beyond the allowance (``coda_turn``): ``extra action, 3rd``.
+_EXTRA_ACTION_PART = re.compile(r"^extra action, (\d{1,3})(?:st|nd|rd|th)$")
 
 
 def part_label(label: str) -> str:
@@ -67,6 +71,8 @@ def part_label(label: str) -> str:
         if match[1] == "attempt":
             return _("attempt {number}", number=number_)
         return _("action {number}", number=number_)
+    if match := _EXTRA_ACTION_PART.match(label):
+        return _("extra action, {ordinal}", ordinal=ordinal(int(match[1])))
     return label
 
 
@@ -103,7 +109,8 @@ class TestRequest:
     difficulty: str | None = None
     penalty: int = 0
     attempt: int = 1
-    extra_actions: int = 0
+    #: Actions beyond the allowance, counted by hand; None: from the tracker on your turn.
+    extra_actions: int | None = None
     conditions: str | None = None
     label: str | None = None
     secret: bool = False
@@ -123,6 +130,8 @@ class TestOutcome:
     difficulty: str | None
     label: str | None
     secrecy: secrecy.Secrecy
+    #: The action this test spent on the tracker (a roll on the roller's turn), if any.
+    turn: TurnSpend | None = None
 
 
 def plain_roller(modifier: int) -> Roller:
@@ -144,13 +153,20 @@ def resolve_tn(tn: int | None, difficulty: str | None) -> tuple[int, str | None]
     return tn, None
 
 
-def penalties_of(*, penalty: int = 0, attempt: int = 1, extra_actions: int = 0) -> tuple[Part, ...]:
+def penalties_of(
+    *, penalty: int = 0, attempt: int = 1, extra_actions: int | None = 0
+) -> tuple[Part, ...]:
     """The named penalties of a test, refused with their sum when they exceed the bound.
 
     Each option is within its own range, but together they could pass the engine's bound,
     whose message would name a number the user never typed.
     """
-    parts = coda.penalty_parts(penalty=penalty, attempt=attempt, extra_actions=extra_actions)
+    parts = coda.penalty_parts(penalty=penalty, attempt=attempt, extra_actions=extra_actions or 0)
+    return bounded(parts)
+
+
+def bounded(parts: tuple[Part, ...]) -> tuple[Part, ...]:
+    """``parts`` when their sum is within a test's bound, else a refusal naming each."""
     total = sum(p.value for p in parts)
     if total > coda.PENALTY_MAX:
         terms = " + ".join(f"{p.value} ({part_label(p.label)})" for p in parts)
@@ -309,6 +325,11 @@ async def roll_test(
     chosen = parse_conditions(request.conditions)
     async with db.unit_of_work() as session:
         roller = await who.roller(session, actor)
+        turn = None
+        if request.extra_actions is None:
+            turn = await spend_on_turn(session, actor, character=roller.character, action=TEST)
+            if turn is not None:
+                penalties = bounded(penalties + turn.penalties)
         visibility = await secrecy.decide(session, actor.channel_id, request.secret)
         result, chance = roll_and_log(
             session,
@@ -332,6 +353,7 @@ async def roll_test(
         difficulty=difficulty_label,
         label=request.label,
         secrecy=visibility,
+        turn=turn,
     )
 
 
@@ -635,6 +657,8 @@ class CombinedOutcome:
     #: The leader's own chance, with the sum the helpers actually rolled (``chance`` is the
     #: whole test's, before anyone rolled).
     leader_chance: float = 0.0
+    #: Who rolled (the footer), when other players rolled their characters' help.
+    rollers: str | None = None
 
 
 def split_helpers(text: str) -> list[str]:

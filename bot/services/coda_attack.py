@@ -11,15 +11,24 @@ in the middle of an exchange loses nothing.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.actor import Actor
-from bot.errors import PermissionDenied, UserError
+from bot.errors import UserError
 from bot.i18n import _
 from bot.services import characters, secrecy
+from bot.services.attack_exchange import (
+    ANSWER_WINDOW,
+    HEALTH,
+    ExchangeClosed,
+    change_data,
+    change_of,
+    claim,
+    resolve_target,
+)
 from bot.services.characters import CharacterSheet, ResourceChange
 from bot.services.coda import (
     SYSTEM,
@@ -27,11 +36,12 @@ from bot.services.coda import (
     load_sheet,
     log_test,
     ones_rule,
+    penalties_of,
     plain_roller,
     roll_and_log,
     skill_roller,
 )
-from bot.services.permissions import is_gm
+from bot.services.coda_turn import TurnSpend, hurt_npc, spend_defence, spend_on_turn
 from bot.services.sheet import sheet_from_row
 from bot.storage import Database
 from bot.storage.models import CodaAttack
@@ -41,22 +51,16 @@ from bot.storage.repositories import rolls as roll_log
 from engine.dice import Dice
 from engine.systems import coda
 from engine.systems.coda import Degree, Part
+from engine.systems.coda_actions import ATTACK
 from engine.systems.coda_attack import Defence, allowed, defend, defend_chance
 from engine.systems.coda_tables import parse_conditions
 
-#: How long a defender has to answer; afterwards the buttons refuse.
-ANSWER_WINDOW = timedelta(hours=24)
-HEALTH = "Health"
 DEFENCE = "Defence"
 #: The sheet's skills each defence rolls, in the order tried.
 DEFENCE_SKILLS: dict[Defence, tuple[str, ...]] = {
     Defence.DODGE: ("Dodge",),
     Defence.PARRY: ("Parry", "Block", "Parry/Block"),
 }
-
-
-class ExchangeClosed(UserError):
-    """A press on an exchange that is over or has expired: the buttons are greyed out."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,6 +78,8 @@ class AttackRequest:
     attribute: str | None = None
     character: str | None = None
     secret: bool = False
+    #: Actions beyond the allowance counted by hand; None: from the tracker on your turn.
+    extra_actions: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,6 +92,9 @@ class Test:
     parts: tuple[Part, ...]
     chance: float
     who: str
+    #: The named penalties (an extra action's −5) and what the tracker says of the action.
+    penalties: tuple[Part, ...] = ()
+    note: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,6 +116,8 @@ class Exchange:
     health: ResourceChange | None = None
     secrecy: secrecy.Secrecy = secrecy.PUBLIC
     roller: str = ""  # who attacked, as Discord shows them (for the footer)
+    #: This step spent an action or Health on the channel's tracker (not stored).
+    tracked: bool = False
 
     @property
     def hit(self) -> bool:
@@ -143,6 +154,8 @@ def _test_data(test: Test) -> dict[str, Any]:
         "parts": [[p.label, p.value] for p in test.parts],
         "chance": test.chance,
         "who": test.who,
+        "penalties": [[p.label, p.value] for p in test.penalties],
+        "note": test.note,
     }
 
 
@@ -158,7 +171,10 @@ def _test_of(data: dict[str, Any]) -> Test:
         parse_conditions(data.get("conditions")),
     )
     parts = tuple(Part(str(label), int(value)) for label, value in data["parts"])
-    return Test(result, parts, float(data["chance"]), str(data["who"]))
+    penalties = tuple(Part(str(label), int(value)) for label, value in data.get("penalties", ()))
+    return Test(
+        result, parts, float(data["chance"]), str(data["who"]), penalties, str(data.get("note", ""))
+    )
 
 
 def _data(exchange: Exchange) -> dict[str, Any]:
@@ -178,14 +194,7 @@ def _data(exchange: Exchange) -> dict[str, Any]:
     if exchange.damage is not None:
         data["damage"] = {"faces": list(exchange.damage.faces), "total": exchange.damage.total}
     if exchange.health is not None:
-        h = exchange.health
-        data["health"] = {
-            "character": h.character,
-            "owner": h.owner_id,
-            "resource": h.resource,
-            "before": [h.before.current, h.before.max] if h.before else None,
-            "after": [h.after.current, h.after.max],
-        }
+        data["health"] = change_data(exchange.health)
     return data
 
 
@@ -197,12 +206,7 @@ def exchange_of(row: CodaAttack, visibility: secrecy.Secrecy = secrecy.PUBLIC) -
     if "damage" in data:
         faces = tuple(int(f) for f in data["damage"]["faces"])
         damage = coda.DamageResult(faces, count, modifier, int(data["damage"]["total"]))
-    health = None
-    if (h := data.get("health")) is not None:
-        before = characters.Resource(*h["before"]) if h["before"] else None
-        health = ResourceChange(
-            h["character"], h["owner"], h["resource"], before, characters.Resource(*h["after"])
-        )
+    health = change_of(data.get("health"))
     return Exchange(
         id=row.id,
         attacker=data["attacker"],
@@ -223,37 +227,6 @@ def exchange_of(row: CodaAttack, visibility: secrecy.Secrecy = secrecy.PUBLIC) -
 
 
 # --------------------------------------------------------------------------- the attack
-
-
-async def _target(
-    session: AsyncSession, actor: Actor, name: str
-) -> tuple[str, CharacterSheet | None]:
-    """The target: a character used in this channel (or one of the attacker's own) by that
-    name, else an NPC known by the name alone."""
-    cleaned = " ".join(name.split())
-    if not cleaned:
-        raise UserError(_("Name the target: a character in this channel, or an NPC."))
-    key = characters.name_key(cleaned)
-    guild = characters.guild_key(actor)
-    own = await characters_repo.by_name(session, guild, actor.user_id, key)
-    if own is not None:
-        return own.name, sheet_from_row(own)
-    found = [
-        c
-        for c in await characters_repo.in_channel(session, guild, actor.channel_id)
-        if c.name_key == key
-    ]
-    if len(found) > 1:
-        raise UserError(
-            _(
-                "{count} characters in this channel are called {name}; an attack needs one.",
-                count=len(found),
-                name=cleaned,
-            )
-        )
-    if found:
-        return found[0].name, sheet_from_row(found[0])
-    return cleaned[: characters.NAME_LENGTH], None
 
 
 def _defence_of(sheet: CharacterSheet | None, target: str, given: int | None) -> tuple[int, str]:
@@ -303,11 +276,16 @@ async def attack(
             )
         )
     chosen = parse_conditions(request.conditions)
+    penalties = penalties_of(extra_actions=request.extra_actions)
     async with db.unit_of_work() as session:
         sheet = await load_sheet(session, actor, request.character)
         roller = skill_roller(sheet, request.skill, attribute=request.attribute)
-        target, target_sheet = await _target(session, actor, request.target)
+        target, target_sheet = await resolve_target(session, actor, request.target)
         defence, source = _defence_of(target_sheet, target, request.defence)
+        turn = None
+        if request.extra_actions is None:  # on the attacker's turn: one of its actions
+            turn = await spend_on_turn(session, actor, character=sheet.name, action=ATTACK)
+            penalties = turn.penalties if turn is not None else ()
         visibility = await secrecy.decide(session, actor.channel_id, request.secret)
         result, chance = roll_and_log(
             session,
@@ -315,7 +293,7 @@ async def attack(
             actor,
             roller=roller,
             tn=defence,
-            penalties=(),
+            penalties=penalties,
             conditions=chosen,
             visibility=visibility,
             label=f"attack on {target}",
@@ -330,10 +308,11 @@ async def attack(
             defence_from=source,
             ranged=request.ranged,
             weapon=(request.dice, request.modifier),
-            attack=Test(result, roller.parts, chance, roller.name),
+            attack=Test(result, roller.parts, chance, roller.name, penalties, _note(turn)),
             defender_id=target_sheet.owner_id if target_sheet else None,
             secrecy=visibility,
             roller=actor.display_name,
+            tracked=turn is not None,
         )
         if not exchange.hit:
             return exchange
@@ -353,6 +332,10 @@ async def attack(
 
 
 # --------------------------------------------------------------------------- the answer
+
+
+def _note(turn: TurnSpend | None) -> str:
+    return "" if turn is None else turn.note or ""
 
 
 async def _defender_roller(
@@ -387,35 +370,40 @@ async def answer(
     """The defender's Dodge, Parry or Take it; then the damage, taken from Health."""
     async with db.unit_of_work() as session:
         row = await coda_repo.attack_for_update(session, attack_id)
-        if row is None:
-            raise ExchangeClosed(_("This attack is no longer known."))
-        data = dict(row.data)
-        target = data["target"]
-        if row.finished_at is not None:
-            raise ExchangeClosed(_("This attack is already over."))
-        allowed_ids = {row.defender_id} if row.defender_id is not None else set()
-        if actor.user_id not in allowed_ids and not await is_gm(session, actor):
-            if row.defender_id:
-                who = _("{who} (or the GM)", who=f"<@{row.defender_id}>")
-            else:
-                who = _("the GM")
-            raise PermissionDenied(
-                _("Only {who} answers this attack on {target}.", who=who, target=target)
-            )
-        if now > row.expires_at:
-            raise ExchangeClosed(_("Too late: an attack is answered within a day."))
+        data = dict(row.data) if row is not None else {}
+        target = data.get("target", "")
+        await claim(session, actor, row, target=target, now=now)
+        assert row is not None  # claim refused an unknown exchange
         if choice not in allowed(ranged=row.ranged):
             raise UserError(_("Only Dodge avoids a ranged attack."))
         visibility = await secrecy.decide(session, row.channel_id, row.secret)
         exchange = exchange_of(row, visibility)
         ones = await ones_rule(session, row.channel_id)
         defence_test = None
+        tracked = False
         if choice is not Defence.TAKE:
             roller = await _defender_roller(session, row, choice, target)
-            chance = defend_chance(exchange.attack.result, modifier=roller.modifier, ones=ones)
-            result = defend(dice, exchange.attack.result, modifier=roller.modifier, ones=ones)
+            # RULES.md §1: a Dodge or Parry is one of the defender's actions this round.
+            turn = await spend_defence(
+                session,
+                row.channel_id,
+                target=target,
+                owner_id=row.defender_id if roller.character else None,
+                character=roller.character,
+                action=choice.label,
+            )
+            tracked = turn is not None
+            penalties = () if turn is None else turn.penalties
+            penalty = sum(p.value for p in penalties)
+            attack_result = exchange.attack.result
+            chance = defend_chance(
+                attack_result, modifier=roller.modifier, ones=ones, penalty=penalty
+            )
+            result = defend(
+                dice, attack_result, modifier=roller.modifier, ones=ones, penalty=penalty
+            )
             who = roller.name if roller.character else target
-            defence_test = Test(result, roller.parts, chance, who)
+            defence_test = Test(result, roller.parts, chance, who, penalties, _note(turn))
             log_test(
                 session,
                 actor,
@@ -438,12 +426,15 @@ async def answer(
                 secret=row.secret,
                 label=f"attack on {target}",
             )
-            health = None
             if row.target_character_id is not None:
                 health = await characters.lower_resource(
                     session, row.target_character_id, HEALTH, damage.total
                 )
+            else:  # an NPC: the Health the tracker keeps for it, if any
+                health = await hurt_npc(session, row.channel_id, target=target, damage=damage.total)
+                tracked = tracked or health is not None
             exchange = replace(exchange, damage=damage, health=health)
+        exchange = replace(exchange, tracked=tracked)
         row.data = {**_data(exchange), "npc_defend": data.get("npc_defend", 0)}
         row.finished_at = now
     return exchange

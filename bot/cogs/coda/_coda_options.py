@@ -53,7 +53,9 @@ TEST_HELP = {
     "difficulty": locale_str("A named TN: Routine 5 … Virtually Impossible 25"),
     "penalty": locale_str("Penalties to subtract (wounds, …)"),
     "attempt": locale_str("Which attempt at this task this is: −2 per earlier failure"),
-    "extra_actions": locale_str("Actions this round beyond the second: −5 each (3rd action = 1)"),
+    "extra_actions": locale_str(
+        "Actions beyond the allowance, counted by hand (3rd action = 1); default: the tracker"
+    ),
     "conditions": locale_str(
         "Tables 9-2…9-4 and combat modifiers, e.g. 'Darkness +5, Heavy rain -3'"
     ),

@@ -11,8 +11,8 @@ from discord.app_commands import locale_str
 from bot.cogs._common import Choices, NarratorCog, actor_from, safe_autocomplete, send_roll
 from bot.cogs._options import CHARACTER_HELP, ROLL_HELP, Label, SheetName
 from bot.cogs._sheets import attribute_autocomplete, character_autocomplete, skill_autocomplete
-from bot.cogs._side_request import register, send_challenge
-from bot.cogs.coda._attack import run_attack
+from bot.cogs._side_request import register, send_challenge, send_parts
+from bot.cogs.coda._attack import refresh_tracker, run_attack
 from bot.cogs.coda._coda_options import (
     DIFFICULTIES,
     SHEET_TEST_HELP,
@@ -35,15 +35,17 @@ from bot.i18n import N_
 from bot.render import coda as render
 from bot.render.coda_reference import table_embed
 from bot.services import coda as service
+from bot.services import coda_combined
 from bot.services import coda_opposed as opposed
 from bot.services.coda_attack import AttackRequest
-from bot.services.side_requests import Challenge
+from bot.services.side_requests import Challenge, PartsRequest
 from engine.systems import coda, coda_reference
 
 __all__ = ["TN", "CodaCog", "Modifier", "Penalty"]
 
 
 register(opposed.KIND, opposed.roll_their_side, render.opposed_embed)
+register(coda_combined.KIND, coda_combined.roll_their_part, render.combined_embed, parts=True)
 
 
 class CodaCog(NarratorCog):
@@ -69,6 +71,8 @@ class CodaCog(NarratorCog):
         )
         embed = render.coda_test_embed(outcome, interaction.user.display_name)
         await send_roll(interaction, embed, outcome.secrecy)
+        if outcome.turn is not None:  # an action spent on the tracker: it shows it
+            await refresh_tracker(interaction)
 
     # ----------------------------------------------------------------------- single tests
 
@@ -86,7 +90,7 @@ class CodaCog(NarratorCog):
         difficulty: str | None = None,
         penalty: Penalty = 0,
         attempt: Attempt = 1,
-        extra_actions: ExtraActions = 0,
+        extra_actions: ExtraActions | None = None,
         conditions: Conditions | None = None,
         label: Label | None = None,
         secret: bool = False,
@@ -122,7 +126,7 @@ class CodaCog(NarratorCog):
         modifier: Modifier = 0,
         penalty: Penalty = 0,
         attempt: Attempt = 1,
-        extra_actions: ExtraActions = 0,
+        extra_actions: ExtraActions | None = None,
         conditions: Conditions | None = None,
         character: SheetName | None = None,
         label: Label | None = None,
@@ -161,7 +165,7 @@ class CodaCog(NarratorCog):
         modifier: Modifier = 0,
         penalty: Penalty = 0,
         attempt: Attempt = 1,
-        extra_actions: ExtraActions = 0,
+        extra_actions: ExtraActions | None = None,
         conditions: Conditions | None = None,
         character: SheetName | None = None,
         label: Label | None = None,
@@ -173,7 +177,8 @@ class CodaCog(NarratorCog):
         name="reaction", description=locale_str("A reaction test (Stamina, Swiftness, …)")
     )
     @app_commands.describe(
-        name="The reaction: Stamina, Swiftness, Willpower or Wisdom", **SHEET_TEST_HELP
+        name=locale_str("The reaction: Stamina, Swiftness, Willpower or Wisdom"),
+        **SHEET_TEST_HELP,
     )
     @app_commands.choices(difficulty=DIFFICULTIES)
     @app_commands.autocomplete(
@@ -190,7 +195,7 @@ class CodaCog(NarratorCog):
         modifier: Modifier = 0,
         penalty: Penalty = 0,
         attempt: Attempt = 1,
-        extra_actions: ExtraActions = 0,
+        extra_actions: ExtraActions | None = None,
         conditions: Conditions | None = None,
         character: SheetName | None = None,
         label: Label | None = None,
@@ -204,7 +209,9 @@ class CodaCog(NarratorCog):
         name="damage", description=locale_str("A weapon's damage: Nd6 + modifier, rolling 6s")
     )
     @app_commands.describe(
-        dice="How many d6 the weapon deals", modifier="Added to the dice", **ROLL_HELP
+        dice=locale_str("How many d6 the weapon deals"),
+        modifier=locale_str("Added to the dice"),
+        **ROLL_HELP,
     )
     async def damage(
         self,
@@ -244,6 +251,7 @@ class CodaCog(NarratorCog):
         character=locale_str("Which of your characters attacks (default: your active one)"),
         conditions=TEST_HELP["conditions"],
         secret=ROLL_HELP["secret"],
+        extra_actions=TEST_HELP["extra_actions"],
     )
     @app_commands.autocomplete(
         skill=skill_autocomplete,
@@ -265,6 +273,7 @@ class CodaCog(NarratorCog):
         attribute: SheetName | None = None,
         character: SheetName | None = None,
         secret: bool = False,
+        extra_actions: ExtraActions | None = None,
     ) -> None:
         await run_attack(interaction, from_options(AttackRequest, locals()))
 
@@ -330,7 +339,9 @@ class CodaCog(NarratorCog):
     )
     @app_commands.describe(
         leader=locale_str("The leader: a modifier (+4) or a character's name"),
-        helpers=locale_str("Helpers in order, separated by commas: modifiers or characters' names"),
+        helpers=locale_str(
+            "Helpers in order, by commas: modifiers or characters (a player rolls their own)"
+        ),
         skill=locale_str("The skill, attribute or reaction the characters roll"),
         attribute=UNTRAINED_HELP,
         tn=TEST_HELP["tn"],
@@ -358,7 +369,7 @@ class CodaCog(NarratorCog):
         label: Label | None = None,
         secret: bool = False,
     ) -> None:
-        outcome = await service.roll_combined(
+        outcome = await coda_combined.combined(
             self.db,
             self.dice,
             actor_from(interaction),
@@ -371,7 +382,11 @@ class CodaCog(NarratorCog):
             conditions=conditions,
             label=label,
             secret=secret,
+            now=interaction.created_at,
         )
+        if isinstance(outcome, PartsRequest):
+            await send_parts(interaction, coda_combined.KIND, outcome)
+            return
         embed = render.combined_embed(outcome, interaction.user.display_name)
         await send_roll(interaction, embed, outcome.secrecy)
 

@@ -12,14 +12,15 @@ from bot.cogs._common import NarratorCog, actor_from, send_roll, typed_mentions
 from bot.cogs._confirm import answer_error
 from bot.cogs._options import CHARACTER_HELP, ROLL_HELP, Label, SheetName
 from bot.cogs._sheets import attribute_autocomplete, character_autocomplete, skill_autocomplete
-from bot.cogs._side_request import register, send_challenge
+from bot.cogs._side_request import register, send_challenge, send_parts
 from bot.ratelimit import within_limits
 from bot.render import drama as render
 from bot.services import drama as service
+from bot.services import drama_helpers
 from bot.services import drama_opposed as opposed_service
 from bot.services.drama import OfferClosed, PoolRequest
 from bot.services.rps import PARTIES_LENGTH
-from bot.services.side_requests import Challenge
+from bot.services.side_requests import Challenge, PartsRequest
 from bot.storage.db import track_writes
 from bot.tree import send_ephemeral
 from engine.systems import drama
@@ -129,6 +130,20 @@ class PayPriceButton(
 register(opposed_service.KIND, opposed_service.roll_their_side, render.opposed_embed)
 
 
+def _price_button(outcome: service.RollOutcome) -> list[discord.ui.Item[Any]]:
+    """A test worked together that ends in "Yes, but…": the roller's Pay the price."""
+    return [PayPriceButton(outcome.offer_id)] if outcome.offer_id is not None else []
+
+
+register(
+    drama_helpers.KIND,
+    drama_helpers.roll_their_part,
+    render.test_embed,
+    parts=True,
+    extra=_price_button,
+)
+
+
 class DramaCog(NarratorCog):
     drama_group = app_commands.Group(
         name="drama", description="Drama in History: Base, Resistance and Drama dice pools"
@@ -139,8 +154,8 @@ class DramaCog(NarratorCog):
     )
     @app_commands.describe(
         target="A resisted test: the target's stat or skill, added to Rd",
-        helpers="Working together, e.g. 'Tom:3, @bob': each rolls their Bd with the full "
-        "resistance; the nets add up",
+        helpers="Working together, e.g. 'Tom:3, @bob' (a mentioned player rolls their own "
+        "part); the nets add up",
         risk="GM: the roller's penalty dice are rolled as a risk this test (Dd instead of Rd)",
         character=CHARACTER_HELP,
         **_POOL_HELP,
@@ -184,7 +199,7 @@ class DramaCog(NarratorCog):
             hand,
             risk,
         )
-        outcome = await service.test(
+        outcome = await drama_helpers.test(
             self.db,
             self.dice,
             actor_from(interaction),
@@ -195,6 +210,9 @@ class DramaCog(NarratorCog):
             secret=secret,
             character=character,
         )
+        if isinstance(outcome, PartsRequest):
+            await send_parts(interaction, drama_helpers.KIND, outcome)
+            return
         embed = render.test_embed(outcome, interaction.user.display_name)
         view = price_view(outcome.offer_id) if outcome.offer_id is not None else None
         await send_roll(interaction, embed, outcome.secrecy, view=view)

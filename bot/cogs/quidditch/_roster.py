@@ -18,8 +18,7 @@ from bot.cogs._common import actor_from
 from bot.cogs._confirm import answer_error
 from bot.cogs._forms import FORM_SECONDS, refuse_form, typed_values
 from bot.errors import UserError
-from bot.i18n import _, _n, set_language  # i18n: set_language is the interim hook
-from bot.i18n.choice import language_of  # i18n: interim hook, 20a replaces
+from bot.i18n import _, _n
 from bot.render import quidditch as render
 from bot.render.limits import clip
 from bot.services import quidditch_team
@@ -98,10 +97,6 @@ class TeamModal(discord.ui.Modal):
                     max_length=1000,
                 )
             )
-
-    async def interaction_check(self, interaction: discord.Interaction) -> bool:
-        set_language(language_of(interaction.locale))  # i18n: interim hook, 20a replaces
-        return True
 
     async def on_submit(self, interaction: discord.Interaction) -> None:
         lines = typed_values(self)

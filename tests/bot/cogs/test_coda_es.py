@@ -10,11 +10,10 @@ from tests.bot.cogs.test_coda import hermione
 from tests.bot.cogs.test_coda_attack import harry_and_draco, labels
 from tests.bot.cogs.test_roll_your_side import challenge, hermione_and_ron
 from tests.conftest import Table, embed_of, text_of
-from tests.i18n_support import as_spanish  # noqa: F401 - the fixture (20a's conftest replaces)
 
 
 @pytest.fixture
-def spanish(table: Table, as_spanish) -> Table:  # noqa: F811 - the fixture imported above
+def spanish(table: Table, as_spanish) -> Table:
     """The whole table plays with Spanish Discord clients."""
     for member in (table.gm, table.alice, table.bob, table.carol):
         as_spanish(member)
@@ -215,7 +214,7 @@ async def test_skill_attribute_and_reaction_tests_in_spanish(spanish: Table) -> 
     assert "Wits no es una reacción" in not_a_reaction.response.content
 
 
-async def test_the_other_player_rolls_their_side_in_spanish(table: Table, as_spanish) -> None:  # noqa: F811
+async def test_the_other_player_rolls_their_side_in_spanish(table: Table, as_spanish) -> None:
     await hermione_and_ron(table)
     as_spanish(table.bob)
     asked = await challenge(table)

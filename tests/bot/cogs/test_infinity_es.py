@@ -11,11 +11,10 @@ from engine.dice import ScriptedDice
 from engine.systems import infinity
 from tests.bot.cogs.test_roll_your_side import ftf_challenge, fusilier_and_sniper
 from tests.conftest import Table, embed_of
-from tests.i18n_support import as_spanish  # noqa: F401 - the fixture (20a's conftest replaces)
 
 
 @pytest.fixture
-def alicia(table: Table, as_spanish) -> object:  # noqa: F811 - the fixture imported above
+def alicia(table: Table, as_spanish) -> object:
     """Alice, whose Discord client speaks Spanish."""
     return as_spanish(table.alice)
 
@@ -219,7 +218,7 @@ async def test_largest_bursts_fit_discord_in_spanish(table: Table, alicia) -> No
     assert field(embed, "Reactivo").count("🚫 anulado") == 10
 
 
-async def test_the_reactive_player_rolls_their_side_in_spanish(table: Table, as_spanish) -> None:  # noqa: F811
+async def test_the_reactive_player_rolls_their_side_in_spanish(table: Table, as_spanish) -> None:
     # Alice asks; Bob, with a Spanish client, rolls his Sniper's side: the result is his.
     await fusilier_and_sniper(table)
     as_spanish(table.bob)

@@ -12,11 +12,10 @@ from engine.dice import ScriptedDice, SeededDice
 from tests.bot.cogs.test_quidditch import AWAY, HOME, MISS, add, play, turn_faces
 from tests.bot.cogs.test_quidditch_table import team_values
 from tests.conftest import Table, embed_of, text_of
-from tests.i18n_support import as_spanish  # noqa: F401 - the fixture (20a's conftest replaces)
 
 
 @pytest.fixture
-def spanish(table: Table, as_spanish) -> Table:  # noqa: F811 - the fixture imported above
+def spanish(table: Table, as_spanish) -> Table:
     """The GM and the players use Spanish Discord clients."""
     for member in (table.gm, table.alice, table.bob, table.carol):
         as_spanish(member)
