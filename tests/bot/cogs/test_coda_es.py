@@ -8,6 +8,8 @@ import pytest
 from engine.dice import ScriptedDice
 from tests.bot.cogs.test_coda import hermione
 from tests.bot.cogs.test_coda_attack import harry_and_draco, labels
+from tests.bot.cogs.test_coda_turns import fight, hit, walk
+from tests.bot.cogs.test_initiative import ok
 from tests.bot.cogs.test_roll_your_side import challenge, hermione_and_ron
 from tests.conftest import Table, embed_of, text_of
 
@@ -227,3 +229,65 @@ async def test_the_other_player_rolls_their_side_in_spanish(table: Table, as_spa
     assert "Bando B (Ron · Stealth (Wits))" in fields
     assert "2d6 (6) + 2 (Wits) + 1 (rangos de Stealth) = **9**" in fields
     assert "alice y bob" in embed.footer.text
+
+
+async def test_an_attack_with_an_extra_actions_penalty_in_spanish(table: Table, as_spanish) -> None:
+    """The tracker's −5 for a 3rd action, named in Spanish on the attack and the defence."""
+    await fight(table)  # set up in English (the tracker is another area's)
+    for member in (table.alice, table.bob, table.gm):
+        as_spanish(member)
+    first = await hit(table, [3, 2])  # 5 + 5 = 10 vs Defence 9
+    assert "🏃 1.ª acción de Harry en esta ronda · quedan 1 de 2 en el marcador." in (
+        embed_of(first).fields[0].value
+    )
+    table.bot.dice = ScriptedDice([6, 5])
+    await table.bob.click(first.response, label="Esquivar")
+    dodge = table.channel.last_message.embeds[0].fields[1].value
+    assert "1.ª acción de Draco en esta ronda · quedan 1 de 2" in dodge
+    second = await hit(table, [3, 2])
+    table.bot.dice = ScriptedDice([6, 5])
+    await table.bob.click(second.response, label="Parar")
+    third = await hit(table, [6, 5])  # 11 + 5 − 5 = 11
+    attack = embed_of(third).fields[0]
+    assert attack.name == "⚔️ Ataque"
+    assert "− 5 (acción adicional, 3.ª) = **11**" in attack.value
+    assert "🏃 3.ª acción de Harry en esta ronda (−5) · quedan 0 de 2 en el marcador." in (
+        attack.value
+    )
+    assert labels(third.response) == ["Esquivar", "Parar", "Encajarlo"]
+    table.bot.dice = ScriptedDice([6, 5, 1, 1])  # 11 + 5 − 5 = 11: equal, a Marginal Success
+    await table.bob.click(third.response, label="Esquivar")
+    shown = table.channel.last_message.embeds[0]
+    assert "− 5 (acción adicional, 3.ª) = **11** contra NO 11" in shown.fields[1].value
+    assert "3.ª acción de Draco en esta ronda (−5)" in shown.fields[1].value
+    assert shown.title == "🛡️ Draco esquiva el ataque de Harry"
+    assert "extra action" not in str(shown.to_dict())
+
+
+async def test_roll_the_test_in_spanish(table: Table, as_spanish) -> None:
+    """An extra Walk's Nimbleness test: the button, its refusals and its roll in Spanish."""
+    await fight(table)
+    for member in (table.alice, table.carol, table.gm):
+        as_spanish(member)
+    await walk(table)
+    await walk(table)
+    third = await walk(table)
+    assert labels(third.response) == ["Tirar la prueba (NO 5)"]
+    stranger = await table.carol.click(third.response, label="Tirar la prueba (NO 5)")
+    assert stranger.ephemeral
+    assert f"Solo <@{table.alice.id}> (o el DJ) tira esta prueba." in text_of(stranger)
+    table.bot.dice = ScriptedDice([2, 2])  # 4 + 1 (Nimbleness) = 5 vs TN 5
+    await table.alice.click(third.response, label="Tirar la prueba (NO 5)")
+    rolled = table.channel.last_message.embeds[0]
+    assert "Éxito marginal" in rolled.title
+    assert "Caminar más allá de lo permitido" in rolled.title
+    assert "2d6 (4) + 1 (Nimbleness) = **5** contra NO 5" in rolled.description
+    assert third.response.components == []
+    # Rolled already (a stale client), then undone: the refusals are Spanish too.
+    fourth = await walk(table)
+    assert labels(fourth.response) == ["Tirar la prueba (NO 10)"]
+    await ok(await table.gm.slash(table.channel, "init undo"))
+    gone = await table.alice.click(fourth.response, label="Tirar la prueba (NO 10)")
+    assert gone.followups[0].ephemeral
+    assert "La acción Caminar de Harry ya no está en el marcador" in text_of(gone)
+    assert fourth.response.components == []
