@@ -11,6 +11,8 @@ from discord import app_commands
 from bot.deadline import answer_in_time
 from bot.errors import UserError
 from bot.hosting.metrics import BotMetrics
+from bot.i18n import set_language, translate_error  # i18n: interim hook, 20a replaces
+from bot.i18n.choice import language_of  # i18n: interim hook, 20a replaces
 from bot.ratelimit import within_limits
 from bot.render.limits import MESSAGE, clip
 from bot.storage.db import track_writes, tracked_writes
@@ -49,7 +51,9 @@ def user_message(error: BaseException) -> str | None:
     """The message a user should see for ``error``, or None when it is a bug."""
     if isinstance(error, app_commands.CommandInvokeError):
         error = error.original
-    if isinstance(error, UserError | InputError):
+    if isinstance(error, InputError):
+        return translate_error(error)  # i18n: interim hook, 20a replaces
+    if isinstance(error, UserError):
         return str(error)
     if isinstance(error, app_commands.TransformerError):
         return f"`{clip(str(error.value), 100)}` is not a valid value for this option."
@@ -84,6 +88,7 @@ class NarratorTree(app_commands.CommandTree):
         # Runs before options are parsed: text options lose NUL characters here, once, since
         # PostgreSQL refuses to store them and no player types one on purpose.
         track_writes()  # the error handler below tells the user whether anything was saved
+        set_language(language_of(interaction.locale))  # i18n: interim hook, 20a replaces
         data = interaction.data
         if data is not None:
             _strip_nul(data.get("options") or [])

@@ -13,6 +13,8 @@ from typing import Any
 
 import discord
 
+from bot.i18n import set_language  # i18n: interim hook, 20a replaces
+from bot.i18n.choice import language_of  # i18n: interim hook, 20a replaces
 from bot.ratelimit import within_limits
 from bot.storage.db import track_writes
 from bot.tree import failure_message, send_ephemeral, user_message
@@ -44,6 +46,7 @@ class KindView(discord.ui.View):
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
         track_writes()  # so that answer_error can tell whether the press saved anything
+        set_language(language_of(interaction.locale))  # i18n: interim hook, 20a replaces
         return await within_limits(interaction)
 
     async def on_error(
