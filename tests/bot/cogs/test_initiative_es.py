@@ -11,7 +11,6 @@ from typing import Any
 from engine.dice import ScriptedDice
 from tests.bot.cogs.test_initiative import add, ok, start, tracker, tracker_text
 from tests.conftest import Table, text_of
-from tests.i18n_support import as_spanish  # noqa: F401 - the fixture (20a moves it to conftest)
 
 
 def spanish(table: Table, as_spanish: Any) -> None:
