@@ -14,6 +14,8 @@ import discord
 
 from bot.cogs._common import actor_from
 from bot.cogs._confirm import answer_error
+from bot.i18n import _, set_language
+from bot.i18n.choice import language_of  # i18n: interim hook, 20a replaces
 from bot.ratelimit import within_limits
 from bot.render.side_requests import BUTTON_LABEL, challenge_text, lapsed_text
 from bot.services.side_requests import Challenge, RequestClosed
@@ -65,7 +67,7 @@ class RollSideButton(
     def __init__(self, kind: str, request_id: int, *, disabled: bool = False) -> None:
         super().__init__(
             discord.ui.Button(
-                label=BUTTON_LABEL,
+                label=_(BUTTON_LABEL),
                 emoji="🎲",
                 style=discord.ButtonStyle.primary,
                 custom_id=f"side:{kind}:{request_id}",
@@ -82,6 +84,7 @@ class RollSideButton(
         return cls(match["kind"], int(match["request"]))
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        set_language(language_of(interaction.locale))  # i18n: interim hook, 20a replaces
         return await within_limits(interaction)  # a press counts like a command
 
     async def callback(self, interaction: discord.Interaction) -> None:
@@ -93,7 +96,7 @@ class RollSideButton(
 
     async def _answer(self, interaction: discord.Interaction) -> None:
         if self.kind not in _ANSWERS:
-            raise RequestClosed("This roll can no longer be answered.")
+            raise RequestClosed(_("This roll can no longer be answered."))
         try:
             embed = await _roll_and_render(interaction, self.kind, self.request_id)
         except RequestClosed as closed:

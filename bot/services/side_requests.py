@@ -18,6 +18,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.actor import Actor
 from bot.errors import PermissionDenied, UserError
+from bot.i18n import _
 from bot.storage.models import SideRequest
 from bot.storage.repositories import side_requests as repo
 
@@ -51,8 +52,11 @@ def refuse_secret(secret: bool, whom: str) -> None:
     to be secret is refused; a GM can still roll both sides secretly."""
     if secret:
         raise UserError(
-            f"A secret roll cannot wait for {whom}: leave `secret` off, or ask a GM to roll "
-            "both sides."
+            _(
+                "A secret roll cannot wait for {whom}: leave `secret` off, or ask a GM to roll "
+                "both sides.",
+                whom=whom,
+            )
         )
 
 
@@ -94,18 +98,24 @@ async def claim(
     """
     request = await repo.get_for_update(session, request_id)
     if request is None or request.kind != kind or request.channel_id != actor.channel_id:
-        raise RequestClosed("This roll can no longer be answered.")
+        raise RequestClosed(_("This roll can no longer be answered."))
     if request.addressed_id != actor.user_id:
         raise PermissionDenied(
-            f"Only <@{request.addressed_id}> can roll this side: it is their character."
+            _(
+                "Only {player} can roll this side: it is their character.",
+                player=f"<@{request.addressed_id}>",
+            )
         )
     if request.state != PENDING:
-        raise RequestClosed("This side has already been rolled.")
+        raise RequestClosed(_("This side has already been rolled."))
     if now > request.expires_at:
         minutes = int(WINDOW.total_seconds() // 60)
         raise RequestClosed(
-            f"Too late: this challenge lapsed (a side is rolled within {minutes} minutes). "
-            "Ask for a new one.",
+            _(
+                "Too late: this challenge lapsed (a side is rolled within {minutes} minutes). "
+                "Ask for a new one.",
+                minutes=minutes,
+            ),
             lapsed=True,
         )
     request.state = DONE
