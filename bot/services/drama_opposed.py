@@ -357,5 +357,5 @@ async def roll_their_side(
         their_character=their.character,
         their_penalty_dice=their.penalty_dice,
         their_gained=their_gained,
-        rollers=f"{options['challenger']} and {actor.display_name}",
+        rollers=_("{first} and {second}", first=options["challenger"], second=actor.display_name),
     )

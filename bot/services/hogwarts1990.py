@@ -460,5 +460,7 @@ async def roll_their_side(
             options["label"],
             secrecy.PUBLIC,
             options["challenger"],
-            rollers=f"{options['challenger']} and {actor.display_name}",
+            rollers=_(
+                "{first} and {second}", first=options["challenger"], second=actor.display_name
+            ),
         )

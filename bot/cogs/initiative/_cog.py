@@ -88,13 +88,16 @@ class TrackerButtons(KindView):
             item.label = _(BUTTON_LABELS[key])
 
     @discord.ui.button(
-        label="Next", emoji="⏭️", style=discord.ButtonStyle.primary, custom_id="narrator:init:next"
+        label=BUTTON_LABELS["next"],
+        emoji="⏭️",
+        style=discord.ButtonStyle.primary,
+        custom_id="narrator:init:next",
     )
     async def next_button(self, interaction: discord.Interaction, _b: discord.ui.Button) -> None:
         await self.cog.run_change(interaction, initiative.next_turn, dice=self.cog.dice)
 
     @discord.ui.button(
-        label="Delay",
+        label=BUTTON_LABELS["delay"],
         emoji="⏸️",
         style=discord.ButtonStyle.secondary,
         custom_id="narrator:init:delay",
@@ -103,13 +106,19 @@ class TrackerButtons(KindView):
         await self.cog.run_change(interaction, initiative.delay, dice=self.cog.dice)
 
     @discord.ui.button(
-        label="Undo", emoji="↩️", style=discord.ButtonStyle.secondary, custom_id="narrator:init:undo"
+        label=BUTTON_LABELS["undo"],
+        emoji="↩️",
+        style=discord.ButtonStyle.secondary,
+        custom_id="narrator:init:undo",
     )
     async def undo_button(self, interaction: discord.Interaction, _b: discord.ui.Button) -> None:
         await self.cog.run_change(interaction, initiative.undo)
 
     @discord.ui.button(
-        label="End", emoji="🏁", style=discord.ButtonStyle.danger, custom_id="narrator:init:end"
+        label=BUTTON_LABELS["end"],
+        emoji="🏁",
+        style=discord.ButtonStyle.danger,
+        custom_id="narrator:init:end",
     )
     async def end_button(self, interaction: discord.Interaction, _b: discord.ui.Button) -> None:
         await self.cog.ask_end(interaction)
