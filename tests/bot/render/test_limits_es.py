@@ -16,9 +16,9 @@ from bot.services.initiative import EncounterView
 from bot.services.rps import ResistedOutcome
 from bot.services.secrecy import PUBLIC
 from engine import initiative as ini
-from engine.initiative.state import MAX_CONDITIONS
 from engine import penalty
 from engine.dice import ScriptedDice, SeededDice
+from engine.initiative.state import MAX_CONDITIONS
 from engine.systems import drama, rps
 from engine.systems.drama import Outcome, Pools
 
