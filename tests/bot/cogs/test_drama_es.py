@@ -143,3 +143,22 @@ async def test_english_client_still_reads_english(table: Table, as_spanish: Any)
     table.bot.dice = ScriptedDice([5, 3])
     rolled = await table.alice.slash(table.channel, "drama test", base=2)
     assert embed_of(rolled).title == "⚖️ Yes, but… — net 1"
+
+
+async def test_a_lapsed_request_says_so_in_spanish(table: Table, as_spanish: Any) -> None:
+    spanish(table, as_spanish)
+    await william(table)
+    await table.bob.slash(table.channel, "sheet create", name="Peter", system="drama")
+    await table.bob.slash(table.channel, "sheet set", attribute="Agility", value=2)
+    table.bot.dice = ScriptedDice([5, 5, 5, 3, 3, 1])  # William: 6Bd (2 × Agility 3)
+    asked = await table.alice.slash(
+        table.channel,
+        "drama opposed",
+        their_name=f"<@{table.bob.id}>",
+        their_attribute="Agility",
+        attribute="Agility",
+    )
+    await table.env.advance_time(11 * 60)
+    late = await table.bob.click(asked.response, label="Tirar mi lado")
+    assert "Demasiado tarde: este desafío caducó" in text_of(late)
+    assert "⌛ Caducado: el otro lado no tiró en 10 minutos." in table.channel.last_message.content
