@@ -14,7 +14,10 @@ import discord
 
 from bot.cogs._common import actor_from
 from bot.cogs._confirm import answer_error
-from bot.i18n import _, set_language
+from bot.i18n import (
+    _,
+    set_language,  # i18n: interim hook, 20a replaces
+)
 from bot.i18n.choice import language_of  # i18n: interim hook, 20a replaces
 from bot.ratelimit import within_limits
 from bot.render.side_requests import BUTTON_LABEL, challenge_text, lapsed_text

@@ -14,7 +14,10 @@ from bot.cogs._confirm import answer_error
 from bot.cogs._options import CHARACTER_HELP, ROLL_HELP, Label, SheetName
 from bot.cogs._sheets import attribute_autocomplete, character_autocomplete, skill_autocomplete
 from bot.cogs._side_request import register, send_challenge
-from bot.i18n import _, set_language
+from bot.i18n import (
+    _,
+    set_language,  # i18n: interim hook, 20a replaces
+)
 from bot.i18n.choice import language_of  # i18n: interim hook, 20a replaces
 from bot.ratelimit import within_limits
 from bot.render import drama as render
