@@ -8,7 +8,7 @@ RUNTIME := $(VENV)/.runtime
 STAMP := $(VENV)/.installed
 PIP := $(BIN)/python -m pip install --quiet --disable-pip-version-check
 
-.PHONY: console test run migrate sync lint format bench load clean
+.PHONY: console test run migrate sync lint format bench load clean messages
 
 $(RUNTIME): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -50,6 +50,10 @@ bench: $(STAMP)
 
 load: $(STAMP)
 	$(BIN)/python -m benchmarks.e2e_load
+
+# The translation template (.pot) a translator starts a new language's .po from.
+messages: $(STAMP)
+	$(BIN)/python -m bot.i18n.extract build/narrator.pot
 
 clean:
 	rm -rf $(VENV) .pytest_cache

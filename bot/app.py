@@ -13,7 +13,10 @@ from bot.cogs import EXTENSIONS
 from bot.config import Settings
 from bot.hosting.errors import DATABASE_ERRORS, DatabaseUnavailable, database_error_line
 from bot.hosting.metrics import BotMetrics
+from bot.i18n.commands import CatalogTranslator
+from bot.interaction_language import install as install_language_hook
 from bot.ratelimit import Rate, RateLimiter
+from bot.services.languages import LanguageChoices
 from bot.storage import Database
 from bot.tree import NarratorTree
 from engine.dice import Dice, SecureDice
@@ -56,9 +59,14 @@ class NarratorBot(commands.Bot):
         self.sync_globally = sync_globally
         self.serve_metrics = serve_metrics
         self.metrics = BotMetrics(self)
+        # The language of every interaction (issue 20): choices cached per process.
+        self.languages = LanguageChoices(database)
+        install_language_hook(self, self.languages)
         self.add_listener(self.metrics.on_app_command_completion, "on_app_command_completion")
 
     async def setup_hook(self) -> None:
+        # Descriptions and choices in every catalog language, uploaded by each sync.
+        await self.tree.set_translator(CatalogTranslator())
         try:
             await self.db.upgrade_async()  # off the event loop: Alembic is synchronous
         except DATABASE_ERRORS as error:  # a wrong DATABASE_URL: one line, not a traceback

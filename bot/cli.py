@@ -43,6 +43,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         type=Path,
         help="save files the bot sends (exports, charts) in DIR",
     )
+    console.add_argument(
+        "--locale",
+        default="en-US",
+        help="your Discord client's language, e.g. es-ES (replies in Spanish); /locale changes it",
+    )
     commands.add_parser("migrate", help="upgrade the database to the newest schema")
     sync = commands.add_parser("sync", help="register the slash commands with Discord")
     sync.add_argument("--guild", type=int, help="sync to this guild only (instant)")
@@ -78,7 +83,16 @@ def _dispatch(args: argparse.Namespace, settings: Settings) -> int:
         from bot.console import configure_console_logging, run_console
 
         configure_console_logging(settings.log_level)
-        return asyncio.run(run_console(settings, as_json=args.json, save_files=args.save_files))
+        from bot.console_locale import LocaleError, parse_locale
+
+        try:
+            locale = parse_locale(args.locale)
+        except LocaleError as error:
+            print(f"narrator: {error}", file=sys.stderr)
+            return 2
+        return asyncio.run(
+            run_console(settings, as_json=args.json, save_files=args.save_files, locale=locale)
+        )
 
     logging.basicConfig(
         level=settings.log_level,

@@ -16,6 +16,7 @@ from typing import Any
 import discord
 
 from bot.errors import UserError
+from bot.i18n import _
 
 Kind = discord.AppCommandOptionType
 GROUPS = (Kind.subcommand.value, Kind.subcommand_group.value)
@@ -48,7 +49,7 @@ def read_words(line: str) -> list[str]:
     try:
         return shlex.split(line)
     except ValueError as error:
-        raise CommandLineError(f"Could not read that line: {error}.") from None
+        raise CommandLineError(_("Could not read that line: {error}.", error=error)) from None
 
 
 def split_line(line: str) -> CommandLine:
@@ -59,7 +60,7 @@ def split_line(line: str) -> CommandLine:
 def split_words(words: list[str]) -> CommandLine:
     """A command path, then ``name:value`` words."""
     if not words:
-        raise CommandLineError("That line holds no command.")
+        raise CommandLineError(_("That line holds no command."))
     path: list[str] = [words[0].removeprefix("/")]
     raw: dict[str, str] = {}
     for word in words[1:]:
@@ -67,7 +68,9 @@ def split_words(words: list[str]) -> CommandLine:
         if sep:
             raw[name] = value
         elif raw:
-            raise CommandLineError(f"`{word}` is not name:value. Quote values with spaces.")
+            raise CommandLineError(
+                _("`{word}` is not name:value. Quote values with spaces.", word=word)
+            )
         else:
             path.append(word)
     return CommandLine(path=tuple(path), options=raw)
@@ -77,7 +80,9 @@ def find_leaf(root: Mapping[str, Any] | None, path: tuple[str, ...] | list[str])
     """The (sub)command ``path`` names under ``root`` (None: no such top-level command)."""
     command = " ".join(path)
     if root is None:
-        raise CommandLineError(f"Unknown command /{path[0]}. Type /help for the list.")
+        raise CommandLineError(
+            _("Unknown command /{command}. Type /help for the list.", command=path[0])
+        )
     node: Mapping[str, Any] = root
     for name in path[1:]:
         node = next(
@@ -85,11 +90,15 @@ def find_leaf(root: Mapping[str, Any] | None, path: tuple[str, ...] | list[str])
             {},
         )
         if not node:
-            raise CommandLineError(f"/{command} is not a command. Type /help for the list.")
+            raise CommandLineError(
+                _("/{command} is not a command. Type /help for the list.", command=command)
+            )
     declared = node.get("options") or []
     if any(o.get("type") in GROUPS for o in declared):
         subs = ", ".join(o["name"] for o in declared)
-        raise CommandLineError(f"/{command} needs a subcommand: {subs}.")
+        raise CommandLineError(
+            _("/{command} needs a subcommand: {subs}.", command=command, subs=subs)
+        )
     return dict(node)
 
 
@@ -107,8 +116,15 @@ def convert(
     for name, value in raw.items():
         option = declared.get(name)
         if option is None:
-            known = ", ".join(declared) or "none"
-            raise CommandLineError(f"/{command} has no option `{name}` (options: {known}).")
+            known = ", ".join(declared) or _("none")
+            raise CommandLineError(
+                _(
+                    "/{command} has no option `{name}` (options: {known}).",
+                    command=command,
+                    name=name,
+                    known=known,
+                )
+            )
         if option.get("choices"):
             value = choice_value(name, option["choices"], value)
         kind = Kind(option["type"])
@@ -126,13 +142,17 @@ def primitive_value(name: str, kind: discord.AppCommandOptionType, value: str) -
         if kind == Kind.number:
             return float(value)
     except ValueError:
-        raise CommandLineError(f"Option `{name}` takes a number, not `{value}`.") from None
+        raise CommandLineError(
+            _("Option `{name}` takes a number, not `{value}`.", name=name, value=value)
+        ) from None
     if kind == Kind.boolean:
         if value.lower() in _TRUE:
             return True
         if value.lower() in _FALSE:
             return False
-        raise CommandLineError(f"Option `{name}` takes true or false, not `{value}`.")
+        raise CommandLineError(
+            _("Option `{name}` takes true or false, not `{value}`.", name=name, value=value)
+        )
     return value
 
 
@@ -140,10 +160,16 @@ def choice_value(name: str, choices: list[dict[str, Any]], typed: str) -> str:
     """A choice picked by its shown name or its value, as Discord's picker would send it."""
     wanted = typed.strip().casefold()
     for choice in choices:
-        if wanted in (str(choice["name"]).casefold(), str(choice["value"]).casefold()):
+        # The shown name in English or in any language the choice was localised in.
+        names = [
+            choice["name"],
+            choice["value"],
+            *(choice.get("name_localizations") or {}).values(),
+        ]
+        if wanted in {str(shown).casefold() for shown in names}:
             return str(choice["value"])
     shown = ", ".join(str(choice["name"]) for choice in choices)
-    raise CommandLineError(f"Option `{name}` is one of: {shown}.")
+    raise CommandLineError(_("Option `{name}` is one of: {shown}.", name=name, shown=shown))
 
 
 def check_limits(command: str, leaf: Mapping[str, Any], options: Mapping[str, Any]) -> None:
@@ -155,14 +181,22 @@ def check_limits(command: str, leaf: Mapping[str, Any], options: Mapping[str, An
     for name, option in declared_options(leaf).items():
         if name not in options:
             if option.get("required"):
-                raise CommandLineError(f"/{command} needs option `{name}`.")
+                raise CommandLineError(
+                    _("/{command} needs option `{name}`.", command=command, name=name)
+                )
             continue
         value = options[name]
         low, high = option.get("min_value"), option.get("max_value")
         number = isinstance(value, int | float) and not isinstance(value, bool)
         if number and ((low is not None and value < low) or (high is not None and value > high)):
             raise CommandLineError(
-                f"Option `{name}` of /{command} takes {_between(low, high)}, not {value}."
+                _(
+                    "Option `{name}` of /{command} takes {range}, not {value}.",
+                    name=name,
+                    command=command,
+                    range=_between(low, high),
+                    value=value,
+                )
             )
         if isinstance(value, str):
             shortest, longest = option.get("min_length"), option.get("max_length")
@@ -170,15 +204,20 @@ def check_limits(command: str, leaf: Mapping[str, Any], options: Mapping[str, An
                 longest is not None and len(value) > longest
             ):
                 raise CommandLineError(
-                    f"Option `{name}` of /{command} takes "
-                    f"{_between(shortest, longest)} characters, not {len(value)}."
+                    _(
+                        "Option `{name}` of /{command} takes {range} characters, not {length}.",
+                        name=name,
+                        command=command,
+                        range=_between(shortest, longest),
+                        length=len(value),
+                    )
                 )
 
 
 def _between(low: Any, high: Any) -> str:
     if low is not None and high is not None:
-        return f"{low} to {high}"
-    return f"at least {low}" if low is not None else f"at most {high}"
+        return _("{low} to {high}", low=low, high=high)
+    return _("at least {low}", low=low) if low is not None else _("at most {high}", high=high)
 
 
 # --- placeholders ------------------------------------------------------------------------------
@@ -208,10 +247,17 @@ def placeholders(line: CommandLine) -> list[Placeholder]:
         name, default = match.group(1), match.group(2)
         known = found.get(name.casefold())
         if known is not None and known.default != default:
-            raise CommandLineError(f"Placeholder `{{{name}}}` has two different defaults.")
+            raise CommandLineError(
+                _(
+                    "Placeholder `{placeholder}` has two different defaults.",
+                    placeholder=f"{{{name}}}",
+                )
+            )
         found.setdefault(name.casefold(), Placeholder(name, option, default))
     if len(found) > MAX_PLACEHOLDERS:
-        raise CommandLineError(f"A macro has at most {MAX_PLACEHOLDERS} placeholders.")
+        raise CommandLineError(
+            _("A macro has at most {count} placeholders.", count=MAX_PLACEHOLDERS)
+        )
     return list(found.values())
 
 
@@ -235,6 +281,8 @@ def parse_values(text: str) -> dict[str, str]:
     for word in read_words(text):
         name, sep, value = word.partition(":")
         if not sep or not name:
-            raise CommandLineError(f"`{word}` is not name:value. Quote values with spaces.")
+            raise CommandLineError(
+                _("`{word}` is not name:value. Quote values with spaces.", word=word)
+            )
         values[name.casefold()] = value
     return values

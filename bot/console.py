@@ -31,7 +31,11 @@ from bot.commandline import (
     split_words,
 )
 from bot.config import Settings
+from bot.console_locale import DEFAULT_LOCALE, LocaleError, client_locale, parse_locale
 from bot.console_text import format_text, line_editor
+from bot.i18n import N_, _, use_language
+from bot.i18n.choice import language_of
+from bot.i18n.names import native_name
 from engine.dice import Dice
 
 GUILD_ID = 1_000_000_000_000_001  # fixed, so the database recognises the console's guild
@@ -40,15 +44,24 @@ GM_ROLE = "GM"
 #: Messages with buttons remembered for /click (the newest first wins).
 CLICKABLE = 50
 
-HELP = """Console commands (everything else is a Narrator slash command, e.g. /roll expression:2d6):
-  /as NAME [gm]     act as NAME (created if new; `gm` gives them the GM role)
-  /in CHANNEL       switch to channel CHANNEL (created if new)
-  /click LABEL      press the button LABEL on the latest message you can see that has it
-  /whoami           who and where you are
-  /quit             leave (Ctrl-D works too)
-Options are name:value, quoted when they hold spaces:
-  /roll expression:"4d6kh3 + 2" label:strength"""
-HELP += "\nForms (a command that opens one, like /sheet edit):\n" + console_forms.SUBMIT_HELP
+HELP = N_(
+    "Console commands (everything else is a Narrator slash command, e.g. /roll expression:2d6):\n"
+    "  /as NAME [gm]     act as NAME (created if new; `gm` gives them the GM role)\n"
+    "  /in CHANNEL       switch to channel CHANNEL (created if new)\n"
+    "  /click LABEL      press the button LABEL on the latest message you can see that has it\n"
+    "  /whoami           who and where you are\n"
+    "  /locale [LOCALE]  show or set your Discord client's language (e.g. es-ES, en-US)\n"
+    "  /quit             leave (Ctrl-D works too)\n"
+    "Options are name:value, quoted when they hold spaces:\n"
+    '  /roll expression:"4d6kh3 + 2" label:strength'
+)
+FORMS_HELP = N_("Forms (a command that opens one, like /sheet edit):")
+
+
+def console_help() -> str:
+    """The console's own commands, in the console's language."""
+    return f"{_(HELP)}\n{_(FORMS_HELP)}\n{_(console_forms.SUBMIT_HELP)}"
+
 
 _AT_NAME = re.compile(r"(?<![<\w])@(\w{1,32})")
 
@@ -77,6 +90,8 @@ class Console:
     save_files: Path | None = None
     # The form (modal) each user was last shown, until they submit it.
     forms: dict[str, Any] = field(default_factory=dict)
+    # The Discord client locale every interaction carries (``--locale``, ``/locale``).
+    locale: str = DEFAULT_LOCALE
 
     def setup(self) -> None:
         import simcord  # noqa: F401 - the console needs SimCord at run time
@@ -129,6 +144,11 @@ class Console:
 
     async def run_line(self, line: str) -> bool:
         """Run one input line; False when the user asked to quit."""
+        # The console's own messages in its language (the bot's replies choose their own).
+        with use_language(language_of(self.locale)):
+            return await self._run_line(line)
+
+    async def _run_line(self, line: str) -> bool:
         line = line.strip()
         if not line or line.startswith("#"):
             return True
@@ -141,14 +161,20 @@ class Console:
         if head in {"/quit", "/exit"}:
             return False
         if head == "/help" and len(words) > 1 and words[1] == "console":
-            self._info(HELP)
+            self._info(console_help())
         elif head == "/as":
             self._switch_user(words[1:])
         elif head == "/in":
             self._switch_channel(words[1:])
         elif head == "/whoami":
-            gm = " (GM)" if self._is_gm(self.user) else ""
-            self._info(f"You are {self.user}{gm} in #{self.channel}.")
+            text = (
+                _("You are {user} (GM) in #{channel}.", user=self.user, channel=self.channel)
+                if self._is_gm(self.user)
+                else _("You are {user} in #{channel}.", user=self.user, channel=self.channel)
+            )
+            self._info(text)
+        elif head == "/locale":
+            self._set_locale(words[1:])
         elif head == "/click":
             await self._click(" ".join(words[1:]))
         elif head == "/submit":
@@ -156,26 +182,48 @@ class Console:
         elif head.startswith("/"):
             await self._slash(words)
         else:
-            self._error("Commands start with /. Type /help for Narrator's, /help console for mine.")
+            self._error(
+                _("Commands start with /. Type /help for Narrator's, /help console for mine.")
+            )
         return True
+
+    def _set_locale(self, args: list[str]) -> None:
+        if args:
+            try:
+                self.locale = parse_locale(args[0])
+            except LocaleError as error:
+                self._error(str(error))
+                return
+        with use_language(language_of(self.locale)):
+            self._info(
+                _(
+                    "Your Discord client's language is {locale} (replies in {language}).",
+                    locale=self.locale,
+                    language=native_name(language_of(self.locale)),
+                )
+            )
 
     def _switch_user(self, args: list[str]) -> None:
         if not args:
-            self._error("Usage: /as NAME [gm]")
+            self._error(_("Usage: /as NAME [gm]"))
             return
         name = args[0].lstrip("@").lower()
         self.member(name, gm=len(args) > 1 and args[1].lower() == "gm")
         self.user = name
-        self._info(f"You are now {name}{' (GM)' if self._is_gm(name) else ''}.")
+        self._info(
+            _("You are now {name} (GM).", name=name)
+            if self._is_gm(name)
+            else _("You are now {name}.", name=name)
+        )
 
     def _switch_channel(self, args: list[str]) -> None:
         if not args:
-            self._error("Usage: /in CHANNEL")
+            self._error(_("Usage: /in CHANNEL"))
             return
         name = args[0].lstrip("#").lower()
         self.channel_handle(name)
         self.channel = name
-        self._info(f"You are now in #{name}.")
+        self._info(_("You are now in #{channel}.", channel=name))
 
     async def _slash(self, words: list[str]) -> None:
         try:
@@ -210,20 +258,22 @@ class Console:
         if kind in (Kind.user, Kind.mentionable):
             who = value.lstrip("@").lower()
             if who not in self.members:
-                raise ConsoleError(f"Nobody called `{who}` here yet (use /as {who} first).")
+                raise ConsoleError(
+                    _("Nobody called `{who}` here yet (use /as {who} first).", who=who)
+                )
             return self.members[who]
         if kind == Kind.channel:
             return self.channel_handle(value.lstrip("#").lower())
         if kind == Kind.role:
             if value.lstrip("@") != GM_ROLE:
-                raise ConsoleError(f"The console has one role, {GM_ROLE}.")
+                raise ConsoleError(_("The console has one role, {role}.", role=GM_ROLE))
             return self.gm_role
         if kind == Kind.string:
             return self._mentions(value)
         if kind == Kind.attachment:
             path = Path(value).expanduser()
             if not path.is_file():
-                raise ConsoleError(f"No file at {path}.")
+                raise ConsoleError(_("No file at {path}.", path=path))
             return (path.name, path.read_bytes())
         return value
 
@@ -246,7 +296,7 @@ class Console:
         (a private reply with other buttons does not hide an older public one)."""
         visible = [m for owner, m in reversed(self.clickable) if owner in (None, self.user)]
         if not visible:
-            self._error("No message with buttons that you can see yet.")
+            self._error(_("No message with buttons that you can see yet."))
             return
         wanted = label.strip().casefold()
         target = next(
@@ -255,7 +305,13 @@ class Console:
         )
         if target is None:
             labels = dict.fromkeys(str(b) for m in visible for b in _button_labels(m))
-            self._error(f"No button `{label}` that you can see. Buttons: {', '.join(labels)}.")
+            self._error(
+                _(
+                    "No button `{label}` that you can see. Buttons: {labels}.",
+                    label=label,
+                    labels=", ".join(labels),
+                )
+            )
             return
         actor = self.members[self.user]
         before = self._snapshot()
@@ -270,7 +326,7 @@ class Console:
         """Send the form last opened to this user (see :mod:`bot.console_forms`)."""
         shown = self.forms.get(self.user)
         if shown is None:
-            self._error("No form is open for you: a command such as /sheet edit opens one.")
+            self._error(_("No form is open for you: a command such as /sheet edit opens one."))
             return
         try:
             values = console_forms.values(shown.modal, console_forms.parse_words(words))
@@ -291,7 +347,7 @@ class Console:
         places = [(f"#{name}", handle) for name, handle in self.channels.items()]
         opened = self.env.backend.dm_channels
         places += [
-            (f"direct message to {name}", user.dm_channel)
+            (_("direct message to {name}", name=name), user.dm_channel)
             for name, user in self.users.items()
             if user.id in opened
         ]
@@ -449,7 +505,7 @@ def _mention_policy(stored: Any) -> dict[str, Any]:
 def _simcord_message(error: Exception, command: str) -> str:
     text = str(error).strip() or type(error).__name__
     if "not found" in text.lower() or ("unknown" in text.lower() and "command" in text.lower()):
-        return f"Unknown command /{command}. Type /help for the list."
+        return _("Unknown command /{command}. Type /help for the list.", command=command)
     return text
 
 
@@ -461,10 +517,13 @@ async def run_console(
     stdout: TextIO | None = None,
     dice: Dice | None = None,
     save_files: Path | None = None,
+    locale: str = DEFAULT_LOCALE,
 ) -> int:
     stdout = stdout or sys.stdout
     try:
-        return await _run(settings, as_json, stdin or sys.stdin, stdout, dice, save_files)
+        return await _run(
+            settings, as_json, stdin or sys.stdin, stdout, dice, save_files, parse_locale(locale)
+        )
     except BrokenPipeError:
         # The reader left (`| head`): stop quietly, and keep Python's exit-time flush of
         # stdout from complaining about the closed pipe.
@@ -480,6 +539,7 @@ async def _run(
     stdout: TextIO,
     dice: Dice | None,
     save_files: Path | None,
+    locale: str = DEFAULT_LOCALE,
 ) -> int:
     import simcord
 
@@ -498,23 +558,29 @@ async def _run(
     unlimited = settings.model_copy(update={"rate_user_burst": 0, "rate_channel_burst": 0})
     bot = create_bot(unlimited, dice=dice, sync_globally=True)
     async with simcord.run(bot, check_errors=False, settle_timeout=30.0) as env:
-        console = Console(env=env, bot=bot, emit=emit, save_files=save_files)
-        console.setup()
-        read = line_editor(stdin, stdout) if interactive else None
-        if interactive:
+        session = Console(env=env, bot=bot, emit=emit, save_files=save_files, locale=locale)
+        console = session
+        session.setup()
+        with client_locale(lambda: session.locale):
+            return await _read_lines(session, stdin, stdout, interactive)
+
+
+async def _read_lines(console: Console, stdin: TextIO, stdout: TextIO, interactive: bool) -> int:
+    """Run the lines typed or piped in until the end of input or /quit."""
+    read = line_editor(stdin, stdout) if interactive else None
+    if interactive:
+        with use_language(language_of(console.locale)):
             stdout.write(
-                "Narrator console — /help for commands, /help console for the console's own.\n"
+                _("Narrator console — /help for commands, /help console for the console's own.")
+                + "\n"
             )
-        while True:
-            if read is not None:
-                line = await asyncio.to_thread(read, f"{console.user}@#{console.channel}> ")
-            else:
-                line = await asyncio.to_thread(stdin.readline)
-            if not line:
-                break
-            if not await console.run_line(line):
-                break
-    return 0
+    while True:
+        if read is not None:
+            line = await asyncio.to_thread(read, f"{console.user}@#{console.channel}> ")
+        else:
+            line = await asyncio.to_thread(stdin.readline)
+        if not line or not await console.run_line(line):
+            return 0
 
 
 def configure_console_logging(level: str) -> None:

@@ -10,7 +10,9 @@ from __future__ import annotations
 
 from typing import Any
 
-SUBMIT_HELP = (
+from bot.i18n import N_, _
+
+SUBMIT_HELP = N_(
     '  /submit [FIELD:value …]  send the form last opened to you; e.g. /submit skills0:"Potions '
     '3 Wits\\nCharms 2 Wits" (\\n starts a new line; a field left out keeps what it shows)'
 )
@@ -31,12 +33,12 @@ def inputs(modal: dict[str, Any]) -> list[dict[str, Any]]:
 
 def describe(modal: dict[str, Any]) -> str:
     """The form as text: its title, then each field's id, label and current text."""
-    lines = [f"(a form opened: {modal.get('title', '')})"]
+    lines = [_("(a form opened: {title})", title=modal.get("title", ""))]
     for item in inputs(modal):
         lines.append(f"  {item['custom_id']} — {item.get('label', '')}:")
         value = item.get("value") or ""
-        lines += [f"    {line}" for line in value.splitlines()] or ["    (empty)"]
-    lines.append("Fill it in with /submit FIELD:value … (see /help console).")
+        lines += [f"    {line}" for line in value.splitlines()] or ["    " + _("(empty)")]
+    lines.append(_("Fill it in with /submit FIELD:value … (see /help console)."))
     return "\n".join(lines)
 
 
@@ -52,7 +54,13 @@ def values(modal: dict[str, Any], raw: dict[str, str]) -> dict[str, str]:
     for name, value in raw.items():
         key = name if name in fields else by_label.get(name.casefold())
         if key is None:
-            raise FormError(f"The form has no field `{name}` (fields: {', '.join(fields)}).")
+            raise FormError(
+                _(
+                    "The form has no field `{name}` (fields: {fields}).",
+                    name=name,
+                    fields=", ".join(fields),
+                )
+            )
         submitted[key] = value.replace("\\n", "\n")
     return submitted
 
@@ -63,6 +71,6 @@ def parse_words(words: list[str]) -> dict[str, str]:
     for word in words:
         name, sep, value = word.partition(":")
         if not sep or not name:
-            raise FormError(f"`{word}` is not FIELD:value. Quote values with spaces.")
+            raise FormError(_("`{word}` is not FIELD:value. Quote values with spaces.", word=word))
         raw[name] = value
     return raw

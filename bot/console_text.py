@@ -12,6 +12,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, TextIO
 
+from bot.i18n import _, _n
+
 _MENTION = re.compile(r"<(@!?|@&|#)(\d+)>")
 _TIMESTAMP = re.compile(r"<t:(-?\d{1,13})(?::([tTdDfFR]))?>")
 
@@ -40,12 +42,18 @@ def readable(text: str, names: dict[int, str], now: datetime | None = None) -> s
 def _relative(when: datetime, now: datetime) -> str:
     seconds = int((now - when).total_seconds())
     ahead, seconds = seconds < 0, abs(seconds)
-    for size, unit in ((86400, "day"), (3600, "hour"), (60, "minute"), (1, "second")):
-        if seconds >= size or unit == "second":
-            count = seconds // size
-            text = f"{count} {unit}{'' if count == 1 else 's'}"
-            return f"in {text}" if ahead else f"{text} ago"
-    raise AssertionError("unreachable")
+    if seconds >= 86400:
+        count = seconds // 86400
+        text = _n("{count} day", "{count} days", count, count=count)
+    elif seconds >= 3600:
+        count = seconds // 3600
+        text = _n("{count} hour", "{count} hours", count, count=count)
+    elif seconds >= 60:
+        count = seconds // 60
+        text = _n("{count} minute", "{count} minutes", count, count=count)
+    else:
+        text = _n("{count} second", "{count} seconds", seconds, count=seconds)
+    return _("in {time}", time=text) if ahead else _("{time} ago", time=text)
 
 
 def format_text(payload: dict[str, Any], names: dict[int, str] | None = None) -> str:
@@ -60,10 +68,14 @@ def _format_text(payload: dict[str, Any]) -> str:
         return ("! " if payload.get("error") else "") + payload["content"]
     lines: list[str] = []
     if payload.get("ephemeral"):
-        lines.append("(only you can see this)")
+        lines.append(_("(only you can see this)"))
     if payload.get("channel_message"):
-        where = payload.get("where", "the channel")
-        lines.append(f"(message {payload['channel_message']} in {where})")
+        where = payload.get("where", _("the channel"))
+        lines.append(
+            _("(message posted in {where})", where=where)
+            if payload["channel_message"] == "posted"
+            else _("(message edited in {where})", where=where)
+        )
     if payload.get("content"):
         lines.append(payload["content"])
     for embed in payload.get("embeds", []):
@@ -76,11 +88,12 @@ def _format_text(payload: dict[str, Any]) -> str:
         if embed.get("footer", {}).get("text"):
             lines.append(f"  -- {embed['footer']['text']}")
     if payload.get("buttons"):
-        lines.append("  [" + "] [".join(str(b) for b in payload["buttons"]) + "]  (/click LABEL)")
+        buttons = "] [".join(str(b) for b in payload["buttons"])
+        lines.append(f"  [{buttons}]  " + _("(/click LABEL)"))
     if payload.get("attachments"):
-        lines.append("  attached: " + ", ".join(payload["attachments"]))
+        lines.append("  " + _("attached: {files}", files=", ".join(payload["attachments"])))
     if payload.get("saved"):
-        lines.append("  saved: " + ", ".join(payload["saved"]))
+        lines.append("  " + _("saved: {files}", files=", ".join(payload["saved"])))
     return "\n".join(lines)
 
 

@@ -24,11 +24,13 @@ from typing import Any
 import discord
 from discord.utils import MISSING
 
+from bot.i18n import N_, _
+
 log = logging.getLogger(__name__)
 
 #: Seconds without an answer after which a command is deferred (Discord allows 3).
 DEFER_AFTER = 1.5
-ANSWERED_PRIVATELY = "✅ Answered privately."
+ANSWERED_PRIVATELY = N_("✅ Answered privately.")
 
 
 class DeadlineResponse(discord.InteractionResponse):  # type: ignore[type-arg]
@@ -76,7 +78,7 @@ class DeadlineResponse(discord.InteractionResponse):  # type: ignore[type-arg]
                 return
             self._completed = True
             if ephemeral:
-                await self._parent.edit_original_response(content=ANSWERED_PRIVATELY)
+                await self._parent.edit_original_response(content=_(ANSWERED_PRIVATELY))
 
 
 class DeadlineFollowup:

@@ -1,4 +1,10 @@
-"""Errors whose message is meant for the user, answered ephemerally and never as a traceback."""
+"""Errors whose message is meant for the user, answered ephemerally and never as a traceback.
+
+Their messages are written with :func:`bot.i18n._` where they are raised, inside the
+interaction, so they are already in the user's language.
+"""
+
+from bot.i18n import _
 
 
 class UserError(Exception):
@@ -18,6 +24,8 @@ class StorageBusy(UserError):
 
     def __init__(self) -> None:
         super().__init__(
-            "The database was busy and this command waited too long, so it was stopped: "
-            "nothing was saved. Please try again in a moment."
+            _(
+                "The database was busy and this command waited too long, so it was stopped: "
+                "nothing was saved. Please try again in a moment."
+            )
         )

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 import discord
 
+from bot.i18n import _
 from bot.render.limits import MESSAGE, clip
 
 MAX_BUCKETS = 50_000
@@ -106,7 +107,7 @@ class RateLimiter:
 
 
 def slow_down(wait: float) -> str:
-    return f"Slow down: try again in {max(1, math.ceil(wait))} s."
+    return _("Slow down: try again in {seconds} s.", seconds=max(1, math.ceil(wait)))
 
 
 async def within_limits(interaction: discord.Interaction) -> bool:

@@ -11,8 +11,8 @@ from discord import app_commands
 from bot.deadline import answer_in_time
 from bot.errors import UserError
 from bot.hosting.metrics import BotMetrics
-from bot.i18n import set_language, translate_error  # i18n: interim hook, 20a replaces
-from bot.i18n.choice import language_of  # i18n: interim hook, 20a replaces
+from bot.i18n import N_, _, translate_error
+from bot.interaction_language import apply_language
 from bot.ratelimit import within_limits
 from bot.render.limits import MESSAGE, clip
 from bot.storage.db import track_writes, tracked_writes
@@ -20,14 +20,14 @@ from engine.errors import InputError
 
 log = logging.getLogger(__name__)
 
-GENERIC_FAILURE = (
+GENERIC_FAILURE = N_(
     "Something went wrong on our side and it has been logged. Nothing was saved; please try again."
 )
-SAVED_BUT_FAILED = (
+SAVED_BUT_FAILED = N_(
     "Your change was saved, but something went wrong after it (it has been logged), so a reply "
     "may be missing. Please don't repeat the command: check the result instead."
 )
-SAVE_IN_DOUBT = (
+SAVE_IN_DOUBT = N_(
     "The database connection failed while saving (it has been logged): your change may or may "
     "not have been saved. Please check before trying again."
 )
@@ -41,26 +41,26 @@ def failure_message() -> str:
     """
     writes = tracked_writes()
     if writes.in_doubt:
-        return SAVE_IN_DOUBT
+        return _(SAVE_IN_DOUBT)
     if writes.committed:
-        return SAVED_BUT_FAILED
-    return GENERIC_FAILURE
+        return _(SAVED_BUT_FAILED)
+    return _(GENERIC_FAILURE)
 
 
 def user_message(error: BaseException) -> str | None:
     """The message a user should see for ``error``, or None when it is a bug."""
     if isinstance(error, app_commands.CommandInvokeError):
         error = error.original
-    if isinstance(error, InputError):
-        return translate_error(error)  # i18n: interim hook, 20a replaces
-    if isinstance(error, UserError):
-        return str(error)
+    if isinstance(error, UserError | InputError):
+        return translate_error(error)
     if isinstance(error, app_commands.TransformerError):
-        return f"`{clip(str(error.value), 100)}` is not a valid value for this option."
+        return _(
+            "`{value}` is not a valid value for this option.", value=clip(str(error.value), 100)
+        )
     if isinstance(error, app_commands.CommandOnCooldown):
-        return f"Slow down: try again in {error.retry_after:.0f}s."
+        return _("Slow down: try again in {seconds} s.", seconds=f"{error.retry_after:.0f}")
     if isinstance(error, app_commands.CheckFailure):
-        return str(error) or "You can't use this command here."
+        return translate_error(error) if str(error) else _("You can't use this command here.")
     return None  # a bug, DiceError (a misused dice source) included
 
 
@@ -88,11 +88,11 @@ class NarratorTree(app_commands.CommandTree):
         # Runs before options are parsed: text options lose NUL characters here, once, since
         # PostgreSQL refuses to store them and no player types one on purpose.
         track_writes()  # the error handler below tells the user whether anything was saved
-        set_language(language_of(interaction.locale))  # i18n: interim hook, 20a replaces
         data = interaction.data
         if data is not None:
             _strip_nul(data.get("options") or [])
         BotMetrics.started(interaction)
+        await apply_language(interaction)  # every reply below, refusals included
         if interaction.type is discord.InteractionType.autocomplete:
             return True  # suggestions as one types are not commands: never limited
         return await within_limits(interaction)

@@ -207,3 +207,34 @@ def text_of(result: Any) -> str:
             parts.extend(f"{f['name']} {f['value']}" for f in data.get("fields", []))
             parts.append(str(data.get("footer", {}).get("text", "")))
     return "\n".join(parts)
+
+
+@pytest.fixture
+def as_spanish(monkeypatch: pytest.MonkeyPatch) -> Any:
+    """``as_spanish(user)``: every later interaction of that SimCord user carries locale es-ES.
+
+    SimCord writes ``"locale": "en-US"`` into every INTERACTION_CREATE payload (slash
+    commands, autocomplete, buttons, selects, modals); this wraps its payload builder so the
+    chosen users' interactions carry a Spanish Discord client instead, as a real Spanish
+    client sends. ``as_spanish(user, locale="es-419")`` picks another locale. Returns the
+    user, so ``alice = as_spanish(table.alice)`` reads naturally.
+    """
+    from simcord import interactions
+
+    locales: dict[int, str] = {}
+    original = interactions.base_payload
+
+    def base_payload(*args: Any, **kwargs: Any) -> Any:
+        record, payload = original(*args, **kwargs)
+        locale = locales.get(int(kwargs["user_id"]))
+        if locale is not None:
+            payload["locale"] = locale
+        return record, payload
+
+    monkeypatch.setattr(interactions, "base_payload", base_payload)
+
+    def choose(user: Any, locale: str = "es-ES") -> Any:
+        locales[int(user.id)] = locale
+        return user
+
+    return choose

@@ -46,7 +46,7 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Path:
     ignore = shutil.ignore_patterns("__pycache__", "*.pyc")
     for name in ("bot", "engine"):
         shutil.copytree(ROOT / name, source / name, ignore=ignore)
-    for name in ("pyproject.toml", "README.md"):
+    for name in ("pyproject.toml", "setup.py", "README.md"):
         shutil.copy(ROOT / name, source / name)
     wheels = base / "wheels"
     built = _run(
@@ -105,6 +105,24 @@ def workdir(tmp_path: Path) -> Path:
     path = tmp_path / "elsewhere"
     path.mkdir()
     return path
+
+
+def test_the_wheel_carries_compiled_translations(installed: Path, workdir: Path) -> None:
+    """The build compiles each ``.po`` into a ``.mo`` (never committed), and the installed bot
+    reads it: Spanish from the compiled catalog, whatever order the install wrote the files
+    in, not from the ``.po`` compiled in memory."""
+    code = (
+        "from bot.i18n import _catalogs, use_language, _\n"
+        "po, mo = _catalogs.catalog_paths('es')\n"
+        "print(mo.is_file(), _catalogs.catalog('es').pgettext("
+        "_catalogs.DIGEST_CONTEXT, _catalogs.DIGEST_ID) == _catalogs.po_digest(po))\n"
+        "_catalogs.compile_po = None  # the .mo must be enough\n"
+        "with use_language('es'):\n"
+        "    print(_('Channel settings'))\n"
+    )
+    shown = _run([str(installed / "python"), "-c", code], cwd=workdir, env=clean_env())
+    assert shown.returncode == 0, shown.stderr
+    assert shown.stdout.split("\n")[:2] == ["True True", "Configuración del canal"]
 
 
 def test_the_wheel_carries_its_migrations_and_runs_them(installed: Path, workdir: Path) -> None:

@@ -15,6 +15,7 @@ from discord.ext import commands
 from bot.actor import Actor
 from bot.cogs._commitment import post_notice, roller_note
 from bot.cogs._confirm import OwnedView
+from bot.i18n import N_, _
 from bot.render.limits import clip
 from bot.services import gm_roles
 from bot.services.secrecy import Secrecy
@@ -24,7 +25,7 @@ from engine.dice import Dice
 log = logging.getLogger(__name__)
 
 MAX_GM_DMS = 10
-OPEN_MODE_NOTE = (
+OPEN_MODE_NOTE = N_(
     "🔓 This roll is public: secret rolls are off in this channel's `open` mode, where every "
     "roll is shown to everyone (a GM can change that with `/settings secret`)."
 )
@@ -96,17 +97,19 @@ async def send_roll(
     if not secrecy.secret:
         await _respond(interaction, **kwargs)
         if secrecy.made_public:
-            await interaction.followup.send(OPEN_MODE_NOTE, ephemeral=True)
+            await interaction.followup.send(_(OPEN_MODE_NOTE), ephemeral=True)
         return
     seals = secrecy.seals
-    content = f"🔒 Secret roll.{roller_note(seals)}"
+    content = _("🔒 Secret roll.") + roller_note(seals)
     await _respond(interaction, ephemeral=True, content=content, **kwargs)
     if seals:
         await post_notice(interaction, seals)
     if not await _deliver_to_gms(interaction, embed, secrecy):
         await interaction.followup.send(
-            "Nobody else could see this secret roll: no GM channel is set "
-            "(`/settings gm-channel`) and no GM could be sent a direct message.",
+            _(
+                "Nobody else could see this secret roll: no GM channel is set "
+                "(`/settings gm-channel`) and no GM could be sent a direct message."
+            ),
             ephemeral=True,
         )
 
@@ -123,8 +126,12 @@ async def _deliver_to_gms(
 ) -> bool:
     settings = interaction.client.settings  # type: ignore[attr-defined]
     note = clip(
-        f"🔒 Secret roll by {interaction.user.mention} in <#{interaction.channel_id}>"
-        f"{roller_note(secrecy.seals)}",
+        _(
+            "🔒 Secret roll by {user} in {channel}",
+            user=interaction.user.mention,
+            channel=f"<#{interaction.channel_id}>",
+        )
+        + roller_note(secrecy.seals),
         2000,
     )
     if secrecy.gm_channel_id is not None:
@@ -207,8 +214,12 @@ class Pages(OwnedView):
         self, pages: Sequence[discord.Embed], owner_id: int, *, timeout: float = 300
     ) -> None:
         super().__init__(
-            owner_id, refusal="Only whoever asked for these pages can turn them.", timeout=timeout
+            owner_id,
+            refusal=_("Only whoever asked for these pages can turn them."),
+            timeout=timeout,
         )
+        self.previous.label = _(self.previous.label)
+        self.next.label = _(self.next.label)
         self.pages = list(pages)
         self.index = 0
         self._sync_buttons()
@@ -217,13 +228,13 @@ class Pages(OwnedView):
         self.previous.disabled = self.index == 0
         self.next.disabled = self.index >= len(self.pages) - 1
 
-    @discord.ui.button(label="◀ Previous", style=discord.ButtonStyle.secondary)
+    @discord.ui.button(label=N_("◀ Previous"), style=discord.ButtonStyle.secondary)
     async def previous(self, interaction: discord.Interaction, _button: discord.ui.Button) -> None:
         self.index = max(self.index - 1, 0)
         self._sync_buttons()
         await interaction.response.edit_message(embed=self.pages[self.index], view=self)
 
-    @discord.ui.button(label="Next ▶", style=discord.ButtonStyle.secondary)
+    @discord.ui.button(label=N_("Next ▶"), style=discord.ButtonStyle.secondary)
     async def next(self, interaction: discord.Interaction, _button: discord.ui.Button) -> None:
         self.index = min(self.index + 1, len(self.pages) - 1)
         self._sync_buttons()

@@ -13,8 +13,7 @@ from typing import Any
 
 import discord
 
-from bot.i18n import set_language  # i18n: interim hook, 20a replaces
-from bot.i18n.choice import language_of  # i18n: interim hook, 20a replaces
+from bot.i18n import N_, _
 from bot.ratelimit import within_limits
 from bot.storage.db import track_writes
 from bot.tree import failure_message, send_ephemeral, user_message
@@ -46,7 +45,6 @@ class KindView(discord.ui.View):
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
         track_writes()  # so that answer_error can tell whether the press saved anything
-        set_language(language_of(interaction.locale))  # i18n: interim hook, 20a replaces
         return await within_limits(interaction)
 
     async def on_error(
@@ -86,7 +84,7 @@ class Confirm(OwnedView):
         on_confirm: OnConfirm,
         *,
         confirm_label: str,
-        cancel_label: str = "Cancel",
+        cancel_label: str = N_("Cancel"),
         cancelled: str,
         refusal: str,
         timeout: float | None = None,
@@ -96,8 +94,10 @@ class Confirm(OwnedView):
         )
         self.on_confirm = on_confirm
         self.cancelled = cancelled
-        self.confirm.label = confirm_label
-        self.cancel.label = cancel_label
+        # Labels in the language of the interaction that builds the prompt (callers pass
+        # them translated or marked with N_; translating twice leaves a translation as is).
+        self.confirm.label = _(confirm_label)
+        self.cancel.label = _(cancel_label)
         self.prompt: discord.Interaction | None = None
 
     async def ask(self, interaction: discord.Interaction, **message: Any) -> None:
@@ -111,17 +111,17 @@ class Confirm(OwnedView):
             return
         try:
             await self.prompt.edit_original_response(
-                content=f"No answer. {self.cancelled}", embed=None, view=None
+                content=_("No answer. {cancelled}", cancelled=self.cancelled), embed=None, view=None
             )
         except discord.HTTPException:
             log.info("could not close an unanswered confirmation", exc_info=True)
 
-    @discord.ui.button(label="Confirm", style=discord.ButtonStyle.danger)
+    @discord.ui.button(label=N_("Confirm"), style=discord.ButtonStyle.danger)
     async def confirm(self, interaction: discord.Interaction, _b: discord.ui.Button) -> None:
         self.stop()
         await self.on_confirm(interaction)
 
-    @discord.ui.button(label="Cancel", style=discord.ButtonStyle.secondary)
+    @discord.ui.button(label=N_("Cancel"), style=discord.ButtonStyle.secondary)
     async def cancel(self, interaction: discord.Interaction, _b: discord.ui.Button) -> None:
         self.stop()
         await interaction.response.edit_message(content=self.cancelled, embed=None, view=None)

@@ -12,6 +12,7 @@ from collections.abc import Callable
 import discord
 
 from bot.cogs._confirm import OwnedView
+from bot.i18n import N_, _, translate_error
 from bot.render.limits import MESSAGE, clip
 
 FORM_SECONDS = 900
@@ -32,11 +33,12 @@ class FixIt(OwnedView):
 
     def __init__(self, owner_id: int, reopen: Callable[[], discord.ui.Modal]) -> None:
         super().__init__(
-            owner_id, refusal="Only whoever filled the form can fix it.", timeout=FORM_SECONDS
+            owner_id, refusal=_("Only whoever filled the form can fix it."), timeout=FORM_SECONDS
         )
         self.reopen = reopen
+        self.fix.label = _(self.fix.label)
 
-    @discord.ui.button(label="Fix it", style=discord.ButtonStyle.primary)
+    @discord.ui.button(label=N_("Fix it"), style=discord.ButtonStyle.primary)
     async def fix(self, interaction: discord.Interaction, _button: discord.ui.Button) -> None:
         await interaction.response.send_modal(self.reopen())
 
@@ -46,7 +48,7 @@ async def refuse_form(
 ) -> None:
     """Answer a form that could not be saved: why, and a button to fix it."""
     await interaction.response.send_message(
-        clip(f"Nothing was saved. {error}", MESSAGE),
+        clip(_("Nothing was saved. {error}", error=translate_error(error)), MESSAGE),
         view=FixIt(interaction.user.id, reopen),
         ephemeral=True,
     )

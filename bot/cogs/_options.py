@@ -7,6 +7,7 @@ input validation; services and the engine check again with messages of their own
 from __future__ import annotations
 
 from discord import app_commands
+from discord.app_commands import locale_str
 
 from bot.services.sheet import NAME_LENGTH
 from engine.systems import SYSTEMS
@@ -20,11 +21,15 @@ SheetName = app_commands.Range[str, 1, NAME_LENGTH]
 
 #: Descriptions of the options every rolling command shares.
 ROLL_HELP = {
-    "label": "What the roll is for (shown in the title)",
-    "secret": "Show the result only to you and the GM",
+    "label": locale_str("What the roll is for (shown in the title)"),
+    "secret": locale_str("Show the result only to you and the GM"),
 }
 #: The description of an optional ``character`` option.
-CHARACTER_HELP = "Whose sheet (default: your active character here; GMs may name any here)"
+CHARACTER_HELP = locale_str(
+    "Whose sheet (default: your active character here; GMs may name any here)"
+)
 
 #: The five systems as choices, e.g. for ``/sheet create`` and ``/settings system``.
-SYSTEM_CHOICES = [app_commands.Choice(name=title, value=key) for key, title in SYSTEMS.items()]
+SYSTEM_CHOICES = [
+    app_commands.Choice(name=locale_str(title), value=key) for key, title in SYSTEMS.items()
+]

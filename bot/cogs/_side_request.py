@@ -2,26 +2,31 @@
 
 A :class:`discord.ui.DynamicItem` whose custom id carries the request's kind and id, so
 the button works after a restart; each system registers how it rolls the other side
-(:func:`register`) and renders the result.
+(:func:`register`) and renders the result. The same button, labelled **Roll my part**,
+answers a roll waiting for several players (:func:`send_parts`): until the last part is
+in, a press redraws the request's line with who has rolled.
 """
 
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from typing import Any
 
 import discord
 
 from bot.cogs._common import actor_from
 from bot.cogs._confirm import answer_error
-from bot.i18n import (
-    _,
-    set_language,  # i18n: interim hook, 20a replaces
-)
-from bot.i18n.choice import language_of  # i18n: interim hook, 20a replaces
+from bot.i18n import _
 from bot.ratelimit import within_limits
-from bot.render.side_requests import BUTTON_LABEL, challenge_text, lapsed_text
-from bot.services.side_requests import Challenge, RequestClosed
+from bot.render.side_requests import (
+    BUTTON_LABEL,
+    PART_LABEL,
+    challenge_text,
+    lapsed_text,
+    parts_text,
+)
+from bot.services.side_requests import Challenge, PartsRequest, RequestClosed, Waiting
 from bot.storage.db import track_writes
 from bot.tree import send_ephemeral
 
@@ -29,27 +34,44 @@ from bot.tree import send_ephemeral
 Roll = Callable[..., Awaitable[Any]]
 #: The system's renderer of that outcome (``embed(outcome, presser's name)``).
 Render = Callable[[Any, str], discord.Embed]
-_ANSWERS: dict[str, tuple[Roll, Render]] = {}
+#: Buttons the result carries besides the greyed one (a "Yes, but…" offer's).
+Extra = Callable[[Any], list[discord.ui.Item[Any]]]
 
 
-def register(kind: str, roll: Roll, render: Render) -> None:
-    """Let the button answer requests of ``kind`` (a cog module does this on import)."""
-    _ANSWERS[kind] = (roll, render)
+@dataclass(frozen=True, slots=True)
+class _Answer:
+    roll: Roll
+    render: Render
+    label: str
+    extra: Extra | None
 
 
-async def _roll_and_render(interaction: discord.Interaction, kind: str, request_id: int) -> Any:
-    roll, render = _ANSWERS[kind]
-    client: Any = interaction.client
-    outcome = await roll(
-        client.db, client.dice, actor_from(interaction), request_id, now=interaction.created_at
-    )
-    return render(outcome, interaction.user.display_name)
+_ANSWERS: dict[str, _Answer] = {}
+
+
+def register(
+    kind: str, roll: Roll, render: Render, *, parts: bool = False, extra: Extra | None = None
+) -> None:
+    """Let the button answer requests of ``kind`` (a cog module does this on import);
+    ``parts``: a roll waiting for several players (the button reads **Roll my part**)."""
+    _ANSWERS[kind] = _Answer(roll, render, PART_LABEL if parts else BUTTON_LABEL, extra)
 
 
 def side_view(kind: str, request_id: int, *, disabled: bool = False) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     view.add_item(RollSideButton(kind, request_id, disabled=disabled))
     return view
+
+
+async def send_parts(interaction: discord.Interaction, kind: str, request: PartsRequest) -> None:
+    """Post a roll waiting for several players: its line pings exactly them, once each."""
+    await interaction.response.send_message(
+        parts_text(request),
+        view=side_view(kind, request.request_id),
+        allowed_mentions=discord.AllowedMentions(
+            users=[discord.Object(id=user) for user in request.asked]
+        ),
+    )
 
 
 async def send_challenge(interaction: discord.Interaction, kind: str, challenge: Challenge) -> None:
@@ -68,9 +90,10 @@ class RollSideButton(
     """Rolls the presser's side of a stored request, if it is theirs and still open."""
 
     def __init__(self, kind: str, request_id: int, *, disabled: bool = False) -> None:
+        answer = _ANSWERS.get(kind)
         super().__init__(
             discord.ui.Button(
-                label=_(BUTTON_LABEL),
+                label=_(answer.label if answer is not None else BUTTON_LABEL),
                 emoji="🎲",
                 style=discord.ButtonStyle.primary,
                 custom_id=f"side:{kind}:{request_id}",
@@ -87,7 +110,6 @@ class RollSideButton(
         return cls(match["kind"], int(match["request"]))
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
-        set_language(language_of(interaction.locale))  # i18n: interim hook, 20a replaces
         return await within_limits(interaction)  # a press counts like a command
 
     async def callback(self, interaction: discord.Interaction) -> None:
@@ -98,20 +120,37 @@ class RollSideButton(
             await answer_error(interaction, error)
 
     async def _answer(self, interaction: discord.Interaction) -> None:
-        if self.kind not in _ANSWERS:
+        answer = _ANSWERS.get(self.kind)
+        if answer is None:
             raise RequestClosed(_("This roll can no longer be answered."))
+        client: Any = interaction.client
         try:
-            embed = await _roll_and_render(interaction, self.kind, self.request_id)
+            outcome = await answer.roll(
+                client.db,
+                client.dice,
+                actor_from(interaction),
+                self.request_id,
+                now=interaction.created_at,
+            )
         except RequestClosed as closed:
             # Rolled already or too late: grey the button out for everyone, and say why.
             message = interaction.message
             content = message.content if message is not None else ""
             edit: dict[str, Any] = {"view": side_view(self.kind, self.request_id, disabled=True)}
             if closed.lapsed and content:
-                edit["content"] = lapsed_text(content)
+                edit["content"] = lapsed_text(content, parts=answer.label == PART_LABEL)
             await interaction.response.edit_message(**edit)
             await send_ephemeral(interaction, str(closed))
             return
+        if isinstance(outcome, Waiting):
+            # A part is in, others are awaited: the line says who has rolled (no new ping).
+            await interaction.response.edit_message(
+                content=parts_text(outcome.request), view=side_view(self.kind, self.request_id)
+            )
+            return
+        view = side_view(self.kind, self.request_id, disabled=True)
+        for item in answer.extra(outcome) if answer.extra is not None else ():
+            view.add_item(item)
         await interaction.response.edit_message(
-            content=None, embed=embed, view=side_view(self.kind, self.request_id, disabled=True)
+            content=None, embed=answer.render(outcome, interaction.user.display_name), view=view
         )

@@ -2,14 +2,16 @@
 
 A language is a folder ``bot/locale/<language>/LC_MESSAGES/`` holding ``narrator.po`` (the
 translators' file, committed) and ``narrator.mo`` (compiled from it by the install, never
-committed). Adding a language is adding a ``.po`` file: when its ``.mo`` is missing or older
-than the ``.po`` (a checkout, an edit), the ``.po`` is compiled in memory with Babel instead,
-so a catalog is never silently stale.
+committed). Adding a language is adding a ``.po`` file: when its ``.mo`` is missing or was
+compiled from another ``.po`` (a checkout, an edit), the ``.po`` is compiled in memory with
+Babel instead, so a catalog is never silently stale. A ``.mo`` knows its ``.po`` by digest,
+not by file times: an install writes both files in an order of its own.
 """
 
 from __future__ import annotations
 
 import gettext
+import hashlib
 import io
 from functools import cache
 from pathlib import Path
@@ -36,6 +38,16 @@ def available_languages() -> tuple[str, ...]:
     return (SOURCE_LANGUAGE, *(language for language in found if language != SOURCE_LANGUAGE))
 
 
+#: A ``.mo`` carries the digest of the ``.po`` it was compiled from, as a message in a
+#: context of its own (``pgettext``), which no translation lookup ever asks for.
+DIGEST_CONTEXT = "narrator-build"
+DIGEST_ID = "source-digest"
+
+
+def po_digest(po_path: Path) -> str:
+    return hashlib.sha256(po_path.read_bytes()).hexdigest()
+
+
 def compile_po(po_path: Path) -> bytes:
     """The ``.mo`` bytes of a ``.po`` file; fuzzy entries are left out, as gettext does."""
     from babel.messages.mofile import write_mo
@@ -43,6 +55,7 @@ def compile_po(po_path: Path) -> bytes:
 
     with po_path.open("rb") as source:
         messages = read_po(source, domain=DOMAIN)
+    messages.add(DIGEST_ID, po_digest(po_path), context=DIGEST_CONTEXT)
     compiled = io.BytesIO()
     write_mo(compiled, messages, use_fuzzy=False)
     return compiled.getvalue()
@@ -56,7 +69,9 @@ def catalog(language: str) -> gettext.NullTranslations:
     po_path, mo_path = catalog_paths(language)
     if not po_path.is_file():
         return gettext.NullTranslations()
-    if mo_path.is_file() and mo_path.stat().st_mtime >= po_path.stat().st_mtime:
+    if mo_path.is_file():
         with mo_path.open("rb") as compiled:
-            return gettext.GNUTranslations(compiled)
+            translations = gettext.GNUTranslations(compiled)
+        if translations.pgettext(DIGEST_CONTEXT, DIGEST_ID) == po_digest(po_path):
+            return translations
     return gettext.GNUTranslations(io.BytesIO(compile_po(po_path)))

@@ -258,7 +258,7 @@ def combined_embed(outcome: CombinedOutcome, roller: str) -> discord.Embed:
     )
     if outcome.difficulty:
         embed.add_field(name="Difficulty", value=f"{outcome.difficulty} ({leader.base_tn})")
-    _footer(embed, roller, outcome.secrecy.secret, "combined test")
+    _footer(embed, outcome.rollers or roller, outcome.secrecy.secret, "combined test")
     return fit_embed(embed)
 
 

@@ -9,15 +9,15 @@ from __future__ import annotations
 
 import discord
 
+from bot.i18n import _
 from bot.render import colours
+from bot.render.attack_exchange import SECRET_NOTE, health_line
 from bot.render.coda import DEGREE_COLOURS, damage_lines, result_lines
 from bot.render.common import roll_footer
 from bot.render.limits import FIELD_VALUE, clip, fit_embed
 from bot.services.coda_attack import HEALTH, Exchange, Test
-from bot.text import escape, number
+from bot.text import escape
 from engine.systems.coda_attack import Defence
-
-SECRET_NOTE = "🔒 rolled in secret (the GM has the dice)"
 
 
 def _title(ex: Exchange, reveal: bool) -> str:
@@ -36,7 +36,7 @@ def _title(ex: Exchange, reveal: bool) -> str:
 
 def _test_field(test: Test, reveal: bool, outcome: str, *notes: str) -> str:
     if not reveal:
-        return f"{SECRET_NOTE}: **{outcome}**"
+        return f"{_(SECRET_NOTE)}: **{outcome}**"
     return clip(
         f"*{escape(test.who)}*\n{result_lines(test.result, test.parts, (), test.chance, *notes)}",
         FIELD_VALUE,
@@ -89,20 +89,14 @@ def exchange_embed(ex: Exchange, *, reveal: bool = True) -> discord.Embed:
         if reveal:
             lines = damage_lines(ex.damage)
             if ex.health is not None:
-                h = ex.health
-                before = number(h.before.current) if h.before else "?"
-                cap = f"/{number(h.after.max)}" if h.after.max is not None else ""
-                lines.append(
-                    f"❤️ {escape(h.character)}'s {h.resource}: {before} → "
-                    f"**{number(h.after.current)}**{cap}"
-                )
+                lines.append(health_line(ex.health))
             elif ex.defender_id is None:
                 lines.append("The NPC has no sheet: the GM keeps its Health.")
             else:
                 lines.append(f"{escape(ex.target)}'s sheet has no {HEALTH}: nothing taken.")
             value = "\n".join(lines)
         else:
-            value = f"{SECRET_NOTE}: **{escape(ex.target)} is hurt**"
+            value = f"{_(SECRET_NOTE)}: **{escape(ex.target)} is hurt**"
         embed.add_field(name="💥 Damage", value=clip(value, FIELD_VALUE), inline=False)
     roll_footer(embed, ex.roller or "?", "CODA attack", secret=ex.secrecy.secret and reveal)
     return fit_embed(embed)

@@ -234,7 +234,7 @@ def test_embed(outcome: RollOutcome, roller: str) -> discord.Embed:
         embed,
         _penalty_lines(outcome.character, outcome.penalty_dice, outcome.gained, risk=outcome.risk),
     )
-    _footer(embed, roller, outcome.character, outcome.secrecy.secret)
+    _footer(embed, outcome.rollers or roller, outcome.character, outcome.secrecy.secret)
     return fit_embed(embed)
 
 

@@ -116,7 +116,7 @@ EXAMPLES: dict[str, tuple[tuple[str, str], tuple[str, str]]] = {
         ("/coda combined leader:+3 helpers:+2,+1 tn:15", "helpers at TN 10, then the leader"),
         (
             "/coda combined leader:Hermione helpers:Ron skill:Potions difficulty:Challenging",
-            "from sheets",
+            "from sheets; Ron's player rolls his help (Roll my part)",
         ),
     ),
     "coda extended start": (
@@ -139,6 +139,13 @@ EXAMPLES: dict[str, tuple[tuple[str, str], tuple[str, str]]] = {
         ("/h90 opposed attribute:Finesse vs_name:Filch vs_bonus:3", "against an NPC"),
         ("/h90 opposed attribute:Humor vs_character:Ron vs_attribute:Humor", "against a sheet"),
     ),
+    "h90 attack": (
+        ("/h90 attack target:Draco difficulty:12 attribute:Strength", "Draco may dodge"),
+        (
+            "/h90 attack target:Ron difficulty:8 bonus:2 attacker:Goyle damage:2",
+            "an NPC attacks; a delayer may dodge for Ron",
+        ),
+    ),
     "infinity ftf": (
         ("/infinity ftf active_attribute:13 reactive_attribute:11", "face to face, one die each"),
         (
@@ -152,7 +159,10 @@ EXAMPLES: dict[str, tuple[tuple[str, str], tuple[str, str]]] = {
     ),
     "rps resisted": (
         ('/rps resisted parties:"Johnny:12, Franky:9"', "two NPCs resist each other"),
-        ('/rps resisted parties:"@alice, Guard:40" skill:Stealth', "alice rolls from her sheet"),
+        (
+            '/rps resisted parties:"@alice, Guard:40" skill:Stealth',
+            "alice rolls her part from her sheet (Roll my part)",
+        ),
     ),
     "rps sustained start": (
         ("/rps sustained start goal:10", "a sustained action needing a pool of 10"),

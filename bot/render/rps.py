@@ -13,10 +13,10 @@ from bot.render.limits import FIELD_VALUE, clip, fit_embed
 from bot.services.rps import (
     Base,
     CheckOutcome,
-    ResistedOutcome,
     SustainedOutcome,
     SustainedView,
 )
+from bot.services.rps_resisted import ResistedOutcome
 from bot.text import escape, escape_party
 from engine.systems import rps
 from engine.systems.rps import CheckResult, Special, TaskStatus
@@ -165,7 +165,7 @@ def resisted_embed(outcome: ResistedOutcome, roller: str) -> discord.Embed:
         for name, source in outcome.sources.items()
     )
     embed.add_field(name=_("Bases"), value=clip(sources, FIELD_VALUE), inline=False)
-    _footer(embed, roller, None, outcome.secrecy.secret)
+    _footer(embed, outcome.rollers or roller, None, outcome.secrecy.secret)
     return fit_embed(embed)
 
 

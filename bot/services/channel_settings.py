@@ -9,6 +9,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.actor import Actor
 from bot.errors import UserError
+from bot.i18n import N_, _
 from bot.services.permissions import require_gm
 from bot.storage import Database
 from bot.storage.models import ChannelSettings
@@ -21,13 +22,13 @@ RULE_VALUES: dict[str, tuple[str, ...]] = {
     "drama.criticals": ("off", "on"),
 }
 RULE_HELP: dict[str, str] = {
-    "coda.ones": "CODA rolling 1s: what two 1s on a test mean",
-    "drama.criticals": "Drama criticals: three or more 6s add to the net",
+    "coda.ones": N_("CODA rolling 1s: what two 1s on a test mean"),
+    "drama.criticals": N_("Drama criticals: three or more 6s add to the net"),
 }
 SECRET_MODES: dict[str, str] = {
-    "gm": "the roller and the GM see secret rolls",
-    "open": "secret is ignored: every roll is public",
-    "off": "secret rolls are refused",
+    "gm": N_("the roller and the GM see secret rolls"),
+    "open": N_("secret is ignored: every roll is public"),
+    "off": N_("secret rolls are refused"),
 }
 
 
@@ -66,34 +67,44 @@ async def show(db: Database, channel_id: int) -> ChannelView:
 
 async def set_rule(db: Database, actor: Actor, name: str, value: str) -> ChannelView:
     if name not in RULE_VALUES:
-        raise UserError(f"Unknown rule `{name}`. Rules: {', '.join(RULE_VALUES)}.")
+        raise UserError(
+            _("Unknown rule `{name}`. Rules: {rules}.", name=name, rules=", ".join(RULE_VALUES))
+        )
     if value not in RULE_VALUES[name]:
-        raise UserError(f"`{name}` takes one of: {', '.join(RULE_VALUES[name])}.")
+        raise UserError(
+            _("`{name}` takes one of: {values}.", name=name, values=", ".join(RULE_VALUES[name]))
+        )
 
     def change(row: ChannelSettings) -> None:
         row.rules = {**row.rules, name: value}
 
-    return await _update(db, actor, "change the channel's rules", change)
+    return await _update(db, actor, N_("change the channel's rules"), change)
 
 
 async def set_system(db: Database, actor: Actor, system: str) -> ChannelView:
     if system not in SYSTEMS:
-        raise UserError(f"Unknown system `{system}`. Systems: {', '.join(SYSTEMS)}.")
+        raise UserError(
+            _(
+                "Unknown system `{system}`. Systems: {systems}.",
+                system=system,
+                systems=", ".join(SYSTEMS),
+            )
+        )
     return await _update(
         db,
         actor,
-        "set the channel's default system",
+        N_("set the channel's default system"),
         lambda row: setattr(row, "default_system", system),
     )
 
 
 async def set_secret_mode(db: Database, actor: Actor, mode: str) -> ChannelView:
     if mode not in SECRET_MODES:
-        raise UserError(f"Secret mode is one of: {', '.join(SECRET_MODES)}.")
+        raise UserError(_("Secret mode is one of: {modes}.", modes=", ".join(SECRET_MODES)))
     return await _update(
         db,
         actor,
-        "change how secret rolls work here",
+        N_("change how secret rolls work here"),
         lambda row: setattr(row, "secret_mode", mode),
     )
 
@@ -102,7 +113,7 @@ async def set_gm_channel(db: Database, actor: Actor, gm_channel_id: int | None) 
     return await _update(
         db,
         actor,
-        "choose where secret rolls go",
+        N_("choose where secret rolls go"),
         lambda row: setattr(row, "gm_channel_id", gm_channel_id),
     )
 

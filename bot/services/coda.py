@@ -558,6 +558,8 @@ class CombinedOutcome:
     #: The leader's own chance, with the sum the helpers actually rolled (``chance`` is the
     #: whole test's, before anyone rolled).
     leader_chance: float = 0.0
+    #: Who rolled (the footer), when other players rolled their characters' help.
+    rollers: str | None = None
 
 
 def split_helpers(text: str) -> list[str]:

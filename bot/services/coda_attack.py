@@ -11,14 +11,23 @@ in the middle of an exchange loses nothing.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.actor import Actor
-from bot.errors import PermissionDenied, UserError
+from bot.errors import UserError
 from bot.services import characters, secrecy
+from bot.services.attack_exchange import (
+    ANSWER_WINDOW,
+    HEALTH,
+    ExchangeClosed,
+    change_data,
+    change_of,
+    claim,
+    resolve_target,
+)
 from bot.services.characters import CharacterSheet, ResourceChange
 from bot.services.coda import (
     SYSTEM,
@@ -30,7 +39,6 @@ from bot.services.coda import (
     roll_and_log,
     skill_roller,
 )
-from bot.services.permissions import is_gm
 from bot.services.sheet import sheet_from_row
 from bot.storage import Database
 from bot.storage.models import CodaAttack
@@ -43,19 +51,12 @@ from engine.systems.coda import Degree, Part
 from engine.systems.coda_attack import Defence, allowed, defend, defend_chance
 from engine.systems.coda_tables import parse_conditions
 
-#: How long a defender has to answer; afterwards the buttons refuse.
-ANSWER_WINDOW = timedelta(hours=24)
-HEALTH = "Health"
 DEFENCE = "Defence"
 #: The sheet's skills each defence rolls, in the order tried.
 DEFENCE_SKILLS: dict[Defence, tuple[str, ...]] = {
     Defence.DODGE: ("Dodge",),
     Defence.PARRY: ("Parry", "Block", "Parry/Block"),
 }
-
-
-class ExchangeClosed(UserError):
-    """A press on an exchange that is over or has expired: the buttons are greyed out."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -177,14 +178,7 @@ def _data(exchange: Exchange) -> dict[str, Any]:
     if exchange.damage is not None:
         data["damage"] = {"faces": list(exchange.damage.faces), "total": exchange.damage.total}
     if exchange.health is not None:
-        h = exchange.health
-        data["health"] = {
-            "character": h.character,
-            "owner": h.owner_id,
-            "resource": h.resource,
-            "before": [h.before.current, h.before.max] if h.before else None,
-            "after": [h.after.current, h.after.max],
-        }
+        data["health"] = change_data(exchange.health)
     return data
 
 
@@ -196,12 +190,7 @@ def exchange_of(row: CodaAttack, visibility: secrecy.Secrecy = secrecy.PUBLIC) -
     if "damage" in data:
         faces = tuple(int(f) for f in data["damage"]["faces"])
         damage = coda.DamageResult(faces, count, modifier, int(data["damage"]["total"]))
-    health = None
-    if (h := data.get("health")) is not None:
-        before = characters.Resource(*h["before"]) if h["before"] else None
-        health = ResourceChange(
-            h["character"], h["owner"], h["resource"], before, characters.Resource(*h["after"])
-        )
+    health = change_of(data.get("health"))
     return Exchange(
         id=row.id,
         attacker=data["attacker"],
@@ -222,33 +211,6 @@ def exchange_of(row: CodaAttack, visibility: secrecy.Secrecy = secrecy.PUBLIC) -
 
 
 # --------------------------------------------------------------------------- the attack
-
-
-async def _target(
-    session: AsyncSession, actor: Actor, name: str
-) -> tuple[str, CharacterSheet | None]:
-    """The target: a character used in this channel (or one of the attacker's own) by that
-    name, else an NPC known by the name alone."""
-    cleaned = " ".join(name.split())
-    if not cleaned:
-        raise UserError("Name the target: a character in this channel, or an NPC.")
-    key = characters.name_key(cleaned)
-    guild = characters.guild_key(actor)
-    own = await characters_repo.by_name(session, guild, actor.user_id, key)
-    if own is not None:
-        return own.name, sheet_from_row(own)
-    found = [
-        c
-        for c in await characters_repo.in_channel(session, guild, actor.channel_id)
-        if c.name_key == key
-    ]
-    if len(found) > 1:
-        raise UserError(
-            f"{len(found)} characters in this channel are called {cleaned}; an attack needs one."
-        )
-    if found:
-        return found[0].name, sheet_from_row(found[0])
-    return cleaned[: characters.NAME_LENGTH], None
 
 
 def _defence_of(sheet: CharacterSheet | None, target: str, given: int | None) -> tuple[int, str]:
@@ -288,7 +250,7 @@ async def attack(
     async with db.unit_of_work() as session:
         sheet = await load_sheet(session, actor, request.character)
         roller = skill_roller(sheet, request.skill, attribute=request.attribute)
-        target, target_sheet = await _target(session, actor, request.target)
+        target, target_sheet = await resolve_target(session, actor, request.target)
         defence, source = _defence_of(target_sheet, target, request.defence)
         visibility = await secrecy.decide(session, actor.channel_id, request.secret)
         result, chance = roll_and_log(
@@ -363,18 +325,10 @@ async def answer(
     """The defender's Dodge, Parry or Take it; then the damage, taken from Health."""
     async with db.unit_of_work() as session:
         row = await coda_repo.attack_for_update(session, attack_id)
-        if row is None:
-            raise ExchangeClosed("This attack is no longer known.")
-        data = dict(row.data)
-        target = data["target"]
-        if row.finished_at is not None:
-            raise ExchangeClosed("This attack is already over.")
-        allowed_ids = {row.defender_id} if row.defender_id is not None else set()
-        if actor.user_id not in allowed_ids and not await is_gm(session, actor):
-            who = f"<@{row.defender_id}> (or the GM)" if row.defender_id else "the GM"
-            raise PermissionDenied(f"Only {who} answers this attack on {target}.")
-        if now > row.expires_at:
-            raise ExchangeClosed("Too late: an attack is answered within a day.")
+        data = dict(row.data) if row is not None else {}
+        target = data.get("target", "")
+        await claim(session, actor, row, target=target, now=now)
+        assert row is not None  # claim refused an unknown exchange
         if choice not in allowed(ranged=row.ranged):
             raise UserError("Only Dodge avoids a ranged attack.")
         visibility = await secrecy.decide(session, row.channel_id, row.secret)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
+from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -34,7 +35,7 @@ from engine import penalty
 from engine.dice import Dice
 from engine.penalty import PenaltyChange
 from engine.systems import drama
-from engine.systems.drama import DramaResult, Outcome, Pools
+from engine.systems.drama import DramaResult, Outcome, PoolPart, Pools
 
 SYSTEM = "drama"
 PRICE_WINDOW = timedelta(minutes=15)
@@ -200,6 +201,12 @@ def pools_text(pools: Pools) -> str:
     return f"{pools.base}Bd {pools.resistance}Rd {pools.drama}Dd"
 
 
+def pools_of(data: dict[str, Any]) -> Pools:
+    """Pools stored as JSON (``dataclasses.asdict``) read back, for a roll finished later."""
+    parts = tuple(PoolPart(**part) for part in data["parts"])
+    return replace(Pools(**{**data, "parts": ()}), parts=parts)
+
+
 def faces_of(result: DramaResult) -> list[list[int]]:
     return [list(result.base_faces), list(result.resistance_faces), list(result.drama_face_values)]
 
@@ -232,31 +239,48 @@ async def _helpers(
     """
     if not text:
         return ()
+    helpers = [await helper_of(session, actor, request, spec) for spec in helper_specs(text)]
+    names = [h.name.casefold() for h in helpers]
+    if len(set(names)) != len(names):
+        raise UserError(_("Each helper can be named only once."))
+    return tuple(helpers)
+
+
+def helper_specs(text: str) -> list[PartySpec]:
+    """The ``helpers`` option read: "Tom:3, @bob", at most :data:`drama.MAX_HELPERS`."""
     specs = parse_parties(text, what=_("number of Base dice"), example="Tom:3, @bob")
     if len(specs) > drama.MAX_HELPERS:
         raise UserError(
             _("At most {count} helpers can work together with you.", count=drama.MAX_HELPERS)
         )
-    own = replace(request, base=None, drama=0, hand=0, risk=False)
-    helpers = []
-    for spec in specs:
-        if spec.user_id == actor.user_id:
-            raise UserError(_("You roll your own test already: helpers are the others."))
-        sheet: CharacterSheet | None = None
-        dice = 0
-        if spec.user_id is not None:
-            sheet, dice = await _helper_character(session, actor, spec, request)
-        if spec.base is not None:  # the Bd given: the same pools as for a bare number
-            given = replace(own, base=spec.base, attribute=None, skill=None, backgrounds=None)
-            pools = pools_from(given, None, penalty_dice=dice)
-        else:
-            pools = pools_from(own, sheet, penalty_dice=dice)
-        name = sheet.name if sheet is not None else spec.name or f"<@{spec.user_id}>"
-        helpers.append(Helper(name, pools))
-    names = [h.name.casefold() for h in helpers]
-    if len(set(names)) != len(names):
-        raise UserError(_("Each helper can be named only once."))
-    return tuple(helpers)
+    return specs
+
+
+def helper_request(request: PoolRequest) -> PoolRequest:
+    """What a helper rolls: the roller's attribute/skill/backgrounds with the full
+    resistance; the roller's Dd, helping hands and risk are the roller's own."""
+    return replace(request, base=None, drama=0, hand=0, risk=False)
+
+
+async def helper_of(
+    session: AsyncSession, actor: Actor, request: PoolRequest, spec: PartySpec
+) -> Helper:
+    """One helper as the caller may roll them: a name with Bd, a number for a mentioned
+    player, or a mentioned player's active character (the caller's own; others' for a GM)."""
+    if spec.user_id == actor.user_id:
+        raise UserError(_("You roll your own test already: helpers are the others."))
+    own = helper_request(request)
+    sheet: CharacterSheet | None = None
+    dice = 0
+    if spec.user_id is not None:
+        sheet, dice = await _helper_character(session, actor, spec, request)
+    if spec.base is not None:  # the Bd given: the same pools as for a bare number
+        given = replace(own, base=spec.base, attribute=None, skill=None, backgrounds=None)
+        pools = pools_from(given, None, penalty_dice=dice)
+    else:
+        pools = pools_from(own, sheet, penalty_dice=dice)
+    name = sheet.name if sheet is not None else spec.name or f"<@{spec.user_id}>"
+    return Helper(name, pools)
 
 
 async def _helper_character(
@@ -316,6 +340,8 @@ class RollOutcome:
     helpers: tuple[HelperRoll, ...] = ()
     risk: bool = False
     """The penalty dice were rolled as a risk (Dd), by the GM's decision."""
+    rollers: str | None = None
+    """Who rolled (the footer), when helpers' players rolled their own parts."""
 
     @property
     def chance(self) -> float | None:
@@ -396,14 +422,27 @@ test.__test__ = False  # type: ignore[attr-defined]  # not a pytest test when im
 async def _offer(
     session: AsyncSession, actor: Actor, sheet: CharacterSheet | None, now: datetime
 ) -> int:
+    return await offer_price(
+        session, actor, sheet.id if sheet else None, sheet.name if sheet else None, now
+    )
+
+
+async def offer_price(
+    session: AsyncSession,
+    actor: Actor,
+    character_id: int | None,
+    character_name: str | None,
+    now: datetime,
+) -> int:
+    """Store a "Yes, but…" offer that only ``actor`` (the roller) can take, once."""
     offer = await offers.add(
         session,
         DramaPriceOffer(
             guild_id=actor.guild_id,
             channel_id=actor.channel_id,
             user_id=actor.user_id,
-            character_id=sheet.id if sheet else None,
-            character_name=sheet.name if sheet else None,
+            character_id=character_id,
+            character_name=character_name,
             expires_at=now + PRICE_WINDOW,
         ),
     )

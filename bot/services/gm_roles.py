@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from bot.actor import Actor
 from bot.errors import PermissionDenied, UserError
+from bot.i18n import _
 from bot.services.permissions import WHO_IS_GM, is_gm
 from bot.storage import Database
 from bot.storage.repositories import gm_roles as repo
@@ -25,17 +26,22 @@ class GmRoles:
 async def change(db: Database, actor: Actor, role_id: int, *, remove: bool = False) -> GmRoles:
     """Add (or remove) a GM role of this server: a GM, or someone with Manage Server."""
     if actor.guild_id is None:
-        raise UserError("GM roles belong to a server: use this in one of its channels.")
+        raise UserError(_("GM roles belong to a server: use this in one of its channels."))
     async with db.unit_of_work() as session:
         if not actor.manage_guild and not await is_gm(session, actor):
             raise PermissionDenied(
-                f"Only a GM or someone with Manage Server can change GM roles ({WHO_IS_GM})."
+                _(
+                    "Only a GM or someone with Manage Server can change GM roles ({who}).",
+                    who=_(WHO_IS_GM),
+                )
             )
         if remove:
             changed = await repo.remove(session, actor.guild_id, role_id)
         else:
             if len(await repo.role_ids(session, actor.guild_id)) >= MAX_ROLES:
-                raise UserError(f"A server has at most {MAX_ROLES} GM roles of its own.")
+                raise UserError(
+                    _("A server has at most {count} GM roles of its own.", count=MAX_ROLES)
+                )
             changed = await repo.add(session, actor.guild_id, role_id, actor.user_id)
         roles = tuple(await repo.role_ids(session, actor.guild_id))
     return GmRoles(roles, changed)

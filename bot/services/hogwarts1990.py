@@ -151,6 +151,12 @@ async def _side(
     return Side(character=sheet.name, attribute=name, attribute_value=value, extra=extra)
 
 
+async def side(session: AsyncSession, actor: Actor, roller: Roller) -> Side:
+    """The caller's side of a roll (its attribute from their sheet and/or a bonus), for the
+    other Hogwarts 1990 use cases (``/h90 attack``)."""
+    return await _side(session, actor, roller)
+
+
 def _log_input(
     side: Side, roller: Roller, difficulty: int | None = None, *, name: str | None = None
 ) -> str:

@@ -15,6 +15,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from bot.actor import Actor
 from bot.errors import UserError
 from bot.services import characters, secrecy
+from bot.services.permissions import is_gm
 from bot.storage import Database
 from bot.storage.repositories import rolls as roll_log
 from engine.dice import Dice
@@ -269,6 +270,27 @@ def parse_targets(text: str) -> list[tuple[str, Target]]:
     return found
 
 
+async def _split_reads_no_other_player(session: AsyncSession, actor: Actor, side: Side) -> None:
+    """A Burst split rolls every target at once, so its reactive side may be another
+    player's character only for a GM (issue 12: nobody rolls another player's character).
+
+    The other targets (``targets``) are numbers that read no sheet; a typed attribute with
+    ``reactive_character`` only names the side. Without ``targets``, the face to face asks
+    that player to roll their own side (:mod:`bot.services.infinity_ftf`).
+    """
+    if parse_number(side.attribute) is not None or not side.character:
+        return
+    if await is_gm(session, actor):
+        return
+    other = await characters.others_character(session, actor, side.character, system=SYSTEM)
+    if other is not None:
+        raise UserError(
+            f"{other.name} is <@{other.owner_id}>'s character, and a Burst split rolls every "
+            "target at once: ask a GM to run it, give its attribute as a number, or leave "
+            "`targets` off so that its player rolls their own side."
+        )
+
+
 async def burst_split(
     db: Database,
     dice: Dice,
@@ -297,6 +319,7 @@ async def burst_split(
         )
     async with db.unit_of_work() as session:
         a = await read_value(session, actor, active.attribute, character=active.character)
+        await _split_reads_no_other_player(session, actor, reactive)
         b = await read_value(session, actor, reactive.attribute, character=reactive.character)
         first = Target(b.value, reactive.mods, reactive.burst, rest, "Reactive")
         chosen = (first, *(t for _, t in others))

@@ -15,10 +15,11 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.actor import Actor
 from bot.errors import PermissionDenied
+from bot.i18n import N_, _
 from bot.storage.repositories import gm_roles
 
 #: Where a refusal sends a player to read who counts as a GM (kept to one line).
-WHO_IS_GM = "who is one: `/help command:gm`"
+WHO_IS_GM = N_("who is one: `/help command:gm`")
 
 #: Who started something still running in a channel (``None``: nothing is running).
 GmSource = Callable[[AsyncSession, int], Awaitable[int | None]]
@@ -55,5 +56,10 @@ async def require_gm(session: AsyncSession, actor: Actor, action: str) -> None:
 
 
 def not_a_gm(action: str) -> PermissionDenied:
-    """The one refusal for a non-GM, for callers that already know whether the actor is one."""
-    return PermissionDenied(f"Only the channel's GM can {action} ({WHO_IS_GM}).")
+    """The one refusal for a non-GM, for callers that already know whether the actor is one.
+
+    ``action`` is English, marked ``N_("…")`` where it is written, and translated here.
+    """
+    return PermissionDenied(
+        _("Only the channel's GM can {action} ({who}).", action=_(action), who=_(WHO_IS_GM))
+    )

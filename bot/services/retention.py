@@ -5,7 +5,9 @@
 - "Pay the price" offers go :data:`OFFER_DAYS` days after they expire (a press after that
   is refused either way: a missing offer reads "This roll can no longer be changed");
 - ended initiative encounters and quidditch matches go :data:`ENDED_DAYS` days after their
-  last change (running ones are never touched).
+  last change (running ones are never touched);
+- "roll your side / part" requests go :data:`REQUEST_DAYS` day after they lapse or were
+  answered (a press on a deleted request reads "This roll can no longer be answered").
 
 Each batch is its own short transaction, so pruning never holds a lock for long; the
 periodic task (:mod:`bot.cogs.retention`) runs :func:`prune` every hour.
@@ -26,6 +28,7 @@ from bot.storage.repositories import retention as repo
 
 OFFER_DAYS = 7
 ENDED_DAYS = 30
+REQUEST_DAYS = 1
 BATCH = 1000
 
 
@@ -35,6 +38,7 @@ class Pruned:
     offers: int = 0
     encounters: int = 0
     matches: int = 0
+    requests: int = 0
 
 
 async def prune(db: Database, *, now: datetime, keep_rolls: int, batch: int = BATCH) -> Pruned:
@@ -71,7 +75,14 @@ async def prune(db: Database, *, now: datetime, keep_rolls: int, batch: int = BA
         lambda session: repo.delete_ended_before(session, QuidditchMatch, ended, batch=batch),
         batch,
     )
-    return Pruned(rolls, offers, encounters, matches)
+    requests = await _in_batches(
+        db,
+        lambda session: repo.delete_requests_expired_before(
+            session, now - timedelta(days=REQUEST_DAYS), batch=batch
+        ),
+        batch,
+    )
+    return Pruned(rolls, offers, encounters, matches, requests)
 
 
 async def _in_batches(

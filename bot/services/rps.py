@@ -1,4 +1,5 @@
-"""RPS use cases: ``/rps check``, ``/rps resisted`` and ``/rps sustained …``.
+"""RPS use cases: ``/rps check`` and ``/rps sustained …``; the parties of ``/rps resisted``
+(its use case is :mod:`bot.services.rps_resisted`).
 
 A Base comes from a number, or from the active character's attribute (2 × attribute) or
 skill (skill + parent attribute), plus a named difficulty and a modifier.
@@ -14,7 +15,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from bot.actor import Actor
 from bot.errors import PermissionDenied, UserError
 from bot.i18n import N_, _
-from bot.services import offload, secrecy
+from bot.services import secrecy
 from bot.services.characters import (
     CharacterSheet,
     active_character,
@@ -31,7 +32,6 @@ from engine.systems import rps
 from engine.systems.rps import (
     CheckResult,
     FailureReason,
-    ResistedResult,
     SustainedRoll,
     SustainedTask,
     TaskStatus,
@@ -315,98 +315,6 @@ def parse_parties(
     if not specs:
         raise UserError(_("List them, e.g. `{example}`.", example=example))
     return specs
-
-
-@dataclass(frozen=True, slots=True)
-class ResistedOutcome:
-    result: ResistedResult
-    sources: dict[str, str]
-    label: str | None
-    secrecy: secrecy.Secrecy
-    # None when there are too many parties to count every roll-off exactly.
-    chances: rps.ResistedChances | None = None
-
-
-async def resisted(
-    db: Database,
-    dice: Dice,
-    actor: Actor,
-    *,
-    parties: str,
-    attribute: str | None = None,
-    skill: str | None = None,
-    label: str | None = None,
-    secret: bool = False,
-) -> ResistedOutcome:
-    """Every party checks; mentioned players roll their active RPS character's attribute or
-    skill (or the Base given after their mention)."""
-    specs = parse_parties(parties)
-    request = BaseRequest(attribute=attribute, skill=skill)
-    named: list[tuple[str, int]] = []
-    sources: dict[str, str] = {}
-    async with db.unit_of_work() as session:
-        for spec in specs:
-            if spec.user_id is None:
-                assert spec.name is not None and spec.base is not None
-                named.append((spec.name, spec.base))
-                sources[spec.name] = f"Base {spec.base}"
-                continue
-            name, base = await _player_party(session, actor, spec, request)
-            named.append((name, base.value))
-            sources[name] = " + ".join(base.parts)
-        result = rps.resisted(dice, parties=named)
-        visibility = await secrecy.decide(session, actor.channel_id, secret)
-        roll_log.add(
-            session,
-            actor,
-            system=SYSTEM,
-            input="resisted " + ", ".join(f"{n}:{b}" for n, b in named),
-            faces=[[p.check.faces for p in round_] for round_ in result.rounds],
-            outcome=(
-                f"{result.winner} wins, SL {number(result.success_level)}"
-                if result.winner
-                else f"tie between {', '.join(result.tied)}"
-            ),
-            secret=visibility.secret,
-            label=label,
-        )
-    chances = await offload.odds(rps.resisted_chances, parties=named)
-    return ResistedOutcome(result, sources, label, visibility, chances)
-
-
-async def _player_party(
-    session: AsyncSession, actor: Actor, spec: PartySpec, request: BaseRequest
-) -> tuple[str, Base]:
-    """A mentioned party: with its Base given, a number (anyone may give one); rolled from
-    the player's sheet, only by a GM (a player reads only their own sheet)."""
-    assert spec.user_id is not None
-    try:
-        sheet = await party_character(session, actor, spec.user_id, system=SYSTEM)
-    except PermissionDenied:
-        if spec.base is None:
-            raise
-        sheet = None  # a number for another player's side: their sheet stays unread
-    if sheet is None:
-        if spec.base is not None:
-            return f"<@{spec.user_id}>", Base(spec.base, (f"Base {spec.base}",))
-        raise UserError(
-            _(
-                "{player} has no active RPS character here to roll with: give their Base "
-                "instead, like `{player}:12`.",
-                player=f"<@{spec.user_id}>",
-            )
-        )
-    if spec.base is not None:
-        return sheet.name, Base(spec.base, (f"Base {spec.base}",), sheet.name)
-    if not request.from_sheet:
-        raise UserError(
-            _(
-                "Say which `attribute` or `skill` {player} rolls, or give their Base, "
-                "like `{player}:12`.",
-                player=f"<@{spec.user_id}>",
-            )
-        )
-    return sheet.name, base_from(request, sheet)
 
 
 # --- /rps sustained ---------------------------------------------------------------------------

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.errors import UserError
+from bot.i18n import _
 from bot.services import channel_settings
 from bot.services.permissions import channel_starters
 from bot.storage.models import RollLog
@@ -54,7 +55,7 @@ async def decide(session: AsyncSession, channel_id: int, requested: bool) -> Sec
     settings = await channel_settings.read(session, channel_id)
     if settings.secret_mode == "off":
         raise UserError(
-            "Secret rolls are off in this channel (a GM can change that with /settings secret)."
+            _("Secret rolls are off in this channel (a GM can change that with /settings secret).")
         )
     if settings.secret_mode == "open":
         return OPEN_MODE

@@ -771,7 +771,7 @@ MAX_TOGETHER = 1 + MAX_HELPERS
 
 def _together(pools: Sequence[Pools]) -> Sequence[Pools]:
     if not 1 <= len(pools) <= MAX_TOGETHER:
-        raise DramaError(f"Between 1 and {MAX_TOGETHER} people can work together.")
+        raise DramaError(N_("Between 1 and {count} people can work together."), count=MAX_TOGETHER)
     return [p.validated() for p in pools]
 
 

@@ -344,6 +344,12 @@ def _parties(parties: Iterable[tuple[str, int]]) -> tuple[tuple[str, int], ...]:
     return tuple(checked)
 
 
+def check_parties(parties: Sequence[tuple[str, int]]) -> tuple[tuple[str, int], ...]:
+    """The parties of a resisted action, checked as :func:`resisted` checks them (count,
+    names, Bases), without a die: a roll waiting for some parties is refused up front."""
+    return _parties(parties)
+
+
 def resisted(dice: Dice, *, parties: Sequence[tuple[str, int]]) -> ResistedResult:
     """Every party checks in the order given; ties for highest roll off among themselves."""
     checked = _parties(parties)

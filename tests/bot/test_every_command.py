@@ -22,11 +22,13 @@ keeps Hypothesis out of pytest-asyncio's event loop.
 from __future__ import annotations
 
 import asyncio
+import functools
 import importlib
 import inspect
 import json
 import logging
 import os
+import re
 import sqlite3
 import string
 from collections.abc import Iterator
@@ -34,6 +36,7 @@ from typing import Any
 
 import discord
 import pytest
+from babel.messages.pofile import read_po
 from discord import app_commands
 from discord.ext import commands
 from hypothesis import HealthCheck, Phase, given, seed, settings
@@ -43,6 +46,7 @@ from sqlalchemy.engine import make_url
 
 from bot.actor import Actor
 from bot.cogs import EXTENSIONS
+from bot.i18n import _catalogs
 from bot.render import limits
 from bot.services import sheets
 from engine.systems.coda_tables import condition_options
@@ -57,6 +61,13 @@ EXAMPLES = int(os.environ.get("NARRATOR_FUZZ_EXAMPLES", "10"))
 SEED = os.environ.get("NARRATOR_FUZZ_SEED")
 #: Commands whose one call is slow (a 2,000-match simulation) get fewer examples.
 SLOW = {"quidditch odds": 1, "dice test": 2}  # dice test: up to 100,000 dice and a chart
+#: Each command runs again with Spanish clients (issue 20), with fewer examples: the same
+#: checks (answered, within Discord's limits with the longer text, no bug), and for the
+#: command groups below, every reply must be Spanish. A group joins once its area's strings
+#: are translated; ``NARRATOR_SPANISH_GROUPS=all`` checks every group.
+SPANISH_EXAMPLES = int(os.environ.get("NARRATOR_FUZZ_EXAMPLES_ES", "3"))
+SPANISH_GROUPS = {"settings"}
+LANGUAGES = ("en", "es")
 
 
 # --------------------------------------------------------------------------- the command list
@@ -272,6 +283,10 @@ GROUP_HINTS: dict[str, dict[str, tuple[str, ...]]] = {
         "defense": ("Toughness + Dexterity", "8 + 3", "Strength", "+", "1" * 60),
         "defender": ("Ginny",),
         "defender_name": ("Filch",),
+        # /h90 attack: a character with a sheet (Health) or an NPC; the dodge's attributes.
+        "target": ("Ginny", "Troll", "Nobody"),
+        "dodge": ("Dexterity", "Dexterity + Toughness", "3", "+", "A+B+C+D+E", "1" * 60),
+        "attacker": ("Goyle",),
     },
     "infinity": {
         "character": ("Trooper",),
@@ -521,6 +536,44 @@ def check_message(content: str | None, embeds: list[discord.Embed], where: str) 
     assert total <= limits.TOTAL, f"{where}: embeds of {total} characters"
 
 
+def _chunks(text: str, shortest: int) -> list[str]:
+    """The literal parts of a message (between placeholders) long enough to recognise."""
+    return [
+        part.strip()
+        for part in re.split(r"\{[^{}]*\}|\n", text)
+        if len(part.strip()) >= shortest and re.search(r"[A-Za-z]{3}", part)
+    ]
+
+
+@functools.cache
+def _catalog_chunks() -> tuple[frozenset[str], frozenset[str]]:
+    """English parts that a Spanish reply must not show, and Spanish parts it should."""
+    english: set[str] = set()
+    spanish: set[str] = set()
+    for message in read_po(_catalogs.catalog_paths("es")[0].open("rb")):
+        if not message.id or isinstance(message.id, tuple) or message.id == message.string:
+            continue
+        english.update(_chunks(message.id, 12))
+        spanish.update(_chunks(str(message.string), 6))
+    shared = english & spanish
+    return frozenset(english - shared), frozenset(spanish - shared)
+
+
+def check_spanish_reply(content: str | None, embeds: list[discord.Embed], where: str) -> None:
+    """A reply in Spanish: some of the catalog's Spanish in it, none of its English."""
+    parts = [content or ""]
+    for embed in embeds:
+        data = embed.to_dict()
+        parts += [data.get("title", ""), data.get("description", "")]
+        parts += [f"{f['name']}\n{f['value']}" for f in data.get("fields", [])]
+        parts.append(data.get("footer", {}).get("text", ""))
+    text = "\n".join(parts)
+    english, spanish = _catalog_chunks()
+    leaked = sorted(chunk for chunk in english if chunk in text)
+    assert not leaked, f"{where}: English in a Spanish reply: {leaked[:3]}"
+    assert any(chunk in text for chunk in spanish), f"{where}: not Spanish: {text[:300]!r}"
+
+
 def snapshot(path: str) -> dict[str, list[tuple[Any, ...]]]:
     """Every row of every table: what a refused command must leave untouched."""
     with sqlite3.connect(path) as connection:
@@ -725,12 +778,30 @@ def logged_errors(caplog: pytest.LogCaptureFixture) -> pytest.LogCaptureFixture:
     return caplog
 
 
+def spanish_checked(name: str) -> bool:
+    groups = os.environ.get("NARRATOR_SPANISH_GROUPS")
+    if groups == "all":
+        return True
+    return name.split()[0] in (set(groups.split(",")) if groups else SPANISH_GROUPS)
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
 @pytest.mark.parametrize("name", COMMANDS)
 async def test_every_command_survives_any_input(
-    table: Table, name: str, logged_errors: pytest.LogCaptureFixture
+    table: Table,
+    name: str,
+    language: str,
+    logged_errors: pytest.LogCaptureFixture,
+    as_spanish: Any,
 ) -> None:
     command = _tree_leaves(table)[name]
     count = SLOW.get(name, EXAMPLES)
+    in_spanish = language == "es"
+    if in_spanish:
+        count = min(count, SPANISH_EXAMPLES)
+        for member in (table.alice, table.gm):
+            as_spanish(member)
+    check_spanish = in_spanish and spanish_checked(name)
     examples = draw_examples(command, count)
     plausible = draw_examples(command, count, plausible=True)
     guild = table.guild
@@ -765,8 +836,14 @@ async def test_every_command_survives_any_input(
         replies = [m for m in [result.response, *result.followups] if m is not None]
         # A form (modal) is an answer too: /sheet edit, /macro run asking for values.
         assert result.acknowledged and (replies or result.modal), f"{where}: no answer"
+        # /settings language and my-language may choose English: then English is right.
+        spanish = check_spanish and (
+            await table.bot.languages.language_for("es-ES", channel.id, member.id) == "es"
+        )
         for reply in replies:
             check_message(reply.content, reply.embeds, where)
+            if spanish:
+                check_spanish_reply(reply.content, reply.embeds, where)
         if table.env.errors_since(cursor):  # refused (a bug would fail the test at teardown)
             assert snapshot(path) == before, f"{where}: refused, yet the database changed"
         assert not logged_errors.records, f"{where}: {logged_errors.records[0].getMessage()}"

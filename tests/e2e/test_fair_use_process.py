@@ -94,3 +94,32 @@ async def test_user_text_pings_nobody_and_a_turn_pings_its_player(running: Runni
     assert f"<@{alice}>" in turn.content
     assert [int(u) for u in turn.data["allowed_mentions"]["users"]] == [alice]
     assert turn.data["allowed_mentions"]["parse"] == []
+
+
+async def test_a_resisted_action_asks_the_other_player_for_their_part(running: Running) -> None:
+    """Issue 12, item 3: a player's resisted action naming another player's character pings
+    exactly that player, whose **Roll my part** (theirs alone) completes the result."""
+    fake, _bot = running
+    channel = fake.channel(6)
+    alice, bob = fake.user_id("alice"), fake.user_id("bob")
+    for user, name, strength in (("alice", "Daniela", 5), ("bob", "Rupert", 6)):
+        await fake.interact("sheet create", channel=channel, user=user, name=name, system="rps")
+        await fake.interact(
+            "sheet set", channel=channel, user=user, attribute="Strength", value=strength
+        )
+    asked = await fake.interact(
+        "rps resisted",
+        channel=channel,
+        user="alice",
+        parties=f"Brute:12, <@{alice}>, <@{bob}>",
+        attribute="Strength",
+    )
+    assert not asked.ephemeral and asked.content.startswith(f"<@{bob}>: Daniela asks")
+    assert [int(u) for u in asked.data["allowed_mentions"]["users"]] == [bob]
+    assert asked.message is not None
+    refused = await fake.click(asked.message, user="carol", label="Roll my part")
+    assert refused.ephemeral and f"Only <@{bob}> can roll a part" in refused.content
+    pressed = await fake.click(asked.message, user="bob", label="Roll my part")
+    assert not pressed.ephemeral and pressed.embeds, pressed.callback
+    assert pressed.embeds[0]["title"].startswith("⚔️ ")
+    assert "Rupert" in str(pressed.embeds[0])

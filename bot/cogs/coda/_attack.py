@@ -12,12 +12,11 @@ from typing import Any
 
 import discord
 
-from bot.cogs._common import actor_from, send_roll
-from bot.cogs._confirm import answer_error
+from bot.cogs._attack import post, press
+from bot.cogs._common import actor_from
 from bot.render.coda_attack import exchange_embed
 from bot.services import coda_attack as service
-from bot.services.coda_attack import AttackRequest, Exchange, ExchangeClosed
-from bot.tree import send_ephemeral
+from bot.services.coda_attack import AttackRequest, Exchange
 from engine.systems.coda_attack import Defence
 
 STYLES = {
@@ -53,37 +52,15 @@ class DefendButton(
         return cls(int(match["attack"]), Defence(match["choice"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        try:
-            exchange = await service.answer(
-                interaction.client.db,  # type: ignore[attr-defined]
-                interaction.client.dice,  # type: ignore[attr-defined]
-                actor_from(interaction),
-                self.attack_id,
-                self.choice,
-                now=interaction.created_at,
-            )
-        except ExchangeClosed as closed:
-            # Over or too late: take the buttons away for everyone, and say why.
-            await interaction.response.edit_message(view=None)
-            await send_ephemeral(interaction, str(closed))
-            return
-        except Exception as error:  # a button has no command tree to answer its errors
-            await answer_error(interaction, error)
-            return
-        await interaction.response.edit_message(
-            embed=exchange_embed(exchange, reveal=not exchange.secrecy.secret), view=None
+        answered = service.answer(
+            interaction.client.db,  # type: ignore[attr-defined]
+            interaction.client.dice,  # type: ignore[attr-defined]
+            actor_from(interaction),
+            self.attack_id,
+            self.choice,
+            now=interaction.created_at,
         )
-        if exchange.secrecy.secret:
-            await send_roll(interaction, exchange_embed(exchange), exchange.secrecy)
-        if exchange.health is not None and not exchange.secrecy.secret:
-            await _refresh_tracker(interaction)
-
-
-async def _refresh_tracker(interaction: discord.Interaction) -> None:
-    """Health changed: the channel's initiative tracker (if an encounter runs) shows it."""
-    tracker = interaction.client.get_cog("InitiativeCog")  # type: ignore[attr-defined]
-    if tracker is not None:
-        await tracker.refresh_tracker(interaction.channel, interaction.channel_id or 0)
+        await press(interaction, answered, exchange_embed)
 
 
 def defend_view(exchange: Exchange) -> discord.ui.View | None:
@@ -105,12 +82,4 @@ async def run_attack(interaction: discord.Interaction, request: AttackRequest) -
         request,
         now=interaction.created_at,
     )
-    view = defend_view(exchange)
-    if not exchange.secrecy.secret:
-        await send_roll(interaction, exchange_embed(exchange), exchange.secrecy, view=view)
-        return
-    await send_roll(interaction, exchange_embed(exchange), exchange.secrecy)
-    kwargs: dict[str, Any] = {"embed": exchange_embed(exchange, reveal=False)}
-    if view is not None:
-        kwargs["view"] = view
-    await interaction.followup.send(**kwargs)
+    await post(interaction, exchange, exchange_embed, defend_view(exchange))

@@ -10,7 +10,7 @@ from discord import app_commands
 from bot.cogs._common import Choices, NarratorCog, actor_from, safe_autocomplete, send_roll
 from bot.cogs._options import CHARACTER_HELP, ROLL_HELP, Label, SheetName
 from bot.cogs._sheets import attribute_autocomplete, character_autocomplete, skill_autocomplete
-from bot.cogs._side_request import register, send_challenge
+from bot.cogs._side_request import register, send_challenge, send_parts
 from bot.cogs.coda._attack import run_attack
 from bot.cogs.coda._coda_options import (
     DIFFICULTIES,
@@ -33,15 +33,17 @@ from bot.cogs.coda._coda_options import (
 from bot.render import coda as render
 from bot.render.coda_reference import table_embed
 from bot.services import coda as service
+from bot.services import coda_combined
 from bot.services import coda_opposed as opposed
 from bot.services.coda_attack import AttackRequest
-from bot.services.side_requests import Challenge
+from bot.services.side_requests import Challenge, PartsRequest
 from engine.systems import coda, coda_reference
 
 __all__ = ["TN", "CodaCog", "Modifier", "Penalty"]
 
 
 register(opposed.KIND, opposed.roll_their_side, render.opposed_embed)
+register(coda_combined.KIND, coda_combined.roll_their_part, render.combined_embed, parts=True)
 
 
 class CodaCog(NarratorCog):
@@ -312,7 +314,7 @@ class CodaCog(NarratorCog):
     )
     @app_commands.describe(
         leader="The leader: a modifier (+4) or a character's name",
-        helpers="Helpers in order, separated by commas: modifiers or characters' names",
+        helpers="Helpers in order, by commas: modifiers or characters (a player rolls their own)",
         skill="The skill, attribute or reaction the characters roll",
         attribute=UNTRAINED_HELP,
         tn=TEST_HELP["tn"],
@@ -340,7 +342,7 @@ class CodaCog(NarratorCog):
         label: Label | None = None,
         secret: bool = False,
     ) -> None:
-        outcome = await service.roll_combined(
+        outcome = await coda_combined.combined(
             self.db,
             self.dice,
             actor_from(interaction),
@@ -353,7 +355,11 @@ class CodaCog(NarratorCog):
             conditions=conditions,
             label=label,
             secret=secret,
+            now=interaction.created_at,
         )
+        if isinstance(outcome, PartsRequest):
+            await send_parts(interaction, coda_combined.KIND, outcome)
+            return
         embed = render.combined_embed(outcome, interaction.user.display_name)
         await send_roll(interaction, embed, outcome.secrecy)
 

@@ -13,19 +13,16 @@ from bot.cogs._common import NarratorCog, actor_from, send_roll, typed_mentions
 from bot.cogs._confirm import answer_error
 from bot.cogs._options import CHARACTER_HELP, ROLL_HELP, Label, SheetName
 from bot.cogs._sheets import attribute_autocomplete, character_autocomplete, skill_autocomplete
-from bot.cogs._side_request import register, send_challenge
-from bot.i18n import (
-    _,
-    set_language,  # i18n: interim hook, 20a replaces
-)
-from bot.i18n.choice import language_of  # i18n: interim hook, 20a replaces
+from bot.cogs._side_request import register, send_challenge, send_parts
+from bot.i18n import _
 from bot.ratelimit import within_limits
 from bot.render import drama as render
 from bot.services import drama as service
+from bot.services import drama_helpers
 from bot.services import drama_opposed as opposed_service
 from bot.services.drama import OfferClosed, PoolRequest
 from bot.services.rps import PARTIES_LENGTH
-from bot.services.side_requests import Challenge
+from bot.services.side_requests import Challenge, PartsRequest
 from bot.storage.db import track_writes
 from bot.tree import send_ephemeral
 from engine.systems import drama
@@ -107,7 +104,6 @@ class PayPriceButton(
         return cls(int(match["offer"]))
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
-        set_language(language_of(interaction.locale))  # i18n: interim hook, 20a replaces
         return await within_limits(interaction)  # a press counts like a command
 
     async def callback(self, interaction: discord.Interaction) -> None:
@@ -143,6 +139,20 @@ class PayPriceButton(
 register(opposed_service.KIND, opposed_service.roll_their_side, render.opposed_embed)
 
 
+def _price_button(outcome: service.RollOutcome) -> list[discord.ui.Item[Any]]:
+    """A test worked together that ends in "Yes, but…": the roller's Pay the price."""
+    return [PayPriceButton(outcome.offer_id)] if outcome.offer_id is not None else []
+
+
+register(
+    drama_helpers.KIND,
+    drama_helpers.roll_their_part,
+    render.test_embed,
+    parts=True,
+    extra=_price_button,
+)
+
+
 class DramaCog(NarratorCog):
     drama_group = app_commands.Group(
         name="drama",
@@ -155,8 +165,8 @@ class DramaCog(NarratorCog):
     @app_commands.describe(
         target=locale_str("A resisted test: the target's stat or skill, added to Rd"),
         helpers=locale_str(
-            "Working together, e.g. 'Tom:3, @bob': each rolls their Bd with the full "
-            "resistance; the nets add up"
+            "Working together, e.g. 'Tom:3, @bob' (a mentioned player rolls their own "
+            "part); the nets add up"
         ),
         risk=locale_str(
             "GM: the roller's penalty dice are rolled as a risk this test (Dd instead of Rd)"
@@ -203,7 +213,7 @@ class DramaCog(NarratorCog):
             hand,
             risk,
         )
-        outcome = await service.test(
+        outcome = await drama_helpers.test(
             self.db,
             self.dice,
             actor_from(interaction),
@@ -214,6 +224,9 @@ class DramaCog(NarratorCog):
             secret=secret,
             character=character,
         )
+        if isinstance(outcome, PartsRequest):
+            await send_parts(interaction, drama_helpers.KIND, outcome)
+            return
         embed = render.test_embed(outcome, interaction.user.display_name)
         view = price_view(outcome.offer_id) if outcome.offer_id is not None else None
         await send_roll(interaction, embed, outcome.secrecy, view=view)

@@ -7,6 +7,7 @@ import io
 
 import discord
 from discord import app_commands
+from discord.app_commands import locale_str
 
 from bot.cogs._commitment import RevealView
 from bot.cogs._common import NarratorCog, actor_from, send_pages
@@ -19,10 +20,14 @@ MAX_ROLL_ID = 2**31 - 1
 
 
 class HistoryCog(NarratorCog):
-    @app_commands.command(name="history", description="The channel's latest rolls, newest first")
+    @app_commands.command(
+        name="history", description=locale_str("The channel's latest rolls, newest first")
+    )
     @app_commands.describe(
-        count="How many rolls to show (1–100, default 10)",
-        reveal="Reveal your secret roll with this id (GMs: any): its record, salt and commitment",
+        count=locale_str("How many rolls to show (1–100, default 10)"),
+        reveal=locale_str(
+            "Reveal your secret roll with this id (GMs: any): its record, salt and commitment"
+        ),
     )
     async def history(
         self,

@@ -1,4 +1,4 @@
-"""``/h90 roll|defended|opposed``."""
+"""``/h90 roll|defended|opposed|attack``."""
 
 from __future__ import annotations
 
@@ -10,15 +10,19 @@ from bot.cogs._common import Choices, NarratorCog, actor_from, safe_autocomplete
 from bot.cogs._options import CHARACTER_HELP, ROLL_HELP, Label, SheetName
 from bot.cogs._sheets import attribute_autocomplete, character_autocomplete, sheet_names_from
 from bot.cogs._side_request import register, send_challenge
+from bot.cogs.hogwarts1990._attack import run_attack
 from bot.render import hogwarts1990 as render
 from bot.services import characters
 from bot.services import hogwarts1990 as service
+from bot.services.hogwarts1990_attack import DEFAULT_DODGE, AttackRequest
 from bot.services.side_requests import Challenge
 from engine.systems import hogwarts1990 as h90
+from engine.systems import hogwarts1990_attack as attack_rules
 
 Bonus = app_commands.Range[int, h90.BONUS_MIN, h90.BONUS_MAX]
 CHOICE_LENGTH = 100
 Difficulty = app_commands.Range[int, h90.DIFFICULTY_MIN, h90.DIFFICULTY_MAX]
+Damage = app_commands.Range[int, attack_rules.DAMAGE_MIN, attack_rules.DAMAGE_MAX]
 
 _HELP = {
     "attribute": locale_str("An attribute of your character (added to the roll)"),
@@ -159,6 +163,51 @@ class Hogwarts1990Cog(NarratorCog):
             outcome.secrecy,
         )
 
+    @group.command(
+        name="attack",
+        description=locale_str("Attack in a skirmish; the target may dodge (a defended roll)"),
+    )
+    @app_commands.describe(
+        target=locale_str("Who is attacked: a character in this channel, or an NPC's name"),
+        difficulty=locale_str("The attack's difficulty number (a dodge raises it)"),
+        dodge=locale_str("The attribute(s) a dodge adds to the difficulty (default Dexterity)"),
+        npc_dodge=locale_str("What an NPC's dodge adds (an NPC has no sheet)"),
+        damage=locale_str("Health a hit costs the target (default 1)"),
+        attacker=locale_str("A name for an attacker without a sheet (an NPC; give its bonus)"),
+        **{option: text for option, text in _HELP.items() if option != "label"},
+    )
+    async def attack(
+        self,
+        interaction: discord.Interaction,
+        target: SheetName,
+        difficulty: Difficulty,
+        attribute: SheetName | None = None,
+        bonus: Bonus | None = None,
+        dodge: app_commands.Range[str, 1, 100] = DEFAULT_DODGE,
+        npc_dodge: Bonus = 0,
+        damage: Damage = attack_rules.DAMAGE_DEFAULT,
+        stress: bool = False,
+        advantage: bool = False,
+        character: SheetName | None = None,
+        attacker: SheetName | None = None,
+        secret: bool = False,
+    ) -> None:
+        await run_attack(
+            interaction,
+            AttackRequest(
+                target=target,
+                difficulty=difficulty,
+                roller=service.Roller(attribute, bonus, character, stress, advantage),
+                dodge=dodge,
+                npc_dodge=npc_dodge,
+                damage=damage,
+                attacker=attacker,
+                secret=secret,
+            ),
+        )
+
+    attack.autocomplete("attribute")(attribute_autocomplete)
+    attack.autocomplete("character")(character_autocomplete)
     roll.autocomplete("attribute")(attribute_autocomplete)
     roll.autocomplete("character")(character_autocomplete)
     defended.autocomplete("attribute")(attribute_autocomplete)

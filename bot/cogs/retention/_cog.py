@@ -51,6 +51,6 @@ class RetentionCog(NarratorCog):
         except Exception:
             log.exception("pruning old rows failed; the next pass retries")
             return None
-        if any((pruned.rolls, pruned.offers, pruned.encounters, pruned.matches)):
+        if any((pruned.rolls, pruned.offers, pruned.encounters, pruned.matches, pruned.requests)):
             log.info("pruned %s", pruned)
         return pruned

@@ -2,8 +2,10 @@
 
 from discord.ext import commands
 
+from bot.cogs._side_request import RollSideButton
 from bot.cogs.rps._cog import RpsCog
 
 
 async def setup(bot: commands.Bot) -> None:
     await bot.add_cog(RpsCog(bot))
+    bot.add_dynamic_items(RollSideButton)  # Roll my part of a resisted action; idempotent

@@ -9,11 +9,14 @@ from discord.app_commands import locale_str
 from bot.cogs._common import NarratorCog, actor_from, send_roll, typed_mentions
 from bot.cogs._options import ROLL_HELP, Label, SheetName
 from bot.cogs._sheets import attribute_autocomplete, skill_autocomplete
+from bot.cogs._side_request import register, send_parts
 from bot.i18n import _
 from bot.render import rps as render
 from bot.render.common import signed
 from bot.services import rps as service
+from bot.services import rps_resisted
 from bot.services.rps import BaseRequest
+from bot.services.side_requests import PartsRequest
 from engine.systems import rps
 
 BaseValue = app_commands.Range[int, rps.MIN_BASE, rps.MAX_BASE]
@@ -41,6 +44,9 @@ _CHECK_HELP = {
 AUTOMATIC_HELP = locale_str(
     "GM: no reasonable chance of failure, so no roll: an automatic success (SL 1)"
 )
+
+
+register(rps_resisted.KIND, rps_resisted.roll_their_part, render.resisted_embed, parts=True)
 
 
 class RpsCog(NarratorCog):
@@ -92,7 +98,8 @@ class RpsCog(NarratorCog):
     )
     @app_commands.describe(
         parties=locale_str(
-            "Who resists whom, e.g. 'Johnny:12, Franky:9, @alice' (a player rolls their character)"
+            "Who resists whom, e.g. 'Johnny:12, Franky:9, @alice' (a player rolls their "
+            "own character)"
         ),
         attribute=locale_str("What mentioned players roll: 2 × this attribute"),
         skill=locale_str("What mentioned players roll: this skill + its attribute"),
@@ -108,7 +115,7 @@ class RpsCog(NarratorCog):
         label: Label | None = None,
         secret: bool = False,
     ) -> None:
-        outcome = await service.resisted(
+        outcome = await rps_resisted.resisted(
             self.db,
             self.dice,
             actor_from(interaction),
@@ -117,7 +124,11 @@ class RpsCog(NarratorCog):
             skill=skill,
             label=label,
             secret=secret,
+            now=interaction.created_at,
         )
+        if isinstance(outcome, PartsRequest):
+            await send_parts(interaction, rps_resisted.KIND, outcome)
+            return
         embed = render.resisted_embed(outcome, interaction.user.display_name)
         await send_roll(interaction, embed, outcome.secrecy)
 

@@ -3,11 +3,13 @@
 A feature adds its module here (one line) and a migration under ``migrations/versions``.
 """
 
+from bot.storage.models.attacks import AttackExchange
 from bot.storage.models.base import Base
 from bot.storage.models.channels import ChannelSettings, GuildGmRole
 from bot.storage.models.characters import ActiveCharacter, Character
 from bot.storage.models.coda import CodaAttack, CodaExtendedTask
 from bot.storage.models.initiative import InitiativeEncounter
+from bot.storage.models.languages import LanguageChoice
 from bot.storage.models.macros import Macro
 from bot.storage.models.quidditch import HousePoints, QuidditchMatch
 from bot.storage.models.rolls import RollLog
@@ -21,6 +23,7 @@ from bot.storage.models.side_requests import SideRequest
 
 __all__ = [
     "ActiveCharacter",
+    "AttackExchange",
     "Base",
     "ChannelSettings",
     "Character",
@@ -30,6 +33,7 @@ __all__ = [
     "GuildGmRole",
     "HousePoints",
     "InitiativeEncounter",
+    "LanguageChoice",
     "Macro",
     "PenaltyLogEntry",
     "PenaltyPool",

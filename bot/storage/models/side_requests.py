@@ -33,6 +33,9 @@ class SideRequest(Base):
     challenger_side: Mapped[dict[str, Any]] = mapped_column(default=dict)
     #: What the other side rolls and the roll's own options (label, …).
     options: Mapped[dict[str, Any]] = mapped_column(default=dict)
-    expires_at: Mapped[datetime] = mapped_column()
+    expires_at: Mapped[datetime] = mapped_column(index=True)
     state: Mapped[str] = mapped_column(String(16), default="pending")
+    #: A roll waiting for several players (``options["asked"]``): each one's part, keyed by
+    #: their user id (as text), once they pressed; None for a two-sided request.
+    answers: Mapped[dict[str, Any] | None] = mapped_column(default=None)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)

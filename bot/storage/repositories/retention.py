@@ -8,7 +8,7 @@ from typing import Any
 from sqlalchemy import delete, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from bot.storage.models import DramaPriceOffer, RollLog
+from bot.storage.models import DramaPriceOffer, RollLog, SideRequest
 
 
 async def roll_channels_over(session: AsyncSession, keep: int) -> list[int]:
@@ -53,6 +53,20 @@ async def delete_offers_expired_before(
         .limit(batch)
     )
     return await _delete_ids(session, DramaPriceOffer, ids)
+
+
+async def delete_requests_expired_before(
+    session: AsyncSession, before: datetime, *, batch: int
+) -> int:
+    """Delete up to ``batch`` "roll your side / part" requests whose window closed before
+    ``before`` (answered or not: the window bounds them all)."""
+    ids = (
+        select(SideRequest.id)
+        .where(SideRequest.expires_at < before)
+        .order_by(SideRequest.id)
+        .limit(batch)
+    )
+    return await _delete_ids(session, SideRequest, ids)
 
 
 async def delete_ended_before(

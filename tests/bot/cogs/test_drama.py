@@ -422,7 +422,7 @@ async def test_a_yes_but_together_offers_the_roller_the_price(table: Table) -> N
         (", ".join(f"H{i}:1" for i in range(11)), "At most 10 helpers"),
         ("Tom:99", "between 0 and 60"),
         ("{alice}", "You roll your own test already"),
-        ("{carol}", "Only a GM can roll with"),
+        ("{carol}", "Say which `attribute` or `skill` the helpers you mention roll"),
     ],
 )
 async def test_working_together_refusals(table: Table, helpers: str, message: str) -> None:
@@ -448,11 +448,14 @@ async def test_a_mentioned_helper_needs_a_stat_to_roll(table: Table) -> None:
 async def test_a_player_never_reads_another_player_s_sheet_as_a_helper(table: Table) -> None:
     await william(table)
     await peter(table)
-    refused = await table.alice.slash(
+    # Naming him asks him to roll his own part (tests/bot/cogs/test_roll_your_part.py): only
+    # William's 5Bd are drawn, and nothing of Peter (name, penalty die) is read or shown.
+    table.bot.dice = ScriptedDice([5, 5, 3, 3, 3])
+    asked = await table.alice.slash(
         table.channel, "drama test", skill="Riding", helpers=f"<@{table.bob.id}>"
     )
-    assert refused.ephemeral
-    assert f"Only a GM can roll with <@{table.bob.id}>'s character" in text_of(refused)
+    assert not asked.ephemeral and table.bot.dice.remaining == 0
+    assert "Peter" not in text_of(asked) and "Rd" not in text_of(asked)
     # A number for Bob's side reads nothing of Peter: no name, no penalty die.
     table.bot.dice = ScriptedDice([5, 5, 5, 3, 3, 3])
     given = await table.alice.slash(

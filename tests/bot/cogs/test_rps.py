@@ -321,14 +321,17 @@ async def test_sustained_refusals_and_abandon(table: Table) -> None:
 
 async def test_a_player_cannot_read_another_player_s_attributes_as_a_party(table: Table) -> None:
     await daniela(table)
-    refused = await table.bob.slash(
+    # Naming her asks her to roll her own part (tests/bot/cogs/test_roll_your_part.py):
+    # only Brute's dice are drawn, and nothing of Daniela's sheet is read or shown.
+    table.bot.dice = ScriptedDice([5, 5])
+    asked = await table.bob.slash(
         table.channel,
         "rps resisted",
         parties=f"Brute:12, <@{table.alice.id}>",
         attribute="Strength",
     )
-    assert refused.ephemeral
-    assert f"Only a GM can roll with <@{table.alice.id}>'s character" in text_of(refused)
+    assert not asked.ephemeral and table.bot.dice.remaining == 0
+    assert "Daniela" not in text_of(asked) and "Strength 5" not in text_of(asked)
     # A Base given for her reads nothing of Daniela's sheet, not even her name.
     table.bot.dice = ScriptedDice([2, 2, 9, 9])
     given = await table.bob.slash(

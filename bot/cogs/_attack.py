@@ -1,0 +1,98 @@
+"""What every system's attack exchange does on Discord (``/coda attack``, ``/h90 attack``).
+
+An exchange is one message that follows the attack: posted with the defender's buttons,
+edited in place when they answer. A secret exchange shows the table who attacks whom and
+what came of it; the full copies (with the dice) go to the roller, to the defender once
+they answer, and to the GM. The buttons are each system's own
+:class:`discord.ui.DynamicItem`; their callbacks hand the press to :func:`press`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import Any, Protocol, TypeVar
+
+import discord
+
+from bot.cogs._common import send_roll
+from bot.cogs._confirm import answer_error
+from bot.services.attack_exchange import ExchangeClosed
+from bot.services.characters import ResourceChange
+from bot.services.secrecy import Secrecy
+from bot.tree import send_ephemeral
+
+
+class Shown(Protocol):
+    """What the shared code reads of any system's exchange."""
+
+    @property
+    def secrecy(self) -> Secrecy: ...
+
+    @property
+    def health(self) -> ResourceChange | None: ...
+
+
+E = TypeVar("E", bound=Shown)
+#: Draws an exchange; ``reveal`` False is the table's copy of a secret one (no dice).
+Embedder = Callable[..., discord.Embed]
+
+
+def _health_changed(exchange: Shown) -> bool:
+    return exchange.health is not None
+
+
+async def press(
+    interaction: discord.Interaction,
+    answered: Awaitable[E],
+    embed: Embedder,
+    *,
+    tracker_changed: Callable[[E], bool] = _health_changed,
+    view: Callable[[E], discord.ui.View | None] | None = None,
+) -> E | None:
+    """Await the service's answer to a button press and show it: the exchange's message
+    edited in place (its buttons gone unless ``view`` gives new ones), the secret copies
+    sent, the tracker refreshed when the answer changed what it shows. None when refused."""
+    try:
+        exchange = await answered
+    except ExchangeClosed as closed:
+        # Over or too late: take the buttons away for everyone, and say why.
+        await interaction.response.edit_message(view=None)
+        await send_ephemeral(interaction, str(closed))
+        return None
+    except Exception as error:  # a button has no command tree to answer its errors
+        await answer_error(interaction, error)
+        return None
+    secret = exchange.secrecy.secret
+    await interaction.response.edit_message(
+        embed=embed(exchange, reveal=not secret), view=view(exchange) if view else None
+    )
+    if secret:
+        await send_roll(interaction, embed(exchange), exchange.secrecy)
+    if tracker_changed(exchange) and not secret:
+        await refresh_tracker(interaction)
+    return exchange
+
+
+async def refresh_tracker(interaction: discord.Interaction) -> None:
+    """The channel's initiative tracker (if an encounter runs) shows the latest state."""
+    tracker = interaction.client.get_cog("InitiativeCog")  # type: ignore[attr-defined]
+    if tracker is not None:
+        await tracker.refresh_tracker(interaction.channel, interaction.channel_id or 0)
+
+
+async def post(
+    interaction: discord.Interaction,
+    exchange: Shown,
+    embed: Embedder,
+    view: discord.ui.View | None,
+) -> None:
+    """The exchange's first message (with the buttons while it waits). A secret one: the
+    roller's and the GM's full copies, then the table's copy carrying the buttons."""
+    if not exchange.secrecy.secret:
+        await send_roll(interaction, embed(exchange), exchange.secrecy, view=view)
+        return
+    await send_roll(interaction, embed(exchange), exchange.secrecy)
+    kwargs: dict[str, Any] = {"embed": embed(exchange, reveal=False)}
+    if view is not None:
+        kwargs["view"] = view
+    await interaction.followup.send(**kwargs)

@@ -1,0 +1,167 @@
+"""Which language to answer in, from the choices stored per channel and per user.
+
+A GM picks a channel's language (``/settings language``), anyone their own
+(``/settings my-language``); without either, the language of the user's Discord client.
+Every interaction needs this before its first word, so the choices are cached in-process:
+one query reads both a user's and a channel's choice on a miss, nothing on a hit.
+
+Staleness: a change made through this process forgets the cached entries at once. Another
+process (another shard) keeps its cached value until it expires (``ttl``, 60 s): a user who
+changes their language in one server may see the old one in a server handled by another
+process for up to a minute. Channels belong to one guild, hence to one shard, so a channel's
+choice is only stale across processes that share a guild (restarts, rolling deploys).
+"""
+
+from __future__ import annotations
+
+import time
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from bot.actor import Actor
+from bot.errors import UserError
+from bot.i18n import N_, _, available_languages
+from bot.i18n.choice import choose_language
+from bot.services.permissions import require_gm
+from bot.storage import Database
+from bot.storage.models.languages import CHANNEL, USER
+from bot.storage.repositories import languages as repository
+
+#: The value that removes a choice (back to the default), as the settings commands take it.
+DEFAULT = "default"
+
+Key = tuple[str, int]
+
+
+class LanguageChoices:
+    """The stored choices, cached in-process (LRU, ``size`` entries, ``ttl`` seconds)."""
+
+    def __init__(
+        self,
+        db: Database,
+        *,
+        ttl: float = 60.0,
+        size: int = 50_000,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.db = db
+        self.ttl = ttl
+        self.size = size
+        self.clock = clock
+        self.queries = 0  # database reads so far: the tests count them
+        self._cache: OrderedDict[Key, tuple[float, str | None]] = OrderedDict()
+
+    def cached(self, channel_id: int | None, user_id: int | None) -> tuple[str | None, ...] | None:
+        """Both choices when the cache holds them (no query), else None."""
+        now = self.clock()
+        values: list[str | None] = []
+        for scope, target in ((CHANNEL, channel_id), (USER, user_id)):
+            if target is None:
+                values.append(None)
+                continue
+            entry = self._cache.get((scope, target))
+            if entry is None or entry[0] <= now:
+                return None
+            values.append(entry[1])
+        return tuple(values)
+
+    async def choices(self, channel_id: int | None, user_id: int | None) -> tuple[str | None, ...]:
+        """The channel's and the user's choices (None: not chosen), at most one query."""
+        keys = [(CHANNEL, channel_id), (USER, user_id)]
+        now = self.clock()
+        found: dict[Key, str | None] = {}
+        missing: list[Key] = []
+        for scope, target in keys:
+            if target is None:
+                continue
+            entry = self._cache.get((scope, target))
+            if entry is not None and entry[0] > now:
+                self._cache.move_to_end((scope, target))
+                found[(scope, target)] = entry[1]
+            else:
+                missing.append((scope, target))
+        if missing:
+            self.queries += 1
+            async with self.db.unit_of_work(read_only=True) as session:
+                stored = await repository.read(session, missing)
+            for key in missing:
+                found[key] = stored.get(key)
+                self._remember(key, stored.get(key), now)
+        return tuple(
+            found.get((scope, target)) if target is not None else None for scope, target in keys
+        )
+
+    async def language_for(
+        self, client_locale: object, channel_id: int | None, user_id: int | None
+    ) -> str:
+        """The language to answer this user in this channel."""
+        channel, user = await self.choices(channel_id, user_id)
+        return choose_language(client_locale, channel, user)
+
+    def forget(self, scope: str, target_id: int) -> None:
+        """Drop a cached choice (it changed): the next interaction reads it again."""
+        self._cache.pop((scope, target_id), None)
+
+    def _remember(self, key: Key, language: str | None, now: float) -> None:
+        self._cache[key] = (now + self.ttl, language)
+        self._cache.move_to_end(key)
+        while len(self._cache) > self.size:
+            self._cache.popitem(last=False)
+
+
+@dataclass(frozen=True, slots=True)
+class LanguageSettings:
+    """What ``/settings show`` tells about languages here."""
+
+    channel: str | None
+    user: str | None
+
+
+def checked(language: str) -> str | None:
+    """A language code from a command, validated; None for :data:`DEFAULT` (remove)."""
+    if language == DEFAULT:
+        return None
+    if language not in available_languages():
+        raise UserError(
+            _(
+                "Unknown language `{language}`. Languages: {languages}.",
+                language=language[:16],
+                languages=", ".join(available_languages()),
+            )
+        )
+    return language
+
+
+async def set_channel_language(
+    db: Database, cache: LanguageChoices, actor: Actor, language: str
+) -> str | None:
+    """A GM sets (or, with :data:`DEFAULT`, removes) the channel's language."""
+    chosen = checked(language)
+    async with db.unit_of_work() as session:
+        await require_gm(session, actor, N_("set the channel's language"))
+        if chosen is None:
+            await repository.forget(session, CHANNEL, actor.channel_id)
+        else:
+            await repository.choose(session, CHANNEL, actor.channel_id, chosen, actor.user_id)
+    cache.forget(CHANNEL, actor.channel_id)
+    return chosen
+
+
+async def set_user_language(
+    db: Database, cache: LanguageChoices, user_id: int, language: str
+) -> str | None:
+    """A user sets (or removes) their own language, everywhere."""
+    chosen = checked(language)
+    async with db.unit_of_work() as session:
+        if chosen is None:
+            await repository.forget(session, USER, user_id)
+        else:
+            await repository.choose(session, USER, user_id, chosen, user_id)
+    cache.forget(USER, user_id)
+    return chosen
+
+
+async def show(cache: LanguageChoices, channel_id: int, user_id: int) -> LanguageSettings:
+    channel, user = await cache.choices(channel_id, user_id)
+    return LanguageSettings(channel=channel, user=user)

@@ -1,0 +1,153 @@
+"""``/settings language`` (a GM, for a channel) and ``/settings my-language`` (anyone, for
+themselves): stored, cached, and applied to every later interaction."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pytest
+
+from bot.errors import UserError
+from bot.services import languages
+from bot.services.languages import LanguageChoices
+from bot.storage import Database
+from bot.storage.models.languages import CHANNEL, USER
+from bot.storage.repositories import languages as repository
+from tests.conftest import Table, embed_of, text_of
+
+
+async def test_my_language_answers_me_in_spanish_everywhere_until_default(table: Table) -> None:
+    chosen = await table.alice.slash(table.channel, "settings my-language", language="es")
+    assert chosen.response.ephemeral
+    assert "El bot te responde ahora en Español" in text_of(chosen)
+    assert embed_of(chosen).title == "Idioma"
+    assert "Configuración del canal" in text_of(
+        await table.alice.slash(table.channel, "settings show")
+    )
+    other = table.guild.create_text_channel("elsewhere")
+    assert "Configuración del canal" in text_of(await table.alice.slash(other, "settings show"))
+    # Nobody else is affected.
+    assert "Channel settings" in text_of(await table.bob.slash(table.channel, "settings show"))
+
+    back = await table.alice.slash(table.channel, "settings my-language", language="default")
+    assert "The bot now answers you in the channel's language" in text_of(back)
+    assert "Channel settings" in text_of(await table.alice.slash(table.channel, "settings show"))
+
+
+async def test_my_language_beats_a_spanish_client(table: Table, as_spanish: Any) -> None:
+    as_spanish(table.alice)
+    assert "Configuración" in text_of(await table.alice.slash(table.channel, "settings show"))
+    chosen = await table.alice.slash(table.channel, "settings my-language", language="en")
+    assert "The bot now answers you in English, everywhere." in text_of(chosen)
+    assert "Channel settings" in text_of(await table.alice.slash(table.channel, "settings show"))
+
+
+async def test_a_gm_sets_the_channels_language_for_everyone_without_a_choice(
+    table: Table,
+) -> None:
+    await table.alice.slash(table.channel, "settings my-language", language="en")
+    set_ = await table.gm.slash(table.channel, "settings language", language="es")
+    assert not set_.response.ephemeral  # the table sees it
+    assert "El bot responde ahora en Español en este canal." in text_of(set_)
+    assert "Configuración del canal" in text_of(
+        await table.bob.slash(table.channel, "settings show")
+    )
+    # Alice chose English for herself: her choice comes first.
+    shown = text_of(await table.alice.slash(table.channel, "settings show"))
+    assert "Channel settings" in shown
+    assert "This channel: Español · you: English" in shown
+    # Another channel is not affected.
+    other = table.guild.create_text_channel("elsewhere")
+    assert "Channel settings" in text_of(await table.bob.slash(other, "settings show"))
+
+    back = await table.gm.slash(table.channel, "settings language", language="default")
+    assert "each user in their own Discord language" in text_of(back)
+    assert "Channel settings" in text_of(await table.bob.slash(table.channel, "settings show"))
+
+
+async def test_only_a_gm_sets_the_channels_language(table: Table, as_spanish: Any) -> None:
+    refused = await table.bob.slash(table.channel, "settings language", language="es")
+    assert refused.response.ephemeral
+    assert "Only the channel's GM can set the channel's language" in text_of(refused)
+    as_spanish(table.carol)
+    refused = await table.carol.slash(table.channel, "settings language", language="en")
+    assert "Solo el DJ del canal puede fijar el idioma del canal" in text_of(refused)
+    # Nothing changed.
+    assert "Channel settings" in text_of(await table.bob.slash(table.channel, "settings show"))
+
+
+async def test_the_choices_offered_are_every_catalog_language(table: Table) -> None:
+    command = next(c for c in table.bot.tree.get_commands() if c.name == "settings")
+    for name in ("language", "my-language"):
+        option = command.get_command(name).parameters[0]  # type: ignore[union-attr]
+        values = [choice.value for choice in option.choices]
+        assert values == ["en", "es", "default"]
+        assert [choice.name for choice in option.choices][:2] == ["English (en)", "Español (es)"]
+
+
+@pytest.mark.parametrize("language", ["xx", "ES", "es-ES", "", "en\x00", "'; DROP TABLE x; --"])
+async def test_the_service_refuses_unknown_languages(db: Database, language: str) -> None:
+    with pytest.raises(UserError, match="Unknown language"):
+        await languages.set_user_language(db, LanguageChoices(db), 1, language)
+
+
+# --- storage and cache -------------------------------------------------------------------
+
+
+async def test_one_query_reads_both_choices_and_hits_are_free(any_db: Database) -> None:
+    cache = LanguageChoices(any_db)
+    await languages.set_user_language(any_db, cache, 10, "es")
+    async with any_db.unit_of_work() as session:
+        await repository.choose(session, CHANNEL, 20, "en", 99)
+    assert await cache.choices(20, 10) == ("en", "es")
+    assert cache.queries == 1
+    assert await cache.choices(20, 10) == ("en", "es")
+    assert cache.cached(20, 10) == ("en", "es")
+    assert cache.queries == 1
+    assert await cache.choices(21, 11) == (None, None)  # "not chosen" is cached too
+    assert await cache.choices(21, 11) == (None, None)
+    assert cache.queries == 2
+
+
+async def test_a_change_here_is_seen_at_once_and_elsewhere_within_the_ttl(
+    any_db: Database,
+) -> None:
+    now = [0.0]
+    here = LanguageChoices(any_db, ttl=60, clock=lambda: now[0])
+    other_process = LanguageChoices(any_db, ttl=60, clock=lambda: now[0])
+    assert await here.choices(None, 5) == (None, None)
+    assert await other_process.choices(None, 5) == (None, None)
+    await languages.set_user_language(any_db, here, 5, "es")
+    assert await here.choices(None, 5) == (None, "es")  # forgotten and read again
+    assert await other_process.choices(None, 5) == (None, None)  # stale, documented
+    now[0] = 61
+    assert await other_process.choices(None, 5) == (None, "es")
+
+
+async def test_the_cache_is_bounded(db: Database) -> None:
+    cache = LanguageChoices(db, size=3)
+    for user in range(10):
+        await cache.choices(None, user)
+    assert len(cache._cache) == 3
+
+
+async def test_concurrent_choices_leave_one_row_the_last_wins(any_db: Database) -> None:
+    cache = LanguageChoices(any_db)
+    await asyncio.gather(
+        *(languages.set_user_language(any_db, cache, 7, language) for language in ["es", "en"] * 5)
+    )
+    async with any_db.unit_of_work(read_only=True) as session:
+        stored = await repository.read(session, [(USER, 7)])
+    assert stored[(USER, 7)] in {"es", "en"}
+    await languages.set_user_language(any_db, cache, 7, "default")
+    async with any_db.unit_of_work(read_only=True) as session:
+        assert await repository.read(session, [(USER, 7)]) == {}
+
+
+async def test_the_scope_is_checked_by_the_database(any_db: Database) -> None:
+    from sqlalchemy.exc import IntegrityError
+
+    with pytest.raises(IntegrityError):
+        async with any_db.unit_of_work() as session:
+            await repository.choose(session, "guild", 1, "es", 1)
