@@ -9,6 +9,8 @@ from typing import Any
 import discord
 from discord.ext import commands
 
+from bot.admission import Admission
+from bot.admission import install as install_admission
 from bot.cogs import EXTENSIONS
 from bot.config import Settings
 from bot.hosting.errors import DATABASE_ERRORS, DatabaseUnavailable, database_error_line
@@ -35,6 +37,7 @@ class NarratorBot(commands.Bot):
         database: Database,
         sync_globally: bool = False,
         serve_metrics: bool = False,
+        admit: bool = False,
         **kwargs: Any,
     ) -> None:
         intents = discord.Intents.default()
@@ -63,6 +66,13 @@ class NarratorBot(commands.Bot):
         self.languages = LanguageChoices(database)
         install_language_hook(self, self.languages)
         self.add_listener(self.metrics.on_app_command_completion, "on_app_command_completion")
+        # Past capacity, "very busy" at once rather than silence after 3 s (bot.admission).
+        self.admission: Admission | None = None
+        if admit:
+            self.admission = Admission(
+                busy_age=settings.busy_after, max_in_flight=settings.max_in_flight
+            )
+            install_admission(self, self.admission, self.metrics)
 
     async def setup_hook(self) -> None:
         # Descriptions and choices in every catalog language, uploaded by each sync.
@@ -127,16 +137,19 @@ def create_bot(
     sync_globally: bool = False,
     serve_metrics: bool = False,
     sharded: bool = False,
+    admit: bool = False,
 ) -> NarratorBot:
     """Build the bot. ``sync_globally`` is for in-memory Discords (the console, the tests);
-    ``serve_metrics`` and ``sharded`` for ``narrator run`` (the metrics endpoint opens when
-    METRICS_PORT is set; the shards are the settings')."""
+    ``serve_metrics``, ``sharded`` and ``admit`` for ``narrator run`` (the metrics endpoint
+    opens when METRICS_PORT is set; the shards are the settings'; ``admit`` answers "very
+    busy" past capacity, by the wall clock, which SimCord's tests do not keep)."""
     settings = settings or Settings()
     common: dict[str, Any] = {
         "dice": dice if dice is not None else SecureDice(),
         "database": Database(settings.database_url, synchronous=settings.sqlite_synchronous),
         "sync_globally": sync_globally,
         "serve_metrics": serve_metrics,
+        "admit": admit,
     }
     if not sharded:
         return NarratorBot(settings, **common)

@@ -144,7 +144,7 @@ def _run(settings: Settings, token: str) -> int:
     run_lock = hold_run_lock(settings.database_url)
     # uvloop's event loop does the gateway's and the database driver's I/O callbacks in C.
     asyncio.set_event_loop_policy(uvloop.EventLoopPolicy())
-    bot = create_bot(settings, serve_metrics=True, sharded=True)
+    bot = create_bot(settings, serve_metrics=True, sharded=True, admit=True)
     bot.add_listener(freeze_long_lived_objects, "on_ready")
     try:
         with _discord_errors():

@@ -109,20 +109,32 @@ async def answer_in_time(
     webhook = interaction.followup
     interaction._cs_response = response  # type: ignore[attr-defined]
     interaction._cs_followup = DeadlineFollowup(response, webhook)  # type: ignore[attr-defined]
-    watcher = asyncio.create_task(
-        _defer_later(response, DEFER_AFTER if after is None else after), name="deadline-watcher"
-    )
+    # A timer, not a task per command: most commands answer long before it fires, and
+    # cancelling a timer costs far less than starting, cancelling and awaiting a task.
+    loop = asyncio.get_running_loop()
+    deferral: asyncio.Task[None] | None = None
+
+    def defer_now() -> None:
+        nonlocal deferral
+        deferral = loop.create_task(_defer(response), name="deadline-deferral")
+
+    after = DEFER_AFTER if after is None else after
+    timer = loop.call_later(after, defer_now) if after > 0 else None
+    if timer is None:
+        defer_now()  # at the first wait
     try:
         yield
     finally:
-        if not response.deferring:  # a deferral already on its way is let through
-            watcher.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await watcher
+        if timer is not None:
+            timer.cancel()
+        if deferral is not None:
+            if not response.deferring:  # a deferral already on its way is let through
+                deferral.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await deferral
 
 
-async def _defer_later(response: DeadlineResponse, after: float) -> None:
-    await asyncio.sleep(after)
+async def _defer(response: DeadlineResponse) -> None:
     try:
         await response.auto_defer()
     except discord.HTTPException:

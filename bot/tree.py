@@ -8,6 +8,8 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from bot import deadline
+from bot.admission import Admission
 from bot.deadline import answer_in_time
 from bot.errors import UserError
 from bot.hosting.metrics import BotMetrics
@@ -81,8 +83,20 @@ class NarratorTree(app_commands.CommandTree):
 
     async def _call(self, interaction: discord.Interaction) -> None:
         # A command still working after ~1.5 s is deferred, so Discord's 3 s never lapses.
-        async with answer_in_time(interaction):
-            await super()._call(interaction)
+        admission: Admission | None = getattr(interaction.client, "admission", None)
+        if admission is None:
+            async with answer_in_time(interaction):
+                await super()._call(interaction)
+            return
+        # Past capacity (bot.admission): the 1.5 s count from when Discord created the
+        # interaction, and the commands running at once are counted.
+        admission.started()
+        try:
+            after = max(0.0, deadline.DEFER_AFTER - admission.waited(interaction.id))
+            async with answer_in_time(interaction, after=after):
+                await super()._call(interaction)
+        finally:
+            admission.finished()
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
         # Runs before options are parsed: text options lose NUL characters here, once, since

@@ -13,6 +13,8 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from engine.errors import N_
+
 #: Below this many rolls expected per face the chi-square approximation is too rough to judge.
 MIN_EXPECTED = 5.0
 
@@ -96,19 +98,30 @@ def check_counts(counts: Sequence[int]) -> FaceTest:
     )
 
 
-def verdict(test: FaceTest) -> str:
-    """The p-value in words, from "as fair as dice get" to "unusual: p = 0.003"."""
+def verdict_parts(test: FaceTest) -> tuple[str, dict[str, str]]:
+    """The verdict as an English template and its parameters (numbers already written)."""
     if test.rolls == 0:
-        return "no rolls yet"
+        return N_("no rolls yet"), {}
     if not test.enough:
-        return f"too few rolls to judge (fewer than {MIN_EXPECTED:g} per face)"
+        return N_("too few rolls to judge (fewer than {minimum} per face)"), {
+            "minimum": f"{MIN_EXPECTED:g}"
+        }
     p = test.p_value
     if p >= 0.2:
-        return f"as fair as dice get (p = {p:.2f})"
+        return N_("as fair as dice get (p = {p})"), {"p": f"{p:.2f}"}
     if p >= 0.05:
-        return f"within ordinary luck (p = {p:.2f})"
+        return N_("within ordinary luck (p = {p})"), {"p": f"{p:.2f}"}
     if p >= 0.01:
-        return f"a streak, but fair dice do this 1 time in {round(1 / p)} (p = {p:.3f})"
+        return N_("a streak, but fair dice do this 1 time in {times} (p = {p})"), {
+            "times": str(round(1 / p)),
+            "p": f"{p:.3f}",
+        }
     if p >= 0.001:
-        return f"unusual: p = {p:.3f}"
-    return f"unusual: p = {p:.1e}"
+        return N_("unusual: p = {p}"), {"p": f"{p:.3f}"}
+    return N_("unusual: p = {p}"), {"p": f"{p:.1e}"}
+
+
+def verdict(test: FaceTest) -> str:
+    """The p-value in words, from "as fair as dice get" to "unusual: p = 0.003"."""
+    template, params = verdict_parts(test)
+    return template.format_map(params)

@@ -21,7 +21,7 @@ from d20 import diceast
 
 from engine import notation_input, roll_budget
 from engine.dice import Dice
-from engine.errors import InputError
+from engine.errors import N_, InputError
 
 MAX_DICE = 250
 MAX_SIDES = 1000
@@ -31,6 +31,12 @@ MAX_EXPRESSION_LENGTH = 300
 class RollError(InputError):
     """An expression that cannot be rolled; the message is written for the player."""
 
+
+#: A message of d20's own, after the expression; its ``detail`` is d20's English text, and the
+#: ones a player meets are listed below so that the catalog translates them too.
+_D20 = N_("{expression}: {detail}")
+D20_MESSAGES = (N_("Cannot divide by zero."), N_("Cannot roll a 0-sided die."))
+_TOO_MANY = N_("{expression}: at most {most} dice per roll")
 
 _current_dice: ContextVar[Dice | None] = ContextVar("narrator_current_dice", default=None)
 
@@ -145,15 +151,18 @@ def roll_expression(dice: Dice, expression: str) -> NotationRoll:
         )
     except d20.TooManyRolls:
         raise RollError(
-            f"{_clip(expression)}: at most {MAX_DICE} dice per roll, "
-            "rerolls and explosions included"
+            N_("{expression}: at most {most} dice per roll, rerolls and explosions included"),
+            expression=_clip(expression),
+            most=MAX_DICE,
         ) from None
     except d20.RollError as error:
-        raise RollError(f"{_clip(expression)}: {error}") from None
+        raise RollError(_D20, expression=_clip(expression), detail=str(error)) from None
     except roll_budget.OverBudget as error:
-        raise RollError(str(error)) from None
+        raise RollError(error.template, **error.params) from None
     except ZeroDivisionError:
-        raise RollError(f"{_clip(expression)}: division by zero") from None
+        raise RollError(
+            N_("{expression}: division by zero"), expression=_clip(expression)
+        ) from None
     finally:
         roll_budget.current_meter.reset(metering)
         _current_dice.reset(token)
@@ -176,12 +185,13 @@ def read(expression: str) -> tuple[str, diceast.Expression]:
     :mod:`engine.notation_input`) and its checked tree; refused when over any limit."""
     if len(expression.strip()) > MAX_EXPRESSION_LENGTH:
         raise RollError(
-            f"The expression has {len(expression.strip())} characters; "
-            f"at most {MAX_EXPRESSION_LENGTH} are allowed."
+            N_("The expression has {length} characters; at most {most} are allowed."),
+            length=len(expression.strip()),
+            most=MAX_EXPRESSION_LENGTH,
         )
     text = notation_input.normalise(expression)
     if not text:
-        raise RollError("The expression is empty: try `2d6+3` or `4d6kh3`.")
+        raise RollError(N_("The expression is empty: try `2d6+3` or `4d6kh3`."))
     try:
         notation_input.check_size(text)
         tree = _parse(text)
@@ -190,21 +200,25 @@ def read(expression: str) -> tuple[str, diceast.Expression]:
             text, tree = with_advantage, _parse(with_advantage)
         notation_input.check_label(text, tree.comment)
     except notation_input.NotationInputError as error:
-        raise RollError(str(error)) from None
+        raise RollError(error.template, **error.params) from None
     _check_annotations(tree)
     total = 0
     for node in _dice_nodes(tree):
         if node.num > MAX_DICE:
-            raise RollError(f"{node.num}d{node.size}: at most {MAX_DICE} dice per roll")
+            raise RollError(_TOO_MANY, expression=f"{node.num}d{node.size}", most=MAX_DICE)
         if node.size != "%" and not 1 <= node.size <= MAX_SIDES:
-            raise RollError(f"{node.num}d{node.size}: dice have 1 to {MAX_SIDES} sides")
+            raise RollError(
+                N_("{expression}: dice have 1 to {most} sides"),
+                expression=f"{node.num}d{node.size}",
+                most=MAX_SIDES,
+            )
         total += node.num
         if total > MAX_DICE:
-            raise RollError(f"{_clip(text)}: at most {MAX_DICE} dice per roll")
+            raise RollError(_TOO_MANY, expression=_clip(text), most=MAX_DICE)
     try:
         roll_budget.estimate(tree)
     except roll_budget.OverBudget as error:
-        raise RollError(str(error)) from None
+        raise RollError(error.template, **error.params) from None
     return text, tree
 
 
@@ -213,11 +227,16 @@ def _parse(text: str) -> diceast.Expression:
         return _roller.parse(text, allow_comments=True)
     except d20.RollSyntaxError as error:
         raise RollError(
-            f"`{_clip(text)}` is not dice notation (col {error.col}: unexpected `{error.got}`). "
-            "Try `2d6+3` or `4d6kh3`; words after the dice are kept as a comment."
+            N_(
+                "`{expression}` is not dice notation (col {column}: unexpected `{got}`). "
+                "Try `2d6+3` or `4d6kh3`; words after the dice are kept as a comment."
+            ),
+            expression=_clip(text),
+            column=error.col,
+            got=error.got,
         ) from None
     except d20.RollError as error:
-        raise RollError(f"{_clip(text)}: {error}") from None
+        raise RollError(_D20, expression=_clip(text), detail=str(error)) from None
 
 
 _MARKUP = re.compile(r"[\\*_~|`<>@#:]")
@@ -230,8 +249,8 @@ def _check_annotations(node: diceast.Node) -> None:
         for annotation in node.annotations:
             if _MARKUP.search(annotation[1:-1]):
                 raise RollError(
-                    f"The annotation `{_clip(annotation, 40)}` can hold plain words only, "
-                    "like `[fire]`."
+                    N_("The annotation `{annotation}` can hold plain words only, like `[fire]`."),
+                    annotation=_clip(annotation, 40),
                 )
     for child in getattr(node, "children", ()):
         _check_annotations(child)

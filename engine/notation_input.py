@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from engine.errors import InputError
+from engine.errors import N_, InputError
 
 MAX_TOKENS = 100
 """Numbers and operators before the label: parsing is the costliest step of a short roll."""
@@ -54,8 +54,12 @@ def check_size(text: str) -> None:
     tokens = len(_TOKEN.findall(notation))
     if tokens > MAX_TOKENS:
         raise NotationInputError(
-            f"The expression has {tokens} numbers and operators; at most {MAX_TOKENS} are "
-            "allowed. Combine terms (`10d6` rather than `1d6+1d6+…`)."
+            N_(
+                "The expression has {tokens} numbers and operators; at most {most} are "
+                "allowed. Combine terms (`10d6` rather than `1d6+1d6+…`)."
+            ),
+            tokens=tokens,
+            most=MAX_TOKENS,
         )
 
 
@@ -71,8 +75,12 @@ def advantage(text: str, comment: str | None) -> str | None:
     notation = text[: len(text) - len(comment)].rstrip()
     if len(_SINGLE_D20.findall(notation)) != 1:
         raise NotationInputError(
-            f"`{first}` needs exactly one plain `d20` to roll twice, and `{_clip(notation)}` "
-            "has none or several. Write it out: `2d20kh1+5` (advantage) or `2d20kl1+5`."
+            N_(
+                "`{word}` needs exactly one plain `d20` to roll twice, and `{notation}` "
+                "has none or several. Write it out: `2d20kh1+5` (advantage) or `2d20kl1+5`."
+            ),
+            word=first,
+            notation=_clip(notation),
         )
     return _SINGLE_D20.sub(f"2d20{keep}", notation) + (f" {rest}" if rest else "")
 
@@ -85,14 +93,19 @@ def check_label(notation: str, comment: str | None) -> None:
     if not _DICE_LIKE.match(label):
         return
     understood = notation[: len(notation) - len(comment)].strip() or notation
-    hint = ""
-    if re.match(r"x\d", label, re.IGNORECASE):
-        hint = " To multiply, write `*` (e.g. `1d6*3`); to roll several times, roll again."
-    raise NotationInputError(
-        f"I read the dice as `{_clip(understood)}` and the rest, `{_clip(label)}`, as a label, "
-        f"but it starts like dice or an operator.{hint} Check the notation "
+    template = N_(
+        "I read the dice as `{understood}` and the rest, `{label}`, as a label, "
+        "but it starts like dice or an operator. Check the notation "
         "(e.g. `2d6+3`, `4d6kh3`, `1d20 adv`), or put the text in the `label` option."
     )
+    if re.match(r"x\d", label, re.IGNORECASE):
+        template = N_(
+            "I read the dice as `{understood}` and the rest, `{label}`, as a label, "
+            "but it starts like dice or an operator. To multiply, write `*` (e.g. `1d6*3`); "
+            "to roll several times, roll again. Check the notation "
+            "(e.g. `2d6+3`, `4d6kh3`, `1d20 adv`), or put the text in the `label` option."
+        )
+    raise NotationInputError(template, understood=_clip(understood), label=_clip(label))
 
 
 def _clip(text: str, limit: int = 60) -> str:

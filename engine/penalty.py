@@ -11,7 +11,7 @@ import math
 from dataclasses import dataclass
 from functools import partial
 
-from engine.errors import InputError, whole_number
+from engine.errors import N_, InputError, whole_number
 
 # One die recovered per this many full hours of sleep or serious rest.
 RECOVERY_HOURS = 3
@@ -30,14 +30,15 @@ _int = partial(whole_number, error=PenaltyError)
 class PenaltyLevel(enum.Enum):
     """The named levels of a penalty pool, with the lowest count that reaches each."""
 
-    NONE = ("none", 0)
-    DISTRACTED = ("distracted", 1)
-    SHAKEN = ("shaken", 4)
-    STRESSED = ("stressed", 7)
-    BROKEN = ("broken", 10)
+    NONE = (N_("none"), 0)
+    DISTRACTED = (N_("distracted"), 1)
+    SHAKEN = (N_("shaken"), 4)
+    STRESSED = (N_("stressed"), 7)
+    BROKEN = (N_("broken"), 10)
 
     @property
     def label(self) -> str:
+        """The level's English name (a message id: the bot shows it translated)."""
         return self.value[0]
 
     @property
@@ -97,31 +98,35 @@ class PenaltyChange:
 
 
 def _count(count: int) -> int:
-    return _int(count, "A penalty pool", 0, MAX_POOL)
+    return _int(count, N_("A penalty pool"), 0, MAX_POOL)
 
 
 def add(count: int, amount: int) -> PenaltyChange:
     """Add penalty dice; the pool is capped at :data:`MAX_POOL` so it stays displayable."""
     count = _count(count)
-    amount = _int(amount, "The number of penalty dice to add", 1, MAX_CHANGE)
+    amount = _int(amount, N_("The number of penalty dice to add"), 1, MAX_CHANGE)
     if count + amount > MAX_POOL:
-        raise PenaltyError(f"A penalty pool holds at most {MAX_POOL} dice.")
+        raise PenaltyError(N_("A penalty pool holds at most {most} dice."), most=MAX_POOL)
     return PenaltyChange(before=count, after=count + amount, requested=amount)
 
 
 def recover(count: int, amount: int) -> PenaltyChange:
     """Remove penalty dice; the pool never goes below 0."""
     count = _count(count)
-    amount = _int(amount, "The number of penalty dice to recover", 1, MAX_CHANGE)
+    amount = _int(amount, N_("The number of penalty dice to recover"), 1, MAX_CHANGE)
     return PenaltyChange(before=count, after=max(0, count - amount), requested=-amount)
 
 
 def rest_recovery(hours: float) -> int:
     """Dice recovered by ``hours`` of sleep or serious rest: 1 per 3 *full* hours."""
     if isinstance(hours, bool) or not isinstance(hours, int | float) or math.isnan(hours):
-        raise PenaltyError(f"Hours of rest must be a number, not {hours!r}.")
+        raise PenaltyError(N_("Hours of rest must be a number, not {hours}."), hours=repr(hours))
     if not 0 <= hours <= MAX_REST_HOURS:
-        raise PenaltyError(f"Hours of rest must be between 0 and {MAX_REST_HOURS}, not {hours}.")
+        raise PenaltyError(
+            N_("Hours of rest must be between 0 and {most}, not {hours}."),
+            most=MAX_REST_HOURS,
+            hours=hours,
+        )
     return int(hours // RECOVERY_HOURS)
 
 

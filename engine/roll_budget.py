@@ -25,7 +25,7 @@ from dataclasses import dataclass
 
 from d20 import diceast
 
-from engine.errors import InputError
+from engine.errors import N_, InputError
 
 BUDGET = 8_000
 """Steps one expression may cost (estimated, and then spent)."""
@@ -61,9 +61,13 @@ def estimate(tree: diceast.Node) -> Estimate:
     result = _walk(tree)
     if result.steps > BUDGET:
         raise OverBudget(
-            f"`{_clip(result.part)}` is too much work for one roll "
-            f"(about {_round(result.steps)} steps; the limit is {BUDGET:,}). "
-            "Use fewer dice, fewer keep/drop/reroll operators, or a smaller set."
+            N_(
+                "`{part}` is too much work for one roll (about {steps} steps; the limit is "
+                "{limit}). Use fewer dice, fewer keep/drop/reroll operators, or a smaller set."
+            ),
+            part=_clip(result.part),
+            steps=_round(result.steps),
+            limit=f"{BUDGET:,}",
         )
     return result
 
@@ -120,8 +124,12 @@ def _operated(node: diceast.OperatedSet) -> Estimate:
             chance = _match_chance(operation, faces, size)
             if chance >= 1 and operation.op in _CHAINING:
                 raise OverBudget(
-                    f"`{_clip(str(node))}`: `{operation}` matches every face, so it would "
-                    "reroll or explode forever. Pick a selector some faces miss, e.g. `e6` on d6."
+                    N_(
+                        "`{dice}`: `{operation}` matches every face, so it would reroll or "
+                        "explode forever. Pick a selector some faces miss, e.g. `e6` on d6."
+                    ),
+                    dice=_clip(str(node)),
+                    operation=str(operation),
                 )
             if operation.op in _CHAINING:
                 extra = size * chance / (1 - chance)
@@ -190,9 +198,11 @@ class Meter:
         self.spent += steps
         if self.spent > BUDGET:
             raise OverBudget(
-                "This roll kept rerolling or exploding far past what it usually does and "
-                "was stopped before it finished. Nothing was rolled; try again, or use a "
-                "selector that matches fewer faces."
+                N_(
+                    "This roll kept rerolling or exploding far past what it usually does and "
+                    "was stopped before it finished. Nothing was rolled; try again, or use a "
+                    "selector that matches fewer faces."
+                )
             )
 
 

@@ -9,6 +9,7 @@ from collections.abc import Sequence
 import discord
 
 from bot.cogs._confirm import KindView
+from bot.i18n import N_, _
 from bot.render.commitments import (
     full_commitments,
     public_notice,
@@ -31,8 +32,9 @@ class NoticeView(KindView):
     def __init__(self, seals: Sequence[Seal]) -> None:
         super().__init__(timeout=BUTTON_SECONDS)
         self.seals = tuple(seals)
+        self.full.label = _(str(self.full.label))
 
-    @discord.ui.button(label="Full commitment", style=discord.ButtonStyle.secondary)
+    @discord.ui.button(label=N_("Full commitment"), style=discord.ButtonStyle.secondary)
     async def full(self, interaction: discord.Interaction, _button: discord.ui.Button) -> None:
         await interaction.response.send_message(full_commitments(self.seals), ephemeral=True)
 
@@ -43,8 +45,9 @@ class RevealView(KindView):
     def __init__(self, reveal: Reveal) -> None:
         super().__init__(timeout=BUTTON_SECONDS)
         self.reveal = reveal
+        self.check.label = _(str(self.check.label))
 
-    @discord.ui.button(label="Verify", style=discord.ButtonStyle.primary)
+    @discord.ui.button(label=N_("Verify"), style=discord.ButtonStyle.primary)
     async def check(self, interaction: discord.Interaction, _button: discord.ui.Button) -> None:
         result = commitments.verify(
             record=self.reveal.record, salt=self.reveal.salt, commitment_hex=self.reveal.commitment

@@ -12,6 +12,7 @@ import discord
 from discord import app_commands
 
 from bot.cogs._common import Choices, actor_from, safe_autocomplete
+from bot.i18n import _
 from bot.services import characters
 from bot.services.characters import NameLookup
 
@@ -50,7 +51,8 @@ def _shown(interaction: discord.Interaction, value: str) -> str:
     if owner_id is None:
         return value
     member = interaction.guild.get_member(owner_id) if interaction.guild else None
-    return f"{name} ({member.display_name if member else 'another player'})"[:100]
+    player = member.display_name if member else _("another player")
+    return f"{name} ({player})"[:100]
 
 
 character_autocomplete = sheet_names_from(characters.character_names)

@@ -91,6 +91,11 @@ class BotMetrics:
             ["exception"],
             registry=self.registry,
         )
+        self.very_busy = Counter(
+            "narrator_very_busy",
+            "Interactions answered 'very busy, try again' because the bot was behind",
+            registry=self.registry,
+        )
         gateway = Gauge(
             "narrator_gateway_latency_seconds",
             "Time between a gateway heartbeat and its acknowledgement",
@@ -118,6 +123,9 @@ class BotMetrics:
             self.latency.labels(command).observe(time.perf_counter() - started)
         if error is not None:
             self.errors.labels(type(error).__name__).inc()
+
+    def turned_away(self) -> None:
+        self.very_busy.inc()
 
     async def on_app_command_completion(
         self, interaction: discord.Interaction, _command: Any

@@ -28,7 +28,6 @@ def locale_format(template: str, /, **params: Any) -> locale_str:
     return locale_str(template.format(**params), template=template, params=params)
 
 
-#: Where discord.py asks for a command's, group's or option's *name*: never localised.
 _NAMES = frozenset(
     {
         app_commands.TranslationContextLocation.command_name,
@@ -47,9 +46,11 @@ class CatalogTranslator(app_commands.Translator):
         locale: discord.Locale,
         context: app_commands.TranslationContextTypes,
     ) -> str | None:
+        if context.location in _NAMES:
+            return None  # names stay English: a command copied between languages still works
         language = language_of(locale)
-        if language == SOURCE_LANGUAGE or context.location in _NAMES:
-            return None  # names stay English even when a catalog has the same word
+        if language == SOURCE_LANGUAGE:
+            return None
         return localised(string, language)
 
 

@@ -50,6 +50,7 @@ class Panel:
     labels: tuple[str, ...]
     series: tuple[Series, ...]
     expected: float | None = None  # a dashed line: what fair dice would give
+    expected_label: str = "fair dice"  # its legend (translated by whoever builds the panel)
     percent: bool = False  # values are chances in [0, 1], shown as %
     stacked: bool = False
 
@@ -133,7 +134,13 @@ def _draw_panel(ax: Axes, panel: Panel, *, max_labels: int) -> None:
                 label=series.name,
             )
     if panel.expected is not None:
-        ax.axhline(panel.expected, color=EXPECTED, linestyle="--", linewidth=2, label="fair dice")
+        ax.axhline(
+            panel.expected,
+            color=EXPECTED,
+            linestyle="--",
+            linewidth=2,
+            label=panel.expected_label,
+        )
     step = max(1, math.ceil(count / max_labels))  # few labels: legible on a phone
     ax.set_xticks(positions[::step], panel.labels[::step])
     ax.set_title(panel.title, color=TEXT, fontsize=13)

@@ -137,12 +137,11 @@ def coda_test_embed(outcome: TestOutcome, roller: str) -> discord.Embed:
         f"{DEGREE_ICONS[result.degree]} {result.degree.label}",
         outcome.label or outcome.roller.subject,
     )
+    notes = [f"*{result.degree.meaning}*"]
+    if outcome.turn is not None and (turn := outcome.turn.note):
+        notes.append(escape(turn))
     description = result_lines(
-        result,
-        outcome.roller.parts,
-        outcome.penalties,
-        outcome.chance,
-        f"*{result.degree.meaning}*",
+        result, outcome.roller.parts, outcome.penalties, outcome.chance, *notes
     )
     embed = discord.Embed(
         title=title, description=description, colour=DEGREE_COLOURS[result.degree]

@@ -37,8 +37,10 @@ def _title(ex: Exchange, reveal: bool) -> str:
 def _test_field(test: Test, reveal: bool, outcome: str, *notes: str) -> str:
     if not reveal:
         return f"{_(SECRET_NOTE)}: **{outcome}**"
+    turn = (escape(test.note),) if test.note else ()
     return clip(
-        f"*{escape(test.who)}*\n{result_lines(test.result, test.parts, (), test.chance, *notes)}",
+        f"*{escape(test.who)}*\n"
+        + result_lines(test.result, test.parts, test.penalties, test.chance, *notes, *turn),
         FIELD_VALUE,
     )
 
@@ -91,7 +93,10 @@ def exchange_embed(ex: Exchange, *, reveal: bool = True) -> discord.Embed:
             if ex.health is not None:
                 lines.append(health_line(ex.health))
             elif ex.defender_id is None:
-                lines.append("The NPC has no sheet: the GM keeps its Health.")
+                lines.append(
+                    "The NPC has no sheet nor Health on the tracker: the GM keeps its Health "
+                    "(or gives it with `/init health`)."
+                )
             else:
                 lines.append(f"{escape(ex.target)}'s sheet has no {HEALTH}: nothing taken.")
             value = "\n".join(lines)

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 import discord
 
 from bot import commitment
+from bot.i18n import _
 from bot.render import colours
 from bot.render.limits import DESCRIPTION, FIELD_VALUE, fit_embed
 from bot.services.commitments import Reveal, Verification
@@ -17,20 +18,30 @@ from bot.text import escape
 def seal_lines(seals: Sequence[Seal]) -> str:
     """One line per secret roll: its id and its commitment, short."""
     return "\n".join(
-        f"Roll #{seal.roll_id} · commitment `{commitment.short(seal.commitment)}`" for seal in seals
+        _(
+            "Roll #{id} · commitment `{commitment}`",
+            id=seal.roll_id,
+            commitment=commitment.short(seal.commitment),
+        )
+        for seal in seals
     )
 
 
 def public_notice(roller: str, seals: Sequence[Seal]) -> str:
     """What the table sees of a secret roll: that it was made, and what it was fixed to."""
-    return (
-        f"🔒 {roller} made a secret roll. Its result is fixed by this commitment; after "
-        f"`/history reveal:<id>` anyone can check it.\n{seal_lines(seals)}"
+    notice = _(
+        "🔒 {roller} made a secret roll. Its result is fixed by this commitment; after "
+        "`/history reveal:<id>` anyone can check it.",
+        roller=roller,
     )
+    return f"{notice}\n{seal_lines(seals)}"
 
 
 def full_commitments(seals: Sequence[Seal]) -> str:
-    return "\n".join(f"Roll #{seal.roll_id}: `{seal.commitment}`" for seal in seals)
+    return "\n".join(
+        _("Roll #{id}: `{commitment}`", id=seal.roll_id, commitment=seal.commitment)
+        for seal in seals
+    )
 
 
 def reveal_fits(reveal: Reveal) -> bool:
@@ -43,21 +54,21 @@ def reveal_fits(reveal: Reveal) -> bool:
 def reveal_embed(reveal: Reveal) -> discord.Embed:
     """The record, the salt and the commitment, each copyable as it was hashed."""
     fits = reveal_fits(reveal)
-    record = f"```json\n{reveal.record}\n```" if fits else "The record is in the attached file."
+    record = f"```json\n{reveal.record}\n```" if fits else _("The record is in the attached file.")
     embed = discord.Embed(
-        title=f"🔓 Secret roll #{reveal.roll_id} revealed",
-        description=f"By <@{reveal.roller_id}>. Record:\n{record}",
+        title=_("🔓 Secret roll #{id} revealed", id=reveal.roll_id),
+        description=_("By {roller}. Record:", roller=f"<@{reveal.roller_id}>") + f"\n{record}",
         colour=colours.INFO,
     )
-    embed.add_field(name="Salt", value=f"`{reveal.salt}`", inline=False)
-    embed.add_field(name="Commitment (SHA-256)", value=f"`{reveal.commitment}`", inline=False)
+    embed.add_field(name=_("Salt"), value=f"`{reveal.salt}`", inline=False)
+    embed.add_field(name=_("Commitment (SHA-256)"), value=f"`{reveal.commitment}`", inline=False)
     if fits:
         embed.add_field(
-            name="Check it with sha256sum",
+            name=_("Check it with sha256sum"),
             value=f"```sh\n{commitment.shell_line(reveal.record, reveal.salt)}\n```",
             inline=False,
         )
-    embed.set_footer(text='SHA-256 of salt + "." + record · README: Fair dice you can check')
+    embed.set_footer(text=_('SHA-256 of salt + "." + record · README: Fair dice you can check'))
     return fit_embed(embed)
 
 
@@ -71,13 +82,13 @@ def reveal_file_text(reveal: Reveal) -> str:
 
 def verification_embed(result: Verification) -> discord.Embed:
     if result.matches:
-        title, colour = "✅ The commitment matches", colours.SUCCESS
-        text = "This record and salt are exactly what was committed to."
+        title, colour = _("✅ The commitment matches"), colours.SUCCESS
+        text = _("This record and salt are exactly what was committed to.")
     else:
-        title, colour = "❌ The commitment does not match", colours.DISASTER
-        text = "This record and salt were not what was committed to (or a copy is incomplete)."
+        title, colour = _("❌ The commitment does not match"), colours.DISASTER
+        text = _("This record and salt were not what was committed to (or a copy is incomplete).")
     embed = discord.Embed(title=title, description=text, colour=colour)
-    embed.add_field(name="Recomputed SHA-256", value=f"`{result.computed}`", inline=False)
+    embed.add_field(name=_("Recomputed SHA-256"), value=f"`{result.computed}`", inline=False)
     if result.fields is not None:
         summary = ", ".join(
             f"{key} {result.fields[key]}"
@@ -85,7 +96,7 @@ def verification_embed(result: Verification) -> discord.Embed:
             if key in result.fields
         )
         embed.add_field(
-            name="The record says",
+            name=_("The record says"),
             value=escape(summary),
             inline=False,
         )

@@ -6,21 +6,29 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 import discord
+from babel.numbers import format_decimal
 
+from bot.i18n import _, current_language, numbers
 from bot.render.limits import FOOTER, TITLE, clip
 from bot.text import escape, number, signed, term
 
-__all__ = ["faces", "number", "percent", "roll_footer", "signed", "term", "titled"]
+__all__ = ["faces", "fixed", "number", "percent", "roll_footer", "signed", "term", "titled"]
 
 
 def percent(chance: float) -> str:
     """A chance as a table reads it: "41.7%", never "100.0%" for something short of certain."""
     value = chance * 100
     if 0 < value < 0.1:
-        return "<0.1%"
+        return "<" + numbers.percent(0.001)
     if 99.9 < value < 100:
-        return ">99.9%"
-    return f"{value:.1f}%"
+        return ">" + numbers.percent(0.999)
+    return numbers.percent(chance)
+
+
+def fixed(value: float, pattern: str) -> str:
+    """``value`` by a CLDR ``pattern`` ("0.00", "#,##0") with the language's separators:
+    unlike :func:`bot.i18n.numbers.decimal`, trailing zeros stay ("2.0 of each face")."""
+    return format_decimal(value, format=pattern, locale=current_language())
 
 
 def faces(values: Iterable[int], *, marks: dict[int, str] | None = None) -> str:
@@ -39,6 +47,6 @@ def roll_footer(
 ) -> None:
     """Who rolled (as which character), the notes, and "secret roll" when it was one: the
     copy a GM is sent of a secret roll says so, though it looks like any other."""
-    who = f"{roller} as {character}" if character else roller
-    text = " · ".join([who, *notes, *(["secret roll"] if secret else [])])
+    who = _("{roller} as {character}", roller=roller, character=character) if character else roller
+    text = " · ".join([who, *notes, *([_("secret roll")] if secret else [])])
     embed.set_footer(text=clip(text, FOOTER))

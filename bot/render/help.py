@@ -8,6 +8,7 @@ from collections.abc import Sequence
 import discord
 from discord import app_commands
 
+from bot.i18n import N_, _
 from bot.render import colours
 from bot.render.help_examples import EXAMPLES, SAMPLES
 from bot.render.limits import FIELD_VALUE, clip, fit_embed
@@ -26,46 +27,46 @@ def help_embed(
             continue
         if isinstance(command, app_commands.Group):
             subcommands = "|".join(c.name for c in command.commands)
-            lines.append(f"**/{command.name}** {subcommands} — {command.description}")
+            lines.append(f"**/{command.name}** {subcommands} — {_(command.description)}")
         else:
-            lines.append(f"**/{command.name}** — {command.description}")
+            lines.append(f"**/{command.name}** — {_(command.description)}")
     system = SYSTEMS.get(default_system or "")
     embed = discord.Embed(
-        title="Narrator — commands",
+        title=_("Narrator — commands"),
         description=clip("\n".join(lines), 4096),
         colour=colours.INFO,
     )
     embed.set_footer(
         text=(
-            f"This channel plays {system}."
+            _("This channel plays {system}.", system=_(system))
             if system
-            else "No default system here yet: a GM can set one with /settings system."
+            else _("No default system here yet: a GM can set one with /settings system.")
         )
     )
     return fit_embed(embed)
 
 
 _TYPE_NAMES = {
-    discord.AppCommandOptionType.string: "text",
-    discord.AppCommandOptionType.integer: "whole number",
-    discord.AppCommandOptionType.number: "number",
-    discord.AppCommandOptionType.boolean: "true/false",
-    discord.AppCommandOptionType.user: "member",
-    discord.AppCommandOptionType.channel: "channel",
-    discord.AppCommandOptionType.role: "role",
-    discord.AppCommandOptionType.mentionable: "member or role",
-    discord.AppCommandOptionType.attachment: "file",
+    discord.AppCommandOptionType.string: N_("text"),
+    discord.AppCommandOptionType.integer: N_("whole number"),
+    discord.AppCommandOptionType.number: N_("number"),
+    discord.AppCommandOptionType.boolean: N_("true/false"),
+    discord.AppCommandOptionType.user: N_("member"),
+    discord.AppCommandOptionType.channel: N_("channel"),
+    discord.AppCommandOptionType.role: N_("role"),
+    discord.AppCommandOptionType.mentionable: N_("member or role"),
+    discord.AppCommandOptionType.attachment: N_("file"),
 }
 
 
 def _option_line(option: app_commands.Parameter) -> str:
-    kind = _TYPE_NAMES.get(option.type, option.type.name)
+    kind = _(_TYPE_NAMES.get(option.type, option.type.name))
     if option.choices:
         kind = " | ".join(str(c.value) for c in option.choices[:8])
     elif option.min_value is not None and option.max_value is not None:
         kind += f" {number(int(option.min_value))}…{number(int(option.max_value))}"
-    need = "required" if option.required else "optional"
-    return f"`{option.name}` ({kind}, {need}) — {option.description}"
+    need = _("required") if option.required else _("optional")
+    return f"`{option.name}` ({kind}, {need}) — {_(option.description)}"
 
 
 def _sample(option: app_commands.Parameter) -> str:
@@ -96,51 +97,60 @@ def _sample(option: app_commands.Parameter) -> str:
 def examples_of(command: app_commands.Command) -> tuple[tuple[str, str], tuple[str, str]]:
     """The command's two examples: written ones, else its required options, then all."""
     if command.qualified_name in EXAMPLES:
-        return EXAMPLES[command.qualified_name]
+        first, second = EXAMPLES[command.qualified_name]
+        return (first[0], _(first[1])), (second[0], _(second[1]))
     required = [o for o in command.parameters if o.required]
     # One optional option, so the second example stays a plausible call.
     extra = next((o for o in command.parameters if not o.required), None)
     typed = [f"/{command.qualified_name}"]
     short = " ".join([*typed, *(f"{o.name}:{_sample(o)}" for o in required)])
+    what = _(command.description)
     if extra is None:
-        return (short, command.description), (f"/help command:{command.qualified_name}", "this")
+        return (short, what), (f"/help command:{command.qualified_name}", _("this"))
     longer = f"{short} {extra.name}:{_sample(extra)}"
-    return (short, command.description), (longer, f"also with `{extra.name}`")
+    return (short, what), (longer, _("also with `{option}`", option=extra.name))
 
 
 def command_embed(command: app_commands.Command) -> discord.Embed:
     """``/help command:<name>``: what a command does, its options and two worked examples."""
     embed = discord.Embed(
         title=f"/{command.qualified_name}",
-        description=command.description,
+        description=_(command.description),
         colour=colours.INFO,
     )
-    options = [_option_line(o) for o in command.parameters] or ["None."]
-    embed.add_field(name="Options", value=clip("\n".join(options), FIELD_VALUE), inline=False)
+    options = [_option_line(o) for o in command.parameters] or [_("None.")]
+    embed.add_field(name=_("Options"), value=clip("\n".join(options), FIELD_VALUE), inline=False)
     lines = [f"`{typed.strip()}` — {what}" for typed, what in examples_of(command)]
-    embed.add_field(name="Examples", value=clip("\n".join(lines), FIELD_VALUE), inline=False)
-    embed.set_footer(text="Options are typed name:value; /help lists every command")
+    embed.add_field(name=_("Examples"), value=clip("\n".join(lines), FIELD_VALUE), inline=False)
+    embed.set_footer(text=_("Options are typed name:value; /help lists every command"))
     return fit_embed(embed)
 
 
 def gm_embed(role_names: Sequence[str], role_ids: Sequence[int] = ()) -> discord.Embed:
     """``/help command:gm``: who counts as a GM, in full (refusals say it in one line)."""
     roles = ", ".join([*(f"`{name}`" for name in role_names), *(f"<@&{i}>" for i in role_ids)])
-    roles = roles or "none"
+    roles = roles or _("none")
     embed = discord.Embed(
-        title="Who is a GM",
+        title=_("Who is a GM"),
         description="\n".join(
             [
-                "A GM of a channel is anyone who:",
-                f"• holds a GM role: {roles} (a GM or someone with Manage Server adds one "
-                "for this server with `/settings gm-role`);",
-                "• has Manage Channels in the channel;",
-                "• or started the channel's current encounter (`/init start`) or match "
-                "(`/quidditch new`), until it ends.",
+                _("A GM of a channel is anyone who:"),
+                _(
+                    "• holds a GM role: {roles} (a GM or someone with Manage Server adds one "
+                    "for this server with `/settings gm-role`);",
+                    roles=roles,
+                ),
+                _("• has Manage Channels in the channel;"),
+                _(
+                    "• or started the channel's current encounter (`/init start`) or match "
+                    "(`/quidditch new`), until it ends."
+                ),
                 "",
-                "GMs read and change the sheets used in the channel, remove penalty dice, run "
-                "encounters and matches, and see secret rolls. Players change only their own "
-                "characters.",
+                _(
+                    "GMs read and change the sheets used in the channel, remove penalty dice, "
+                    "run encounters and matches, and see secret rolls. Players change only "
+                    "their own characters."
+                ),
             ]
         ),
         colour=colours.INFO,

@@ -265,6 +265,10 @@ def _event_text(event: ini.Event, *states: ini.Encounter) -> str:
         if event.kind == "action":
             action = escape(_(getattr(event, "action", "")))
             return _("{name} taking {action}", name=shown, action=action)
+        if event.kind == "health":
+            if getattr(event, "value", None) is None:
+                return _("{name} losing Health", name=shown)
+            return _("{name} healing", name=shown)
         raise KeyError(event.kind)
     return {
         "next": _("a Next"),
@@ -334,6 +338,7 @@ def _reply(outcome: InitOutcome) -> Reply:
         "condition_add": _condition_head(outcome),
         "condition_remove": _condition_head(outcome),
         "action": _action_head(outcome),
+        "health": _health_head(outcome),
         "reveal": "👀 " + _("**{name}** is revealed!", name=shown),
         "remove": "🚪 " + _("**{name}** leaves the encounter.", name=shown),
     }[action]
@@ -417,7 +422,15 @@ def _action_head(outcome: InitOutcome) -> str | None:
             action=action,
             count=cost.slots,
         )
-    if cost.attribute_test == CUSTOM_ACTION:
+    named = getattr(outcome.extra, "attribute", None)  # the test a custom action was given
+    if cost.attribute_test == CUSTOM_ACTION and named:
+        text += " " + _(
+            "Its own test takes −{penalty}; without one, it needs a **TN {penalty} {attribute} "
+            "test**.",
+            penalty=cost.penalty,
+            attribute=escape(named),
+        )
+    elif cost.attribute_test == CUSTOM_ACTION:
         text += " " + _(
             "Its own test takes −{penalty}; without one, it needs an attribute test at "
             "**TN {penalty}** (the Narrator names the attribute).",
@@ -438,6 +451,25 @@ def _action_head(outcome: InitOutcome) -> str | None:
         text += " " + _("Its test: {test}.", test=_(cost.own_test))
     budget = ini.action_budget(outcome.view.state, after)
     return text + f" {budget.left_label(after.actions, _)}."
+
+
+def _health_head(outcome: InitOutcome) -> str | None:
+    """``❤️ **Troll**'s Health: 20 → **8**/20`` (kept on the tracker for an NPC)."""
+    name = outcome.subject
+    event = _last_event(outcome)
+    if not isinstance(event, ini.SetHealth) or outcome.before is None or name is None:
+        return None
+    before, after = outcome.before.find(name), outcome.view.state.find(name)
+    was = "—" if before.health is None else number(before.health)
+    now = number(after.health) if after.health is not None else "—"
+    top = f"/{number(after.max_health)}" if after.max_health is not None else ""
+    return "❤️ " + _(
+        "**{name}**'s Health: {was} → **{now}**{top}.",
+        name=escape(name),
+        was=was,
+        now=now,
+        top=top,
+    )
 
 
 def _condition_head(outcome: InitOutcome) -> str | None:

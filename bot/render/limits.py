@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import discord
 
+from bot.i18n import N_, _
+
 TITLE = 256
 DESCRIPTION = 4096
 FIELDS = 25
@@ -18,7 +20,7 @@ AUTHOR = 256
 TOTAL = 6000
 MESSAGE = 2000
 
-TRUNCATED_NOTE = "(shortened to fit Discord's limits)"
+TRUNCATED_NOTE = N_("(shortened to fit Discord's limits)")
 
 
 def clip(text: str, limit: int) -> str:
@@ -30,6 +32,7 @@ def fit_embed(embed: discord.Embed) -> discord.Embed:
     """Return ``embed`` cut down to every Discord limit (a new embed only when something is cut)."""
     data = embed.to_dict()
     cut = False
+    note = _(TRUNCATED_NOTE)
 
     def take(value: str | None, limit: int) -> str | None:
         nonlocal cut
@@ -55,13 +58,13 @@ def fit_embed(embed: discord.Embed) -> discord.Embed:
         for f in fields
     ]
     if "footer" in data:
-        data["footer"]["text"] = take(data["footer"].get("text"), FOOTER - len(TRUNCATED_NOTE) - 1)
+        data["footer"]["text"] = take(data["footer"].get("text"), FOOTER - len(note) - len(" · "))
     if "author" in data:
         data["author"]["name"] = take(data["author"].get("name"), AUTHOR)
     data = {key: value for key, value in data.items() if value is not None}
     fitted = discord.Embed.from_dict(data)
     # The total counts every text together; drop fields from the end, then cut the description.
-    budget = TOTAL - len(TRUNCATED_NOTE) - 2
+    budget = TOTAL - len(note) - len(" · ")
     while len(fitted) > budget and fitted.fields:
         cut = True
         fitted.remove_field(len(fitted.fields) - 1)
@@ -73,7 +76,7 @@ def fit_embed(embed: discord.Embed) -> discord.Embed:
         return embed
     footer = fitted.footer.text or ""
     fitted.set_footer(
-        text=f"{footer} · {TRUNCATED_NOTE}" if footer else TRUNCATED_NOTE,
+        text=f"{footer} · {note}" if footer else note,
         icon_url=fitted.footer.icon_url,
     )
     return fitted

@@ -6,15 +6,16 @@ from collections.abc import Sequence
 
 import discord
 
+from bot.i18n import N_, _
 from bot.render import colours
 from bot.render.limits import FIELD_VALUE, clip, fit_embed
 from bot.services.macros import MacroInfo, Panel
 
 SCOPE_TITLES = {
-    "me": "Yours",
-    "character": "Your character's",
-    "channel": "This channel's",
-    "server": "The server's",
+    "me": N_("Yours"),
+    "character": N_("Your character's"),
+    "channel": N_("This channel's"),
+    "server": N_("The server's"),
 }
 
 
@@ -29,34 +30,44 @@ def command_text(command: str) -> str:
 
 
 def macro_embed(macro: MacroInfo, *, changed: str | None = None) -> discord.Embed:
-    title = f"Macro {macro.name}" + (f" — {changed}" if changed else "")
+    title = _("Macro {name}", name=macro.name) + (f" — {changed}" if changed else "")
     embed = discord.Embed(title=title, colour=colours.INFO)
     embed.description = command_text(macro.command)
-    embed.set_footer(text=f"{SCOPE_TITLES[macro.scope]} · run with /macro run name:{macro.name}")
+    embed.set_footer(
+        text=_(
+            "{scope} · run with /macro run name:{name}",
+            scope=_(SCOPE_TITLES[macro.scope]),
+            name=macro.name,
+        )
+    )
     return fit_embed(embed)
 
 
 def macros_embed(macros: Sequence[MacroInfo]) -> discord.Embed:
     """Every macro the caller can run, by scope; shadowed ones struck through."""
-    embed = discord.Embed(title="Macros you can run here", colour=colours.INFO)
+    embed = discord.Embed(title=_("Macros you can run here"), colour=colours.INFO)
     if not macros:
-        embed.description = "None yet: `/macro save name:… command:…` saves one."
+        embed.description = _("None yet: `/macro save name:… command:…` saves one.")
     for scope, title in SCOPE_TITLES.items():
         lines = [
-            (f"~~{name_text(m.name)}~~ (hidden by one above)" if m.shadowed else name_text(m.name))
+            (
+                _("~~{name}~~ (hidden by one above)", name=name_text(m.name))
+                if m.shadowed
+                else name_text(m.name)
+            )
             + f" — {command_text(m.command)}"
             for m in macros
             if m.scope == scope
         ]
         if lines:
-            embed.add_field(name=title, value=clip("\n".join(lines), FIELD_VALUE), inline=False)
+            embed.add_field(name=_(title), value=clip("\n".join(lines), FIELD_VALUE), inline=False)
     return fit_embed(embed)
 
 
 def panel_embed(panel: Panel) -> discord.Embed:
     embed = discord.Embed(
-        title=f"{panel.character} — quick rolls",
-        description="Press a button to roll for this character (its player or a GM).",
+        title=_("{character} — quick rolls", character=panel.character),
+        description=_("Press a button to roll for this character (its player or a GM)."),
         colour=colours.NEUTRAL,
     )
     return fit_embed(embed)

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import discord
 
+from bot.i18n import _
 from bot.render import colours
 from bot.render.charts import Chart, Panel, Series
-from bot.render.common import percent
+from bot.render.common import fixed, percent
 from bot.render.limits import DESCRIPTION, clip, fit_embed
 from bot.services.odds import OddsTable
 
@@ -23,7 +24,7 @@ def odds_embed(table: OddsTable) -> discord.Embed:
     if table.notes:
         lines.append("")
         lines.extend(
-            f"{note.label}: **{percent(note.value) if note.chance else f'{note.value:.2f}'}**"
+            f"{note.label}: **{percent(note.value) if note.chance else fixed(note.value, '0.00')}**"
             for note in table.notes
         )
     embed = discord.Embed(
@@ -31,7 +32,7 @@ def odds_embed(table: OddsTable) -> discord.Embed:
         description=clip("\n".join(lines), DESCRIPTION),
         colour=colours.INFO,
     )
-    embed.set_footer(text="Exact chances from the rules engine, before any roll is made")
+    embed.set_footer(text=_("Exact chances from the rules engine, before any roll is made"))
     return fit_embed(embed)
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import discord
 
+from bot.i18n import _
 from bot.render import colours
 from bot.render.common import roll_footer, titled
 from bot.render.limits import DESCRIPTION, clip, fit_embed
@@ -24,7 +25,8 @@ def notation_embed(outcome: NotationOutcome, roller: str) -> discord.Embed:
     if outcome.character:
         values = ", ".join(f"{value.name} {value.value}" for value in outcome.sheet_values)
         notes.append(f"{outcome.character}: {values}")  # a footer: plain text, no markdown
-    roll_footer(embed, f"{roller} rolled {roll.expression}", *notes, secret=outcome.secrecy.secret)
+    rolled = _("{roller} rolled {expression}", roller=roller, expression=roll.expression)
+    roll_footer(embed, rolled, *notes, secret=outcome.secrecy.secret)
     return fit_embed(embed)
 
 
@@ -33,8 +35,8 @@ def history_pages(history: History, *, per_page: int = 10) -> list[discord.Embed
     if not history.entries:
         return [
             discord.Embed(
-                title="Roll history",
-                description="No rolls in this channel yet.",
+                title=_("Roll history"),
+                description=_("No rolls in this channel yet."),
                 colour=colours.INFO,
             )
         ]
@@ -52,13 +54,13 @@ def history_pages(history: History, *, per_page: int = 10) -> list[discord.Embed
     pages = []
     for number, chunk in enumerate(chunks, start=1):
         embed = discord.Embed(
-            title="Roll history", description="\n".join(chunk), colour=colours.INFO
+            title=_("Roll history"), description="\n".join(chunk), colour=colours.INFO
         )
-        footer = f"Newest first · page {number}/{len(chunks)}"
+        footer = _("Newest first · page {number}/{pages}", number=number, pages=len(chunks))
         if history.includes_secret:
-            footer += " · 🔒 secret rolls shown to GMs only"
+            footer += " · " + _("🔒 secret rolls shown to GMs only")
         elif any(entry.secret for entry in history.entries):
-            footer += " · 🔒 your secret rolls are shown to you and the GMs only"
+            footer += " · " + _("🔒 your secret rolls are shown to you and the GMs only")
         embed.set_footer(text=footer)
         pages.append(fit_embed(embed))
     return pages

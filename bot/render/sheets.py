@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import discord
 
+from bot.i18n import _
 from bot.render import colours
 from bot.render.limits import FIELD_VALUE, FIELDS, TOTAL, clip, fit_embed
 from bot.services.characters import CharacterSheet, Resource, ResourceChange, Skill
@@ -34,13 +35,14 @@ def _skill_text(name: str, skill: Skill) -> str:
 def _fields(title: str, items: list[str], empty: str) -> list[tuple[str, str]]:
     """One section as fields of at most FIELD_VALUE characters, split between entries."""
     if not items:
-        return [(f"{title} (0)", empty)]
+        return [(_("{section} ({count})", section=title, count=0), empty)]
     values: list[list[str]] = [[]]
     for item in (clip(item, FIELD_VALUE) for item in items):
         if values[-1] and len(" · ".join([*values[-1], item])) > FIELD_VALUE:
             values.append([])
         values[-1].append(item)
-    names = [f"{title} ({len(items)})"] + [f"{title} (continued)"] * (len(values) - 1)
+    names = [_("{section} ({count})", section=title, count=len(items))]
+    names += [_("{section} (continued)", section=title)] * (len(values) - 1)
     return [(name, " · ".join(value)) for name, value in zip(names, values, strict=True)]
 
 
@@ -49,28 +51,32 @@ def sheet_pages(sheet: CharacterSheet, *, changed: str | None = None) -> list[di
     skills does not fit one), so that nothing on it is ever cut from view."""
     fields = [
         *_fields(
-            "Attributes",
+            _("Attributes"),
             [f"{escape(name)} **{number(value)}**" for name, value in sheet.attributes.items()],
-            "none yet (`/sheet set`)",
+            _("none yet (`/sheet set`)"),
         ),
         *_fields(
-            "Skills",
+            _("Skills"),
             [_skill_text(name, skill) for name, skill in sheet.skills.items()],
-            "none yet (`/sheet skill`)",
+            _("none yet (`/sheet skill`)"),
         ),
         *_fields(
-            "Resources",
+            _("Resources"),
             [f"{escape(name)} **{_resource_text(r)}**" for name, r in sheet.resources.items()],
-            "none yet (`/sheet resource`)",
+            _("none yet (`/sheet resource`)"),
         ),
     ]
     if sheet.notes:
-        fields.append(("Notes", clip(escape(sheet.notes, lines=True), FIELD_VALUE)))
+        fields.append((_("Notes"), clip(escape(sheet.notes, lines=True), FIELD_VALUE)))
 
     def page() -> discord.Embed:
         return discord.Embed(
             title=escape(sheet.name) if changed is None else f"{escape(sheet.name)} — {changed}",
-            description=f"{sheet.system_title} · played by <@{sheet.owner_id}>",
+            description=_(
+                "{system} · played by {player}",
+                system=_(sheet.system_title),
+                player=f"<@{sheet.owner_id}>",
+            ),
             colour=colours.INFO,
         )
 
@@ -83,30 +89,36 @@ def sheet_pages(sheet: CharacterSheet, *, changed: str | None = None) -> list[di
         pages[-1].add_field(name=name, value=value, inline=False)
     if len(pages) > 1:
         for page, embed in enumerate(pages, start=1):
-            embed.set_footer(text=f"Page {page}/{len(pages)}")
+            embed.set_footer(text=_("Page {page}/{pages}", page=page, pages=len(pages)))
     return [fit_embed(embed) for embed in pages]
 
 
 def created_embed(sheet: CharacterSheet) -> discord.Embed:
     embed = discord.Embed(
-        title=f"Created {escape(sheet.name)} — {sheet.system_title}",
-        description=f"{escape(sheet.name)} is now your active character in this channel.",
+        title=_("Created {name} — {system}", name=escape(sheet.name), system=_(sheet.system_title)),
+        description=_(
+            "{name} is now your active character in this channel.", name=escape(sheet.name)
+        ),
         colour=colours.SUCCESS,
     )
     template = TEMPLATES.get(sheet.system, {})
     if template.get("attributes"):
         embed.add_field(
-            name="Suggested attributes",
+            name=_("Suggested attributes"),
             value=", ".join(template["attributes"])
-            + "\nFill them in at once with the button below or `/sheet edit`; one at a time "
-            "with `/sheet set`.",
+            + "\n"
+            + _(
+                "Fill them in at once with the button below or `/sheet edit`; one at a time "
+                "with `/sheet set`."
+            ),
             inline=False,
         )
     if template.get("resources"):
         embed.add_field(
-            name="Suggested resources",
+            name=_("Suggested resources"),
             value=", ".join(template["resources"])
-            + "\nIn the same form, or with `/sheet resource`.",
+            + "\n"
+            + _("In the same form, or with `/sheet resource`."),
             inline=False,
         )
     return fit_embed(embed)
@@ -115,12 +127,12 @@ def created_embed(sheet: CharacterSheet) -> discord.Embed:
 def resource_embed(change: ResourceChange) -> discord.Embed:
     after = _resource_text(change.after)
     if change.before is None:
-        text = f"{change.resource} added: **{after}**"
+        text = _("{resource} added: **{value}**", resource=change.resource, value=after)
     else:
         before = _resource_text(change.before)
         text = f"{change.resource}: {before} → **{after}**"
     if change.clamped:
-        text += " (kept within its bounds)"
+        text += " " + _("(kept within its bounds)")
     embed = discord.Embed(title=f"{change.character} — {change.resource}", description=text)
     embed.colour = colours.INFO
     return fit_embed(embed)
@@ -128,14 +140,14 @@ def resource_embed(change: ResourceChange) -> discord.Embed:
 
 def list_embed(listing: CharacterList, owner_name: str) -> discord.Embed:
     lines = [
-        f"{'▶ ' if e.active else ''}**{escape(e.name)}** — {SYSTEMS.get(e.system, e.system)}"
+        f"{'▶ ' if e.active else ''}**{escape(e.name)}** — {_(SYSTEMS.get(e.system, e.system))}"
         for e in listing.entries
     ]
     embed = discord.Embed(
-        title=f"{owner_name}'s characters ({len(listing.entries)})",
-        description="\n".join(lines) or "No characters yet: `/sheet create`.",
+        title=_("{player}'s characters ({count})", player=owner_name, count=len(listing.entries)),
+        description="\n".join(lines) or _("No characters yet: `/sheet create`."),
         colour=colours.INFO,
     )
     if any(entry.active for entry in listing.entries):
-        embed.set_footer(text="▶ active in this channel")
+        embed.set_footer(text=_("▶ active in this channel"))
     return fit_embed(embed)

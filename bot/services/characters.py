@@ -19,8 +19,10 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.actor import Actor
 from bot.errors import NoSuchCharacter, PermissionDenied, UserError
+from bot.i18n import N_, _
 from bot.services.permissions import is_gm, not_a_gm
 from bot.services.sheet import (
+    ENTRY_KINDS,
     KINDS,
     MAX_ATTRIBUTES,
     MAX_RESOURCES,
@@ -115,8 +117,12 @@ async def players_active_character(
     roll may read or change only the roller's own character. None when they have none."""
     if not await is_gm(session, actor):
         raise PermissionDenied(
-            f"Only a GM can {action} <@{user_id}>'s character: their sheet and penalty dice "
-            "are theirs. Ask them to roll their own side, or give a number instead."
+            _(
+                "Only a GM can {action} {player}'s character: their sheet and penalty dice "
+                "are theirs. Ask them to roll their own side, or give a number instead.",
+                action=_(action),
+                player=f"<@{user_id}>",
+            )
         )
     player = Actor(user_id=user_id, channel_id=actor.channel_id, guild_id=actor.guild_id)
     try:
@@ -133,7 +139,7 @@ async def active_row(
     owned = await repo.owned(session, guild_key(actor), actor.user_id)
     if not owned:
         raise UserError(
-            "You have no character here: create one with `/sheet create name:… system:…`."
+            _("You have no character here: create one with `/sheet create name:… system:…`.")
         )
     if len(owned) == 1:
         row = owned[0]
@@ -142,8 +148,12 @@ async def active_row(
         if chosen is None:
             names = ", ".join(c.name for c in owned)
             raise UserError(
-                f"You have {len(owned)} characters ({names}): choose one for this channel "
-                "with `/sheet use character:…`."
+                _(
+                    "You have {count} characters ({names}): choose one for this channel "
+                    "with `/sheet use character:…`.",
+                    count=len(owned),
+                    names=names,
+                )
             )
         row = chosen
     _check_system(row, system)
@@ -200,7 +210,7 @@ async def row_by_name(
             return own
     gm = await is_gm(session, actor)  # once: it reads the channel's encounter and match
     if owner_id is not None and owner_id != actor.user_id and not gm:
-        raise not_a_gm("look at another player's characters")
+        raise not_a_gm(N_("look at another player's characters"))
     channel = await repo.in_channel(session, guild_id, actor.channel_id) if gm else []
     matches = [
         c
@@ -211,8 +221,12 @@ async def row_by_name(
     ]
     if len(matches) > 1:
         raise UserError(
-            f"{len(matches)} characters in this channel are called {name.strip()}: pick one "
-            f"from the suggestions, or add its player: `{name.strip()} @player`."
+            _(
+                "{count} characters in this channel are called {name}: pick one "
+                "from the suggestions, or add its player: `{name} @player`.",
+                count=len(matches),
+                name=name.strip(),
+            )
         )
     if matches:
         row = matches[0]
@@ -232,15 +246,23 @@ async def row_by_name(
             # DESIGN.md: a GM reads the sheets used in the channel, so say how one gets used.
             found = elsewhere[0].name
             raise UserError(
-                f"{found} is not used in this channel yet: its player can choose it here "
-                f"with `/sheet use character:{found}`, and then a GM can use it."
+                _(
+                    "{name} is not used in this channel yet: its player can choose it here "
+                    "with `/sheet use character:{name}`, and then a GM can use it.",
+                    name=found,
+                )
             )
     own_names = [c.name for c in await repo.owned(session, guild_id, actor.user_id)]
-    message = f"There is no character called `{name.strip()}` that you can use. "
-    message += f"Yours: {', '.join(own_names) if own_names else 'none yet'}."
+    message = _(
+        "There is no character called `{name}` that you can use. Yours: {yours}.",
+        name=name.strip(),
+        yours=", ".join(own_names) if own_names else _("none yet"),
+    )
     if gm:
         others = sorted({c.name for c in channel if c.owner_id != actor.user_id})
-        message += f" In this channel: {', '.join(others) if others else 'none'}."
+        message += " " + _(
+            "In this channel: {names}.", names=", ".join(others) if others else _("none")
+        )
     raise NoSuchCharacter(message)
 
 
@@ -269,8 +291,12 @@ async def others_character(
     ]
     if len(matches) > 1:
         raise UserError(
-            f"{len(matches)} characters in this channel are called {name.strip()}: add its "
-            f"player, e.g. `{name.strip()} @player`."
+            _(
+                "{count} characters in this channel are called {name}: add its "
+                "player, e.g. `{name} @player`.",
+                count=len(matches),
+                name=name.strip(),
+            )
         )
     if not matches:
         return None
@@ -281,8 +307,12 @@ async def others_character(
 def _check_system(row: Character, system: str | None) -> None:
     if system is not None and row.system != system:
         raise UserError(
-            f"{row.name} is a {SYSTEMS.get(row.system, row.system)} character; this command "
-            f"needs {SYSTEMS.get(system, system)}."
+            _(
+                "{character} is a {system} character; this command needs {needed}.",
+                character=row.name,
+                system=_(SYSTEMS.get(row.system, row.system)),
+                needed=_(SYSTEMS.get(system, system)),
+            )
         )
 
 
@@ -378,7 +408,15 @@ class ResourceChange:
 
 def check_value(what: str, value: int) -> int:
     if not MIN_VALUE <= value <= MAX_VALUE:
-        raise UserError(f"{what} must be between {MIN_VALUE} and {MAX_VALUE} (got {value}).")
+        raise UserError(
+            _(
+                "{what} must be between {low} and {high} (got {value}).",
+                what=_(what),
+                low=MIN_VALUE,
+                high=MAX_VALUE,
+                value=value,
+            )
+        )
     return value
 
 
@@ -387,12 +425,23 @@ def check_entry_name(kind: str, name: str) -> str:
     (``{Name}`` is how ``/roll`` refers to them)."""
     cleaned = " ".join(name.split())
     if not cleaned:
-        raise UserError(f"The {kind} name is empty.")
-    article = "An" if kind[:1] in "aeiou" else "A"
+        raise UserError(_("The {kind} name is empty.", kind=_(ENTRY_KINDS.get(kind, kind))))
+    vowel = kind[:1] in "aeiou"
+    shown = _(ENTRY_KINDS.get(kind, kind))
     if len(cleaned) > NAME_LENGTH:
-        raise UserError(f"{article} {kind} name has at most {NAME_LENGTH} characters.")
+        too_long = (
+            N_("An {kind} name has at most {most} characters.")
+            if vowel
+            else N_("A {kind} name has at most {most} characters.")
+        )
+        raise UserError(_(too_long, kind=shown, most=NAME_LENGTH))
     if any(ch in cleaned for ch in "{}"):
-        raise UserError(f"{article} {kind} name cannot contain {{ or }}.")
+        braces = (
+            N_("An {kind} name cannot contain {{ or }}.")
+            if vowel
+            else N_("A {kind} name cannot contain {{ or }}.")
+        )
+        raise UserError(_(braces, kind=shown))
     return cleaned
 
 
@@ -413,9 +462,9 @@ async def adjust_resource(
     A delta is clamped to the resource's max and to the sheet's value bounds.
     """
     if current is not None and delta is not None:
-        raise UserError("Give either a new current value or a change, not both.")
+        raise UserError(_("Give either a new current value or a change, not both."))
     if current is None and delta is None and maximum is None:
-        raise UserError("Give a current value, a change or a max.")
+        raise UserError(_("Give a current value, a change or a max."))
     if character_name:
         row = await row_by_name(session, actor, character_name, for_update=True)
     else:
@@ -426,22 +475,37 @@ async def adjust_resource(
     if key is None:
         if not owner:
             raise PermissionDenied(
-                f"{row.name} has no resource `{resource.strip()}`; only its owner can add one."
+                _(
+                    "{character} has no resource `{resource}`; only its owner can add one.",
+                    character=row.name,
+                    resource=resource.strip(),
+                )
             )
         if current is None:
             raise UserError(
-                f"{row.name} has no resource `{resource.strip()}` yet: give its current value "
-                f"to add it. Resources: {', '.join(resources) or 'none yet'}."
+                _(
+                    "{character} has no resource `{resource}` yet: give its current value "
+                    "to add it. Resources: {resources}.",
+                    character=row.name,
+                    resource=resource.strip(),
+                    resources=", ".join(resources) or _("none yet"),
+                )
             )
         if len(resources) >= MAX_RESOURCES:
-            raise UserError(f"A sheet has at most {MAX_RESOURCES} resources; {row.name} is full.")
+            raise UserError(
+                _(
+                    "A sheet has at most {most} resources; {character} is full.",
+                    most=MAX_RESOURCES,
+                    character=row.name,
+                )
+            )
         key = check_entry_name("resource", resource)
         before = None
         old_current, old_max = current, None
     else:
         before = Resource(int(resources[key]["current"]), resources[key].get("max"))
         old_current, old_max = before.current, before.max
-    new_max = old_max if maximum is None else check_value("The max", maximum)
+    new_max = old_max if maximum is None else check_value(N_("The max"), maximum)
     clamped = False
     if delta is not None:
         wanted = old_current + delta
@@ -453,7 +517,14 @@ async def adjust_resource(
         if current is None and new_max is not None and new_current > new_max:
             new_current, clamped = new_max, True  # lowering the max lowers the current too
         if new_max is not None and new_current > new_max:
-            raise UserError(f"{key} cannot be above its max ({new_current} > {new_max}).")
+            raise UserError(
+                _(
+                    "{resource} cannot be above its max ({current} > {most}).",
+                    resource=key,
+                    current=new_current,
+                    most=new_max,
+                )
+            )
     after = Resource(new_current, new_max)
     resources[key] = {"current": after.current, "max": after.max}
     row.resources = resources

@@ -18,6 +18,7 @@ from bot.actor import Actor
 from bot.errors import NoSuchCharacter, PermissionDenied, UserError
 from bot.services import channel_settings, characters, secrecy
 from bot.services.characters import CharacterSheet
+from bot.services.coda_turn import TurnSpend, spend_on_turn
 from bot.services.permissions import is_gm
 from bot.storage import Database
 from bot.storage.models import CodaExtendedTask
@@ -27,6 +28,7 @@ from bot.text import signed
 from engine.dice import Dice
 from engine.systems import coda
 from engine.systems.coda import Degree, Part
+from engine.systems.coda_actions import TEST
 from engine.systems.coda_tables import AppliedCondition, parse_conditions
 
 SYSTEM = "coda"
@@ -72,7 +74,8 @@ class TestRequest:
     difficulty: str | None = None
     penalty: int = 0
     attempt: int = 1
-    extra_actions: int = 0
+    #: Actions beyond the allowance, counted by hand; None: from the tracker on your turn.
+    extra_actions: int | None = None
     conditions: str | None = None
     label: str | None = None
     secret: bool = False
@@ -92,6 +95,8 @@ class TestOutcome:
     difficulty: str | None
     label: str | None
     secrecy: secrecy.Secrecy
+    #: The action this test spent on the tracker (a roll on the roller's turn), if any.
+    turn: TurnSpend | None = None
 
 
 def plain_roller(modifier: int) -> Roller:
@@ -113,13 +118,20 @@ def resolve_tn(tn: int | None, difficulty: str | None) -> tuple[int, str | None]
     return tn, None
 
 
-def penalties_of(*, penalty: int = 0, attempt: int = 1, extra_actions: int = 0) -> tuple[Part, ...]:
+def penalties_of(
+    *, penalty: int = 0, attempt: int = 1, extra_actions: int | None = 0
+) -> tuple[Part, ...]:
     """The named penalties of a test, refused with their sum when they exceed the bound.
 
     Each option is within its own range, but together they could pass the engine's bound,
     whose message would name a number the user never typed.
     """
-    parts = coda.penalty_parts(penalty=penalty, attempt=attempt, extra_actions=extra_actions)
+    parts = coda.penalty_parts(penalty=penalty, attempt=attempt, extra_actions=extra_actions or 0)
+    return bounded(parts)
+
+
+def bounded(parts: tuple[Part, ...]) -> tuple[Part, ...]:
+    """``parts`` when their sum is within a test's bound, else a refusal naming each."""
     total = sum(p.value for p in parts)
     if total > coda.PENALTY_MAX:
         terms = " + ".join(f"{p.value} ({p.label})" for p in parts)
@@ -273,6 +285,11 @@ async def roll_test(
     chosen = parse_conditions(request.conditions)
     async with db.unit_of_work() as session:
         roller = await who.roller(session, actor)
+        turn = None
+        if request.extra_actions is None:
+            turn = await spend_on_turn(session, actor, character=roller.character, action=TEST)
+            if turn is not None:
+                penalties = bounded(penalties + turn.penalties)
         visibility = await secrecy.decide(session, actor.channel_id, request.secret)
         result, chance = roll_and_log(
             session,
@@ -296,6 +313,7 @@ async def roll_test(
         difficulty=difficulty_label,
         label=request.label,
         secrecy=visibility,
+        turn=turn,
     )
 
 

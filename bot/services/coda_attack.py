@@ -35,10 +35,12 @@ from bot.services.coda import (
     load_sheet,
     log_test,
     ones_rule,
+    penalties_of,
     plain_roller,
     roll_and_log,
     skill_roller,
 )
+from bot.services.coda_turn import TurnSpend, hurt_npc, spend_defence, spend_on_turn
 from bot.services.sheet import sheet_from_row
 from bot.storage import Database
 from bot.storage.models import CodaAttack
@@ -48,6 +50,7 @@ from bot.storage.repositories import rolls as roll_log
 from engine.dice import Dice
 from engine.systems import coda
 from engine.systems.coda import Degree, Part
+from engine.systems.coda_actions import ATTACK
 from engine.systems.coda_attack import Defence, allowed, defend, defend_chance
 from engine.systems.coda_tables import parse_conditions
 
@@ -74,6 +77,8 @@ class AttackRequest:
     attribute: str | None = None
     character: str | None = None
     secret: bool = False
+    #: Actions beyond the allowance counted by hand; None: from the tracker on your turn.
+    extra_actions: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,6 +91,9 @@ class Test:
     parts: tuple[Part, ...]
     chance: float
     who: str
+    #: The named penalties (an extra action's −5) and what the tracker says of the action.
+    penalties: tuple[Part, ...] = ()
+    note: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,6 +115,8 @@ class Exchange:
     health: ResourceChange | None = None
     secrecy: secrecy.Secrecy = secrecy.PUBLIC
     roller: str = ""  # who attacked, as Discord shows them (for the footer)
+    #: This step spent an action or Health on the channel's tracker (not stored).
+    tracked: bool = False
 
     @property
     def hit(self) -> bool:
@@ -143,6 +153,8 @@ def _test_data(test: Test) -> dict[str, Any]:
         "parts": [[p.label, p.value] for p in test.parts],
         "chance": test.chance,
         "who": test.who,
+        "penalties": [[p.label, p.value] for p in test.penalties],
+        "note": test.note,
     }
 
 
@@ -158,7 +170,10 @@ def _test_of(data: dict[str, Any]) -> Test:
         parse_conditions(data.get("conditions")),
     )
     parts = tuple(Part(str(label), int(value)) for label, value in data["parts"])
-    return Test(result, parts, float(data["chance"]), str(data["who"]))
+    penalties = tuple(Part(str(label), int(value)) for label, value in data.get("penalties", ()))
+    return Test(
+        result, parts, float(data["chance"]), str(data["who"]), penalties, str(data.get("note", ""))
+    )
 
 
 def _data(exchange: Exchange) -> dict[str, Any]:
@@ -247,11 +262,16 @@ async def attack(
             f"{coda.MODIFIER_MAX}."
         )
     chosen = parse_conditions(request.conditions)
+    penalties = penalties_of(extra_actions=request.extra_actions)
     async with db.unit_of_work() as session:
         sheet = await load_sheet(session, actor, request.character)
         roller = skill_roller(sheet, request.skill, attribute=request.attribute)
         target, target_sheet = await resolve_target(session, actor, request.target)
         defence, source = _defence_of(target_sheet, target, request.defence)
+        turn = None
+        if request.extra_actions is None:  # on the attacker's turn: one of its actions
+            turn = await spend_on_turn(session, actor, character=sheet.name, action=ATTACK)
+            penalties = turn.penalties if turn is not None else ()
         visibility = await secrecy.decide(session, actor.channel_id, request.secret)
         result, chance = roll_and_log(
             session,
@@ -259,7 +279,7 @@ async def attack(
             actor,
             roller=roller,
             tn=defence,
-            penalties=(),
+            penalties=penalties,
             conditions=chosen,
             visibility=visibility,
             label=f"attack on {target}",
@@ -274,10 +294,11 @@ async def attack(
             defence_from=source,
             ranged=request.ranged,
             weapon=(request.dice, request.modifier),
-            attack=Test(result, roller.parts, chance, roller.name),
+            attack=Test(result, roller.parts, chance, roller.name, penalties, _note(turn)),
             defender_id=target_sheet.owner_id if target_sheet else None,
             secrecy=visibility,
             roller=actor.display_name,
+            tracked=turn is not None,
         )
         if not exchange.hit:
             return exchange
@@ -297,6 +318,10 @@ async def attack(
 
 
 # --------------------------------------------------------------------------- the answer
+
+
+def _note(turn: TurnSpend | None) -> str:
+    return "" if turn is None else turn.note or ""
 
 
 async def _defender_roller(
@@ -335,12 +360,30 @@ async def answer(
         exchange = exchange_of(row, visibility)
         ones = await ones_rule(session, row.channel_id)
         defence_test = None
+        tracked = False
         if choice is not Defence.TAKE:
             roller = await _defender_roller(session, row, choice, target)
-            chance = defend_chance(exchange.attack.result, modifier=roller.modifier, ones=ones)
-            result = defend(dice, exchange.attack.result, modifier=roller.modifier, ones=ones)
+            # RULES.md §1: a Dodge or Parry is one of the defender's actions this round.
+            turn = await spend_defence(
+                session,
+                row.channel_id,
+                target=target,
+                owner_id=row.defender_id if roller.character else None,
+                character=roller.character,
+                action=choice.label,
+            )
+            tracked = turn is not None
+            penalties = () if turn is None else turn.penalties
+            penalty = sum(p.value for p in penalties)
+            attack_result = exchange.attack.result
+            chance = defend_chance(
+                attack_result, modifier=roller.modifier, ones=ones, penalty=penalty
+            )
+            result = defend(
+                dice, attack_result, modifier=roller.modifier, ones=ones, penalty=penalty
+            )
             who = roller.name if roller.character else target
-            defence_test = Test(result, roller.parts, chance, who)
+            defence_test = Test(result, roller.parts, chance, who, penalties, _note(turn))
             log_test(
                 session,
                 actor,
@@ -363,12 +406,15 @@ async def answer(
                 secret=row.secret,
                 label=f"attack on {target}",
             )
-            health = None
             if row.target_character_id is not None:
                 health = await characters.lower_resource(
                     session, row.target_character_id, HEALTH, damage.total
                 )
+            else:  # an NPC: the Health the tracker keeps for it, if any
+                health = await hurt_npc(session, row.channel_id, target=target, damage=damage.total)
+                tracked = tracked or health is not None
             exchange = replace(exchange, damage=damage, health=health)
+        exchange = replace(exchange, tracked=tracked)
         row.data = {**_data(exchange), "npc_defend": data.get("npc_defend", 0)}
         row.finished_at = now
     return exchange

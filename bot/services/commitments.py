@@ -10,6 +10,7 @@ from typing import Any
 from bot import commitment
 from bot.actor import Actor
 from bot.errors import PermissionDenied, UserError
+from bot.i18n import _
 from bot.services.permissions import is_gm
 from bot.storage import Database
 from bot.storage.repositories import rolls as roll_log
@@ -31,14 +32,17 @@ async def reveal(db: Database, actor: Actor, *, roll_id: int) -> Reveal:
     async with db.unit_of_work(read_only=True) as session:
         entry = await roll_log.get(session, roll_id, channel_id=actor.channel_id)
         if entry is None:
-            raise UserError(f"No roll #{roll_id} in this channel's log.")
+            raise UserError(_("No roll #{id} in this channel's log.", id=roll_id))
         if not entry.secret or not (entry.record and entry.salt and entry.commitment):
             raise UserError(
-                f"Roll #{roll_id} has no commitment to reveal: it was public, or it was "
-                "logged before secret rolls carried one."
+                _(
+                    "Roll #{id} has no commitment to reveal: it was public, or it was "
+                    "logged before secret rolls carried one.",
+                    id=roll_id,
+                )
             )
         if entry.user_id != actor.user_id and not await is_gm(session, actor):
-            raise PermissionDenied("Only whoever made a secret roll, or a GM, can reveal it.")
+            raise PermissionDenied(_("Only whoever made a secret roll, or a GM, can reveal it."))
     return Reveal(
         roll_id=entry.id,
         roller_id=entry.user_id,
@@ -64,8 +68,11 @@ def verify(*, record: str, salt: str, commitment_hex: str) -> Verification:
         commitment.SHORT <= len(wanted) <= 64
     ):
         raise UserError(
-            f"A commitment is {commitment.SHORT} to 64 hex digits (0–9, a–f): "
-            "copy it from the secret roll's notice."
+            _(
+                "A commitment is {short} to 64 hex digits (0–9, a–f): "
+                "copy it from the secret roll's notice.",
+                short=commitment.SHORT,
+            )
         )
     try:
         parsed = json.loads(record)

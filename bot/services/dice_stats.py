@@ -12,6 +12,7 @@ from typing import Any
 
 from bot.actor import Actor
 from bot.errors import UserError
+from bot.i18n import _
 from bot.storage import Database
 from bot.storage.models.base import utcnow
 from bot.storage.repositories import rolls as roll_log
@@ -74,9 +75,15 @@ async def stats(
     them. Secret rolls are left out: the table sees these counts, and a count that moved
     would tell them a secret roll's faces (a secret roll is checked by its commitment)."""
     if system is not None and system not in SYSTEMS:
-        raise UserError(f"No dice statistics for {system!r}: one of {', '.join(SYSTEMS)}.")
+        raise UserError(
+            _(
+                "No dice statistics for {system}: one of {systems}.",
+                system=repr(system),
+                systems=", ".join(SYSTEMS),
+            )
+        )
     if since is not None and since not in SINCE:
-        raise UserError(f"Since is one of {', '.join(SINCE)}.")
+        raise UserError(_("Since is one of {choices}.", choices=", ".join(SINCE)))
     start = utcnow() - SINCE[since] if since else None
     async with db.unit_of_work(read_only=True) as session:
         rows = await roll_log.faces_since(
@@ -137,6 +144,6 @@ async def roll_source(dice: Dice, *, sides: int, count: int) -> FaceTest:
 def _roll_and_count(dice: Dice, sides: int, count: int) -> FaceTest:
     tally = [0] * sides
     roll = dice.roll
-    for _ in range(count):
+    for _draw in range(count):
         tally[roll(sides) - 1] += 1
     return check_counts(tally)

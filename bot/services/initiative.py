@@ -15,7 +15,9 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from typing import Any
 
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -48,6 +50,10 @@ CODA_INITIATIVE = "Swiftness"
 #: The sheet resource the tracker shows beside a combatant (damage from /coda attack).
 HEALTH = "Health"
 NOT_YOUR_TURN = N_("Only the GM, or the player whose combatant's turn it is, can {action} ({who}).")
+
+
+#: A step run in a change's transaction after its event applied: (session, row, before, after).
+Then = Callable[[AsyncSession, InitiativeEncounter, ini.Encounter, ini.Encounter], Awaitable[Any]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,6 +110,8 @@ class InitOutcome:
     joined: tuple[Joined, ...] = ()
     undone: ini.Event | None = None
     summary: ini.Summary | None = None
+    #: What a ``then`` step of the change returned (e.g. a CODA test waiting to be rolled).
+    extra: Any = None
 
     @property
     def initiator_warning(self) -> str | None:
@@ -174,14 +182,16 @@ async def _view(
 
 
 async def _health(session: AsyncSession, state: ini.Encounter) -> tuple:
-    """Each sheet-played combatant's Health (damage from ``/coda attack`` shows here).
+    """Each combatant's Health (damage from ``/coda attack`` shows here): a sheet-played
+    one's from its sheet, an NPC's as the encounter keeps it.
 
     A combatant names its player and character; a player with two characters of that name
     (in two guilds) shows none rather than the wrong one.
     """
+    kept = tuple((c.name, c.health, c.max_health) for c in state.combatants if c.health is not None)
     played = [c for c in state.combatants if c.owner_id is not None and c.character]
     if not played:
-        return ()
+        return kept
     rows = await characters_repo.of_owners(session, {c.owner_id for c in played if c.owner_id})
     found = []
     for combatant in played:
@@ -194,7 +204,7 @@ async def _health(session: AsyncSession, state: ini.Encounter) -> tuple:
         if health is not None:
             entry = resources[health]
             found.append((combatant.name, int(entry["current"]), entry.get("max")))
-    return tuple(found)
+    return kept + tuple(found)
 
 
 async def _require(session: AsyncSession, channel_id: int, *, lock: bool) -> InitiativeEncounter:
@@ -436,10 +446,12 @@ async def add(
     hidden: bool = False,
     count: int = 1,
     stress: bool = False,
+    health: int | None = None,
 ) -> InitOutcome:
     """The GM adds NPCs: each rolls (system roll + ``modifier``) unless ``roll`` is given.
 
-    ``stress`` marks them surprised, as for a player's join.
+    ``stress`` marks them surprised, as for a player's join; ``health`` is each one's Health,
+    kept on the tracker (an NPC has no sheet).
     """
     if not 1 <= count <= MAX_COUNT:
         raise UserError(_("Add 1 to {count} combatants at a time.", count=MAX_COUNT))
@@ -460,6 +472,7 @@ async def add(
                 surprised=stress,
                 detail=detail,
                 modifier=modifier,
+                health=health,
             )
             state = ini.apply(state, event, dice)
             _log_roll(session, actor, before, entry)
@@ -508,12 +521,14 @@ async def _change(
     action: str,
     players_on_their_turn: bool = False,
     dice: Dice | None = None,
+    then: Then | None = None,
 ) -> InitOutcome:
     """Apply one event to the channel's encounter under the permission rules.
 
     ``players_on_their_turn``: a player may also do it while the current turn is their own
     combatant's (next, delay); otherwise only a GM may. ``dice`` rolls the re-rolls of an
-    encounter that re-rolls each round.
+    encounter that re-rolls each round. ``then`` runs in the same transaction after the
+    event applied (its result is the outcome's ``extra``).
     """
     async with db.unit_of_work() as session:
         row = await _require(session, actor.channel_id, lock=True)
@@ -545,7 +560,9 @@ async def _change(
             subject = state.find(event.name).name  # its own spelling, not what was typed
         elif isinstance(event, ini.Delay) and state.current is not None:
             subject = state.current.name
-        return InitOutcome(await _view(session, row, new, gm=gm), event.kind, state, subject)
+        extra = None if then is None else await then(session, row, state, new)
+        view = await _view(session, row, new, gm=gm)
+        return InitOutcome(view, event.kind, state, subject, extra=extra)
 
 
 async def next_turn(db: Database, actor: Actor, *, dice: Dice | None = None) -> InitOutcome:
@@ -607,12 +624,26 @@ async def remove_condition(db: Database, actor: Actor, *, name: str, condition: 
 
 
 async def spend_action(
-    db: Database, actor: Actor, *, kind: str, cost: int | None = None, name: str | None = None
+    db: Database,
+    actor: Actor,
+    *,
+    kind: str,
+    cost: int | None = None,
+    name: str | None = None,
+    then: Then | None = None,
 ) -> InitOutcome:
     """CODA: a combatant (default: whoever is up) takes an action of Tables 9-9 to 9-11,
     spending its cost of the round's actions; its player on their turn, or the GM."""
     event = ini.SpendAction((name or "").strip(), action=kind, cost=cost)
-    return await _change(db, actor, event, action=_("spend actions"), players_on_their_turn=True)
+    return await _change(
+        db, actor, event, action=_("spend actions"), players_on_their_turn=True, then=then
+    )
+
+
+async def set_health(db: Database, actor: Actor, *, name: str, value: int) -> InitOutcome:
+    """The GM sets the Health the tracker keeps for a combatant without a sheet (an NPC)."""
+    event = ini.SetHealth(name, value=value)
+    return await _change(db, actor, event, action=_("set Health on the tracker"))
 
 
 async def reveal(db: Database, actor: Actor, *, name: str) -> InitOutcome:

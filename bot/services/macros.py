@@ -17,6 +17,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.actor import Actor
 from bot.errors import PermissionDenied, UserError
+from bot.i18n import N_, _
 from bot.services.characters import active_row, guild_key
 from bot.services.permissions import is_gm, require_gm
 from bot.services.sheet import SheetFileError, _storable, name_key
@@ -64,24 +65,26 @@ def _info(row: Macro, *, shadowed: bool = False) -> MacroInfo:
 def check_name(name: str) -> str:
     cleaned = " ".join(name.split())
     if not 1 <= len(cleaned) <= NAME_LENGTH:
-        raise UserError(f"A macro's name has 1 to {NAME_LENGTH} characters.")
+        raise UserError(_("A macro's name has 1 to {most} characters.", most=NAME_LENGTH))
     if "`" in cleaned:  # replies quote names in `code`: a backtick would end the quote
-        raise UserError("A macro's name cannot hold a backtick (`).")
+        raise UserError(_("A macro's name cannot hold a backtick (`)."))
     return cleaned
 
 
 def check_command(command: str) -> str:
     cleaned = command.strip()
     if not cleaned:
-        raise UserError("A macro needs a command line, e.g. `roll expression:2d6`.")
+        raise UserError(_("A macro needs a command line, e.g. `roll expression:2d6`."))
     if len(cleaned) > COMMAND_LENGTH:
-        raise UserError(f"A macro's command line has at most {COMMAND_LENGTH} characters.")
+        raise UserError(
+            _("A macro's command line has at most {most} characters.", most=COMMAND_LENGTH)
+        )
     return cleaned
 
 
 def check_scope(scope: str) -> str:
     if scope not in SCOPES:
-        raise UserError(f"A macro's scope is one of: {', '.join(SCOPES)}.")
+        raise UserError(_("A macro's scope is one of: {scopes}.", scopes=", ".join(SCOPES)))
     return scope
 
 
@@ -94,7 +97,10 @@ async def _writable_owner(
     if scope == CHARACTER:
         row = await active_row(session, actor, for_update=True)
         return (CHARACTER, row.id), row
-    await require_gm(session, actor, f"change the {scope}'s macros")
+    action = (
+        N_("change the channel's macros") if scope == CHANNEL else N_("change the server's macros")
+    )
+    await require_gm(session, actor, action)
     return (scope, actor.channel_id if scope == CHANNEL else 0), None
 
 
@@ -130,12 +136,14 @@ async def save(db: Database, actor: Actor, *, scope: str, name: str, command: st
     (each round at least one save wins a slot, so this ends), and reads the name anew.
     """
     name, command, scope = check_name(name), check_command(command), check_scope(scope)
-    for _ in range(MAX_PER_SCOPE):
+    for _attempt in range(MAX_PER_SCOPE):
         try:
             return await _save(db, actor, scope, name, command)
         except IntegrityError:
             continue
-    raise UserError(f"Too many {scope} macros are being saved at once; please try again.")
+    raise UserError(
+        _("Too many {scope} macros are being saved at once; please try again.", scope=scope)
+    )
 
 
 async def _save(db: Database, actor: Actor, scope: str, name: str, command: str) -> MacroInfo:
@@ -143,8 +151,12 @@ async def _save(db: Database, actor: Actor, scope: str, name: str, command: str)
         owner, character = await _writable_owner(session, actor, scope)
         if await repo.by_name(session, guild_key(actor), owner, name_key(name)):
             raise UserError(
-                f"There is already a {scope} macro called `{name}`: "
-                "`/macro edit` changes it, `/macro delete` removes it."
+                _(
+                    "There is already a {scope} macro called `{name}`: "
+                    "`/macro edit` changes it, `/macro delete` removes it.",
+                    scope=scope,
+                    name=name,
+                )
             )
         return _info(await _insert(session, actor, owner, character, name, command))
 
@@ -159,7 +171,9 @@ async def _insert(
 ) -> Macro:
     slot = await repo.free_slot(session, guild_key(actor), owner)
     if slot is None:
-        raise UserError(f"A {owner[0]} scope holds at most {MAX_PER_SCOPE} macros.")
+        raise UserError(
+            _("A {scope} scope holds at most {most} macros.", scope=owner[0], most=MAX_PER_SCOPE)
+        )
     row = Macro(
         guild_id=guild_key(actor),
         scope=owner[0],
@@ -177,10 +191,16 @@ async def _insert(
 
 
 async def _existing(session: AsyncSession, actor: Actor, scope: str, name: str) -> Macro:
-    owner, _ = await _writable_owner(session, actor, check_scope(scope))
+    owner, _character = await _writable_owner(session, actor, check_scope(scope))
     row = await repo.by_name(session, guild_key(actor), owner, name_key(name), for_update=True)
     if row is None:
-        raise UserError(f"There is no {scope} macro called `{' '.join(name.split())}`.")
+        raise UserError(
+            _(
+                "There is no {scope} macro called `{name}`.",
+                scope=scope,
+                name=" ".join(name.split()),
+            )
+        )
     return row
 
 
@@ -228,8 +248,10 @@ async def find(db: Database, actor: Actor, name: str) -> MacroInfo:
         found = [m for m in await runnable_names(session, actor) if m.key == name_key(name)]
         if not found:
             raise UserError(
-                f"You have no macro called `{' '.join(name.split())[:NAME_LENGTH]}` here. "
-                "`/macro list` shows yours."
+                _(
+                    "You have no macro called `{name}` here. `/macro list` shows yours.",
+                    name=" ".join(name.split())[:NAME_LENGTH],
+                )
             )
         return found[0]
 
@@ -262,8 +284,11 @@ async def panel(db: Database, actor: Actor) -> Panel:
         macros = await repo.of_character(session, row.id)
     if not macros:
         raise UserError(
-            f"{row.name} has no macros yet: save one with "
-            "`/macro save name:… command:… scope:character`."
+            _(
+                "{character} has no macros yet: save one with "
+                "`/macro save name:… command:… scope:character`.",
+                character=row.name,
+            )
         )
     return Panel(
         character_id=row.id,
@@ -289,9 +314,11 @@ async def panel_macro(db: Database, actor: Actor, macro_id: int) -> PanelMacro:
             else None
         )
         if row is None or character is None:
-            raise UserError("That macro is gone: post a fresh panel with `/sheet panel`.")
+            raise UserError(_("That macro is gone: post a fresh panel with `/sheet panel`."))
         if character.owner_id != actor.user_id and not await is_gm(session, actor):
-            raise PermissionDenied(f"Only {character.name}'s player or a GM can use this panel.")
+            raise PermissionDenied(
+                _("Only {character}'s player or a GM can use this panel.", character=character.name)
+            )
         return PanelMacro(macro=_info(row), character=character.name)
 
 
@@ -310,14 +337,16 @@ def parse_exported(value: Any) -> list[dict[str, str]]:
     if value is None:
         return []
     if not isinstance(value, list) or len(value) > MAX_PER_SCOPE:
-        raise SheetFileError(f"`macros`: must be a list of at most {MAX_PER_SCOPE} macros.")
+        raise SheetFileError(
+            _("`macros`: must be a list of at most {most} macros.", most=MAX_PER_SCOPE)
+        )
     parsed: dict[str, dict[str, str]] = {}
     for index, item in enumerate(value):
         path = f"macros[{index}]"
         if not isinstance(item, dict) or set(item) != {"name", "command"}:
-            raise SheetFileError(f"`{path}`: must be an object with name and command.")
+            raise SheetFileError(_("`{path}`: must be an object with name and command.", path=path))
         if not isinstance(item["name"], str) or not isinstance(item["command"], str):
-            raise SheetFileError(f"`{path}`: name and command are text.")
+            raise SheetFileError(_("`{path}`: name and command are text.", path=path))
         try:
             name, command = check_name(item["name"]), check_command(item["command"])
         except UserError as error:

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import TypeVar
 
 from bot.actor import Actor
+from bot.i18n import N_, _
 from bot.services import channel_settings
 from bot.storage import Database
 from bot.text import signed
@@ -76,21 +77,29 @@ async def coda_odds(
     penalty_text = f" − {penalty}" if penalty else ""
     return OddsTable(
         system="coda",
-        title=f"CODA 2d6 {signed(modifier)}{penalty_text} vs TN {tn}",
-        categories=tuple(degree.label for degree in chances),
-        series=(Series("chance", tuple(chances.values())),),
-        notes=(Note(f"success (≥ TN; ones rule {ones})", success),),
+        title=_(
+            "CODA 2d6 {modifier}{penalty} vs TN {tn}",
+            modifier=signed(modifier),
+            penalty=penalty_text,
+            tn=tn,
+        ),
+        categories=tuple(_(degree.label) for degree in chances),
+        series=(Series(_("chance"), tuple(chances.values())),),
+        notes=(Note(_("success (≥ TN; ones rule {ones})", ones=ones), success),),
     )
 
 
+#: Drama's outcomes as the notes name them.
+DRAMA_OUTCOMES = {"success": N_("success"), "yes-but": N_("yes-but"), "failure": N_("failure")}
+
 #: Hogwarts 1990 variants: (name, stress, advantage).
 H90_VARIANTS = (
-    ("plain", False, False),
-    ("stress", True, False),
-    ("advantage", False, True),
-    ("stress + advantage", True, True),
+    (N_("plain"), False, False),
+    (N_("stress"), True, False),
+    (N_("advantage"), False, True),
+    (N_("stress + advantage"), True, True),
 )
-H90_PARTS = ("critical failure", "failure", "success", "exceptional")
+H90_PARTS = (N_("critical failure"), N_("failure"), N_("success"), N_("exceptional"))
 
 
 async def h90_odds(*, bonus: int, difficulty: int) -> OddsTable:
@@ -102,7 +111,7 @@ async def h90_odds(*, bonus: int, difficulty: int) -> OddsTable:
             odds = h90.odds(bonus=bonus, difficulty=difficulty, stress=stress, advantage=advantage)
             series.append(
                 Series(
-                    name,
+                    _(name),
                     (
                         odds.critical_failure,
                         odds.failure - odds.critical_failure,
@@ -116,10 +125,16 @@ async def h90_odds(*, bonus: int, difficulty: int) -> OddsTable:
     series = await _exact(compute)
     return OddsTable(
         system="h90",
-        title=f"Hogwarts 1990 d20 {signed(bonus)} vs difficulty {difficulty}",
-        categories=H90_PARTS,
+        title=_(
+            "Hogwarts 1990 d20 {bonus} vs difficulty {difficulty}",
+            bonus=signed(bonus),
+            difficulty=difficulty,
+        ),
+        categories=tuple(_(part) for part in H90_PARTS),
         series=series,
-        notes=tuple(Note(f"{s.name}: success", s.values[2] + s.values[3]) for s in series),
+        notes=tuple(
+            Note(_("{variant}: success", variant=s.name), s.values[2] + s.values[3]) for s in series
+        ),
     )
 
 
@@ -156,21 +171,34 @@ async def infinity_odds(
     rows = await _exact(compute)
     return OddsTable(
         system="infinity",
-        title=f"Infinity face to face: A {a_attribute} ({signed(a_mods)}) v B {b_attribute} "
-        f"({signed(b_mods)})",
-        categories=tuple(name for name, _ in rows),
+        title=_(
+            "Infinity face to face: A {a_attribute} ({a_mods}) v B {b_attribute} ({b_mods})",
+            a_attribute=a_attribute,
+            a_mods=signed(a_mods),
+            b_attribute=b_attribute,
+            b_mods=signed(b_mods),
+        ),
+        categories=tuple(name for name, _odds in rows),
         series=(
-            Series("A wins", tuple(odds.a_wins for _, odds in rows)),
-            Series("B wins", tuple(odds.b_wins for _, odds in rows)),
-            Series("neither", tuple(odds.neither for _, odds in rows)),
+            Series(_("A wins"), tuple(odds.a_wins for _name, odds in rows)),
+            Series(_("B wins"), tuple(odds.b_wins for _name, odds in rows)),
+            Series(_("neither"), tuple(odds.neither for _name, odds in rows)),
         ),
         stacked=True,
         notes=tuple(
             note
             for name, odds in rows
             for note in (
-                Note(f"{name}: A's expected hits", odds.a_expected_hits, chance=False),
-                Note(f"{name}: B's expected hits", odds.b_expected_hits, chance=False),
+                Note(
+                    _("{combination}: A's expected hits", combination=name),
+                    odds.a_expected_hits,
+                    chance=False,
+                ),
+                Note(
+                    _("{combination}: B's expected hits", combination=name),
+                    odds.b_expected_hits,
+                    chance=False,
+                ),
             )
         ),
     )
@@ -182,10 +210,10 @@ async def rps_odds(*, base: int) -> OddsTable:
     success = await _exact(lambda: rps.chance(base=base))
     return OddsTable(
         system="rps",
-        title=f"RPS check at Base {base}",
-        categories=tuple(f"SL {level}" for level, _ in levels),
-        series=(Series("chance", tuple(p for _, p in levels)),),
-        notes=(Note("success (SL ≥ 1)", success),),
+        title=_("RPS check at Base {base}", base=base),
+        categories=tuple(_("SL {level}", level=level) for level, _p in levels),
+        series=(Series(_("chance"), tuple(p for _level, p in levels)),),
+        notes=(Note(_("success (SL ≥ 1)"), success),),
     )
 
 
@@ -218,15 +246,24 @@ async def drama_odds(*, base: int, resistance: int = 0, drama_dice: int = 0) -> 
     nets = range(shown[0], shown[-1] + 1) if shown else range(0)
     return OddsTable(
         system="drama",
-        title=f"Drama {base}d − {resistance}d resistance, {drama_dice} drama dice",
+        title=_(
+            "Drama {base}d − {resistance}d resistance, {drama} drama dice",
+            base=base,
+            resistance=resistance,
+            drama=drama_dice,
+        ),
         categories=tuple(signed(n) for n in nets),
         series=(
-            Series("criticals off", tuple(plain.get(n, 0.0) for n in nets)),
-            Series("criticals on", tuple(critical.get(n, 0.0) for n in nets)),
+            Series(_("criticals off"), tuple(plain.get(n, 0.0) for n in nets)),
+            Series(_("criticals on"), tuple(critical.get(n, 0.0) for n in nets)),
         ),
         notes=tuple(
-            Note(f"criticals {rule}: {outcome.value}", p)
-            for rule, table in zip(("off", "on"), chances, strict=True)
+            Note(_(rule, outcome=_(DRAMA_OUTCOMES.get(outcome.value, outcome.value))), p)
+            for rule, table in zip(
+                (N_("criticals off: {outcome}"), N_("criticals on: {outcome}")),
+                chances,
+                strict=True,
+            )
             for outcome, p in table.items()
         ),
     )

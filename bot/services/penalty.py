@@ -16,6 +16,7 @@ from datetime import datetime
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.actor import Actor
+from bot.i18n import N_, _
 from bot.services.characters import CharacterSheet, character_by_name, named_or_active
 from bot.services.permissions import require_gm
 from bot.storage import Database
@@ -30,11 +31,11 @@ REASON_LENGTH = 200
 
 # How each kind of change reads in the log.
 KIND_LABELS = {
-    "add": "added",
-    "recover": "recovered",
-    "rest": "rested",
-    "drama": "1s on drama dice",
-    "price": "paid the price",
+    "add": N_("added"),
+    "recover": N_("recovered"),
+    "rest": N_("rested"),
+    "drama": N_("1s on drama dice"),
+    "price": N_("paid the price"),
 }
 
 
@@ -124,7 +125,7 @@ async def add(
     reason = reason.strip()[:REASON_LENGTH]
     async with db.unit_of_work() as session:
         sheet, pool = await _own_or_gm(
-            session, actor, character, "add penalty dice to another player's character"
+            session, actor, character, N_("add penalty dice to another player's character")
         )
         change = penalty.add(pool.dice, amount)
         apply(session, pool, change, user_id=actor.user_id, kind="add", reason=reason)
@@ -134,7 +135,7 @@ async def add(
 async def recover(db: Database, actor: Actor, *, character: str, amount: int) -> PenaltyUpdate:
     """Remove penalty dice (GM only); the pool stops at 0."""
     async with db.unit_of_work() as session:
-        await require_gm(session, actor, "remove penalty dice")
+        await require_gm(session, actor, N_("remove penalty dice"))
         sheet = await character_by_name(session, actor, character, system=SYSTEM)
         pool = await lock_pool(session, actor, sheet)
         change = penalty.recover(pool.dice, amount)
@@ -145,9 +146,12 @@ async def recover(db: Database, actor: Actor, *, character: str, amount: int) ->
 async def rest(db: Database, actor: Actor, *, character: str, hours: float) -> PenaltyUpdate:
     """Recover 1 die per 3 full hours of sleep or serious rest (the owner or the GM)."""
     async with db.unit_of_work() as session:
-        sheet, pool = await _own_or_gm(session, actor, character, "rest another player's character")
+        sheet, pool = await _own_or_gm(
+            session, actor, character, N_("rest another player's character")
+        )
         change = penalty.rest(pool.dice, hours)
-        reason = f"{hours:g} hours of rest"
+        # Written in the resting player's language: the log keeps it as a reason is kept.
+        reason = _("{hours} hours of rest", hours=f"{hours:g}")
         apply(session, pool, change, user_id=actor.user_id, kind="rest", reason=reason)
     return PenaltyUpdate(sheet.name, sheet.owner_id, "rest", change, reason)
 

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal, TypeVar
 
 from bot.errors import UserError
+from bot.i18n import N_, _
 from engine.systems import SYSTEMS
 
 MAX_ATTRIBUTES = 64
@@ -95,8 +96,16 @@ class CharacterSheet:
             return found
         wanted = name.strip()
         raise UserError(
-            f"{self.name} has no {kind} `{wanted}`. {kind.capitalize()}s: {_listing(entries)}. "
-            f"Set one with `/sheet {command.format(wanted)}:…`."
+            _(
+                "{character} has no {kind} `{name}`. {section}: {listing}. "
+                "Set one with `/sheet {command}:…`.",
+                character=self.name,
+                kind=_(ENTRY_KINDS[kind]),
+                name=wanted,
+                section=_(ENTRY_SECTIONS[kind]),
+                listing=_listing(entries),
+                command=command.format(wanted),
+            )
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -164,19 +173,26 @@ def resolve(sheet: CharacterSheet, reference: str) -> ResolvedValue:
         name = reference.strip()
         kinds = KINDS
     if not name:
-        raise UserError("Name an attribute, skill or resource of your character.")
+        raise UserError(_("Name an attribute, skill or resource of your character."))
     for kind in kinds:
         resolved = _resolve_kind(sheet, kind, name)
         if resolved is not None:
             return resolved
-    listings = {
-        "attribute": f"Attributes: {_listing(sheet.attributes)}",
-        "skill": f"Skills: {_listing(sheet.skills)}",
-        "resource": f"Resources: {_listing(sheet.resources)}",
-    }
-    what = kinds[0] if len(kinds) == 1 else "attribute, skill or resource"
-    return_hint = "; ".join(listings[k] for k in kinds)
-    raise UserError(f"{sheet.name} has no {what} `{name}`. {return_hint}.")
+    entries = {"attribute": sheet.attributes, "skill": sheet.skills, "resource": sheet.resources}
+    what = _(ENTRY_KINDS[kinds[0]]) if len(kinds) == 1 else _("attribute, skill or resource")
+    return_hint = "; ".join(
+        f"{_(ENTRY_SECTIONS[k])}: {_listing(entries[k])}"  # type: ignore[arg-type]
+        for k in kinds
+    )
+    raise UserError(
+        _(
+            "{character} has no {kind} `{name}`. {listing}.",
+            character=sheet.name,
+            kind=what,
+            name=name,
+            listing=return_hint,
+        )
+    )
 
 
 _REFERENCE = re.compile(r"\{([^{}]*)\}")
@@ -198,8 +214,15 @@ def substitute(sheet: CharacterSheet, text: str) -> tuple[str, tuple[ResolvedVal
     result = _REFERENCE.sub(replace, text)
     if "{" in result or "}" in result:
         raise UserError(
-            "Unmatched `{` or `}`: write sheet values as `{Stealth}`, `{skill Stealth}` or "
-            "`{attribute Strength}`."
+            _(
+                "Unmatched `{open}` or `{close}`: write sheet values as `{example}`, "
+                "`{skill_example}` or `{attribute_example}`.",
+                open="{",
+                close="}",
+                example="{Stealth}",
+                skill_example="{skill Stealth}",
+                attribute_example="{attribute Strength}",
+            )
         )
     return result, tuple(found)
 
@@ -225,9 +248,14 @@ def _resolve_kind(sheet: CharacterSheet, kind: Kind, name: str) -> ResolvedValue
         parent = sheet.find_attribute(skill.attribute)
         if parent is None:
             raise UserError(
-                f"{sheet.name}'s skill {key} uses the attribute {skill.attribute}, which the "
-                f"sheet does not have. Set it with `/sheet set attribute:{skill.attribute} "
-                "value:…`, or change the skill's attribute with `/sheet skill`."
+                _(
+                    "{character}'s skill {skill} uses the attribute {attribute}, which the "
+                    "sheet does not have. Set it with `/sheet set attribute:{attribute} "
+                    "value:…`, or change the skill's attribute with `/sheet skill`.",
+                    character=sheet.name,
+                    skill=key,
+                    attribute=skill.attribute,
+                )
             )
         attribute_name, attribute_value = parent
     return ResolvedValue(
@@ -260,9 +288,11 @@ def find_key(entries: Iterable[str], name: str) -> str | None:
 def _listing(names: Iterable[str]) -> str:
     names = list(names)
     if not names:
-        return "none yet"
+        return _("none yet")
     shown = ", ".join(names[:40])
-    return shown + (f" and {len(names) - 40} more" if len(names) > 40 else "")
+    if len(names) > 40:
+        return _("{names} and {count} more", names=shown, count=len(names) - 40)
+    return shown
 
 
 def sheet_from_row(row: Any) -> CharacterSheet:
@@ -328,6 +358,22 @@ TEMPLATES: dict[str, dict[str, tuple[str, ...]]] = {
 }
 
 
+#: What ``kind`` names in messages about a sheet entry (shown translated).
+ENTRY_KINDS = {
+    "attribute": N_("attribute"),
+    "skill": N_("skill"),
+    "resource": N_("resource"),
+    "specialty": N_("specialty"),
+}
+
+#: A sheet's section of each kind, as messages list them ("Attributes: Wits, Grit").
+ENTRY_SECTIONS = {
+    "attribute": N_("Attributes"),
+    "skill": N_("Skills"),
+    "resource": N_("Resources"),
+}
+
+
 class SheetFileError(UserError):
     """An imported sheet file is not a sheet; the message names the first bad field."""
 
@@ -338,20 +384,24 @@ def parse_sheet(data: Any) -> dict[str, Any]:
     Checks run in the file's natural order so the message names the *first* bad field.
     """
     if not isinstance(data, dict):
-        raise SheetFileError("The file must hold one JSON object (a sheet), not a list or value.")
+        raise SheetFileError(
+            _("The file must hold one JSON object (a sheet), not a list or value.")
+        )
     unknown = sorted(set(data) - {"name", "system", "attributes", "skills", "resources", "notes"})
     if unknown:
-        raise SheetFileError(f"`{unknown[0]}`: not a sheet field.")
+        raise SheetFileError(_("`{path}`: not a sheet field.", path=unknown[0]))
     name = _text(data.get("name"), "name", NAME_LENGTH)
     system = data.get("system")
     if system not in SYSTEMS:
-        raise SheetFileError(f"`system`: must be one of {', '.join(SYSTEMS)}.")
+        raise SheetFileError(_("`system`: must be one of {systems}.", systems=", ".join(SYSTEMS)))
     attributes = _section(data, "attributes", MAX_ATTRIBUTES, _int)
     skills = _section(data, "skills", MAX_SKILLS, _skill)
     resources = _section(data, "resources", MAX_RESOURCES, _resource)
     notes = data.get("notes", "")
     if not isinstance(notes, str) or len(notes) > NOTES_LENGTH:
-        raise SheetFileError(f"`notes`: must be text of at most {NOTES_LENGTH} characters.")
+        raise SheetFileError(
+            _("`notes`: must be text of at most {most} characters.", most=NOTES_LENGTH)
+        )
     _storable(notes, "notes")
     return {
         "name": name,
@@ -377,10 +427,18 @@ def _section(
 def _record(value: Any, path: str, fields: tuple[str, ...], what: str) -> dict[str, Any]:
     """``value`` as an object holding only ``fields``, or the error naming the first stray one."""
     if not isinstance(value, dict):
-        raise SheetFileError(f"`{path}`: must be an object with {', '.join(fields)}.")
+        raise SheetFileError(
+            _("`{path}`: must be an object with {fields}.", path=path, fields=", ".join(fields))
+        )
     extra = sorted(set(value) - set(fields))
     if extra:
-        raise SheetFileError(f"`{path}.{extra[0]}`: not a {what} field.")
+        raise SheetFileError(
+            _(
+                "`{path}`: not a {kind} field.",
+                path=f"{path}.{extra[0]}",
+                kind=_(ENTRY_KINDS.get(what, what)),
+            )
+        )
     return value
 
 
@@ -393,7 +451,11 @@ def _skill(value: Any, path: str) -> dict[str, Any]:
     specialties = record.get("specialties", [])
     if not isinstance(specialties, list) or len(specialties) > MAX_SPECIALTIES:
         raise SheetFileError(
-            f"`{path}.specialties`: must be a list of at most {MAX_SPECIALTIES} names."
+            _(
+                "`{path}`: must be a list of at most {most} names.",
+                path=f"{path}.specialties",
+                most=MAX_SPECIALTIES,
+            )
         )
     return {
         "ranks": ranks,
@@ -411,13 +473,22 @@ def _resource(value: Any, path: str) -> dict[str, Any]:
     if maximum is not None:
         maximum = _int(maximum, f"{path}.max")
         if current > maximum:
-            raise SheetFileError(f"`{path}.current`: above its max ({current} > {maximum}).")
+            raise SheetFileError(
+                _(
+                    "`{path}`: above its max ({current} > {most}).",
+                    path=f"{path}.current",
+                    current=current,
+                    most=maximum,
+                )
+            )
     return {"current": current, "max": maximum}
 
 
 def _text(value: Any, path: str, limit: int) -> str:
     if not isinstance(value, str) or not value.strip() or len(value.strip()) > limit:
-        raise SheetFileError(f"`{path}`: must be text of 1 to {limit} characters.")
+        raise SheetFileError(
+            _("`{path}`: must be text of 1 to {most} characters.", path=path, most=limit)
+        )
     return _storable(value.strip(), path)
 
 
@@ -425,7 +496,7 @@ def _storable(value: str, path: str) -> str:
     """``value``, if a database can store it: JSON's "\\ud800" escapes decode to lone
     surrogates, which are not UTF-8 (SQLite refuses them), and PostgreSQL refuses NUL."""
     if "\x00" in value or any("\ud800" <= ch <= "\udfff" for ch in value):
-        raise SheetFileError(f"`{path}`: holds characters that are not text.")
+        raise SheetFileError(_("`{path}`: holds characters that are not text.", path=path))
     return value
 
 
@@ -438,29 +509,49 @@ def _entry_name(value: Any, path: str) -> str:
         or any(ch in value for ch in "{}\n\r\t")
     ):
         raise SheetFileError(
-            f"`{path}`: a name must be 1 to {NAME_LENGTH} characters, without braces, "
-            "line breaks or surrounding spaces."
+            _(
+                "`{path}`: a name must be 1 to {most} characters, without braces, "
+                "line breaks or surrounding spaces.",
+                path=path,
+                most=NAME_LENGTH,
+            )
         )
     return _storable(value, path)
 
 
 def _mapping(value: Any, path: str, limit: int) -> dict[str, Any]:
     if not isinstance(value, dict):
-        raise SheetFileError(f"`{path}`: must be an object of name → value.")
+        raise SheetFileError(_("`{path}`: must be an object of name → value.", path=path))
     if len(value) > limit:
-        raise SheetFileError(f"`{path}`: at most {limit} entries (the file has {len(value)}).")
+        raise SheetFileError(
+            _(
+                "`{path}`: at most {most} entries (the file has {count}).",
+                path=path,
+                most=limit,
+                count=len(value),
+            )
+        )
     seen: set[str] = set()
     for key in value:
         folded = name_key(str(key))
         if folded in seen:
-            raise SheetFileError(f"`{path}.{key}`: the same name twice (names ignore case).")
+            raise SheetFileError(
+                _("`{path}`: the same name twice (names ignore case).", path=f"{path}.{key}")
+            )
         seen.add(folded)
     return value
 
 
 def _int(value: Any, path: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise SheetFileError(f"`{path}`: must be a whole number.")
+        raise SheetFileError(_("`{path}`: must be a whole number.", path=path))
     if not MIN_VALUE <= value <= MAX_VALUE:
-        raise SheetFileError(f"`{path}`: must be between {MIN_VALUE} and {MAX_VALUE}.")
+        raise SheetFileError(
+            _(
+                "`{path}`: must be between {low} and {high}.",
+                path=path,
+                low=MIN_VALUE,
+                high=MAX_VALUE,
+            )
+        )
     return value

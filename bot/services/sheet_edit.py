@@ -15,6 +15,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.actor import Actor
 from bot.errors import PermissionDenied, UserError
+from bot.i18n import _
 from bot.services import characters
 from bot.services.sheet import CharacterSheet, name_key, sheet_from_row
 from bot.services.sheet_form import Part, SheetForm, build_form, read_form
@@ -43,18 +44,24 @@ async def submit(
         if part == "skills":
             assert read.skills is not None
             row.skills = read.skills
-            summary = f"skills: {len(read.skills)}"
+            summary = _("skills: {count}", count=len(read.skills))
         else:
             assert read.attributes is not None and read.resources is not None
             row.attributes = read.attributes
             row.resources = read.resources
             row.notes = read.notes or ""
-            summary = f"attributes: {len(read.attributes)}, resources: {len(read.resources)}"
+            summary = _(
+                "attributes: {attributes}, resources: {resources}",
+                attributes=len(read.attributes),
+                resources=len(read.resources),
+            )
             orphans = _orphaned_skills(row)
             if orphans:
-                summary += f" (skills now without their attribute: {', '.join(orphans)})"
+                summary += " " + _(
+                    "(skills now without their attribute: {skills})", skills=", ".join(orphans)
+                )
         await session.flush()
-        return SheetChange(sheet_from_row(row), f"edited in one go — {summary}")
+        return SheetChange(sheet_from_row(row), _("edited in one go — {summary}", summary=summary))
 
 
 def _orphaned_skills(row: Character) -> list[str]:
@@ -70,9 +77,9 @@ def _orphaned_skills(row: Character) -> list[str]:
 async def _owned_row_by_id(session: AsyncSession, actor: Actor, character_id: int) -> Character:
     row = await repo.by_id(session, character_id, for_update=True)
     if row is None:
-        raise UserError("That character was deleted meanwhile: nothing was saved.")
+        raise UserError(_("That character was deleted meanwhile: nothing was saved."))
     if row.owner_id != actor.user_id:
-        raise PermissionDenied(f"Only {row.name}'s owner can change that.")
+        raise PermissionDenied(_("Only {character}'s owner can change that.", character=row.name))
     return row
 
 
@@ -85,13 +92,13 @@ async def rename(db: Database, actor: Actor, character: str, new_name: str) -> S
             old = row.name
             clash = await repo.by_name(session, row.guild_id, actor.user_id, new_name)
             if clash is not None and clash.id != row.id:
-                raise UserError(f"You already have a character called {clash.name}.")
+                raise UserError(_("You already have a character called {name}.", name=clash.name))
             row.name = new_name
             row.name_key = name_key(new_name)
             await session.flush()
-            return SheetChange(sheet_from_row(row), f"renamed from {old}")
+            return SheetChange(sheet_from_row(row), _("renamed from {name}", name=old))
     except IntegrityError as error:  # a simultaneous create took the name
-        raise UserError(f"You already have a character called {new_name}.") from error
+        raise UserError(_("You already have a character called {name}.", name=new_name)) from error
 
 
 async def copy(db: Database, actor: Actor, character: str | None, new_name: str) -> CharacterSheet:
@@ -110,4 +117,4 @@ async def copy(db: Database, actor: Actor, character: str | None, new_name: str)
             )
             return sheet_from_row(row)
     except IntegrityError as error:
-        raise UserError(f"You already have a character called {new_name}.") from error
+        raise UserError(_("You already have a character called {name}.", name=new_name)) from error

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from bot.errors import UserError
+from bot.i18n import N_, _
 from bot.services.characters import check_entry_name
 from bot.services.sheet import (
     MAX_ATTRIBUTES,
@@ -49,11 +50,13 @@ LABEL = 45
 #: not among the sources, so reactions are entered, not computed.
 ATTRIBUTE_GROUPS: dict[str, tuple[tuple[str, tuple[str, ...]], ...]] = {
     "coda": (
-        ("Attributes (modifiers)", TEMPLATES["coda"]["attributes"][:6]),
-        ("Reactions and Defence", TEMPLATES["coda"]["attributes"][6:]),
+        (N_("Attributes (modifiers)"), TEMPLATES["coda"]["attributes"][:6]),
+        (N_("Reactions and Defence"), TEMPLATES["coda"]["attributes"][6:]),
     ),
 }
-OTHER_ATTRIBUTES = "Attributes"
+OTHER_ATTRIBUTES = N_("Attributes")
+#: A form's part in its title ("Hermione: attributes").
+PART_TITLES = {"attributes": N_("attributes"), "skills": N_("skills")}
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,7 +80,7 @@ class SheetForm:
 
     @property
     def title(self) -> str:
-        return _clip(f"{self.character}: {self.part}", LABEL)
+        return _clip(f"{self.character}: {_(PART_TITLES[self.part])}", LABEL)
 
 
 def _clip(text: str, limit: int) -> str:
@@ -87,8 +90,13 @@ def _clip(text: str, limit: int) -> str:
 def _fit(label: str, text: str) -> str:
     if len(text) > FIELD_TEXT:
         raise UserError(
-            f"{label} holds more than a form field takes ({FIELD_TEXT} characters): change "
-            "these entries one at a time with `/sheet set`, `/sheet skill` or `/sheet resource`."
+            _(
+                "{field} holds more than a form field takes ({most} characters): change "
+                "these entries one at a time with `/sheet set`, `/sheet skill` or "
+                "`/sheet resource`.",
+                field=label,
+                most=FIELD_TEXT,
+            )
         )
     return text
 
@@ -108,23 +116,23 @@ def _attribute_fields(sheet: CharacterSheet) -> list[FormField]:
     for index, (label, names) in enumerate(groups):
         lines = [_value_line(sheet.find_attribute(n), n) for n in names]
         placed |= {name_key(n) for n in names}
-        fields.append(_field(f"group{index}", label, lines, "Wits 2"))
+        fields.append(_field(f"group{index}", _(label), lines, "Wits 2"))
     template = TEMPLATES.get(sheet.system, {}).get("attributes", ())
     rest = [n for n in template if name_key(n) not in placed]
     lines = [_value_line(sheet.find_attribute(n), n) for n in rest]
     rest_keys = {name_key(n) for n in rest} | placed
     lines += [f"{n} {v}" for n, v in sheet.attributes.items() if name_key(n) not in rest_keys]
-    label = "Other attributes" if groups else OTHER_ATTRIBUTES
-    fields.append(_field("attributes", label, lines, "Strength 3 (one per line)"))
+    label = _("Other attributes") if groups else _(OTHER_ATTRIBUTES)
+    fields.append(_field("attributes", label, lines, _("Strength 3 (one per line)")))
     resources = list(sheet.resources.items())
     names = {name_key(n) for n, _ in resources}
     lines = [f"{n} {_resource_text(r.current, r.max)}" for n, r in resources]
     lines += [
         n for n in TEMPLATES.get(sheet.system, {}).get("resources", ()) if name_key(n) not in names
     ]
-    fields.append(_field("resources", "Resources (current/max)", lines, "Health 8/10"))
+    fields.append(_field("resources", _("Resources (current/max)"), lines, "Health 8/10"))
     fields.append(
-        FormField("notes", "Notes", _fit("Notes", sheet.notes), "Anything else (optional)")
+        FormField("notes", _("Notes"), _fit(_("Notes"), sheet.notes), _("Anything else (optional)"))
     )
     return fields
 
@@ -163,10 +171,17 @@ def _skill_fields(sheet: CharacterSheet) -> list[FormField]:
     if chunks[-1] and len(chunks) < FIELDS:
         chunks.append([])
     if len(chunks) > FIELDS:
-        raise UserError("These skills are more than a form holds: change them with `/sheet skill`.")
-    hint = "Potions 3 Wits Brewing, Poisons (one per line)"
+        raise UserError(
+            _("These skills are more than a form holds: change them with `/sheet skill`.")
+        )
+    hint = _("Potions 3 Wits Brewing, Poisons (one per line)")
     return [
-        _field(f"skills{i}", "Skills" if i == 0 else f"Skills ({i + 1})", chunk, hint)
+        _field(
+            f"skills{i}",
+            _("Skills") if i == 0 else _("Skills ({number})", number=i + 1),
+            chunk,
+            hint,
+        )
         for i, chunk in enumerate(chunks)
     ]
 
@@ -180,7 +195,15 @@ class LineError(UserError):
 
 def _line_error(label: str, number: int, line: str, why: str) -> LineError:
     shown = _clip(line.replace("`", "'"), 60)
-    return LineError(f"{label}, line {number} (`{shown}`): {why}")
+    return LineError(
+        _(
+            "{field}, line {number} (`{line}`): {why}",
+            field=label,
+            number=number,
+            line=shown,
+            why=why,
+        )
+    )
 
 
 def _lines(text: str) -> list[tuple[int, str]]:
@@ -205,7 +228,7 @@ def _entry_name(kind: str, words: Sequence[str]) -> str:
 def _in_bounds(value: int) -> str | None:
     if MIN_VALUE <= value <= MAX_VALUE:
         return None
-    return f"a value is between {MIN_VALUE} and {MAX_VALUE}."
+    return _("a value is between {low} and {high}.", low=MIN_VALUE, high=MAX_VALUE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -234,14 +257,20 @@ def read_form(
             name, value = _read_value_line(label, number, line)
             if value is None:
                 continue
-            where = f"{label}, line {number}"
+            where = _("{field}, line {number}", field=label, number=number)
             _check_new(seen, name, where, label, number, line)
             entries[name] = value
-    _check_count(entries, MAX_ATTRIBUTES, "attributes")
+    _check_count(entries, MAX_ATTRIBUTES, N_("attributes"))
     resources = _read_resources(labels["resources"], values.get("resources", ""))
     notes = values.get("notes", "").strip()
     if len(notes) > NOTES_LENGTH:
-        raise UserError(f"Notes have at most {NOTES_LENGTH} characters (these have {len(notes)}).")
+        raise UserError(
+            _(
+                "Notes have at most {most} characters (these have {length}).",
+                most=NOTES_LENGTH,
+                length=len(notes),
+            )
+        )
     return FormValues(attributes=entries, resources=resources, notes=notes)
 
 
@@ -250,13 +279,22 @@ def _check_new(
 ) -> None:
     key = name_key(name)
     if key in seen:
-        raise _line_error(label, number, line, f"{name} is already given ({seen[key]}).")
+        raise _line_error(
+            label, number, line, _("{name} is already given ({where}).", name=name, where=seen[key])
+        )
     seen[key] = where
 
 
 def _check_count(entries: Mapping[str, Any], limit: int, kind: str) -> None:
     if len(entries) > limit:
-        raise UserError(f"A sheet has at most {limit} {kind} (the form gives {len(entries)}).")
+        raise UserError(
+            _(
+                "A sheet has at most {most} {kind} (the form gives {count}).",
+                most=limit,
+                kind=_(kind),
+                count=len(entries),
+            )
+        )
 
 
 def _read_value_line(
@@ -273,7 +311,7 @@ def _read_value_line(
     if value is not None and (why := _in_bounds(value)):
         raise _line_error(label, number, line, why)
     if value is None and any(ch.isdigit() for ch in words[-1]):
-        raise _line_error(label, number, line, "write the name, a space, then a whole number.")
+        raise _line_error(label, number, line, _("write the name, a space, then a whole number."))
     return name, value
 
 
@@ -288,7 +326,10 @@ def _read_resources(label: str, text: str) -> dict[str, dict[str, Any]]:
         if match is None:
             if any(ch.isdigit() or ch == "/" for ch in line.split()[-1]):
                 raise _line_error(
-                    label, number, line, "write the name, then current or current/max: Health 8/10."
+                    label,
+                    number,
+                    line,
+                    _("write the name, then current or current/max: Health 8/10."),
                 )
             _read_value_line(label, number, line, "resource")  # a bare name: checked, left unset
             continue
@@ -302,10 +343,16 @@ def _read_resources(label: str, text: str) -> dict[str, dict[str, Any]]:
             if value is not None and (why := _in_bounds(value)):
                 raise _line_error(label, number, line, why)
         if maximum is not None and current > maximum:
-            raise _line_error(label, number, line, f"{current} is above its max {maximum}.")
-        _check_new(seen, name, f"{label}, line {number}", label, number, line)
+            raise _line_error(
+                label,
+                number,
+                line,
+                _("{current} is above its max {most}.", current=current, most=maximum),
+            )
+        where = _("{field}, line {number}", field=label, number=number)
+        _check_new(seen, name, where, label, number, line)
         resources[name] = {"current": current, "max": maximum}
-    _check_count(resources, MAX_RESOURCES, "resources")
+    _check_count(resources, MAX_RESOURCES, N_("resources"))
     return resources
 
 
@@ -317,9 +364,10 @@ def _read_skills(
     for field in fields:
         for number, line in _lines(values.get(field.key, "")):
             name, skill = _read_skill(field.label, number, line, attributes)
-            _check_new(seen, name, f"{field.label}, line {number}", field.label, number, line)
+            where = _("{field}, line {number}", field=field.label, number=number)
+            _check_new(seen, name, where, field.label, number, line)
             skills[name] = skill
-    _check_count(skills, MAX_SKILLS, "skills")
+    _check_count(skills, MAX_SKILLS, N_("skills"))
     return skills
 
 
@@ -342,7 +390,10 @@ def _read_skill(
     )
     if at is None:
         raise _line_error(
-            label, number, line, "write the skill, its ranks, then its attribute: Potions 3 Wits."
+            label,
+            number,
+            line,
+            _("write the skill, its ranks, then its attribute: Potions 3 Wits."),
         )
     try:
         name = _entry_name("skill", words[:at])
@@ -355,13 +406,17 @@ def _read_skill(
     rest = words[at + 1 :]
     attribute, rest = _parent(rest, attributes)
     if rest and attribute is None and rest[0] != "-":
-        known = ", ".join(attributes) or "none yet"
+        known = ", ".join(attributes) or _("none yet")
         raise _line_error(
             label,
             number,
             line,
-            f"`{_clip(' '.join(rest), 40)}` starts with no attribute of this sheet "
-            f"({known}); write `-` before the specialties of a skill without one.",
+            _(
+                "`{words}` starts with no attribute of this sheet ({known}); write `-` before "
+                "the specialties of a skill without one.",
+                words=_clip(" ".join(rest), 40),
+                known=known,
+            ),
         )
     if rest and rest[0] == "-":
         rest = rest[1:]
@@ -374,7 +429,9 @@ def _read_skill(
                 raise _line_error(label, number, line, str(error)) from None
     specialties = list(dict.fromkeys(specialties))
     if len(specialties) > MAX_SPECIALTIES:
-        raise _line_error(label, number, line, f"at most {MAX_SPECIALTIES} specialties.")
+        raise _line_error(
+            label, number, line, _("at most {most} specialties.", most=MAX_SPECIALTIES)
+        )
     return name, {"ranks": ranks, "attribute": attribute, "specialties": specialties}
 
 

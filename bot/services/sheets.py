@@ -15,9 +15,11 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.actor import Actor
 from bot.errors import PermissionDenied, UserError
+from bot.i18n import N_, _
 from bot.services import characters
 from bot.services import macros as sheet_macros
 from bot.services.characters import (
+    ENTRY_KINDS,
     CharacterSheet,
     Kind,
     NameLookup,
@@ -76,7 +78,7 @@ class CharacterList:
 def check_character_name(name: str) -> str:
     cleaned = " ".join(name.split())
     if not 1 <= len(cleaned) <= NAME_LENGTH:
-        raise UserError(f"A character's name has 1 to {NAME_LENGTH} characters.")
+        raise UserError(_("A character's name has 1 to {most} characters.", most=NAME_LENGTH))
     return cleaned
 
 
@@ -90,7 +92,10 @@ async def _own_row(
     row = await row_by_name(session, actor, character, for_update=for_update)
     if row.owner_id != actor.user_id:
         raise PermissionDenied(
-            f"Only {row.name}'s owner can change that; a GM may change its resources."
+            _(
+                "Only {character}'s owner can change that; a GM may change its resources.",
+                character=row.name,
+            )
         )
     return row
 
@@ -98,7 +103,13 @@ async def _own_row(
 async def create(db: Database, actor: Actor, name: str, system: str) -> CharacterSheet:
     name = check_character_name(name)
     if system not in SYSTEMS:
-        raise UserError(f"Unknown system `{system}`. Systems: {', '.join(SYSTEMS)}.")
+        raise UserError(
+            _(
+                "Unknown system `{system}`. Systems: {systems}.",
+                system=system,
+                systems=", ".join(SYSTEMS),
+            )
+        )
     async with db.unit_of_work() as session:
         row = await _insert(session, actor, name, system)
         await repo.select_character(session, row, actor.user_id, actor.channel_id)
@@ -121,11 +132,16 @@ async def _insert(
     owned = await repo.owned(session, guild_key(actor), actor.user_id)
     if any(c.name_key == name_key(name) for c in owned):
         raise UserError(
-            f"You already have a character called {name} (names ignore case): "
-            "pick another name, or delete it first with `/sheet delete`."
+            _(
+                "You already have a character called {name} (names ignore case): "
+                "pick another name, or delete it first with `/sheet delete`.",
+                name=name,
+            )
         )
     if len(owned) >= MAX_CHARACTERS:
-        raise UserError(f"A player has at most {MAX_CHARACTERS} characters in a server.")
+        raise UserError(
+            _("A player has at most {most} characters in a server.", most=MAX_CHARACTERS)
+        )
     row = Character(
         guild_id=guild_key(actor),
         owner_id=actor.user_id,
@@ -155,12 +171,12 @@ async def show(
 
 
 async def _players_active(session: AsyncSession, actor: Actor, owner_id: int) -> CharacterSheet:
-    await require_gm(session, actor, "look at another player's characters")
+    await require_gm(session, actor, N_("look at another player's characters"))
     player = Actor(user_id=owner_id, channel_id=actor.channel_id, guild_id=actor.guild_id)
     try:
         row = await active_row(session, player)
     except UserError:
-        raise UserError("That player has no active character in this channel.") from None
+        raise UserError(_("That player has no active character in this channel.")) from None
     return sheet_from_row(row)
 
 
@@ -175,7 +191,13 @@ async def set_attribute(
         check_value(attribute.strip(), value)
         key = find_key(row.attributes, attribute)
         if key is None and len(row.attributes) >= MAX_ATTRIBUTES:
-            raise UserError(f"A sheet has at most {MAX_ATTRIBUTES} attributes; {row.name} is full.")
+            raise UserError(
+                _(
+                    "A sheet has at most {most} attributes; {character} is full.",
+                    most=MAX_ATTRIBUTES,
+                    character=row.name,
+                )
+            )
         name = _entry_name("attribute", attribute, key)
         row.attributes = _put(row.attributes, key, name, value)
         await session.flush()
@@ -205,18 +227,35 @@ async def set_skill(
         old = skills[key] if key else {}
         if ranks is None:
             if key is None:
-                raise UserError(f"{row.name} has no skill `{skill.strip()}` yet: give its ranks.")
+                raise UserError(
+                    _(
+                        "{character} has no skill `{skill}` yet: give its ranks.",
+                        character=row.name,
+                        skill=skill.strip(),
+                    )
+                )
             ranks = int(old["ranks"])
         check_value(skill.strip(), ranks)
         if key is None and len(skills) >= MAX_SKILLS:
-            raise UserError(f"A sheet has at most {MAX_SKILLS} skills; {row.name} is full.")
+            raise UserError(
+                _(
+                    "A sheet has at most {most} skills; {character} is full.",
+                    most=MAX_SKILLS,
+                    character=row.name,
+                )
+            )
         parent = old.get("attribute")
         if attribute is not None:
             found = find_key(row.attributes, attribute) if attribute.strip() else None
             if attribute.strip() and found is None:
                 raise UserError(
-                    f"{row.name} has no attribute `{attribute.strip()}`. Attributes: "
-                    f"{', '.join(row.attributes) or 'none yet'}. Set it first with `/sheet set`."
+                    _(
+                        "{character} has no attribute `{attribute}`. Attributes: {attributes}. "
+                        "Set it first with `/sheet set`.",
+                        character=row.name,
+                        attribute=attribute.strip(),
+                        attributes=", ".join(row.attributes) or _("none yet"),
+                    )
                 )
             parent = found
         listed = list(old.get("specialties", []))
@@ -224,14 +263,14 @@ async def set_skill(
             listed = [check_entry_name("specialty", s) for s in specialties.split(",") if s.strip()]
             listed = list(dict.fromkeys(listed))
             if len(listed) > MAX_SPECIALTIES:
-                raise UserError(f"A skill has at most {MAX_SPECIALTIES} specialties.")
+                raise UserError(_("A skill has at most {most} specialties.", most=MAX_SPECIALTIES))
         name = _entry_name("skill", skill, key)
         value = {"ranks": ranks, "attribute": parent, "specialties": listed}
         row.skills = _put(row.skills, key, name, value)
         await session.flush()
         summary = f"{name} {number(ranks)}" + (f" ({parent})" if parent else "")
         if listed:
-            summary += f", specialties: {', '.join(listed)}"
+            summary += _(", specialties: {specialties}", specialties=", ".join(listed))
         return SheetChange(sheet_from_row(row), summary)
 
 
@@ -265,12 +304,18 @@ async def set_notes(
 ) -> SheetChange:
     notes = (notes or "").strip()
     if len(notes) > NOTES_LENGTH:
-        raise UserError(f"Notes have at most {NOTES_LENGTH} characters (these have {len(notes)}).")
+        raise UserError(
+            _(
+                "Notes have at most {most} characters (these have {length}).",
+                most=NOTES_LENGTH,
+                length=len(notes),
+            )
+        )
     async with db.unit_of_work() as session:
         row = await _own_row(session, actor, character)
         row.notes = notes
         await session.flush()
-        return SheetChange(sheet_from_row(row), "notes updated" if notes else "notes cleared")
+        return SheetChange(sheet_from_row(row), _("notes updated") if notes else _("notes cleared"))
 
 
 async def use(db: Database, actor: Actor, character: str) -> CharacterSheet:
@@ -284,7 +329,7 @@ async def list_characters(db: Database, actor: Actor, owner_id: int | None = Non
     owner = actor.user_id if owner_id is None else owner_id
     async with db.unit_of_work(read_only=True) as session:
         if owner != actor.user_id:
-            await require_gm(session, actor, "list another player's characters")
+            await require_gm(session, actor, N_("list another player's characters"))
         player = Actor(user_id=owner, channel_id=actor.channel_id, guild_id=actor.guild_id)
         owned = await repo.owned(session, guild_key(actor), owner)
         try:
@@ -300,7 +345,7 @@ async def own_character(db: Database, actor: Actor, character: str) -> Character
     """The caller's own character by name (what ``/sheet delete`` asks to confirm)."""
     async with db.unit_of_work(read_only=True) as session:
         row = await _owned_by_name(
-            session, actor, character, note=" Only a character's owner can delete it."
+            session, actor, character, note=" " + _("Only a character's owner can delete it.")
         )
         return sheet_from_row(row)
 
@@ -313,8 +358,11 @@ async def _owned_by_name(
     if row is None:
         names = [c.name for c in await repo.owned(session, guild_key(actor), actor.user_id)]
         raise UserError(
-            f"You have no character called `{character.strip()}`. "
-            f"Yours: {', '.join(names) if names else 'none yet (create one with /sheet create)'}."
+            _(
+                "You have no character called `{character}`. Yours: {yours}.",
+                character=character.strip(),
+                yours=", ".join(names) if names else _("none yet (create one with /sheet create)"),
+            )
             + note
         )
     return row
@@ -324,9 +372,9 @@ async def delete(db: Database, actor: Actor, character_id: int) -> str:
     async with db.unit_of_work() as session:
         row = await repo.by_id(session, character_id, for_update=True)
         if row is None:
-            raise UserError("That character was already deleted.")
+            raise UserError(_("That character was already deleted."))
         if row.owner_id != actor.user_id:
-            raise PermissionDenied("Only a character's owner can delete it.")
+            raise PermissionDenied(_("Only a character's owner can delete it."))
         name = row.name
         await session.delete(row)
         await session.flush()
@@ -354,11 +402,11 @@ async def import_sheet(
     try:
         decoded = json.loads(content.decode("utf-8-sig"))
     except (UnicodeDecodeError, json.JSONDecodeError) as error:
-        raise SheetFileError(f"The file is not JSON ({error}).") from None
+        raise SheetFileError(_("The file is not JSON ({error}).", error=error)) from None
     except (ValueError, RecursionError):
         # json's own limits: an integer of over 4,300 digits, or nesting ~1,000 levels deep.
         raise SheetFileError(
-            "The file is not a sheet: it holds a number too long or nests too deeply."
+            _("The file is not a sheet: it holds a number too long or nests too deeply.")
         ) from None
     # "macros" came later: older files have none, and then the character keeps its own.
     has_macros = isinstance(decoded, dict) and "macros" in decoded
@@ -372,8 +420,11 @@ async def import_sheet(
         if existing is not None:
             if not replace:
                 raise UserError(
-                    f"You already have a character called {existing.name}: import with "
-                    "`replace:True` to overwrite it, or rename it in the file."
+                    _(
+                        "You already have a character called {name}: import with "
+                        "`replace:True` to overwrite it, or rename it in the file.",
+                        name=existing.name,
+                    )
                 )
             existing.name = data["name"]
             existing.system = data["system"]
@@ -402,7 +453,10 @@ async def import_sheet(
 def check_import_size(size: int) -> None:
     if size > MAX_IMPORT_BYTES:
         raise SheetFileError(
-            f"The file is too big: a sheet file has at most {MAX_IMPORT_BYTES // 1024} KB."
+            _(
+                "The file is too big: a sheet file has at most {most} KB.",
+                most=MAX_IMPORT_BYTES // 1024,
+            )
         )
 
 
@@ -415,11 +469,18 @@ async def _remove_entry(
     entries = dict(getattr(row, column))
     key = find_key(entries, name)
     if key is None:
-        raise UserError(f"{row.name} has no {kind} `{name.strip()}` to remove.")
+        raise UserError(
+            _(
+                "{character} has no {kind} `{name}` to remove.",
+                character=row.name,
+                kind=_(ENTRY_KINDS[kind]),
+                name=name.strip(),
+            )
+        )
     del entries[key]
     setattr(row, column, entries)
     await session.flush()
-    return SheetChange(sheet_from_row(row), f"removed {key}")
+    return SheetChange(sheet_from_row(row), _("removed {name}", name=key))
 
 
 def _entry_name(kind: str, typed: str, key: str | None) -> str:

@@ -35,6 +35,7 @@ from sqlalchemy.ext.asyncio import (
 )
 
 from bot.errors import StorageBusy
+from bot.storage import sqlite_driver
 
 log = logging.getLogger(__name__)
 
@@ -85,7 +86,11 @@ class Database:
                 lock_timeout=str(round(lock_timeout * 1000)),
                 statement_timeout=str(round((lock_timeout + STATEMENT_EXTRA) * 1000)),
             )
-        self.engine: AsyncEngine = create_async_engine(url, echo=echo, **engine_kwargs)
+        engine_url = parsed
+        if self.is_sqlite and parsed.get_driver_name() == "aiosqlite":
+            # The same driver, one trip to its thread per statement (bot.storage.sqlite_driver).
+            engine_url = parsed.set(drivername=f"sqlite+{sqlite_driver.DRIVER}")
+        self.engine: AsyncEngine = create_async_engine(engine_url, echo=echo, **engine_kwargs)
         if self.is_sqlite:
             _configure_sqlite(
                 self.engine, busy_ms=round(lock_timeout * 1000), synchronous=synchronous
@@ -230,4 +235,9 @@ def _configure_sqlite(engine: AsyncEngine, *, busy_ms: int, synchronous: str) ->
     @event.listens_for(engine.sync_engine, "begin")
     def _on_begin(connection: Any) -> None:
         read_only = connection.get_execution_options().get(_READ_ONLY, False)
-        connection.exec_driver_sql("BEGIN" if read_only else "BEGIN IMMEDIATE")
+        statement = "BEGIN" if read_only else "BEGIN IMMEDIATE"
+        dbapi_connection = connection.connection.dbapi_connection
+        if isinstance(dbapi_connection, sqlite_driver.OneTripConnection):
+            dbapi_connection.run_with_next(statement)  # with the first statement's trip
+        else:
+            connection.exec_driver_sql(statement)

@@ -6,7 +6,8 @@ apply one event inside one transaction and store the result.
 
 Split by job: :mod:`.state` (combatants, encounter), :mod:`.events`, :mod:`.turns` (the
 deterministic transitions), :mod:`.rolloff` (ties, with the system's dice),
-:mod:`.conditions` (durations), :mod:`.machine` (apply, undo, the log),
+:mod:`.conditions` (durations), :mod:`.health` (NPCs' Health),
+:mod:`.machine` (apply, undo, the log),
 :mod:`.budget` (CODA actions, summary), :mod:`.storage` (JSON). This module is the one public face.
 """
 
@@ -45,6 +46,7 @@ from engine.initiative.events import (
     RemoveCondition,
     Reroll,
     Reveal,
+    SetHealth,
     SpendAction,
 )
 from engine.initiative.machine import MAX_HISTORY, Roller, apply, undo
@@ -52,6 +54,7 @@ from engine.initiative.rolloff import roll_off_value
 from engine.initiative.state import (
     MAX_COMBATANTS,
     MAX_CONDITION_ROUNDS,
+    MAX_HEALTH,
     MAX_NAME_LENGTH,
     MAX_NOTE_LENGTH,
     Combatant,
@@ -65,6 +68,7 @@ from engine.initiative.turns import skip_reason
 __all__ = [
     "MAX_COMBATANTS",
     "MAX_CONDITION_ROUNDS",
+    "MAX_HEALTH",
     "MAX_HISTORY",
     "MAX_NAME_LENGTH",
     "MAX_NOTE_LENGTH",
@@ -94,6 +98,7 @@ __all__ = [
     "Reroll",
     "Reveal",
     "Roller",
+    "SetHealth",
     "SpendAction",
     "Summary",
     "TooManyCombatants",

@@ -25,6 +25,7 @@ __all__ = [
     "Reroll",
     "Rerolls",
     "Reveal",
+    "SetHealth",
     "SpendAction",
 ]
 
@@ -51,6 +52,8 @@ class Add:
     detail: str = ""
     tiebreaks: tuple[tuple[str, tuple[int, ...]], ...] | None = None
     modifier: int = 0
+    #: Health kept on the tracker (an NPC without a sheet), or None.
+    health: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,6 +145,16 @@ class SpendAction(NamedEvent):
 
 
 @dataclass(frozen=True, slots=True)
+class SetHealth(NamedEvent):
+    """Health kept on the tracker for a combatant without a sheet (an NPC): ``damage`` taken
+    off (negative heals), or, with ``value``, set (its maximum too, the first time)."""
+
+    kind: ClassVar[str] = "health"
+    damage: int = 0
+    value: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class End:
     kind: ClassVar[str] = "end"
 
@@ -158,6 +171,7 @@ Event = (
     | AddCondition
     | RemoveCondition
     | SpendAction
+    | SetHealth
     | End
 )
 EVENT_TYPES: dict[str, type] = {
@@ -174,6 +188,7 @@ EVENT_TYPES: dict[str, type] = {
         AddCondition,
         RemoveCondition,
         SpendAction,
+        SetHealth,
         End,
     )
 }

@@ -19,6 +19,7 @@ __all__ = [
     "MAX_COMBATANTS",
     "MAX_CONDITIONS",
     "MAX_CONDITION_ROUNDS",
+    "MAX_HEALTH",
     "MAX_NAME_LENGTH",
     "MAX_NOTE_LENGTH",
     "MAX_TOTAL",
@@ -36,6 +37,8 @@ MAX_TOTAL = 10_000
 MAX_CONDITIONS = 10
 MAX_CONDITION_ROUNDS = 100
 MAX_NOTE_LENGTH = 100
+#: Health kept on the tracker (an NPC without a sheet) stays within ±this.
+MAX_HEALTH = 10_000
 #: When a condition counts down: at the start or at the end of its bearer's turn.
 TICKS = ("start", "end")
 
@@ -112,6 +115,10 @@ class Combatant:
     conditions: tuple[Condition, ...] = ()
     #: CODA: actions spent this round (``/init action``), back to 0 when a round starts.
     actions: int = 0
+    #: Health kept on the tracker, for a combatant without a sheet (an NPC): current and
+    #: the value it was given (``None``: not kept here; a sheet's Health is read from it).
+    health: int | None = None
+    max_health: int | None = None
 
     @property
     def key(self) -> str:

@@ -37,8 +37,10 @@ from engine.initiative.events import (
     Reroll,
     Rerolls,
     Reveal,
+    SetHealth,
     SpendAction,
 )
+from engine.initiative.health import check_health, set_health
 from engine.initiative.names import make_room
 from engine.initiative.state import Combatant, Encounter
 from engine.wording import Translate, english
@@ -72,6 +74,8 @@ def step(state: Encounter, event: Event) -> Encounter:
         return remove_condition(state, event)
     if isinstance(event, SpendAction):
         return spend_action(state, event)
+    if isinstance(event, SetHealth):
+        return set_health(state, event)
     if isinstance(event, End):
         return replace(state, ended=True)
     raise TypeError(f"not an initiative event: {event!r}")
@@ -334,6 +338,8 @@ def _add(state: Encounter, event: Add) -> Encounter:
         surprised=event.surprised,
         detail=event.detail,
         modifier=event.modifier,
+        health=None if event.health is None else check_health(event.health),
+        max_health=None if event.health is None else event.health,
     )
     order = [
         replace(c, tiebreak=tiebreaks[c.name]) if c.name in tiebreaks else c for c in state.order

@@ -6,6 +6,11 @@ actions takes the largest penalty it spans. Free actions cost nothing. Full-roun
 take the whole allowance and cannot be taken as further actions. An action without a test
 of its own (the movement actions) taken beyond the allowance needs an attribute test with
 TN = its penalty; an action with its own test takes the penalty on that test.
+
+Besides the tables' rows, the actions every fight has: an attack, a Dodge or Parry, any
+other test (RULES.md §1: each is one action with its own test, so beyond the allowance the
+test itself takes the penalty). :data:`TEST_ACTIONS` name the ones the bot spends for a
+CODA roll made on the roller's turn, and for a defence.
 """
 
 from __future__ import annotations
@@ -26,6 +31,7 @@ class Kind(enum.Enum):
     MOVEMENT = "movement"  # Table 9-9
     FREE = "free"  # Table 9-10
     FULL_ROUND = "full-round"  # Table 9-11 (and Sprint)
+    TEST = "test"  # an action with its own test (an attack, a defence, any other test)
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,6 +59,15 @@ def _full(name: str, test: str | None, table: str = "9-11") -> Action:
     return Action(name, Kind.FULL_ROUND, 0, test, table)
 
 
+def _tested(name: str, test: str) -> Action:
+    return Action(name, Kind.TEST, 1, test, table="")
+
+
+#: The actions a roll spends: ``/coda attack`` an Attack, Dodge/Parry a defence, every
+#: other ``/coda`` test a Test.
+ATTACK, DODGE, PARRY, TEST = "Attack", "Dodge", "Parry", "Test"
+
+
 ACTIONS: tuple[Action, ...] = (
     _move("Walk"),
     _move("Crawl/Step"),
@@ -73,7 +88,12 @@ ACTIONS: tuple[Action, ...] = (
     _full("Perform Healing", "First Aid"),
     _full("Repair Weapon", "Craft"),
     _full("Search", "Search"),
+    _tested(ATTACK, "combat skill"),
+    _tested(DODGE, "Dodge"),
+    _tested(PARRY, "Parry/Block"),
+    _tested(TEST, "its own"),
 )
+TEST_ACTIONS = (ATTACK, DODGE, PARRY, TEST)
 _BY_KEY = {a.name.casefold(): a for a in ACTIONS}
 
 

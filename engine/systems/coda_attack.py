@@ -43,12 +43,22 @@ def defence_tn(attack_result: coda.TestResult) -> int:
 
 
 def defend(
-    dice: Dice, attack_result: coda.TestResult, *, modifier: int, ones: str = "off"
+    dice: Dice,
+    attack_result: coda.TestResult,
+    *,
+    modifier: int,
+    ones: str = "off",
+    penalty: int = 0,
 ) -> coda.TestResult:
-    """The defender's opposed test: success avoids the damage."""
-    return coda.test(dice, modifier=modifier, tn=defence_tn(attack_result), ones=ones)
+    """The defender's opposed test: success avoids the damage. ``penalty``: a defence taken
+    beyond the defender's allowance of actions takes the extra action's −5 (RULES.md §1)."""
+    tn = defence_tn(attack_result)
+    return coda.test(dice, modifier=modifier, tn=tn, ones=ones, penalty=penalty)
 
 
-def defend_chance(attack_result: coda.TestResult, *, modifier: int, ones: str = "off") -> float:
+def defend_chance(
+    attack_result: coda.TestResult, *, modifier: int, ones: str = "off", penalty: int = 0
+) -> float:
     """The exact chance that :func:`defend` avoids the damage."""
-    return coda.chance(modifier=modifier, tn=defence_tn(attack_result), ones=ones)
+    tn = defence_tn(attack_result)
+    return coda.chance(modifier=modifier, tn=tn, ones=ones, penalty=penalty)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -674,8 +675,13 @@ class EncounterMachine(RuleBasedStateMachine):
             return
         self.history.append((after, self.members if members is None else members))
 
-    @rule(name=st.sampled_from(NAMES), total=st.integers(0, 4), hidden=st.booleans())
-    def add(self, name, total, hidden):
+    @rule(
+        name=st.sampled_from(NAMES),
+        total=st.integers(0, 4),
+        hidden=st.booleans(),
+        health=st.one_of(st.none(), st.integers(1, 20)),
+    )
+    def add(self, name, total, hidden, health):
         known = {n.casefold() for n in self.members}
         members = self.members if name.casefold() in known else self.members | {name}
         clash = next(
@@ -687,7 +693,7 @@ class EncounterMachine(RuleBasedStateMachine):
                 f"{clash.name} {s}" for s in suffixes if f"{clash.name} {s}".casefold() not in known
             )
             members = (self.members - {clash.name}) | {renamed, name}
-        self.attempt(Add(name, total, hidden=hidden, surprised=not hidden), members)
+        self.attempt(Add(name, total, hidden=hidden, surprised=not hidden, health=health), members)
 
     def pick(self, data) -> str:
         """Mostly a combatant that exists (any case), sometimes an unknown name."""
@@ -751,11 +757,35 @@ class EncounterMachine(RuleBasedStateMachine):
 
     @rule(
         data=st.data(),
-        action=st.sampled_from(["Walk", "Run", "Sprint", "Hide", "Command", "juggle"]),
+        action=st.sampled_from(["Walk", "Run", "Sprint", "Hide", "Command", "Dodge", "juggle"]),
         cost=st.one_of(st.none(), st.integers(-1, 11)),
     )
     def spend_action(self, data, action, cost):
         self.attempt(ini.SpendAction(self.pick(data), action=action, cost=cost))
+
+    @rule(
+        data=st.data(),
+        damage=st.integers(-5, 30),
+        value=st.one_of(st.none(), st.integers(-3, 20), st.just(ini.MAX_HEALTH + 1)),
+    )
+    def set_health(self, data, damage, value):
+        self.attempt(ini.SetHealth(self.pick(data), damage=damage, value=value))
+
+    @rule(data=st.data())
+    def player_health_refused(self, data):
+        """A combatant played from a sheet keeps its Health there, never on the tracker."""
+        name = self.pick(data)
+        if self.state.ended:
+            return
+        try:
+            player = replace(self.state.find(name), owner_id=7)
+        except ini.UnknownCombatant:
+            return
+        state = replace(
+            self.state, order=tuple(player if c.key == player.key else c for c in self.state.order)
+        )
+        with pytest.raises(ini.NotAllowedNow, match="played from a sheet"):
+            apply(state, ini.SetHealth(name, damage=1))
 
     # Ending is final (but for undo): only once a fight has gone on a while.
     @precondition(lambda self: self.state.round >= 3)
@@ -805,6 +835,15 @@ class EncounterMachine(RuleBasedStateMachine):
             assert 0 <= combatant.actions <= 10
             if combatant.actions:
                 assert self.state.started
+
+    @invariant()
+    def health_is_kept_within_bounds_with_its_maximum(self):
+        for combatant in self.state.combatants:
+            if combatant.health is None:
+                assert combatant.max_health is None
+            else:
+                assert abs(combatant.health) <= ini.MAX_HEALTH
+                assert combatant.max_health is not None
 
     @invariant()
     def equal_totals_are_strictly_ordered_by_their_roll_off(self):

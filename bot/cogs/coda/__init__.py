@@ -1,19 +1,20 @@
 """``/coda``: CODA (Harry Potter RPG) tests, damage, opposed, combined and extended tests,
-and attacks with the defender's Dodge / Parry buttons."""
+attacks with the defender's Dodge / Parry buttons, and the CODA tracker's action buttons."""
 
 from discord.ext import commands
 
 from bot.cogs._side_request import RollSideButton
+from bot.cogs.coda._actions import ActionButton, RollTestButton
 from bot.cogs.coda._attack import DefendButton
 from bot.cogs.coda._cog import CodaCog
 
 
 async def setup(bot: commands.Bot) -> None:
     # A dynamic item answers its buttons by custom id, so an exchange resumes after a restart.
-    bot.add_dynamic_items(DefendButton)
+    bot.add_dynamic_items(DefendButton, ActionButton, RollTestButton)
     await bot.add_cog(CodaCog(bot))
     bot.add_dynamic_items(RollSideButton)  # the same item for every system: added once
 
 
 async def teardown(bot: commands.Bot) -> None:
-    bot.remove_dynamic_items(DefendButton, RollSideButton)
+    bot.remove_dynamic_items(DefendButton, ActionButton, RollTestButton, RollSideButton)

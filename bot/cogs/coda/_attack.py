@@ -12,7 +12,7 @@ from typing import Any
 
 import discord
 
-from bot.cogs._attack import post, press
+from bot.cogs._attack import post, press, refresh_tracker
 from bot.cogs._common import actor_from
 from bot.render.coda_attack import exchange_embed
 from bot.services import coda_attack as service
@@ -60,7 +60,13 @@ class DefendButton(
             self.choice,
             now=interaction.created_at,
         )
-        await press(interaction, answered, exchange_embed)
+        await press(
+            interaction,
+            answered,
+            exchange_embed,
+            # a defence spends one of the defender's actions; damage changes Health
+            tracker_changed=lambda exchange: exchange.health is not None or exchange.tracked,
+        )
 
 
 def defend_view(exchange: Exchange) -> discord.ui.View | None:
@@ -83,3 +89,5 @@ async def run_attack(interaction: discord.Interaction, request: AttackRequest) -
         now=interaction.created_at,
     )
     await post(interaction, exchange, exchange_embed, defend_view(exchange))
+    if exchange.tracked and not exchange.secrecy.secret:
+        await refresh_tracker(interaction)  # the attack spent one of the attacker's actions

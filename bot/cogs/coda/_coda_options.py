@@ -40,7 +40,9 @@ TEST_HELP = {
     "difficulty": "A named TN: Routine 5 … Virtually Impossible 25",
     "penalty": "Penalties to subtract (wounds, …)",
     "attempt": "Which attempt at this task this is: −2 per earlier failure",
-    "extra_actions": "Actions this round beyond the second: −5 each (3rd action = 1)",
+    "extra_actions": (
+        "Actions beyond the allowance, counted by hand (3rd action = 1); default: the tracker"
+    ),
     "conditions": "Tables 9-2…9-4 and combat modifiers, e.g. 'Darkness +5, Heavy rain -3'",
     **ROLL_HELP,
 }

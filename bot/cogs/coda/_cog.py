@@ -11,7 +11,7 @@ from bot.cogs._common import Choices, NarratorCog, actor_from, safe_autocomplete
 from bot.cogs._options import CHARACTER_HELP, ROLL_HELP, Label, SheetName
 from bot.cogs._sheets import attribute_autocomplete, character_autocomplete, skill_autocomplete
 from bot.cogs._side_request import register, send_challenge, send_parts
-from bot.cogs.coda._attack import run_attack
+from bot.cogs.coda._attack import refresh_tracker, run_attack
 from bot.cogs.coda._coda_options import (
     DIFFICULTIES,
     SHEET_TEST_HELP,
@@ -67,6 +67,8 @@ class CodaCog(NarratorCog):
         )
         embed = render.coda_test_embed(outcome, interaction.user.display_name)
         await send_roll(interaction, embed, outcome.secrecy)
+        if outcome.turn is not None:  # an action spent on the tracker: it shows it
+            await refresh_tracker(interaction)
 
     # ----------------------------------------------------------------------- single tests
 
@@ -82,7 +84,7 @@ class CodaCog(NarratorCog):
         difficulty: str | None = None,
         penalty: Penalty = 0,
         attempt: Attempt = 1,
-        extra_actions: ExtraActions = 0,
+        extra_actions: ExtraActions | None = None,
         conditions: Conditions | None = None,
         label: Label | None = None,
         secret: bool = False,
@@ -116,7 +118,7 @@ class CodaCog(NarratorCog):
         modifier: Modifier = 0,
         penalty: Penalty = 0,
         attempt: Attempt = 1,
-        extra_actions: ExtraActions = 0,
+        extra_actions: ExtraActions | None = None,
         conditions: Conditions | None = None,
         character: SheetName | None = None,
         label: Label | None = None,
@@ -153,7 +155,7 @@ class CodaCog(NarratorCog):
         modifier: Modifier = 0,
         penalty: Penalty = 0,
         attempt: Attempt = 1,
-        extra_actions: ExtraActions = 0,
+        extra_actions: ExtraActions | None = None,
         conditions: Conditions | None = None,
         character: SheetName | None = None,
         label: Label | None = None,
@@ -180,7 +182,7 @@ class CodaCog(NarratorCog):
         modifier: Modifier = 0,
         penalty: Penalty = 0,
         attempt: Attempt = 1,
-        extra_actions: ExtraActions = 0,
+        extra_actions: ExtraActions | None = None,
         conditions: Conditions | None = None,
         character: SheetName | None = None,
         label: Label | None = None,
@@ -231,6 +233,7 @@ class CodaCog(NarratorCog):
         character="Which of your characters attacks (default: your active one)",
         conditions=TEST_HELP["conditions"],
         secret=ROLL_HELP["secret"],
+        extra_actions=TEST_HELP["extra_actions"],
     )
     @app_commands.autocomplete(
         skill=skill_autocomplete,
@@ -252,6 +255,7 @@ class CodaCog(NarratorCog):
         attribute: SheetName | None = None,
         character: SheetName | None = None,
         secret: bool = False,
+        extra_actions: ExtraActions | None = None,
     ) -> None:
         await run_attack(interaction, from_options(AttackRequest, locals()))
 

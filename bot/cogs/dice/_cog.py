@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import discord
 from discord import app_commands
+from discord.app_commands import locale_str
 
 from bot.cogs._charts import send_with_chart
 from bot.cogs._common import NarratorCog, actor_from
@@ -17,18 +18,23 @@ MAX_RECORD = 6000
 
 SYSTEM_CHOICES = [app_commands.Choice(name=name, value=name) for name in dice_stats.SYSTEMS]
 SINCE_CHOICES = [
-    app_commands.Choice(name=f"the last {name}", value=name) for name in dice_stats.SINCE
+    app_commands.Choice(name=locale_str("the last hour"), value="1h"),
+    app_commands.Choice(name=locale_str("the last 24 hours"), value="24h"),
+    app_commands.Choice(name=locale_str("the last 7 days"), value="7d"),
+    app_commands.Choice(name=locale_str("the last 30 days"), value="30d"),
 ]
 
 
 class DiceCog(NarratorCog):
-    group = app_commands.Group(name="dice", description="Fair dice you can check")
+    group = app_commands.Group(name="dice", description=locale_str("Fair dice you can check"))
 
-    @group.command(name="verify", description="Check a secret roll's commitment after its reveal")
+    @group.command(
+        name="verify", description=locale_str("Check a secret roll's commitment after its reveal")
+    )
     @app_commands.describe(
-        record="The revealed record, exactly as posted",
-        salt="The revealed salt (32 hex digits)",
-        commitment="The commitment from the secret roll's notice (16 to 64 hex digits)",
+        record=locale_str("The revealed record, exactly as posted"),
+        salt=locale_str("The revealed salt (32 hex digits)"),
+        commitment=locale_str("The commitment from the secret roll's notice (16 to 64 hex digits)"),
     )
     async def verify(
         self,
@@ -40,11 +46,13 @@ class DiceCog(NarratorCog):
         result = commitments.verify(record=record, salt=salt, commitment_hex=commitment)
         await interaction.response.send_message(embed=verification_embed(result), ephemeral=True)
 
-    @group.command(name="stats", description="Faces rolled here against fair dice, with a chart")
+    @group.command(
+        name="stats", description=locale_str("Faces rolled here against fair dice, with a chart")
+    )
     @app_commands.describe(
-        player="Whose rolls (default: everyone's in this channel)",
-        system="Only this system's rolls",
-        since="Only recent rolls",
+        player=locale_str("Whose rolls (default: everyone's in this channel)"),
+        system=locale_str("Only this system's rolls"),
+        since=locale_str("Only recent rolls"),
     )
     @app_commands.choices(system=SYSTEM_CHOICES, since=SINCE_CHOICES)
     async def stats(
@@ -69,10 +77,12 @@ class DiceCog(NarratorCog):
         )
 
     @group.command(
-        name="test", description="Roll many dice from the bot's own source and chart them"
+        name="test",
+        description=locale_str("Roll many dice from the bot's own source and chart them"),
     )
     @app_commands.describe(
-        sides="Die size (2–100)", count=f"How many dice (1–{dice_stats.MAX_TEST_COUNT:,})"
+        sides=locale_str("Die size (2–100)"),
+        count=locale_str("How many dice (1–100,000)"),  # MAX_TEST_COUNT
     )
     async def test(
         self,

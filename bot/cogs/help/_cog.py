@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import discord
 from discord import app_commands
+from discord.app_commands import locale_str
 
 from bot.cogs._common import Choices, NarratorCog, safe_autocomplete
 from bot.errors import UserError
+from bot.i18n import _
 from bot.render.help import command_embed, gm_embed, help_embed
 from bot.services import channel_settings, gm_roles
 from bot.services.characters import matching
@@ -24,8 +26,10 @@ def _leaves(tree: app_commands.CommandTree) -> dict[str, app_commands.Command]:
 
 
 class HelpCog(NarratorCog):
-    @app_commands.command(name="help", description="Every command; or one command's options")
-    @app_commands.describe(command="A command (e.g. coda test), or gm: who is a GM")
+    @app_commands.command(
+        name="help", description=locale_str("Every command; or one command's options")
+    )
+    @app_commands.describe(command=locale_str("A command (e.g. coda test), or gm: who is a GM"))
     async def help(
         self,
         interaction: discord.Interaction,
@@ -49,9 +53,11 @@ class HelpCog(NarratorCog):
                 return found
         close = matching(list(leaves), wanted.split(" ")[-1])[:8] or matching(list(leaves), "")[:8]
         raise UserError(
-            f"There is no command `/{typed.strip().lstrip('/')}`. Try: "
-            + ", ".join(f"`{name}`" for name in close)
-            + " (or `gm`)."
+            _(
+                "There is no command `/{command}`. Try: {commands} (or `gm`).",
+                command=typed.strip().lstrip("/"),
+                commands=", ".join(f"`{name}`" for name in close),
+            )
         )
 
     @help.autocomplete("command")

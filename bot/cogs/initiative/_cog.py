@@ -1,4 +1,5 @@
-"""``/init start|join|add|remove|next|prev|delay|act|defend|action|condition|reveal|show|end|undo``.
+"""``/init start|join|add|health|remove|next|prev|delay|act|defend|action|condition|reveal|show|
+end|undo``.
 
 Every change answers the command (publicly, or to the GM alone when it concerns a hidden
 combatant) and then brings the channel's one tracker message up to date. The tracker is
@@ -24,7 +25,8 @@ from discord.ext import commands
 from bot.cogs._common import Choices, NarratorCog, actor_from, safe_autocomplete
 from bot.cogs._confirm import Confirm, KindView
 from bot.cogs._options import CHARACTER_HELP, SYSTEM_CHOICES, SheetName
-from bot.cogs._sheets import character_autocomplete
+from bot.cogs._sheets import attribute_autocomplete, character_autocomplete
+from bot.cogs.coda._actions import add_action_buttons, run_action
 from bot.i18n import N_, _, current_language
 from bot.render import initiative as render
 from bot.render.limits import MESSAGE, clip
@@ -46,6 +48,8 @@ Count = app_commands.Range[int, 1, initiative.MAX_COUNT]
 Rounds = app_commands.Range[int, 1, ini.MAX_CONDITION_ROUNDS]
 Note = app_commands.Range[str, 1, ini.MAX_NOTE_LENGTH]
 ActionCost = app_commands.Range[int, 0, coda.MAX_ACTIONS]
+Health = app_commands.Range[int, -ini.MAX_HEALTH, ini.MAX_HEALTH]
+StartingHealth = app_commands.Range[int, 1, ini.MAX_HEALTH]
 #: Tables 9-9 to 9-11, then a custom action (Discord takes at most 25 choices).
 _COST_LABELS = {Kind.FREE: "free", Kind.FULL_ROUND: "full round"}
 #: The names are built from the table (``Walk (1)``); each has its Spanish in the catalog.
@@ -172,13 +176,19 @@ class InitiativeCog(NarratorCog):
             lock = self._locks[channel_id] = asyncio.Lock()
         return lock
 
+    def _buttons(self, view: EncounterView) -> discord.ui.View:
+        """The tracker's buttons; a CODA tracker adds a row of common actions (issue 15)."""
+        if view.system != "coda":
+            return self.buttons_for()
+        return add_action_buttons(TrackerButtons(self))
+
     async def _refresh(self, channel: Any, channel_id: int, view: EncounterView | None) -> None:
         if view is None:
             view = await initiative.latest(self.db, channel_id)
             if view is None:
                 return
         embed = render.tracker_embed(view)
-        buttons = None if view.state.ended else self.buttons_for()
+        buttons = None if view.state.ended else self._buttons(view)
         if view.tracker_message_id is not None and channel is not None:
             try:
                 message = channel.get_partial_message(view.tracker_message_id)
@@ -198,20 +208,28 @@ class InitiativeCog(NarratorCog):
 
     # ------------------------------------------------------------------ answering changes
 
-    async def answer(self, interaction: discord.Interaction, outcome: InitOutcome) -> None:
-        """Reply to a change (public line, GM-only line), then update the tracker."""
+    async def answer(
+        self,
+        interaction: discord.Interaction,
+        outcome: InitOutcome,
+        view: discord.ui.View | None = None,
+    ) -> None:
+        """Reply to a change (public line, GM-only line), then update the tracker.
+
+        ``view``: buttons for the reply (a CODA action's Roll the test)."""
         reply = render.reply(outcome)
         gm_only = reply.gm_only if outcome.view.gm else None
+        extra: dict[str, Any] = {} if view is None else {"view": view}
         if reply.public:
             pings = discord.AllowedMentions(users=[discord.Object(id=u) for u in reply.pings])
             await interaction.response.send_message(
-                clip(reply.public, MESSAGE), allowed_mentions=pings
+                clip(reply.public, MESSAGE), allowed_mentions=pings, **extra
             )
             if gm_only:
                 await interaction.followup.send(clip(gm_only, MESSAGE), ephemeral=True)
         else:
             await interaction.response.send_message(
-                clip(gm_only or _("Done."), MESSAGE), ephemeral=True
+                clip(gm_only or _("Done."), MESSAGE), ephemeral=True, **extra
             )
         # Not outcome.view: a change committed meanwhile may be newer, and the tracker read
         # under its lock never goes back to an older state.
@@ -330,6 +348,9 @@ class InitiativeCog(NarratorCog):
         hidden=locale_str("Only the GM sees it until /init reveal"),
         count=locale_str("How many"),
         stress=locale_str("Surprised: Hogwarts 1990 stress roll; CODA one action fewer in round 1"),
+        health=locale_str(
+            "Each one's Health, kept on the tracker (damage from /coda attack comes off it)"
+        ),
     )
     async def add(
         self,
@@ -340,6 +361,7 @@ class InitiativeCog(NarratorCog):
         hidden: bool = False,
         count: Count = 1,
         stress: bool = False,
+        health: StartingHealth | None = None,
     ) -> None:
         outcome = await initiative.add(
             self.db,
@@ -351,8 +373,20 @@ class InitiativeCog(NarratorCog):
             hidden=hidden,
             count=count,
             stress=stress,
+            health=health,
         )
         await self.answer(interaction, outcome)
+
+    @group.command(
+        name="health",
+        description=locale_str("Set an NPC's Health, kept on the tracker (GM; undo restores)"),
+    )
+    @app_commands.describe(
+        name=locale_str("The combatant (an NPC: a player's character keeps Health on its sheet)"),
+        value=locale_str("Its Health now (the first value given is also its maximum)"),
+    )
+    async def health(self, interaction: discord.Interaction, name: Name, value: Health) -> None:
+        await self.run_change(interaction, initiative.set_health, name=name, value=value)
 
     @group.command(
         name="remove", description=locale_str("Take a combatant out of the encounter (GM)")
@@ -408,16 +442,20 @@ class InitiativeCog(NarratorCog):
         ),
         cost=locale_str("Actions it costs (default: the table's; a custom action 1)"),
         name=locale_str("Who acts (default: whoever is up; players act on their own turn)"),
+        attribute=locale_str("A custom action's test beyond the allowance (movement: Nimbleness)"),
     )
     @app_commands.choices(kind=ACTION_KINDS)
+    @app_commands.autocomplete(attribute=attribute_autocomplete)
     async def action(
         self,
         interaction: discord.Interaction,
         kind: str,
         cost: ActionCost | None = None,
         name: Name | None = None,
+        attribute: SheetName | None = None,
     ) -> None:
-        await self.run_change(interaction, initiative.spend_action, kind=kind, cost=cost, name=name)
+        # CODA's: the action, and the attribute test it may ask for with its button.
+        await run_action(self, interaction, kind=kind, cost=cost, name=name, attribute=attribute)
 
     condition = app_commands.Group(
         name="condition",
@@ -508,6 +546,7 @@ class InitiativeCog(NarratorCog):
 
     @remove.autocomplete("name")
     @action.autocomplete("name")
+    @health.autocomplete("name")
     @condition_add.autocomplete("target")
     @condition_remove.autocomplete("target")
     @defend.autocomplete("name")

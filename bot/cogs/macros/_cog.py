@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import discord
 from discord import app_commands
+from discord.app_commands import locale_str
 
 from bot.cogs._common import Choices, NarratorCog, actor_from, safe_autocomplete
 from bot.cogs._confirm import answer_error
 from bot.cogs.macros._run import check_line, invoke, missing, resolve
 from bot.commandline import Placeholder, parse_values
+from bot.i18n import N_, _
 from bot.render.limits import clip
 from bot.render.macros import macro_embed, macros_embed
 from bot.services import macros as service
@@ -17,12 +19,21 @@ from bot.services.macros import COMMAND_LENGTH, NAME_LENGTH, SCOPES
 MacroName = app_commands.Range[str, 1, NAME_LENGTH]
 CommandText = app_commands.Range[str, 1, COMMAND_LENGTH]
 SCOPE_CHOICES = [
-    app_commands.Choice(name="me (yours, everywhere in this server)", value="me"),
-    app_commands.Choice(name="character (your active character's)", value="character"),
-    app_commands.Choice(name="channel (everyone here; GM)", value="channel"),
-    app_commands.Choice(name="server (everyone in the server; GM)", value="server"),
+    app_commands.Choice(name=locale_str("me (yours, everywhere in this server)"), value="me"),
+    app_commands.Choice(name=locale_str("character (your active character's)"), value="character"),
+    app_commands.Choice(name=locale_str("channel (everyone here; GM)"), value="channel"),
+    app_commands.Choice(name=locale_str("server (everyone in the server; GM)"), value="server"),
 ]
-COMMAND_HELP = "A command line, e.g. coda skill skill:Potions difficulty:{difficulty:Challenging}"
+#: A scope's name in autocomplete suggestions ("Brew (character): …").
+SCOPE_NAMES = {
+    "me": N_("me"),
+    "character": N_("character"),
+    "channel": N_("channel"),
+    "server": N_("server"),
+}
+COMMAND_HELP = locale_str(
+    "A command line, e.g. coda skill skill:Potions difficulty:{difficulty:Challenging}"
+)
 
 
 async def run_macro(
@@ -55,7 +66,7 @@ class ValuesModal(discord.ui.Modal):
         *,
         character: str | None,
     ) -> None:
-        super().__init__(title=clip(f"Macro: {macro.name}", 45), timeout=600)
+        super().__init__(title=clip(_("Macro: {name}", name=macro.name), 45), timeout=600)
         self.macro = macro
         self.given = given
         self.character = character
@@ -89,10 +100,10 @@ class EditModal(discord.ui.Modal):
     """Changes a macro's command line (checked as when it was saved)."""
 
     def __init__(self, macro: service.MacroInfo) -> None:
-        super().__init__(title=clip(f"Edit macro: {macro.name}", 45), timeout=600)
+        super().__init__(title=clip(_("Edit macro: {name}", name=macro.name), 45), timeout=600)
         self.macro = macro
         self.command: discord.ui.TextInput = discord.ui.TextInput(
-            label="Command line",
+            label=_("Command line"),
             custom_id="command",
             style=discord.TextStyle.paragraph,
             default=macro.command,
@@ -114,7 +125,7 @@ class EditModal(discord.ui.Modal):
             await answer_error(interaction, error)
             return
         await interaction.response.send_message(
-            embed=macro_embed(macro, changed="edited"), ephemeral=True
+            embed=macro_embed(macro, changed=_("edited")), ephemeral=True
         )
 
     async def on_error(self, interaction: discord.Interaction, error: Exception) -> None:
@@ -129,20 +140,26 @@ async def runnable_autocomplete(interaction: discord.Interaction, current: str) 
         macros = await service.runnable_names(session, actor_from(interaction))
     wanted = current.casefold().strip()
     return [
-        app_commands.Choice(name=f"{m.name} ({m.scope}): {m.command}", value=m.name)
+        app_commands.Choice(
+            name=clip(f"{m.name} ({_(SCOPE_NAMES[m.scope])}): {m.command}", 100), value=m.name
+        )
         for m in macros
         if wanted in m.key
     ]
 
 
 class MacrosCog(NarratorCog):
-    macro = app_commands.Group(name="macro", description="Saved command lines, run by name")
+    macro = app_commands.Group(
+        name="macro", description=locale_str("Saved command lines, run by name")
+    )
 
-    @macro.command(name="save", description="Save a command line as a macro")
+    @macro.command(name="save", description=locale_str("Save a command line as a macro"))
     @app_commands.describe(
-        name="The macro's name (1-32 characters)",
+        name=locale_str("The macro's name (1-32 characters)"),
         command=COMMAND_HELP,
-        scope="Whose macro: yours (default), your character's, the channel's or the server's",
+        scope=locale_str(
+            "Whose macro: yours (default), your character's, the channel's or the server's"
+        ),
     )
     @app_commands.choices(scope=SCOPE_CHOICES)
     async def save(
@@ -157,12 +174,15 @@ class MacrosCog(NarratorCog):
             self.db, actor_from(interaction), scope=scope, name=name, command=command
         )
         await interaction.response.send_message(
-            embed=macro_embed(macro, changed="saved"), ephemeral=True
+            embed=macro_embed(macro, changed=_("saved")), ephemeral=True
         )
 
-    @macro.command(name="run", description="Run a macro (a form asks for missing values)")
+    @macro.command(
+        name="run", description=locale_str("Run a macro (a form asks for missing values)")
+    )
     @app_commands.describe(
-        name="The macro", values='Placeholder values, e.g. difficulty:Difficult "label:a brew"'
+        name=locale_str("The macro"),
+        values=locale_str('Placeholder values, e.g. difficulty:Difficult "label:a brew"'),
     )
     @app_commands.autocomplete(name=runnable_autocomplete)
     async def run(
@@ -175,20 +195,22 @@ class MacrosCog(NarratorCog):
         macro = await service.find(self.db, actor_from(interaction), name)
         await run_macro(interaction, macro, given)
 
-    @macro.command(name="list", description="The macros you can run here")
+    @macro.command(name="list", description=locale_str("The macros you can run here"))
     async def list_(self, interaction: discord.Interaction) -> None:
         macros = await service.visible(self.db, actor_from(interaction))
         await interaction.response.send_message(embed=macros_embed(macros), ephemeral=True)
 
-    @macro.command(name="show", description="Show a macro's command line")
-    @app_commands.describe(name="The macro")
+    @macro.command(name="show", description=locale_str("Show a macro's command line"))
+    @app_commands.describe(name=locale_str("The macro"))
     @app_commands.autocomplete(name=runnable_autocomplete)
     async def show(self, interaction: discord.Interaction, name: MacroName) -> None:
         macro = await service.find(self.db, actor_from(interaction), name)
         await interaction.response.send_message(embed=macro_embed(macro), ephemeral=True)
 
-    @macro.command(name="edit", description="Change a macro's command line (in a form)")
-    @app_commands.describe(name="The macro", scope="Whose macro (default: yours)")
+    @macro.command(name="edit", description=locale_str("Change a macro's command line (in a form)"))
+    @app_commands.describe(
+        name=locale_str("The macro"), scope=locale_str("Whose macro (default: yours)")
+    )
     @app_commands.choices(scope=SCOPE_CHOICES)
     @app_commands.autocomplete(name=runnable_autocomplete)
     async def edit(
@@ -197,8 +219,10 @@ class MacrosCog(NarratorCog):
         macro = await service.editable(self.db, actor_from(interaction), scope=scope, name=name)
         await interaction.response.send_modal(EditModal(macro))
 
-    @macro.command(name="delete", description="Delete a macro")
-    @app_commands.describe(name="The macro", scope="Whose macro (default: yours)")
+    @macro.command(name="delete", description=locale_str("Delete a macro"))
+    @app_commands.describe(
+        name=locale_str("The macro"), scope=locale_str("Whose macro (default: yours)")
+    )
     @app_commands.choices(scope=SCOPE_CHOICES)
     @app_commands.autocomplete(name=runnable_autocomplete)
     async def delete(
@@ -206,7 +230,7 @@ class MacrosCog(NarratorCog):
     ) -> None:
         macro = await service.delete(self.db, actor_from(interaction), scope=scope, name=name)
         await interaction.response.send_message(
-            embed=macro_embed(macro, changed="deleted"), ephemeral=True
+            embed=macro_embed(macro, changed=_("deleted")), ephemeral=True
         )
 
 

@@ -30,6 +30,7 @@ from bot.commandline import (
     placeholders,
     split_line,
 )
+from bot.i18n import _
 
 #: The option a panel button fills so the command rolls for the panel's character.
 CHARACTER_OPTION = "character"
@@ -41,7 +42,11 @@ class _Unknown:
 
 def _no_objects(name: str, kind: discord.AppCommandOptionType, _value: str) -> Any:
     raise CommandLineError(
-        f"Option `{name}` takes a {kind.name}: a macro holds only text, numbers and choices."
+        _(
+            "Option `{name}` takes a {kind}: a macro holds only text, numbers and choices.",
+            name=name,
+            kind=kind.name,
+        )
     )
 
 
@@ -57,7 +62,7 @@ class Checked:
 def _leaf(tree: app_commands.CommandTree, line: CommandLine) -> dict[str, Any]:
     """The JSON of the (sub)command ``line`` names in ``tree`` as it is now."""
     if line.path[0].casefold() == "macro":
-        raise CommandLineError("A macro cannot run a macro.")
+        raise CommandLineError(_("A macro cannot run a macro."))
     root = tree.get_command(line.path[0])
     return find_leaf(root.to_dict(tree) if root is not None else None, line.path)
 

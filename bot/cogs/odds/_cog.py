@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import discord
 from discord import app_commands
+from discord.app_commands import locale_str
 
 from bot.cogs._charts import send_with_chart
 from bot.cogs._common import NarratorCog, actor_from
@@ -26,7 +27,7 @@ Burst = app_commands.Range[int, 1, odds.MAX_FTF_BURST]
 
 class OddsCog(NarratorCog):
     group = app_commands.Group(
-        name="odds", description="See a roll's odds as a chart before you roll"
+        name="odds", description=locale_str("See a roll's odds as a chart before you roll")
     )
 
     async def _show(self, interaction: discord.Interaction, table: OddsTable) -> None:
@@ -34,10 +35,13 @@ class OddsCog(NarratorCog):
         await send_with_chart(interaction, odds_embed(table), odds_chart(table))
 
     @group.command(
-        name="coda", description="CODA: the chance of each degree for a modifier vs a TN"
+        name="coda",
+        description=locale_str("CODA: the chance of each degree for a modifier vs a TN"),
     )
     @app_commands.describe(
-        modifier="Your total modifier", tn="Target number", penalty="Penalties (subtracted)"
+        modifier=locale_str("Your total modifier"),
+        tn=locale_str("Target number"),
+        penalty=locale_str("Penalties (subtracted)"),
     )
     async def coda_odds(
         self, interaction: discord.Interaction, modifier: Modifier, tn: TN, penalty: Penalty = 0
@@ -47,21 +51,25 @@ class OddsCog(NarratorCog):
         )
         await self._show(interaction, table)
 
-    @group.command(name="h90", description="Hogwarts 1990: plain, with stress, with advantage")
-    @app_commands.describe(bonus="Your bonus", difficulty="The difficulty")
+    @group.command(
+        name="h90", description=locale_str("Hogwarts 1990: plain, with stress, with advantage")
+    )
+    @app_commands.describe(bonus=locale_str("Your bonus"), difficulty=locale_str("The difficulty"))
     async def h90_odds(
         self, interaction: discord.Interaction, bonus: Bonus, difficulty: Difficulty
     ) -> None:
         await self._show(interaction, await odds.h90_odds(bonus=bonus, difficulty=difficulty))
 
-    @group.command(name="infinity", description="Infinity face to face per Burst combination")
+    @group.command(
+        name="infinity", description=locale_str("Infinity face to face per Burst combination")
+    )
     @app_commands.describe(
-        a_attribute="Side A's attribute",
-        a_mods="Side A's modifiers",
-        a_burst=f"Side A's Burst (combinations 1…this, at most {odds.MAX_FTF_BURST})",
-        b_attribute="Side B's attribute",
-        b_mods="Side B's modifiers",
-        b_burst=f"Side B's Burst (combinations 1…this, at most {odds.MAX_FTF_BURST})",
+        a_attribute=locale_str("Side A's attribute"),
+        a_mods=locale_str("Side A's modifiers"),
+        a_burst=locale_str("Side A's Burst (combinations 1…this, at most 5)"),  # MAX_FTF_BURST
+        b_attribute=locale_str("Side B's attribute"),
+        b_mods=locale_str("Side B's modifiers"),
+        b_burst=locale_str("Side B's Burst (combinations 1…this, at most 5)"),  # MAX_FTF_BURST
     )
     async def infinity_odds(
         self,
@@ -83,13 +91,21 @@ class OddsCog(NarratorCog):
         )
         await self._show(interaction, table)
 
-    @group.command(name="rps", description="RPS: the chance of each success level at a Base")
-    @app_commands.describe(base="The Base of the check")
+    @group.command(
+        name="rps", description=locale_str("RPS: the chance of each success level at a Base")
+    )
+    @app_commands.describe(base=locale_str("The Base of the check"))
     async def rps_odds(self, interaction: discord.Interaction, base: BaseValue) -> None:
         await self._show(interaction, await odds.rps_odds(base=base))
 
-    @group.command(name="drama", description="Drama: the chance of each net, criticals off and on")
-    @app_commands.describe(base="Base dice", resistance="Resistance dice", drama_dice="Drama dice")
+    @group.command(
+        name="drama", description=locale_str("Drama: the chance of each net, criticals off and on")
+    )
+    @app_commands.describe(
+        base=locale_str("Base dice"),
+        resistance=locale_str("Resistance dice"),
+        drama_dice=locale_str("Drama dice"),
+    )
     async def drama_odds(
         self,
         interaction: discord.Interaction,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import discord
 from discord import app_commands
+from discord.app_commands import locale_str
 
 from bot.cogs._common import NarratorCog, actor_from
 from bot.cogs._options import CHARACTER_HELP, SheetName
@@ -19,14 +20,17 @@ Reason = app_commands.Range[str, 1, service.REASON_LENGTH]
 
 class PenaltyCog(NarratorCog):
     penalty_group = app_commands.Group(
-        name="penalty", description="Penalty dice: added to the Rd of every Drama test"
+        name="penalty", description=locale_str("Penalty dice: added to the Rd of every Drama test")
     )
 
     @penalty_group.command(
-        name="add", description="Add penalty dice (the GM; a player to their own character)"
+        name="add",
+        description=locale_str("Add penalty dice (the GM; a player to their own character)"),
     )
     @app_commands.describe(
-        character="Whose pool", amount="How many dice", reason="Fatigue, fear, wounds, drink…"
+        character=locale_str("Whose pool"),
+        amount=locale_str("How many dice"),
+        reason=locale_str("Fatigue, fear, wounds, drink…"),
     )
     @app_commands.autocomplete(character=character_autocomplete)
     async def add(
@@ -45,8 +49,10 @@ class PenaltyCog(NarratorCog):
         )
         await interaction.response.send_message(embed=render.update_embed(update))
 
-    @penalty_group.command(name="recover", description="Remove penalty dice (GM); stops at 0")
-    @app_commands.describe(character="Whose pool", amount="How many dice")
+    @penalty_group.command(
+        name="recover", description=locale_str("Remove penalty dice (GM); stops at 0")
+    )
+    @app_commands.describe(character=locale_str("Whose pool"), amount=locale_str("How many dice"))
     @app_commands.autocomplete(character=character_autocomplete)
     async def recover(
         self, interaction: discord.Interaction, character: SheetName, amount: Amount
@@ -56,8 +62,12 @@ class PenaltyCog(NarratorCog):
         )
         await interaction.response.send_message(embed=render.update_embed(update))
 
-    @penalty_group.command(name="rest", description="Sleep or serious rest: 1 die per 3 full hours")
-    @app_commands.describe(character="Who rests", hours="Hours of sleep or serious rest")
+    @penalty_group.command(
+        name="rest", description=locale_str("Sleep or serious rest: 1 die per 3 full hours")
+    )
+    @app_commands.describe(
+        character=locale_str("Who rests"), hours=locale_str("Hours of sleep or serious rest")
+    )
     @app_commands.autocomplete(character=character_autocomplete)
     async def rest(
         self, interaction: discord.Interaction, character: SheetName, hours: Hours
@@ -67,7 +77,9 @@ class PenaltyCog(NarratorCog):
         )
         await interaction.response.send_message(embed=render.update_embed(update))
 
-    @penalty_group.command(name="show", description="A pool's dice, level and recent changes")
+    @penalty_group.command(
+        name="show", description=locale_str("A pool's dice, level and recent changes")
+    )
     @app_commands.describe(character=CHARACTER_HELP)
     @app_commands.autocomplete(character=character_autocomplete)
     async def show(

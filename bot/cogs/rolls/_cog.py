@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import discord
 from discord import app_commands
+from discord.app_commands import locale_str
 
 from bot.cogs._common import NarratorCog, actor_from, send_roll
 from bot.cogs._options import ROLL_HELP, Label
@@ -13,9 +14,13 @@ from engine.notation import MAX_EXPRESSION_LENGTH
 
 
 class RollsCog(NarratorCog):
-    @app_commands.command(name="roll", description="Roll dice in d20 notation, e.g. 4d6kh3 + 2")
+    @app_commands.command(
+        name="roll", description=locale_str("Roll dice in d20 notation, e.g. 4d6kh3 + 2")
+    )
     @app_commands.describe(
-        expression="Dice notation: 2d6+3, 4d6kh3, 10d6e6 … {Stealth} takes your character's value",
+        expression=locale_str(
+            "Dice notation: 2d6+3, 4d6kh3, 10d6e6 … {Stealth} takes your character's value"
+        ),
         **ROLL_HELP,
     )
     async def roll(

@@ -7,6 +7,7 @@ import io
 
 import discord
 from discord import app_commands
+from discord.app_commands import locale_str
 
 from bot.cogs._common import NarratorCog, actor_from, send_pages
 from bot.cogs._confirm import Confirm
@@ -20,6 +21,7 @@ from bot.cogs._sheets import (
 from bot.cogs.macros._panel import post_panel
 from bot.cogs.sheets._forms import FillIn, open_form
 from bot.errors import UserError
+from bot.i18n import _
 from bot.render.sheets import created_embed, list_embed, resource_embed, sheet_pages
 from bot.services import sheet_edit, sheets
 from bot.services.sheet import MAX_VALUE, MIN_VALUE, NAME_LENGTH, NOTES_LENGTH
@@ -33,10 +35,14 @@ resource_suggestions = sheet_names_from(sheets.suggestions("resources"))
 
 
 class SheetsCog(NarratorCog):
-    sheet = app_commands.Group(name="sheet", description="Your characters' sheets")
+    sheet = app_commands.Group(name="sheet", description=locale_str("Your characters' sheets"))
 
-    @sheet.command(name="create", description="Create a character (active here at once)")
-    @app_commands.describe(name="The character's name", system="The game system it plays")
+    @sheet.command(
+        name="create", description=locale_str("Create a character (active here at once)")
+    )
+    @app_commands.describe(
+        name=locale_str("The character's name"), system=locale_str("The game system it plays")
+    )
     @app_commands.choices(system=SYSTEM_CHOICES)
     async def create(self, interaction: discord.Interaction, name: SheetName, system: str) -> None:
         sheet = await sheets.create(self.db, actor_from(interaction), name, system)
@@ -44,15 +50,19 @@ class SheetsCog(NarratorCog):
             embed=created_embed(sheet), view=FillIn(interaction.user.id, sheet.name), ephemeral=True
         )
 
-    @sheet.command(name="edit", description="Edit a whole sheet in a form: attributes or skills")
+    @sheet.command(
+        name="edit", description=locale_str("Edit a whole sheet in a form: attributes or skills")
+    )
     @app_commands.describe(
-        part="attributes (with resources and notes) or skills",
-        character="Which of your characters (default: your active one)",
+        part=locale_str("attributes (with resources and notes) or skills"),
+        character=locale_str("Which of your characters (default: your active one)"),
     )
     @app_commands.choices(
         part=[
-            app_commands.Choice(name="attributes, resources and notes", value="attributes"),
-            app_commands.Choice(name="skills", value="skills"),
+            app_commands.Choice(
+                name=locale_str("attributes, resources and notes"), value="attributes"
+            ),
+            app_commands.Choice(name=locale_str("skills"), value="skills"),
         ]
     )
     @app_commands.autocomplete(character=character_autocomplete)
@@ -64,8 +74,10 @@ class SheetsCog(NarratorCog):
     ) -> None:
         await open_form(interaction, "skills" if part == "skills" else "attributes", character)
 
-    @sheet.command(name="rename", description="Rename one of your characters")
-    @app_commands.describe(character="One of your characters", new_name="Its new name")
+    @sheet.command(name="rename", description=locale_str("Rename one of your characters"))
+    @app_commands.describe(
+        character=locale_str("One of your characters"), new_name=locale_str("Its new name")
+    )
     @app_commands.autocomplete(character=character_autocomplete)
     async def rename(
         self, interaction: discord.Interaction, character: SheetName, new_name: SheetName
@@ -73,10 +85,10 @@ class SheetsCog(NarratorCog):
         change = await sheet_edit.rename(self.db, actor_from(interaction), character, new_name)
         await _reply_change(interaction, change)
 
-    @sheet.command(name="copy", description="Copy a sheet to a new character of yours")
+    @sheet.command(name="copy", description=locale_str("Copy a sheet to a new character of yours"))
     @app_commands.describe(
-        new_name="The copy's name",
-        character="The sheet to copy (default: your active one; GMs may name any here)",
+        new_name=locale_str("The copy's name"),
+        character=locale_str("The sheet to copy (default: your active one; GMs may name any here)"),
     )
     @app_commands.autocomplete(character=character_autocomplete)
     async def copy(
@@ -86,13 +98,15 @@ class SheetsCog(NarratorCog):
         character: SheetName | None = None,
     ) -> None:
         sheet = await sheet_edit.copy(self.db, actor_from(interaction), character, new_name)
-        change = SheetChange(sheet, "a copy; `/sheet use` plays it here")
+        change = SheetChange(sheet, _("a copy; `/sheet use` plays it here"))
         await _reply_change(interaction, change)
 
-    @sheet.command(name="show", description="Show a sheet: yours, or (GM) one used here")
+    @sheet.command(
+        name="show", description=locale_str("Show a sheet: yours, or (GM) one used here")
+    )
     @app_commands.describe(
         character=CHARACTER_HELP,
-        player="Whose character (GM: another player's)",
+        player=locale_str("Whose character (GM: another player's)"),
     )
     @app_commands.autocomplete(character=character_autocomplete)
     async def show(
@@ -106,12 +120,12 @@ class SheetsCog(NarratorCog):
         )
         await send_pages(interaction, sheet_pages(sheet))
 
-    @sheet.command(name="set", description="Set an attribute (remove:true deletes it)")
+    @sheet.command(name="set", description=locale_str("Set an attribute (remove:true deletes it)"))
     @app_commands.describe(
-        attribute="Attribute name (suggestions from your system)",
-        value=f"Its value, {MIN_VALUE}…{MAX_VALUE}",
-        remove="Delete this attribute instead",
-        character="Which of your characters (default: your active one)",
+        attribute=locale_str("Attribute name (suggestions from your system)"),
+        value=locale_str("Its value, -100…1000"),  # MIN_VALUE…MAX_VALUE
+        remove=locale_str("Delete this attribute instead"),
+        character=locale_str("Which of your characters (default: your active one)"),
     )
     @app_commands.autocomplete(attribute=attribute_suggestions, character=character_autocomplete)
     async def set_(
@@ -123,20 +137,24 @@ class SheetsCog(NarratorCog):
         character: SheetName | None = None,
     ) -> None:
         if not remove and value is None:
-            raise UserError("Give the attribute a `value` (or `remove:true` to delete it).")
+            raise UserError(_("Give the attribute a `value` (or `remove:true` to delete it)."))
         change = await sheets.set_attribute(
             self.db, actor_from(interaction), attribute, None if remove else value, character
         )
         await _reply_change(interaction, change)
 
-    @sheet.command(name="skill", description="Add or change a skill (remove:true deletes it)")
+    @sheet.command(
+        name="skill", description=locale_str("Add or change a skill (remove:true deletes it)")
+    )
     @app_commands.describe(
-        name="Skill name",
-        ranks=f"Its ranks, {MIN_VALUE}…{MAX_VALUE} (needed for a new skill)",
-        attribute="Its parent attribute (empty text clears it)",
-        specialty="Specialties, comma-separated; replaces the list (empty text clears it)",
-        remove="Delete this skill instead",
-        character="Which of your characters (default: your active one)",
+        name=locale_str("Skill name"),
+        ranks=locale_str("Its ranks, -100…1000 (needed for a new skill)"),  # MIN_VALUE…MAX_VALUE
+        attribute=locale_str("Its parent attribute (empty text clears it)"),
+        specialty=locale_str(
+            "Specialties, comma-separated; replaces the list (empty text clears it)"
+        ),
+        remove=locale_str("Delete this skill instead"),
+        character=locale_str("Which of your characters (default: your active one)"),
     )
     @app_commands.autocomplete(
         name=skill_autocomplete, attribute=attribute_autocomplete, character=character_autocomplete
@@ -164,14 +182,15 @@ class SheetsCog(NarratorCog):
         await _reply_change(interaction, change)
 
     @sheet.command(
-        name="resource", description="Set or change a resource (GM: any character used here)"
+        name="resource",
+        description=locale_str("Set or change a resource (GM: any character used here)"),
     )
     @app_commands.describe(
-        name="Resource name (Health, Courage, Grit, W…)",
-        current=f"Its new current value, {MIN_VALUE}…{MAX_VALUE}",
-        change="Add to it (negative: damage), kept within its max",
-        max="Its maximum (optional)",
-        remove="Delete this resource instead (owner)",
+        name=locale_str("Resource name (Health, Courage, Grit, W…)"),
+        current=locale_str("Its new current value, -100…1000"),  # MIN_VALUE…MAX_VALUE
+        change=locale_str("Add to it (negative: damage), kept within its max"),
+        max=locale_str("Its maximum (optional)"),
+        remove=locale_str("Delete this resource instead (owner)"),
         character=CHARACTER_HELP,
     )
     @app_commands.autocomplete(name=resource_suggestions, character=character_autocomplete)
@@ -198,10 +217,12 @@ class SheetsCog(NarratorCog):
             embed=resource_embed(result), ephemeral=result.owner_id == actor.user_id
         )
 
-    @sheet.command(name="note", description="Set a character's notes (empty clears them)")
+    @sheet.command(
+        name="note", description=locale_str("Set a character's notes (empty clears them)")
+    )
     @app_commands.describe(
-        text=f"Up to {NOTES_LENGTH} characters; leave empty to clear",
-        character="Which of your characters (default: your active one)",
+        text=locale_str("Up to 1000 characters; leave empty to clear"),  # NOTES_LENGTH
+        character=locale_str("Which of your characters (default: your active one)"),
     )
     @app_commands.autocomplete(character=character_autocomplete)
     async def note(
@@ -213,18 +234,24 @@ class SheetsCog(NarratorCog):
         change = await sheets.set_notes(self.db, actor_from(interaction), text, character)
         await _reply_change(interaction, change)
 
-    @sheet.command(name="use", description="Choose your active character in this channel")
-    @app_commands.describe(character="One of your characters")
+    @sheet.command(
+        name="use", description=locale_str("Choose your active character in this channel")
+    )
+    @app_commands.describe(character=locale_str("One of your characters"))
     @app_commands.autocomplete(character=character_autocomplete)
     async def use(self, interaction: discord.Interaction, character: SheetName) -> None:
         sheet = await sheets.use(self.db, actor_from(interaction), character)
         await interaction.response.send_message(
-            f"You now play **{sheet.name}** ({sheet.system_title}) in this channel.",
+            _(
+                "You now play **{name}** ({system}) in this channel.",
+                name=sheet.name,
+                system=_(sheet.system_title),
+            ),
             ephemeral=True,
         )
 
-    @sheet.command(name="list", description="List your characters (GM: a player's)")
-    @app_commands.describe(player="Whose characters (GM only for another player)")
+    @sheet.command(name="list", description=locale_str("List your characters (GM: a player's)"))
+    @app_commands.describe(player=locale_str("Whose characters (GM only for another player)"))
     async def list_(
         self, interaction: discord.Interaction, player: discord.Member | None = None
     ) -> None:
@@ -236,29 +263,34 @@ class SheetsCog(NarratorCog):
             embed=list_embed(listing, owner.display_name), ephemeral=True
         )
 
-    @sheet.command(name="delete", description="Delete one of your characters (asks first)")
-    @app_commands.describe(character="One of your characters")
+    @sheet.command(
+        name="delete", description=locale_str("Delete one of your characters (asks first)")
+    )
+    @app_commands.describe(character=locale_str("One of your characters"))
     @app_commands.autocomplete(character=character_autocomplete)
     async def delete(self, interaction: discord.Interaction, character: SheetName) -> None:
         sheet = await sheets.own_character(self.db, actor_from(interaction), character)
 
         async def confirmed(pressed: discord.Interaction) -> None:
             name = await sheets.delete(self.db, actor_from(pressed), sheet.id)
-            await pressed.response.edit_message(content=f"Deleted {name}.", view=None)
+            await pressed.response.edit_message(content=_("Deleted {name}.", name=name), view=None)
 
         confirm = Confirm(
             interaction.user.id,
             confirmed,
-            confirm_label="Delete",
-            cancelled=f"Kept {sheet.name}: nothing was deleted.",
-            refusal="Only the character's owner can answer this.",
+            confirm_label=_("Delete"),
+            cancelled=_("Kept {name}: nothing was deleted.", name=sheet.name),
+            refusal=_("Only the character's owner can answer this."),
         )
         await confirm.ask(
             interaction,
-            content=f"Delete **{sheet.name}** and everything on its sheet? This cannot be undone.",
+            content=_(
+                "Delete **{name}** and everything on its sheet? This cannot be undone.",
+                name=sheet.name,
+            ),
         )
 
-    @sheet.command(name="export", description="Download a sheet as a JSON file")
+    @sheet.command(name="export", description=locale_str("Download a sheet as a JSON file"))
     @app_commands.describe(character=CHARACTER_HELP)
     @app_commands.autocomplete(character=character_autocomplete)
     async def export(
@@ -266,15 +298,17 @@ class SheetsCog(NarratorCog):
     ) -> None:
         filename, data = await sheets.export(self.db, actor_from(interaction), character)
         await interaction.response.send_message(
-            "Here is the sheet; `/sheet import` reads it back.",
+            _("Here is the sheet; `/sheet import` reads it back."),
             file=discord.File(io.BytesIO(data), filename=filename),
             ephemeral=True,
         )
 
-    @sheet.command(name="import", description="Create a character from an exported JSON file")
+    @sheet.command(
+        name="import", description=locale_str("Create a character from an exported JSON file")
+    )
     @app_commands.describe(
-        file="A JSON file made by /sheet export",
-        replace="Overwrite your character of the same name",
+        file=locale_str("A JSON file made by /sheet export"),
+        replace=locale_str("Overwrite your character of the same name"),
     )
     async def import_(
         self, interaction: discord.Interaction, file: discord.Attachment, replace: bool = False
@@ -284,9 +318,11 @@ class SheetsCog(NarratorCog):
         sheet = await sheets.import_sheet(
             self.db, actor_from(interaction), content, replace=replace
         )
-        await _reply_change(interaction, SheetChange(sheet, "imported"))
+        await _reply_change(interaction, SheetChange(sheet, _("imported")))
 
-    @sheet.command(name="panel", description="Post quick-roll buttons for your character's macros")
+    @sheet.command(
+        name="panel", description=locale_str("Post quick-roll buttons for your character's macros")
+    )
     async def panel(self, interaction: discord.Interaction) -> None:
         await post_panel(interaction)
 

@@ -18,6 +18,7 @@ from bot.cogs._common import actor_from, send_pages
 from bot.cogs._confirm import OwnedView, answer_error
 from bot.cogs._forms import FORM_SECONDS, refuse_form, typed_values
 from bot.errors import UserError
+from bot.i18n import N_, _
 from bot.render.limits import clip
 from bot.render.sheets import sheet_pages
 from bot.services import sheet_edit
@@ -91,14 +92,16 @@ class FillIn(OwnedView):
 
     def __init__(self, owner_id: int, character: str) -> None:
         super().__init__(
-            owner_id, refusal="Only the character's owner can fill it in.", timeout=FORM_SECONDS
+            owner_id, refusal=_("Only the character's owner can fill it in."), timeout=FORM_SECONDS
         )
         self.character = character
+        self.attributes.label = _(str(self.attributes.label))
+        self.skills.label = _(str(self.skills.label))
 
-    @discord.ui.button(label="Fill in attributes", style=discord.ButtonStyle.primary)
+    @discord.ui.button(label=N_("Fill in attributes"), style=discord.ButtonStyle.primary)
     async def attributes(self, interaction: discord.Interaction, _b: discord.ui.Button) -> None:
         await open_form(interaction, "attributes", self.character)
 
-    @discord.ui.button(label="Fill in skills", style=discord.ButtonStyle.secondary)
+    @discord.ui.button(label=N_("Fill in skills"), style=discord.ButtonStyle.secondary)
     async def skills(self, interaction: discord.Interaction, _b: discord.ui.Button) -> None:
         await open_form(interaction, "skills", self.character)

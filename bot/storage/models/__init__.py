@@ -7,7 +7,7 @@ from bot.storage.models.attacks import AttackExchange
 from bot.storage.models.base import Base
 from bot.storage.models.channels import ChannelSettings, GuildGmRole
 from bot.storage.models.characters import ActiveCharacter, Character
-from bot.storage.models.coda import CodaAttack, CodaExtendedTask
+from bot.storage.models.coda import CodaActionTest, CodaAttack, CodaExtendedTask
 from bot.storage.models.initiative import InitiativeEncounter
 from bot.storage.models.languages import LanguageChoice
 from bot.storage.models.macros import Macro
@@ -27,6 +27,7 @@ __all__ = [
     "Base",
     "ChannelSettings",
     "Character",
+    "CodaActionTest",
     "CodaAttack",
     "CodaExtendedTask",
     "DramaPriceOffer",

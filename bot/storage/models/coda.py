@@ -66,3 +66,36 @@ class CodaAttack(Base):
     expires_at: Mapped[datetime] = mapped_column()
     finished_at: Mapped[datetime | None] = mapped_column()
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class CodaActionTest(Base):
+    """An attribute test an action beyond the allowance asks for (RULES.md §1, issue 15).
+
+    Stored when ``/init action`` (or a tracker button) spends such an action for a character
+    played from a sheet, so that its player's **Roll the test** button works after a restart
+    and rolls only once: ``rolled_at`` is set by the one press that rolls (the row is locked).
+    ``spent`` is the combatant's actions after this one, in ``round``: a press after an undo
+    or in a later round finds them changed and refuses.
+    """
+
+    __tablename__ = "coda_action_tests"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    guild_id: Mapped[int | None] = mapped_column(Snowflake)
+    channel_id: Mapped[int] = mapped_column(Snowflake, index=True)
+    encounter_id: Mapped[int] = mapped_column(
+        ForeignKey("initiative_encounters.id", ondelete="CASCADE")
+    )
+    character_id: Mapped[int | None] = mapped_column(
+        ForeignKey("characters.id", ondelete="SET NULL")
+    )
+    owner_id: Mapped[int] = mapped_column(Snowflake)
+    combatant: Mapped[str] = mapped_column(String(64))
+    action: Mapped[str] = mapped_column(String(64))
+    attribute: Mapped[str] = mapped_column(String(64))
+    tn: Mapped[int] = mapped_column(Integer)
+    round: Mapped[int] = mapped_column(Integer)
+    spent: Mapped[int] = mapped_column(Integer)
+    data: Mapped[dict[str, Any]] = mapped_column(default=dict)
+    rolled_at: Mapped[datetime | None] = mapped_column()
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)

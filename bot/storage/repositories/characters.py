@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from sqlalchemy import func, select
+from sqlalchemy import bindparam, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.storage.models import ActiveCharacter, Character, RollLog
@@ -14,13 +14,16 @@ async def lock_owner(session: AsyncSession, guild_id: int, owner_id: int) -> Non
     await lock_parent(session, "characters", guild_id, owner_id)
 
 
+_OWNED = (
+    select(Character)
+    .where(Character.guild_id == bindparam("guild_id"), Character.owner_id == bindparam("owner"))
+    .order_by(Character.name_key)
+)  # built once: every sheet read and sheet roll runs it (issue 21)
+
+
 async def owned(session: AsyncSession, guild_id: int, owner_id: int) -> list[Character]:
-    query = (
-        select(Character)
-        .where(Character.guild_id == guild_id, Character.owner_id == owner_id)
-        .order_by(Character.name_key)
-    )
-    return list((await session.execute(query)).scalars())
+    parameters = {"guild_id": guild_id, "owner": owner_id}
+    return list((await session.execute(_OWNED, parameters)).scalars())
 
 
 async def by_name(

@@ -5,7 +5,7 @@ from __future__ import annotations
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from bot.storage.models import CodaAttack, CodaExtendedTask
+from bot.storage.models import CodaActionTest, CodaAttack, CodaExtendedTask
 from bot.storage.repositories._atomic import lock_parent
 
 
@@ -59,6 +59,19 @@ async def attack_for_update(session: AsyncSession, attack_id: int) -> CodaAttack
 
 async def add_attack(session: AsyncSession, row: CodaAttack) -> CodaAttack:
     """Store a new exchange; its id (the buttons' custom id) is set on return."""
+    session.add(row)
+    await session.flush()
+    return row
+
+
+async def action_test_for_update(session: AsyncSession, test_id: int) -> CodaActionTest | None:
+    """An action's attribute test, locked while its one press rolls it (None when unknown)."""
+    query = select(CodaActionTest).where(CodaActionTest.id == test_id).with_for_update()
+    return (await session.execute(query)).scalar_one_or_none()
+
+
+async def add_action_test(session: AsyncSession, row: CodaActionTest) -> CodaActionTest:
+    """Store a test waiting to be rolled; its id (the button's custom id) is set on return."""
     session.add(row)
     await session.flush()
     return row

@@ -220,6 +220,7 @@ ENFORCED: set[str] = {
     "engine/initiative/budget.py",
     "engine/initiative/conditions.py",
     "engine/initiative/errors.py",
+    "engine/initiative/health.py",
     "engine/initiative/machine.py",
     "engine/initiative/rolloff.py",
     "engine/initiative/state.py",

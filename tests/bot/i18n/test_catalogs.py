@@ -115,6 +115,10 @@ def test_catalog_entries_keep_their_placeholders(path: Path) -> None:
                 continue
             values = {name: 1 for name, _spec, _conv in want}
             try:
+                english.format(**values)
+            except (ValueError, KeyError, IndexError):
+                continue  # literal braces shown as they are (a macro's {placeholder} example)
+            try:
                 translated.format(**values)
             except (ValueError, KeyError, IndexError) as error:
                 problems.append(f"does not format ({error}): {translated!r}")

@@ -6,6 +6,7 @@ import discord
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from bot.i18n import use_language
 from bot.render import limits
 from bot.render.limits import TRUNCATED_NOTE, clip, fit_embed
 
@@ -54,3 +55,14 @@ def test_any_embed_fits(
     assert all(len(f.name) <= limits.FIELD_NAME for f in fitted.fields)
     assert all(len(f.value) <= limits.FIELD_VALUE for f in fitted.fields)
     assert len(fitted.footer.text or "") <= limits.FOOTER
+
+
+def test_the_note_is_in_the_readers_language_and_still_fits() -> None:
+    embed = discord.Embed(title="t", description="d" * 5000)
+    for index in range(30):
+        embed.add_field(name=f"n{index}", value="v" * 1000)
+    embed.set_footer(text="f" * 2048)
+    with use_language("es"):
+        fitted = fit_embed(embed)
+    assert fitted.footer.text.endswith("(recortado para caber en los límites de Discord)")
+    assert len(fitted) <= limits.TOTAL and len(fitted.footer.text) <= limits.FOOTER

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from bot.i18n import use_language
 from bot.render.limits import FIELD_VALUE, FIELDS, TOTAL
 from bot.render.sheets import sheet_pages
 from bot.services.sheet import (
@@ -60,3 +61,20 @@ def test_a_full_sheet_shows_every_entry_within_discords_limits() -> None:
     for name in [*sheet.attributes, *sheet.skills, *sheet.resources]:
         assert f"{name} **" in text
     assert sheet.notes in text
+
+
+def test_a_full_sheet_fits_in_spanish_too() -> None:
+    """Spanish names its sections and pages at more length: still every entry, no cut."""
+    sheet = full_sheet()
+    with use_language("es"):
+        pages = sheet_pages(sheet, changed="editada de una vez — atributos: 64, recursos: 16")
+    text = ""
+    for number, page in enumerate(pages, start=1):
+        assert len(page) <= TOTAL and len(page.fields) <= FIELDS
+        assert all(len(f.value) <= FIELD_VALUE for f in page.fields)
+        assert page.footer.text == f"Página {number}/{len(pages)}"  # nothing was shortened
+        assert "lo juega" in page.description
+        text += "\n".join(f.value for f in page.fields)
+    assert pages[0].fields[0].name.startswith("Atributos (")
+    for name in [*sheet.attributes, *sheet.skills, *sheet.resources]:
+        assert f"{name} **" in text

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine.systems.coda_actions import ACTIONS, CUSTOM, Kind, find_action, spend
+from engine.systems.coda_actions import ACTIONS, CUSTOM, TEST_ACTIONS, Kind, find_action, spend
 from engine.systems.coda_degrees import CodaError
 
 
@@ -64,3 +64,17 @@ def test_custom_actions_and_cost_overrides() -> None:
         spend(spent=9, allowance=2, action="Run")
     with pytest.raises(CodaError, match="costs 0 to 10"):
         spend(spent=0, allowance=2, action="Walk", cost=11)
+
+
+def test_attacks_defences_and_tests_are_one_action_with_their_own_test() -> None:
+    """RULES.md §1: each is an action; beyond the allowance its own test takes the penalty
+    (no attribute test is asked for)."""
+    for name in TEST_ACTIONS:
+        assert find_action(name.upper()).kind is Kind.TEST
+        first = spend(spent=0, allowance=2, action=name)
+        assert (first.slots, first.penalty, first.attribute_test) == (1, 0, None)
+        third = spend(spent=2, allowance=2, action=name)
+        assert (third.first, third.penalty, third.attribute_test) == (3, 5, None)
+        assert third.own_test
+    surprised = spend(spent=1, allowance=1, action="Dodge")
+    assert (surprised.penalty, surprised.left, surprised.next_penalty) == (5, 0, 10)
