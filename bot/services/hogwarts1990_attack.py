@@ -28,7 +28,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.actor import Actor
 from bot.errors import UserError
-from bot.i18n import _
+from bot.i18n import _, current_language
 from bot.services import characters, secrecy
 from bot.services import hogwarts1990 as h90_service
 from bot.services.attack_exchange import (
@@ -208,6 +208,7 @@ async def attack(
             npc_dodge=request.npc_dodge,
             secrecy=rolled.secrecy,
             roller=actor.display_name,
+            language=current_language(),
         )
         if not exchange.hit:
             return exchange

@@ -48,6 +48,9 @@ class Exchange:
     health: ResourceChange | None = None
     secrecy: secrecy.Secrecy = secrecy.PUBLIC
     roller: str = ""  # who attacked, as Discord shows them (for the footer)
+    #: The attacker's language: the exchange message's when the channel has none
+    #: (bot.public_language); None for exchanges stored before languages were.
+    language: str | None = None
 
     @property
     def hit(self) -> bool:
@@ -99,6 +102,8 @@ def data_of(ex: Exchange) -> dict[str, Any]:
         "covers": list(ex.covers),
         "roller": ex.roller,
     }
+    if ex.language is not None:
+        data["language"] = ex.language
     if ex.answer is not None:
         data["answer"] = ex.answer.value
         data["dodger"] = ex.dodger
@@ -136,4 +141,5 @@ def exchange_of(row: AttackExchange, visibility: secrecy.Secrecy = secrecy.PUBLI
         health=change_of(data.get("health")),
         secrecy=visibility,
         roller=str(data.get("roller", "")),
+        language=data.get("language"),
     )

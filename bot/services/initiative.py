@@ -24,7 +24,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.actor import Actor
 from bot.errors import PermissionDenied, UserError
-from bot.i18n import N_, _
+from bot.i18n import N_, _, current_language
 from bot.i18n.numbers import decimal
 from bot.services import channel_settings
 from bot.services.characters import named_or_active
@@ -70,6 +70,8 @@ class EncounterView:
     gm: bool = False
     #: Health (current, max) of the combatants played from a sheet that has it, by name.
     health: tuple[tuple[str, int, int | None], ...] = ()
+    #: Its starter's language: the tracker's when the channel has none (bot.public_language).
+    language: str | None = None
 
     def health_of(self, name: str) -> tuple[int, int | None] | None:
         return next(((cur, top) for n, cur, top in self.health if n == name), None)
@@ -178,6 +180,7 @@ async def _view(
         status=row.status,
         gm=gm,
         health=await _health(session, state),
+        language=row.language,
     )
 
 
@@ -282,6 +285,7 @@ async def start(
             attribute=attribute,
             dice=dice,
             state=ini.to_dict(state),
+            language=current_language(),
         )
         try:
             await session.flush()

@@ -107,4 +107,4 @@ async def run_attack(interaction: discord.Interaction, request: AttackRequest) -
         request,
         now=interaction.created_at,
     )
-    await post(interaction, exchange, exchange_embed, answer_view(exchange))
+    await post(interaction, exchange, exchange_embed, lambda: answer_view(exchange))

@@ -27,7 +27,8 @@ from bot.cogs._confirm import Confirm, KindView
 from bot.cogs._options import CHARACTER_HELP, SYSTEM_CHOICES, SheetName
 from bot.cogs._sheets import attribute_autocomplete, character_autocomplete
 from bot.cogs.coda._actions import add_action_buttons, run_action
-from bot.i18n import N_, _, current_language
+from bot.i18n import N_, _, current_language, use_language
+from bot.public_language import public_language
 from bot.render import initiative as render
 from bot.render.limits import MESSAGE, clip
 from bot.services import initiative
@@ -187,8 +188,11 @@ class InitiativeCog(NarratorCog):
             view = await initiative.latest(self.db, channel_id)
             if view is None:
                 return
-        embed = render.tracker_embed(view)
-        buttons = None if view.state.ended else self._buttons(view)
+        # The table's message: the channel's language, else its starter's, never the
+        # language of whoever pressed last (bot.public_language).
+        with use_language(await public_language(self.bot, channel_id, view.language)):
+            embed = render.tracker_embed(view)
+            buttons = None if view.state.ended else self._buttons(view)
         if view.tracker_message_id is not None and channel is not None:
             try:
                 message = channel.get_partial_message(view.tracker_message_id)
@@ -295,13 +299,14 @@ class InitiativeCog(NarratorCog):
         view = outcome.view
         # The reply is the tracker: hold the tracker lock until its id is stored, or a change
         # arriving meanwhile would find no tracker and post a second one.
+        language = await public_language(self.bot, view.channel_id, view.language)
         async with self._tracker_lock(view.channel_id):
-            await interaction.response.send_message(
-                content="⚔️ "
-                + _("An encounter begins: players `/init join`, the GM `/init add`s NPCs."),
-                embed=render.tracker_embed(view),
-                view=self.buttons_for(),
-            )
+            with use_language(language):  # the tracker is the table's (bot.public_language)
+                content = "⚔️ " + _(
+                    "An encounter begins: players `/init join`, the GM `/init add`s NPCs."
+                )
+                embed, buttons = render.tracker_embed(view), self.buttons_for()
+            await interaction.response.send_message(content=content, embed=embed, view=buttons)
             try:
                 message = await interaction.original_response()
             except discord.HTTPException:  # the next change posts a tracker instead
