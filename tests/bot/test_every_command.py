@@ -66,7 +66,7 @@ SLOW = {"quidditch odds": 1, "dice test": 2}  # dice test: up to 100,000 dice an
 #: command groups below, every reply must be Spanish. A group joins once its area's strings
 #: are translated; ``NARRATOR_SPANISH_GROUPS=all`` checks every group.
 SPANISH_EXAMPLES = int(os.environ.get("NARRATOR_FUZZ_EXAMPLES_ES", "3"))
-SPANISH_GROUPS = {"settings"}
+SPANISH_GROUPS = {"settings", "init", "drama", "rps", "h90"}
 LANGUAGES = ("en", "es")
 
 
