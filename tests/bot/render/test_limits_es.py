@@ -13,7 +13,7 @@ from bot.render.limits import DESCRIPTION, FIELDS, TOTAL
 from bot.services.drama import RollOutcome
 from bot.services.drama_opposed import OpposedOutcome
 from bot.services.initiative import EncounterView
-from bot.services.rps import ResistedOutcome
+from bot.services.rps_resisted import ResistedOutcome
 from bot.services.secrecy import PUBLIC
 from engine import initiative as ini
 from engine import penalty
