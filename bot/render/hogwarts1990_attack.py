@@ -159,7 +159,8 @@ def _defence_field(ex: Exchange, reveal: bool) -> tuple[str, str]:
             )
         )
     if ex.turn:
-        lines.append(f"⏱️ {escape(ex.turn)}")
+        turn = ex.turn if ex.turn_params is None else _(ex.turn, **ex.turn_params)
+        lines.append(f"⏱️ {escape(turn)}")
     return name, clip("\n".join(lines), FIELD_VALUE)
 
 

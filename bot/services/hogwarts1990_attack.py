@@ -28,7 +28,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.actor import Actor
 from bot.errors import UserError
-from bot.i18n import _, current_language
+from bot.i18n import N_, _, current_language
 from bot.services import characters, secrecy
 from bot.services import hogwarts1990 as h90_service
 from bot.services.attack_exchange import (
@@ -285,21 +285,23 @@ def _raised(dodger: _Dodger, dodge: tuple[str, ...], npc_dodge: int) -> tuple[tu
 
 def _spend_turn(
     state: ini.Encounter | None, dodger: _Dodger, target: ini.Combatant | None, cover: bool
-) -> tuple[ini.Encounter | None, str]:
-    """The defensive roll's turn on the tracker (RULES.md §2), or why there is none."""
+) -> tuple[ini.Encounter | None, str, dict[str, Any]]:
+    """The defensive roll's turn on the tracker (RULES.md §2), or why there is none: the
+    note as an English template and its values, stored with the exchange and translated
+    where the exchange is drawn (in the table's language, not the presser's)."""
     if state is None or state.ended:
-        return None, _("No skirmish runs here, so no turn is used up.")
+        return None, N_("No skirmish runs here, so no turn is used up."), {}
     if dodger.combatant is None:
-        return None, _("{name} is not on the tracker, so no turn is used up.", name=dodger.name)
+        note = N_("{name} is not on the tracker, so no turn is used up.")
+        return None, note, {"name": dodger.name}
     protects = target.name if cover and target is not None else None
     was_delaying = dodger.combatant.delaying is not None
     new = ini.apply(state, ini.Defend(dodger.combatant.name, protects=protects))
     name = dodger.combatant.name
     if was_delaying:
-        return new, _(
-            "The dodge spends {name}'s delayed action; {name} keeps the place.", name=name
-        )
-    return new, _("The dodge uses up {name}'s turn this round.", name=name)
+        note = N_("The dodge spends {name}'s delayed action; {name} keeps the place.")
+        return new, note, {"name": name}
+    return new, N_("The dodge uses up {name}'s turn this round."), {"name": name}
 
 
 async def _dodger(
@@ -386,7 +388,7 @@ async def answer(
             values = [value for _, value in raised]
             chance = rules.defend_chance(exchange.attack, values)
             defended = rules.defend(dice, exchange.attack, values)
-            new_state, turn = _spend_turn(state, dodger, found, choice is Answer.COVER)
+            new_state, turn, turn_params = _spend_turn(state, dodger, found, choice is Answer.COVER)
             if new_state is not None and encounter is not None:
                 encounter.state = ini.to_dict(new_state)
             drawn = defended.faces[len(exchange.attack.faces) :]
@@ -412,6 +414,7 @@ async def answer(
                 defended=defended,
                 defend_chance=chance,
                 turn=turn,
+                turn_params=turn_params,
             )
         exchange = replace(exchange, answer=choice)
         if not exchange.avoided:

@@ -181,3 +181,20 @@ async def test_an_attack_exchange_keeps_the_attackers_language(
     assert shown.fields[1].name == "🛡️ Sin esquiva"
     assert "Salud" not in shown.title  # the sheet's resource keeps its name
     assert "Health de Draco: 4 → **2**/4" in shown.fields[2].value
+
+
+async def test_a_dodge_by_an_english_defender_is_told_in_the_attackers_language(
+    table: Table, as_spanish: Any
+) -> None:
+    await three_students(table)
+    as_spanish(table.alice)
+    result = await harry_hits_draco(table)
+    table.bot.dice = ScriptedDice([])
+    await table.bob.click(result.response, label="Esquivar")  # Bob's client is English
+    shown = table.channel.last_message.embeds[0]
+    assert shown.title == "🛡️ Draco esquiva el ataque de Harry"
+    # The turn note is stored as a template: drawn in the table's language too.
+    assert (
+        "⏱️ Aquí no hay ninguna escaramuza en curso, así que no se gasta ningún turno."
+        in shown.fields[1].value
+    )
