@@ -21,7 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from engine.dice import Dice
-from engine.errors import whole_number
+from engine.errors import N_, whole_number
 from engine.initiative.errors import InitiativeError
 from engine.notation import roll_expression
 from engine.systems import coda, hogwarts1990
@@ -74,7 +74,7 @@ def canonical_system(system: str | None) -> str:
 
 def _check_modifier(
     modifier: int,
-    what: str = "The initiative modifier",
+    what: str = N_("The initiative modifier"),
     low: int = MODIFIER_MIN,
     high: int = MODIFIER_MAX,
 ) -> None:
@@ -91,9 +91,11 @@ def _signed(value: int) -> str:
 def hogwarts1990_initiative(dice: Dice, *, finesse: int, stress: bool = False) -> InitiativeRoll:
     """Standard roll (stress roll when surprised) + the named Finesse attribute."""
     # Hogwarts 1990's own bounds, checked here so the player reads an initiative message.
-    _check_modifier(finesse, "The Finesse bonus", hogwarts1990.BONUS_MIN, hogwarts1990.BONUS_MAX)
+    _check_modifier(
+        finesse, N_("The Finesse bonus"), hogwarts1990.BONUS_MIN, hogwarts1990.BONUS_MAX
+    )
     result = hogwarts1990.roll(dice, bonus=finesse, stress=stress)
-    keep = "lower" if stress else "higher"
+    keep = N_("keep lower") if stress else N_("keep higher")
     a, b = result.dice
     return InitiativeRoll(
         method=HOGWARTS1990,
@@ -101,7 +103,7 @@ def hogwarts1990_initiative(dice: Dice, *, finesse: int, stress: bool = False) -
         faces=result.faces,
         modifier=finesse,
         stress=stress,
-        detail=f"2d20 ({a}, {b}) keep {keep} {result.kept}{_signed(finesse)}",
+        detail=f"2d20 ({a}, {b}) {keep} {result.kept}{_signed(finesse)}",
     )
 
 
@@ -110,7 +112,7 @@ def coda_initiative(dice: Dice, *, modifier: int = 0) -> InitiativeRoll:
     _check_modifier(modifier)
     result = coda.damage(dice, count=coda.TEST_DICE, modifier=modifier)
     faces = ", ".join(map(str, result.faces))
-    sixes = " rolling 6s!" if result.exploded else ""
+    sixes = " " + N_("rolling 6s!") if result.exploded else ""
     return InitiativeRoll(
         method=CODA,
         total=result.total,
@@ -160,7 +162,7 @@ def roll_initiative(
     """
     name = canonical_system(system)
     if stress and (expression or name != HOGWARTS1990):
-        raise InitiativeError("A stress roll for initiative is a Hogwarts 1990 rule.")
+        raise InitiativeError(N_("A stress roll for initiative is a Hogwarts 1990 rule."))
     if expression is not None and expression.strip():
         _check_modifier(modifier)
         rolled = notation_initiative(dice, expression)

@@ -16,6 +16,8 @@ import discord
 
 from bot.cogs._common import send_roll
 from bot.cogs._confirm import answer_error
+from bot.i18n import current_language, use_language
+from bot.public_language import public_language
 from bot.services.attack_exchange import ExchangeClosed
 from bot.services.characters import ResourceChange
 from bot.services.secrecy import Secrecy
@@ -63,9 +65,9 @@ async def press(
         await answer_error(interaction, error)
         return None
     secret = exchange.secrecy.secret
-    await interaction.response.edit_message(
-        embed=embed(exchange, reveal=not secret), view=view(exchange) if view else None
-    )
+    with use_language(await _table_language(interaction, exchange)):
+        public, buttons = embed(exchange, reveal=not secret), view(exchange) if view else None
+    await interaction.response.edit_message(embed=public, view=buttons)
     if secret:
         await send_roll(interaction, embed(exchange), exchange.secrecy)
     if tracker_changed(exchange) and not secret:
@@ -80,19 +82,32 @@ async def refresh_tracker(interaction: discord.Interaction) -> None:
         await tracker.refresh_tracker(interaction.channel, interaction.channel_id or 0)
 
 
+async def _table_language(interaction: discord.Interaction, exchange: Any) -> str:
+    """The language the exchange's public message is drawn in (bot.public_language): an
+    exchange that keeps its creator's language (``.language``) is the table's; one that
+    keeps none is drawn in the presser's, as before."""
+    if not hasattr(exchange, "language"):
+        return current_language()
+    return await public_language(interaction.client, interaction.channel_id, exchange.language)
+
+
 async def post(
     interaction: discord.Interaction,
     exchange: Shown,
     embed: Embedder,
-    view: discord.ui.View | None,
+    view: discord.ui.View | Callable[[], discord.ui.View | None] | None,
 ) -> None:
     """The exchange's first message (with the buttons while it waits). A secret one: the
-    roller's and the GM's full copies, then the table's copy carrying the buttons."""
+    roller's and the GM's full copies, then the table's copy carrying the buttons.
+    ``view`` may be a function: the buttons are then labelled in the table's language."""
+    with use_language(await _table_language(interaction, exchange)):
+        buttons = view() if callable(view) else view
+        public = embed(exchange, reveal=not exchange.secrecy.secret)
     if not exchange.secrecy.secret:
-        await send_roll(interaction, embed(exchange), exchange.secrecy, view=view)
+        await send_roll(interaction, public, exchange.secrecy, view=buttons)
         return
     await send_roll(interaction, embed(exchange), exchange.secrecy)
-    kwargs: dict[str, Any] = {"embed": embed(exchange, reveal=False)}
-    if view is not None:
-        kwargs["view"] = view
+    kwargs: dict[str, Any] = {"embed": public}
+    if buttons is not None:
+        kwargs["view"] = buttons
     await interaction.followup.send(**kwargs)

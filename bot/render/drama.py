@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import re
+
 import discord
 
+from bot.i18n import N_, _
 from bot.render import colours
 from bot.render.common import percent, roll_footer, signed, titled
 from bot.render.limits import FIELD_VALUE, clip, fit_embed
@@ -13,6 +16,7 @@ from bot.services.drama_opposed import OpposedOutcome
 from bot.text import escape, escape_party
 from engine import penalty
 from engine.systems.drama import (
+    DIFFICULTIES,
     PRICE_PENALTY,
     DramaResult,
     Outcome,
@@ -24,12 +28,53 @@ from engine.systems.drama import (
     OpposedOutcome as OpposedKind,
 )
 
-PRICE_OFFER = (
-    f"Pay the price (+{PRICE_PENALTY} penalty die) within "
-    f"{int(PRICE_WINDOW.total_seconds() // 60)} minutes to make it a success."
+PRICE_OFFER = N_(
+    "Pay the price (+{dice} penalty die) within {minutes} minutes to make it a success."
 )
-NO_ODDS = "Chance: too long to work out exactly for pools this large (the roll stands)."
-LEGEND = "bold = counts · 💥 explodes · ⤷ extra die · ⚠️ penalty die"
+NO_ODDS = N_("Chance: too long to work out exactly for pools this large (the roll stands).")
+LEGEND = N_("bold = counts · 💥 explodes · ⤷ extra die · ⚠️ penalty die")
+
+
+def price_offer() -> str:
+    """The "Yes, but…" offer line, in the current language."""
+    return _(PRICE_OFFER, dice=PRICE_PENALTY, minutes=int(PRICE_WINDOW.total_seconds() // 60))
+
+
+#: Fixed labels of a pool's parts (:mod:`engine.systems.drama`), shown in the breakdown.
+_FIXED_PARTS = frozenset(
+    {
+        "pools",
+        "Base dice",
+        "situational resistance",
+        "target's stat",
+        "drama",
+        "penalty dice as a risk",
+        "penalty dice",
+    }
+)
+_HAND = re.compile(r"lending a hand (?P<value>-?\d+)")
+_BACKGROUNDS = re.compile(
+    r"(?P<attribute>.+) (?P<value>-?\d+) \+ (?P<count>\d+) (?P<fit>direct|indirect) background\(s\)"
+)
+
+
+def part_label(label: str) -> str:
+    """A pool part's label in the current language: the engine writes them in English (they
+    are also what a stored opposed request keeps); names and numbers pass through."""
+    if label in _FIXED_PARTS or any(label == d.name for d in DIFFICULTIES):
+        return _(label)
+    if match := _HAND.fullmatch(label):
+        return _("lending a hand {value}", value=match["value"])
+    if match := _BACKGROUNDS.fullmatch(label):
+        template = (
+            N_("{attribute} {value} + {count} direct background(s)")
+            if match["fit"] == "direct"
+            else N_("{attribute} {value} + {count} indirect background(s)")
+        )
+        return _(template, attribute=match["attribute"], value=match["value"], count=match["count"])
+    return label
+
+
 OUTCOME_ICONS = {Outcome.SUCCESS: "✅", Outcome.YES_BUT: "⚖️", Outcome.FAILURE: "❌"}
 OUTCOME_COLOURS = {
     Outcome.SUCCESS: colours.SUCCESS,
@@ -43,11 +88,12 @@ def _die(face: int, counted: bool) -> str:
 
 
 def base_faces(result: DramaResult) -> str:
-    return " ".join(_die(f, base_value(f) != 0) for f in result.base_faces) or "none"
+    return " ".join(_die(f, base_value(f) != 0) for f in result.base_faces) or _("none")
 
 
 def resistance_faces(result: DramaResult) -> str:
-    return " ".join(_die(f, resistance_value(f) != 0) for f in result.resistance_faces) or "none"
+    shown = " ".join(_die(f, resistance_value(f) != 0) for f in result.resistance_faces)
+    return shown or _("none")
 
 
 def drama_faces(result: DramaResult) -> str:
@@ -59,7 +105,7 @@ def drama_faces(result: DramaResult) -> str:
         if die.penalty:
             text += "⚠️"
         shown.append(text)
-    return " ".join(shown) or "none"
+    return " ".join(shown) or _("none")
 
 
 def pools_line(pools: Pools) -> str:
@@ -71,34 +117,39 @@ def pools_line(pools: Pools) -> str:
             if count
         ]
         if dice:
-            parts.append(f"{part.label} ({' '.join(dice)})")
+            parts.append(f"{part_label(part.label)} ({' '.join(dice)})")
     summary = f"**{pools.base}Bd · {pools.resistance}Rd · {pools.drama}Dd**"
     return f"{summary} = {', '.join(parts)}" if parts else summary
 
 
 def result_fields(embed: discord.Embed, result: DramaResult, *, prefix: str = "") -> None:
     embed.add_field(
-        name=f"{prefix}Base dice {signed(result.base_successes)}",
+        name=prefix + _("Base dice {net}", net=signed(result.base_successes)),
         value=clip(base_faces(result), FIELD_VALUE),
         inline=False,
     )
     embed.add_field(
-        name=f"{prefix}Resistance dice {signed(-result.resistance_losses)}",
+        name=prefix + _("Resistance dice {net}", net=signed(-result.resistance_losses)),
         value=clip(resistance_faces(result), FIELD_VALUE),
         inline=False,
     )
     if result.drama_faces:
-        exploded = f", {result.exploded} exploded" if result.exploded else ""
+        net = signed(result.drama_net)
+        name = (
+            _("Drama dice {net}, {count} exploded", net=net, count=result.exploded)
+            if result.exploded
+            else _("Drama dice {net}", net=net)
+        )
         embed.add_field(
-            name=f"{prefix}Drama dice {signed(result.drama_net)}{exploded}",
+            name=prefix + name,
             value=clip(drama_faces(result), FIELD_VALUE),
             inline=False,
         )
     if result.critical:
         ones = result.resistance_faces.count(1)
         embed.add_field(
-            name=f"{prefix}Criticals {signed(result.critical_bonus)}",
-            value=f"{result.sixes} sixes in Bd and Dd − {ones} Rd ones",
+            name=prefix + _("Criticals {bonus}", bonus=signed(result.critical_bonus)),
+            value=_("{sixes} sixes in Bd and Dd − {ones} Rd ones", sixes=result.sixes, ones=ones),
             inline=False,
         )
 
@@ -111,15 +162,27 @@ def _penalty_lines(
     risk: bool = False,
 ) -> list[str]:
     if character is None:
-        return ["No Drama character active here: penalty dice are not tracked."]
+        return [_("No Drama character active here: penalty dice are not tracked.")]
     if penalty_dice:
         level = penalty.level_of(penalty_dice)
-        where = "rolled as a risk (Dd), by the GM's decision," if risk else "added to Rd"
-        lines = [f"{dice_count(penalty_dice)} {where} ({escape(character)} is {level.label})."]
+        template = (
+            N_("{dice} rolled as a risk (Dd), by the GM's decision, ({character} is {level}).")
+            if risk
+            else N_("{dice} added to Rd ({character} is {level}).")
+        )
+        lines = [
+            _(
+                template,
+                dice=dice_count(penalty_dice),
+                character=escape(character),
+                level=_(level.label),
+            )
+        ]
     else:
-        lines = [f"{escape(character)} has no penalty dice."]
+        lines = [_("{character} has no penalty dice.", character=escape(character))]
     if gained is not None:
-        lines.append(change_line(gained, what=f"for {escape(character)} from drama-die 1s"))
+        what = _("for {character} from drama-die 1s", character=escape(character))
+        lines.append(change_line(gained, what=what))
         if gained.level_changed:
             lines.append(level_line(character, gained))
     return lines
@@ -127,7 +190,9 @@ def _penalty_lines(
 
 def test_embed(outcome: RollOutcome, roller: str) -> discord.Embed:
     result = outcome.result
-    title = f"{OUTCOME_ICONS[outcome.outcome]} {outcome.outcome.label} — net {outcome.net}"
+    title = f"{OUTCOME_ICONS[outcome.outcome]} " + _(
+        "{outcome} — net {net}", outcome=_(outcome.outcome.label), net=outcome.net
+    )
     lines = [pools_line(outcome.pools)]
     if outcome.helpers:
         me = outcome.character or roller
@@ -135,16 +200,21 @@ def test_embed(outcome: RollOutcome, roller: str) -> discord.Embed:
             f"{escape_party(name)} {net}"
             for name, net in [(me, result.net), *((h.name, h.result.net) for h in outcome.helpers)]
         )
-        lines.append(f"Working together, the nets add up: {nets} = **{outcome.net}**.")
+        lines.append(
+            _("Working together, the nets add up: {nets} = **{net}**.", nets=nets, net=outcome.net)
+        )
     if outcome.outcome is Outcome.YES_BUT:
-        lines.append(PRICE_OFFER)
+        lines.append(price_offer())
     chances = outcome.chances
     if chances is None:
-        lines.append(NO_ODDS)
+        lines.append(_(NO_ODDS))
     else:
         lines.append(
-            f"Chance: {percent(chances[Outcome.SUCCESS])} of success · "
-            f"{percent(chances[Outcome.YES_BUT])} of Yes, but…"
+            _(
+                "Chance: {success} of success · {yes_but} of Yes, but…",
+                success=percent(chances[Outcome.SUCCESS]),
+                yes_but=percent(chances[Outcome.YES_BUT]),
+            )
         )
     embed = discord.Embed(
         title=titled(title, outcome.label),
@@ -154,7 +224,9 @@ def test_embed(outcome: RollOutcome, roller: str) -> discord.Embed:
     result_fields(embed, result)
     for helper in outcome.helpers:
         embed.add_field(
-            name=clip(f"{escape_party(helper.name)}: net {helper.result.net}", 256),
+            name=clip(
+                _("{name}: net {net}", name=escape_party(helper.name), net=helper.result.net), 256
+            ),
             value=clip(f"{pools_line(helper.pools)}\n{_compact(helper.result)}", FIELD_VALUE),
             inline=False,
         )
@@ -175,35 +247,37 @@ def _compact(result: DramaResult) -> str:
 
 
 def _penalty_field(embed: discord.Embed, lines: list[str]) -> None:
-    embed.add_field(name="Penalty dice", value=clip("\n".join(lines), FIELD_VALUE), inline=False)
+    embed.add_field(name=_("Penalty dice"), value=clip("\n".join(lines), FIELD_VALUE), inline=False)
 
 
 def _footer(embed: discord.Embed, roller: str, character: str | None, secret: bool) -> None:
-    roll_footer(embed, roller, "Drama in History", LEGEND, secret=secret, character=character)
+    roll_footer(embed, roller, _("Drama in History"), _(LEGEND), secret=secret, character=character)
 
 
 def price_paid_embed(original: discord.Embed, outcome: PriceOutcome) -> discord.Embed:
     """The roll's embed once its price is paid: a success, and the penalty die it cost."""
     embed = original.copy()
     title = original.title or ""
-    embed.title = clip(title.replace("⚖️ Yes, but…", "✅ Success (price paid)", 1), 256)
+    # The roll's embed is in the roller's language; the presser is the roller.
+    yes_but = "⚖️ " + _(Outcome.YES_BUT.label)
+    embed.title = clip(title.replace(yes_but, "✅ " + _("Success (price paid)"), 1), 256)
     embed.colour = colours.SUCCESS
-    embed.description = (original.description or "").replace(f"\n{PRICE_OFFER}", "")
+    embed.description = (original.description or "").replace(f"\n{price_offer()}", "")
     if outcome.change is not None and outcome.character is not None:
-        lines = [change_line(outcome.change, what="for paying the price")]
+        lines = [change_line(outcome.change, what=_("for paying the price"))]
         if outcome.change.level_changed:
             lines.append(level_line(outcome.character, outcome.change))
         value = "\n".join(lines)
     else:
-        value = "Paid: +1 penalty die (no character to track it on)."
-    embed.add_field(name="Price paid", value=clip(value, FIELD_VALUE), inline=False)
+        value = _("Paid: +{dice} penalty die (no character to track it on).", dice=PRICE_PENALTY)
+    embed.add_field(name=_("Price paid"), value=clip(value, FIELD_VALUE), inline=False)
     return fit_embed(embed)
 
 
 OPPOSED_TITLES = {
-    OpposedKind.WIN: "🏆 {winner} wins by {level}",
-    OpposedKind.DRAW: "🤝 Draw at {net}",
-    OpposedKind.BOTH_FAIL: "❌ Both fail",
+    OpposedKind.WIN: N_("🏆 {winner} wins by {level}"),
+    OpposedKind.DRAW: N_("🤝 Draw at {net}"),
+    OpposedKind.BOTH_FAIL: N_("❌ Both fail"),
 }
 
 
@@ -212,26 +286,46 @@ def opposed_embed(outcome: OpposedOutcome, roller: str) -> discord.Embed:
     me = escape(outcome.character or roller)
     them = escape_party(outcome.their_name)
     names = {"a": me, "b": them}
-    title = OPPOSED_TITLES[result.outcome].format(
-        winner=names.get(result.winner or "", ""), level=result.level, net=result.a.net
+    title = _(
+        OPPOSED_TITLES[result.outcome],
+        winner=names.get(result.winner or "", ""),
+        level=result.level,
+        net=result.a.net,
     )
     lines = [
-        f"**{me}**: net {result.a.net} · **{them}**: net {result.b.net}",
-        "A side needs net 2 or more, and more than the other, to win.",
+        _(
+            "**{me}**: net {net} · **{them}**: net {their_net}",
+            me=me,
+            net=result.a.net,
+            them=them,
+            their_net=result.b.net,
+        ),
+        _("A side needs net 2 or more, and more than the other, to win."),
     ]
     if result.outcome is OpposedKind.DRAW:
         if result.winner is not None:
-            lines.append(f"Momentum settles the draw: **{names[result.winner]}** prevails.")
+            lines.append(
+                _(
+                    "Momentum settles the draw: **{name}** prevails.",
+                    name=names[result.winner],
+                )
+            )
         else:
-            lines.append("A draw: whoever has the momentum prevails (the GM says who).")
+            lines.append(_("A draw: whoever has the momentum prevails (the GM says who)."))
     chances = outcome.chances
     if chances is None:
-        lines.append(NO_ODDS)
+        lines.append(_(NO_ODDS))
     else:
         lines.append(
-            f"Chance: {me} wins {percent(chances['a'])} · {them} wins "
-            f"{percent(chances['b'])} · draw {percent(chances['draw'])} · both fail "
-            f"{percent(chances['both fail'])}"
+            _(
+                "Chance: {me} wins {a} · {them} wins {b} · draw {draw} · both fail {both}",
+                me=me,
+                them=them,
+                a=percent(chances["a"]),
+                b=percent(chances["b"]),
+                draw=percent(chances["draw"]),
+                both=percent(chances["both fail"]),
+            )
         )
     embed = discord.Embed(
         title=titled(title, outcome.label),

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import discord
 
+from bot.i18n import _
 from bot.render import colours
 from bot.render.common import percent, roll_footer, titled
 from bot.render.limits import clip, fit_embed
@@ -45,20 +46,22 @@ def _kept_index(roll: Roll) -> int:
 
 
 def kind_text(roll: Roll) -> str:
-    kind = "stress roll: keeps the lower" if roll.stress else "standard roll: keeps the higher"
+    kind = (
+        _("stress roll: keeps the lower") if roll.stress else _("standard roll: keeps the higher")
+    )
     if roll.advantage_used:
-        kind += " · advantage: the lower die rerolled"
+        kind += " · " + _("advantage: the lower die rerolled")
     elif roll.advantage_refused:
-        kind += " · advantage refused: doubles that would fail are not rerolled"
+        kind += " · " + _("advantage refused: doubles that would fail are not rerolled")
     elif roll.advantage_kept:
-        kind += " · advantage not used: the first roll succeeded"
+        kind += " · " + _("advantage not used: the first roll succeeded")
     return kind
 
 
 def arithmetic(roll: Roll, side: Side) -> str:
     text = f"{roll.kept} {side.terms()} = **{roll.total}**"
     if roll.difficulty is not None:
-        text += f" vs {roll.difficulty}"
+        text += " " + _("vs {difficulty}", difficulty=roll.difficulty)
     return text
 
 
@@ -66,32 +69,44 @@ def doubles_note(roll: Roll) -> str | None:
     if not roll.doubles:
         return None
     if roll.exceptional:
-        return "🎯 Doubles on a success: an **Exceptional success**."
+        return "🎯 " + _("Doubles on a success: an **Exceptional success**.")
     if roll.critical_failure:
-        return "🎭 Doubles on a failure: a **Critical failure**."
-    return "Doubles, with no difficulty: they mean nothing."
+        return "🎭 " + _("Doubles on a failure: a **Critical failure**.")
+    return _("Doubles, with no difficulty: they mean nothing.")
 
 
 def roll_embed(outcome: RollOutcome, roller: str) -> discord.Embed:
     roll = outcome.roll
     result = roll.outcome
-    heading = f"{roll.total}" if result is Outcome.ROLLED else result.label
+    heading = f"{roll.total}" if result is Outcome.ROLLED else _(result.label)
     title = titled(f"{OUTCOME_ICONS[result]} {heading}", outcome.label or _subject(outcome.side))
     lines = [
-        f"**Dice:** {dice_text(roll)} ({kind_text(roll)})",
+        _("**Dice:** {dice} ({kind})", dice=dice_text(roll), kind=kind_text(roll)),
         arithmetic(roll, outcome.side),
     ]
     if outcome.defense is not None:
-        who = f"{clip(outcome.defense.defender, 100)}'s " if outcome.defense.defender else ""
-        lines.append(f"🛡️ Defended: the difficulty is {who}{outcome.defense.text()}")
+        defense = outcome.defense
+        if defense.defender:
+            line = _(
+                "Defended: the difficulty is {defender}'s {terms}",
+                defender=clip(defense.defender, 100),
+                terms=defense.text(),
+            )
+        else:
+            line = _("Defended: the difficulty is {terms}", terms=defense.text())
+        lines.append(f"🛡️ {line}")
     note = doubles_note(roll)
     if note:
         lines.append(note)
     if outcome.odds is not None:
         odds = outcome.odds
         lines.append(
-            f"Chance: {percent(odds.success)} · exceptional {percent(odds.exceptional)} · "
-            f"critical failure {percent(odds.critical_failure)}"
+            _(
+                "Chance: {success} · exceptional {exceptional} · critical failure {critical}",
+                success=percent(odds.success),
+                exceptional=percent(odds.exceptional),
+                critical=percent(odds.critical_failure),
+            )
         )
     colour = colours.SECRET if outcome.secrecy.secret else OUTCOME_COLOURS[result]
     embed = discord.Embed(title=title, description="\n".join(lines), colour=colour)
@@ -102,23 +117,27 @@ def roll_embed(outcome: RollOutcome, roller: str) -> discord.Embed:
 def _subject(side: Side) -> str:
     if side.character and side.attribute:
         return f"{side.character} · {side.attribute}"  # titled() escapes it
-    return "Hogwarts 1990 roll"
+    return _("Hogwarts 1990 roll")
 
 
 def opposed_embed(outcome: OpposedOutcome, roller: str) -> discord.Embed:
     result = outcome.result
     a_name = outcome.a.name if outcome.a.named else roller
-    b_name = outcome.b.name if outcome.b.named else "Opponent"
+    b_name = outcome.b.name if outcome.b.named else _("Opponent")
     if result.winner is None:
-        heading = f"🤝 Tie at {result.a.total}"
+        heading = "🤝 " + _("Tie at {total}", total=result.a.total)
     else:
         winner = a_name if result.winner == "a" else b_name
-        heading = f"🏆 {winner} wins by {abs(result.margin)}"
+        heading = "🏆 " + _("{winner} wins by {margin}", winner=winner, margin=abs(result.margin))
     embed = discord.Embed(
         title=titled(heading, outcome.label),
-        description=(
-            f"Chance: {clip(a_name, 60)} {percent(outcome.odds.a)} · "
-            f"{clip(b_name, 60)} {percent(outcome.odds.b)} · tie {percent(outcome.odds.tie)}"
+        description=_(
+            "Chance: {a} {a_chance} · {b} {b_chance} · tie {tie}",
+            a=clip(a_name, 60),
+            a_chance=percent(outcome.odds.a),
+            b=clip(b_name, 60),
+            b_chance=percent(outcome.odds.b),
+            tie=percent(outcome.odds.tie),
         ),
         colour=colours.SECRET if outcome.secrecy.secret else colours.NEUTRAL,
     )
@@ -129,5 +148,5 @@ def opposed_embed(outcome: OpposedOutcome, roller: str) -> discord.Embed:
             inline=True,
         )
     who = outcome.rollers or roller
-    roll_footer(embed, who, "Hogwarts 1990 opposed roll", secret=outcome.secrecy.secret)
+    roll_footer(embed, who, _("Hogwarts 1990 opposed roll"), secret=outcome.secrecy.secret)
     return fit_embed(embed)

@@ -14,6 +14,7 @@ from dataclasses import dataclass, replace
 
 import discord
 
+from bot.i18n import _, _n
 from bot.render import colours
 from bot.render.limits import clip, fit_embed
 from bot.services.initiative import EncounterView, InitOutcome, Joined
@@ -48,7 +49,7 @@ def _turn_of(combatant: ini.Combatant) -> str:
     """``**Hermione**'s turn — @alice`` (the mention pings the player whose turn starts)."""
     hidden = f" {HIDDEN}" if combatant.hidden else ""
     owner = f" — <@{combatant.owner_id}>" if combatant.owner_id else ""
-    return f"**{escape(combatant.name)}**{hidden}'s turn{owner}"
+    return _("**{name}**{hidden}'s turn", name=escape(combatant.name), hidden=hidden) + owner
 
 
 def _score(state: ini.Encounter, combatant: ini.Combatant, gm: bool) -> str:
@@ -59,7 +60,11 @@ def _score(state: ini.Encounter, combatant: ini.Combatant, gm: bool) -> str:
     )
     if not (tied and combatant.tiebreak):
         return number(combatant.total)
-    return f"{number(combatant.total)} (roll-off {', '.join(map(str, combatant.tiebreak))})"
+    return _(
+        "{total} (roll-off {dice})",
+        total=number(combatant.total),
+        dice=", ".join(map(str, combatant.tiebreak)),
+    )
 
 
 def _line(state: ini.Encounter, index: int, combatant: ini.Combatant, gm: bool) -> str:
@@ -68,7 +73,7 @@ def _line(state: ini.Encounter, index: int, combatant: ini.Combatant, gm: bool) 
     safe = escape(combatant.name)
     if state.ended:
         return f"{safe}{hidden} — {score}"
-    skip = ini.skip_reason(state, combatant) if state.started else None
+    skip = ini.skip_reason(state, combatant, _) if state.started else None
     if combatant.delaying is not None:
         return f"{PAUSE} {safe}{hidden} — {score} · *{skip}*{_conditions(combatant)}"
     name = f"~~{safe}~~" if skip else safe
@@ -96,7 +101,7 @@ def _actions(state: ini.Encounter, combatant: ini.Combatant) -> str:
     """CODA: `` · 🏃 1 of 2 actions left`` once a combatant has spent some this round."""
     if state.system != "coda" or not combatant.actions:
         return ""
-    left = ini.action_budget(state, combatant).left_label(combatant.actions)
+    left = ini.action_budget(state, combatant).left_label(combatant.actions, _)
     return f" · {RUN} {left}"
 
 
@@ -104,7 +109,7 @@ def _conditions(combatant: ini.Combatant) -> str:
     """`` · 🩹 Stunned (2 rounds, ticks at start), Prone`` (nothing without conditions)."""
     if not combatant.conditions:
         return ""
-    return f" · {CONDITION} " + ", ".join(escape(c.label) for c in combatant.conditions)
+    return f" · {CONDITION} " + ", ".join(escape(c.label_in(_)) for c in combatant.conditions)
 
 
 def now_text(view: EncounterView, *, gm: bool) -> str:
@@ -112,22 +117,29 @@ def now_text(view: EncounterView, *, gm: bool) -> str:
     state = view.state
     current = state.current
     if state.ended:
-        return f"The encounter ended after {state.round} round(s)."
+        return _("The encounter ended after {count} round(s).", count=state.round)
     if not state.started:
-        return "Gathering: join with `/init join`; the GM starts round 1 with **Next**."
+        return _("Gathering: join with `/init join`; the GM starts round 1 with **Next**.")
     if current is None and state.order and all(c.delaying is not None for c in state.order):
-        return (
-            f"Round {state.round} · everyone is delaying: `/init act` brings one back; "
-            f"**Next** starts round {state.round + 1}."
+        return _(
+            "Round {round} · everyone is delaying: `/init act` brings one back; "
+            "**Next** starts round {next}.",
+            round=state.round,
+            next=state.round + 1,
         )
     if current is None:
-        return f"Round {state.round}: nobody is up; **Next** starts round {state.round + 1}."
+        return _(
+            "Round {round}: nobody is up; **Next** starts round {next}.",
+            round=state.round,
+            next=state.round + 1,
+        )
     if not _visible(current, gm):
-        return f"Round {state.round} · the GM's turn."
-    text = f"Round {state.round} · {_turn_of(current)}."
+        return _("Round {round} · the GM's turn.", round=state.round)
+    text = _("Round {round} · {turn}.", round=state.round, turn=_turn_of(current))
     if view.system == "coda":
         budget = ini.action_budget(state, current)
-        text += f" {budget.left_label(current.actions) if current.actions else budget.label}."
+        left = budget.left_label(current.actions, _) if current.actions else budget.label_in(_)
+        text += f" {left}."
     return text
 
 
@@ -135,13 +147,13 @@ def tracker_embed(view: EncounterView, *, gm: bool = False) -> discord.Embed:
     """The channel's tracker (``gm``: the GM's ephemeral view with hidden combatants)."""
     state = view.state
     if state.ended:
-        title = f"{SWORDS} Initiative — ended"
+        title = f"{SWORDS} " + _("Initiative — ended")
         colour = colours.NEUTRAL
     elif state.started:
-        title = f"{SWORDS} Initiative — Round {state.round}"
+        title = f"{SWORDS} " + _("Initiative — Round {round}", round=state.round)
         colour = colours.INFO
     else:
-        title = f"{SWORDS} Initiative — gathering"
+        title = f"{SWORDS} " + _("Initiative — gathering")
         colour = colours.INFO
     lines = [now_text(view, gm=gm), ""]
     shown = [
@@ -149,12 +161,12 @@ def tracker_embed(view: EncounterView, *, gm: bool = False) -> discord.Embed:
         for index, c in enumerate(state.order)
         if _visible(c, gm)
     ]
-    lines += shown or ["*Nobody has joined yet.*"]
+    lines += shown or ["*" + _("Nobody has joined yet.") + "*"]
     embed = discord.Embed(title=title, description=clip("\n".join(lines), 4096), colour=colour)
     delayed = [c for c in state.delayed if _visible(c, gm)]
     if delayed and not state.ended:
         embed.add_field(
-            name="Delayed (act with `/init act`)",
+            name=_("Delayed (act with `/init act`)"),
             value=clip(
                 "\n".join(
                     f"{escape(c.name)}{f' {HIDDEN}' if c.hidden else ''} — {_score(state, c, gm)}"
@@ -166,23 +178,48 @@ def tracker_embed(view: EncounterView, *, gm: bool = False) -> discord.Embed:
         )
     footer = [view.system_title]
     if view.dice:
-        footer.append(f"initiative {view.dice}")
+        footer.append(_("initiative {dice}", dice=view.dice))
     elif view.attribute:
-        footer.append(f"initiative + {view.attribute}")
+        footer.append(_("initiative + {attribute}", attribute=view.attribute))
     if state.initiator:  # a footer shows no markdown: the name as typed
-        footer.append(f"initiator {state.initiator}")
+        footer.append(_("initiator {name}", name=state.initiator))
     if state.reroll:
-        footer.append("re-roll each round")
+        footer.append(_("re-roll each round"))
     if gm:
-        footer.append(f"GM view · undo: {len(state.log)} step(s)")
+        footer.append(_("GM view · undo: {count} step(s)", count=len(state.log)))
     embed.set_footer(text=" · ".join(footer))
     return fit_embed(embed)
 
 
 def _rolled(joined: Joined) -> str:
     if joined.roll is None:
-        return f"**{escape(joined.name)}** joins at **{number(joined.total)}** (set by the GM)."
-    return f"**{escape(joined.name)}** joins: {joined.roll.detail} = **{number(joined.total)}**"
+        return _(
+            "**{name}** joins at **{total}** (set by the GM).",
+            name=escape(joined.name),
+            total=number(joined.total),
+        )
+    return _(
+        "**{name}** joins: {detail} = **{total}**",
+        name=escape(joined.name),
+        detail=roll_detail(joined.roll.detail),
+        total=number(joined.total),
+    )
+
+
+#: Words the engine writes into an initiative roll's breakdown (:mod:`engine.initiative_rolls`).
+_DETAIL_WORDS = ("keep lower", "keep higher", "rolling 6s!")
+
+
+def roll_detail(detail: str) -> str:
+    """An initiative roll's breakdown with the engine's English words in the reply's language.
+
+    The breakdown is stored with the event (a re-roll's too), so it is translated where shown;
+    only the fixed words above are, never dice notation or a name.
+    """
+    for word in _DETAIL_WORDS:
+        if word in detail:
+            detail = detail.replace(word, _(word))
+    return detail
 
 
 def _lookup(name: str, *states: ini.Encounter | None) -> ini.Combatant | None:
@@ -206,23 +243,39 @@ def _hidden(name: str | None, *states: ini.Encounter | None) -> bool:
 
 def _event_text(event: ini.Event, *states: ini.Encounter) -> str:
     if isinstance(event, ini.Add):
-        return f"{escape(event.name)} joining"
+        return _("{name} joining", name=escape(event.name))
     if isinstance(event, ini.NamedEvent):
         found = _lookup(event.name, *states)
         # The combatant's own spelling: an event keeps what the GM typed (e.g. ``spy``).
         name = event.name if found is None else found.name
-        verb = {
-            "remove": "leaving",
-            "act": "acting",
-            "defend": "defending",
-            "reveal": "being revealed",
-            "condition_add": f"getting {getattr(event, 'condition', '')}",
-            "condition_remove": f"losing {getattr(event, 'condition', '')}",
-            "action": f"taking {getattr(event, 'action', '')}",
-            "health": "losing Health" if getattr(event, "value", None) is None else "healing",
-        }[event.kind]
-        return f"{escape(name)} {verb}"
-    return {"next": "a Next", "prev": "a Prev", "delay": "a delay", "end": "the end"}[event.kind]
+        shown = escape(name)
+        condition = escape(getattr(event, "condition", ""))
+        if event.kind == "remove":
+            return _("{name} leaving", name=shown)
+        if event.kind == "act":
+            return _("{name} acting", name=shown)
+        if event.kind == "defend":
+            return _("{name} defending", name=shown)
+        if event.kind == "reveal":
+            return _("{name} being revealed", name=shown)
+        if event.kind == "condition_add":
+            return _("{name} getting {condition}", name=shown, condition=condition)
+        if event.kind == "condition_remove":
+            return _("{name} losing {condition}", name=shown, condition=condition)
+        if event.kind == "action":
+            action = escape(_(getattr(event, "action", "")))
+            return _("{name} taking {action}", name=shown, action=action)
+        if event.kind == "health":
+            if getattr(event, "value", None) is None:
+                return _("{name} losing Health", name=shown)
+            return _("{name} healing", name=shown)
+        raise KeyError(event.kind)
+    return {
+        "next": _("a Next"),
+        "prev": _("a Prev"),
+        "delay": _("a delay"),
+        "end": _("the end"),
+    }[event.kind]
 
 
 def _event_hidden(event: ini.Event, *states: ini.Encounter) -> bool:
@@ -266,27 +319,28 @@ def _reply(outcome: InitOutcome) -> Reply:
         if warning:
             lines += "\n" + warning
         if outcome.joined and outcome.joined[0].hidden:
-            return Reply(None, f"{HIDDEN} Hidden from the players:\n{lines}")
+            return Reply(None, f"{HIDDEN} " + _("Hidden from the players:") + f"\n{lines}")
         return Reply(lines)
     if action == "undo":
         undone = outcome.undone
         assert undone is not None and outcome.before is not None
-        text = f"↩️ Undid {_event_text(undone, outcome.before, state)}."
+        text = "↩️ " + _("Undid {event}.", event=_event_text(undone, outcome.before, state))
         if _event_hidden(undone, outcome.before, state):
-            return Reply(_joined(("↩️ The GM undid a change.", turn)), _joined((text, gm_extra)))
+            undid = "↩️ " + _("The GM undid a change.")
+            return Reply(_joined((undid, turn)), _joined((text, gm_extra)))
         return Reply(_joined((text, turn)), gm_extra)
     head = {
         "next": None,
-        "prev": "⏪ Back one turn.",
-        "delay": f"⏸️ **{shown}** delays.",
-        "act": f"⏯️ **{shown}** acts now and keeps this place in the order.",
+        "prev": "⏪ " + _("Back one turn."),
+        "delay": "⏸️ " + _("**{name}** delays.", name=shown),
+        "act": "⏯️ " + _("**{name}** acts now and keeps this place in the order.", name=shown),
         "defend": _defend_head(outcome),
         "condition_add": _condition_head(outcome),
         "condition_remove": _condition_head(outcome),
         "action": _action_head(outcome),
         "health": _health_head(outcome),
-        "reveal": f"👀 **{shown}** is revealed!",
-        "remove": f"🚪 **{shown}** leaves the encounter.",
+        "reveal": "👀 " + _("**{name}** is revealed!", name=shown),
+        "remove": "🚪 " + _("**{name}** leaves the encounter.", name=shown),
     }[action]
     notes, gm_notes = _round_notes(outcome)
     protected = getattr(_last_event(outcome), "protects", None) if action == "defend" else None
@@ -309,17 +363,22 @@ def _defend_head(outcome: InitOutcome) -> str:
     before = _lookup(name or "", outcome.before)
     shown = escape(name or "")
     if before is None or before.delaying is None:
-        return f"🛡️ **{shown}** makes a defensive roll: their turn this round is used up."
+        return "🛡️ " + _(
+            "**{name}** makes a defensive roll: their turn this round is used up.", name=shown
+        )
     protects = getattr(event, "protects", None)
     protected = _lookup(protects, outcome.view.state) if protects else None
-    whom = (
-        ""
-        if protected is None or protected.name == name
-        else f" on behalf of **{escape(protected.name)}**"
-    )
-    return (
-        f"🛡️ **{shown}** dodges{whom} from their delay: the delayed action is spent, and they "
-        "keep their place in the order."
+    if protected is None or protected.name == name:
+        return "🛡️ " + _(
+            "**{name}** dodges from their delay: the delayed action is spent, and they keep "
+            "their place in the order.",
+            name=shown,
+        )
+    return "🛡️ " + _(
+        "**{name}** dodges on behalf of **{other}** from their delay: the delayed action is "
+        "spent, and they keep their place in the order.",
+        name=shown,
+        other=escape(protected.name),
     )
 
 
@@ -334,38 +393,64 @@ def _action_head(outcome: InitOutcome) -> str | None:
     combatant = before.find(name)
     cost = ini.action_spend(before, combatant, event.action, event.cost)
     after = outcome.view.state.find(name)
-    action = escape(cost.action)
+    action = escape(_(cost.action))
     shown = escape(name)
     if cost.full_round:
-        text = f"{RUN} **{shown}**: {action}, a full-round action (the whole round)."
+        text = f"{RUN} " + _(
+            "**{name}**: {action}, a full-round action (the whole round).",
+            name=shown,
+            action=action,
+        )
     elif cost.slots == 0:
-        text = f"{RUN} **{shown}**: {action}, a free action."
+        text = f"{RUN} " + _("**{name}**: {action}, a free action.", name=shown, action=action)
+    elif cost.penalty:
+        text = f"{RUN} " + _n(
+            "**{name}**: {action} ({count} action): **−{penalty}**.",
+            "**{name}**: {action} ({count} actions): **−{penalty}**.",
+            cost.slots,
+            name=shown,
+            action=action,
+            count=cost.slots,
+            penalty=cost.penalty,
+        )
     else:
-        plural = "action" if cost.slots == 1 else "actions"
-        penalty = f": **−{cost.penalty}**" if cost.penalty else ", no penalty"
-        text = f"{RUN} **{shown}**: {action} ({cost.slots} {plural}){penalty}."
+        text = f"{RUN} " + _n(
+            "**{name}**: {action} ({count} action), no penalty.",
+            "**{name}**: {action} ({count} actions), no penalty.",
+            cost.slots,
+            name=shown,
+            action=action,
+            count=cost.slots,
+        )
     named = getattr(outcome.extra, "attribute", None)  # the test a custom action was given
     if cost.attribute_test == CUSTOM_ACTION and named:
-        text += (
-            f" Its own test takes −{cost.penalty}; without one, it needs a **TN {cost.penalty} "
-            f"{escape(named)} test**."
+        text += " " + _(
+            "Its own test takes −{penalty}; without one, it needs a **TN {penalty} {attribute} "
+            "test**.",
+            penalty=cost.penalty,
+            attribute=escape(named),
         )
     elif cost.attribute_test == CUSTOM_ACTION:
-        text += (
-            f" Its own test takes −{cost.penalty}; without one, it needs an attribute test "
-            f"at **TN {cost.penalty}** (the Narrator names the attribute)."
+        text += " " + _(
+            "Its own test takes −{penalty}; without one, it needs an attribute test at "
+            "**TN {penalty}** (the Narrator names the attribute).",
+            penalty=cost.penalty,
         )
     elif cost.attribute_test:
-        text += (
-            f" No test of its own beyond the allowance: a **TN {cost.penalty} "
-            f"{cost.attribute_test} test** is needed."
+        text += " " + _(
+            "No test of its own beyond the allowance: a **TN {penalty} {attribute} test** is "
+            "needed.",
+            penalty=cost.penalty,
+            attribute=_(cost.attribute_test),
         )
     elif cost.penalty and cost.own_test:
-        text += f" Its {cost.own_test} test takes −{cost.penalty}."
+        text += " " + _(
+            "Its {test} test takes −{penalty}.", test=_(cost.own_test), penalty=cost.penalty
+        )
     if cost.own_test and not cost.penalty:
-        text += f" Its test: {cost.own_test}."
+        text += " " + _("Its test: {test}.", test=_(cost.own_test))
     budget = ini.action_budget(outcome.view.state, after)
-    return text + f" {budget.left_label(after.actions)}."
+    return text + f" {budget.left_label(after.actions, _)}."
 
 
 def _health_head(outcome: InitOutcome) -> str | None:
@@ -378,7 +463,13 @@ def _health_head(outcome: InitOutcome) -> str | None:
     was = "—" if before.health is None else number(before.health)
     now = number(after.health) if after.health is not None else "—"
     top = f"/{number(after.max_health)}" if after.max_health is not None else ""
-    return f"❤️ **{escape(name)}**'s Health: {was} → **{now}**{top}."
+    return "❤️ " + _(
+        "**{name}**'s Health: {was} → **{now}**{top}.",
+        name=escape(name),
+        was=was,
+        now=now,
+        top=top,
+    )
 
 
 def _condition_head(outcome: InitOutcome) -> str | None:
@@ -388,15 +479,22 @@ def _condition_head(outcome: InitOutcome) -> str | None:
         return None
     name = outcome.subject
     if isinstance(event, ini.RemoveCondition):
-        return (
-            f"{CONDITION} **{escape(name or '')}** is no longer {escape(event.condition.strip())}."
+        return f"{CONDITION} " + _(
+            "**{name}** is no longer {condition}.",
+            name=escape(name or ""),
+            condition=escape(event.condition.strip()),
         )
     target = _lookup(event.name, outcome.view.state)
     condition = None if target is None else target.conditions[-1]
     if condition is None:
         return None
     note = f" — {escape(condition.note)}" if condition.note else ""
-    return f"{CONDITION} **{escape(name or '')}** is {escape(condition.label)}{note}."
+    return f"{CONDITION} " + _(
+        "**{name}** is {condition}{note}.",
+        name=escape(name or ""),
+        condition=escape(condition.label_in(_)),
+        note=note,
+    )
 
 
 def _expired(before: ini.Encounter, after: ini.Encounter) -> list[tuple[ini.Combatant, str]]:
@@ -426,21 +524,26 @@ def _round_notes(outcome: InitOutcome) -> tuple[str | None, str | None]:
     if rerolls:
         ranked = sorted(rerolls, key=lambda r: (r[1], r[3]), reverse=True)  # the new order
         rolled = [(name, total, _hidden(name, state)) for name, total, _d, _t in ranked]
-        head = f"🎲 Round {state.round}: everyone re-rolls initiative — "
+        head = "🎲 " + _("Round {round}: everyone re-rolls initiative — ", round=state.round)
         shown = " · ".join(f"**{escape(n)}** {t}" for n, t, hidden in rolled if not hidden)
-        public.append(head + (shown or "the GM rolled."))
+        public.append(head + (shown or _("the GM rolled.")))
         if any(hidden for *_, hidden in rolled):
             gm.append(head + " · ".join(f"**{escape(n)}** {t}" for n, t, _h in rolled))
     current = state.current
     earlier = None if current is None else _lookup(current.name, before)
     if current is not None and earlier is not None and earlier.delaying is not None:
-        notice = (
-            f"⏯️ **{escape(current.name)}**'s place came round again: the delay ends and they take "
-            "this turn normally (the delayed action is lost)."
+        notice = "⏯️ " + _(
+            "**{name}**'s place came round again: the delay ends and they take this turn "
+            "normally (the delayed action is lost).",
+            name=escape(current.name),
         )
         (gm if current.hidden else public).append(notice)
     for bearer, condition in _expired(before, state):
-        line = f"⌛ **{escape(bearer.name)}**: {escape(condition)} wears off."
+        line = "⌛ " + _(
+            "**{name}**: {condition} wears off.",
+            name=escape(bearer.name),
+            condition=escape(condition),
+        )
         (gm if bearer.hidden else public).append(line)
     return _joined(public), _joined(gm)
 
@@ -452,21 +555,24 @@ def conditions_text(view: EncounterView, *, gm: bool) -> str:
         if not _visible(combatant, gm) or not combatant.conditions:
             continue
         parts = [
-            escape(c.label) + (f" — {escape(c.note)}" if c.note else "")
+            escape(c.label_in(_)) + (f" — {escape(c.note)}" if c.note else "")
             for c in combatant.conditions
         ]
         lines.append(f"**{escape(combatant.name)}**: " + "; ".join(parts))
-    return "\n".join(lines) or "No combatant has a condition."
+    return "\n".join(lines) or _("No combatant has a condition.")
 
 
 def confirm_end_embed(view: EncounterView) -> discord.Embed:
     state = view.state
+    when = _("Round {round}", round=state.round) if state.started else _("Before round 1")
+    count = len(state.combatants)
     embed = discord.Embed(
-        title=f"{SWORDS} End this encounter?",
-        description=(
-            f"{f'Round {state.round}' if state.started else 'Before round 1'}, "
-            f"{len(state.combatants)} combatant(s). Ending it posts a summary and frees the "
-            "channel for a new encounter; it cannot be undone."
+        title=f"{SWORDS} " + _("End this encounter?"),
+        description=_(
+            "{when}, {count} combatant(s). Ending it posts a summary and frees the channel for "
+            "a new encounter; it cannot be undone.",
+            when=when,
+            count=count,
         ),
         colour=colours.FAILURE,
     )
@@ -479,19 +585,35 @@ def summary_embed(outcome: InitOutcome) -> discord.Embed:
     assert summary is not None
     shown = [c for c in summary.combatants if not c.hidden]
     lines = [
-        f"**{escape(c.name)}** — {c.turns} turn{'s' if c.turns != 1 else ''}"
+        _n(
+            "**{name}** — {count} turn",
+            "**{name}** — {count} turns",
+            c.turns,
+            name=escape(c.name),
+            count=c.turns,
+        )
         if c.turns
-        else f"{escape(c.name)} — did not act"
+        else _("{name} — did not act", name=escape(c.name))
         for c in shown
     ]
     rounds = summary.rounds
-    plural = "s" if rounds != 1 else ""
-    after = f"after {rounds} round{plural}" if rounds else "before round 1"
+    title = (
+        _n(
+            "Encounter over after {count} round",
+            "Encounter over after {count} rounds",
+            rounds,
+            count=rounds,
+        )
+        if rounds
+        else _("Encounter over before round 1")
+    )
     embed = discord.Embed(
-        title=f"{SWORDS} Encounter over {after}",
-        description=clip("\n".join(lines) or "*Nobody took part.*", 4096),
+        title=f"{SWORDS} {title}",
+        description=clip("\n".join(lines) or "*" + _("Nobody took part.") + "*", 4096),
         colour=colours.NEUTRAL,
     )
     acted = [c for c in shown if c.turns]
-    embed.set_footer(text=f"{len(acted)} of {len(shown)} combatant(s) acted")
+    embed.set_footer(
+        text=_("{acted} of {count} combatant(s) acted", acted=len(acted), count=len(shown))
+    )
     return fit_embed(embed)

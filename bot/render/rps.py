@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import re
+
 import discord
 
+from bot.i18n import N_, _
 from bot.render import colours
 from bot.render.common import number, percent, roll_footer, signed, titled
 from bot.render.limits import FIELD_VALUE, clip, fit_embed
@@ -19,11 +22,32 @@ from engine.systems import rps
 from engine.systems.rps import CheckResult, Special, TaskStatus
 
 SPECIAL_LINES = {
-    Special.AUTOMATIC_SUCCESS: "Double 1s at Base 2 or less: **automatic success**, SL 1.",
-    Special.CRITICAL_SUCCESS: "Double 1s: **critical success**, SL +5.",
-    Special.AUTOMATIC_FAILURE: "Double 10s: **automatic failure**, SL 0.",
-    Special.CRITICAL_FAILURE: "Double 10s: **critical failure** (a fumble).",
+    Special.AUTOMATIC_SUCCESS: N_("Double 1s at Base 2 or less: **automatic success**, SL 1."),
+    Special.CRITICAL_SUCCESS: N_("Double 1s: **critical success**, SL +5."),
+    Special.AUTOMATIC_FAILURE: N_("Double 10s: **automatic failure**, SL 0."),
+    Special.CRITICAL_FAILURE: N_("Double 10s: **critical failure** (a fumble)."),
 }
+_BASE_PART = re.compile(r"Base (?P<value>-?\d+)")
+_MODIFIER_PART = re.compile(r"modifier (?P<value>[+−-]?\d+)")
+_DIFFICULTY_PART = re.compile(r"(?P<name>.+) (?P<value>[+−-]?\d+)")
+
+
+def part_text(part: str) -> str:
+    """One part of a Base's breakdown in the current language (the service writes them in
+    English, as the roll log keeps them); names and numbers pass through."""
+    if match := _BASE_PART.fullmatch(part):
+        return _("Base {value}", value=match["value"])
+    if match := _MODIFIER_PART.fullmatch(part):
+        return _("modifier {value}", value=match["value"])
+    match = _DIFFICULTY_PART.fullmatch(part)
+    if match and any(match["name"] == d.name for d in rps.DIFFICULTIES):
+        return f"{_(match['name'])} {match['value']}"
+    return part
+
+
+def parts_text(text: str) -> str:
+    """A `` + ``-joined breakdown, each part in the current language."""
+    return " + ".join(part_text(p) for p in text.split(" + "))
 
 
 def colour_of(result: CheckResult) -> discord.Colour:
@@ -35,39 +59,47 @@ def colour_of(result: CheckResult) -> discord.Colour:
 
 
 def base_line(base: Base) -> str:
+    head = "**" + _("Base {value}", value=number(base.value)) + "**"
     if base.parts == (f"Base {base.value}",):
-        return f"**Base {number(base.value)}**"
-    return f"**Base {number(base.value)}** = {' + '.join(base.parts)}"
+        return head
+    return f"{head} = {' + '.join(part_text(p) for p in base.parts)}"
 
 
 def chance_line(chance: float) -> str:
-    return f"Chance: {percent(chance)} of SL ≥ 1"
+    return _("Chance: {chance} of SL ≥ 1", chance=percent(chance))
 
 
 def check_lines(result: CheckResult) -> list[str]:
     """How the SL came about: the dice, the subtraction and any double."""
     if result.granted:
         return [
-            "Automatic success (the GM sees no reasonable chance of failure): **SL 1**, no roll."
+            _("Automatic success (the GM sees no reasonable chance of failure): **SL 1**, no roll.")
         ]
     if result.forgone:
-        return ["Roll forgone (Base above 15): **SL 1**, and no critical either way."]
+        return [_("Roll forgone (Base above 15): **SL 1**, and no critical either way.")]
     first, second = result.faces
     raw = result.base - first - second
-    sl = f"SL = {number(result.base)} − {first + second} = {number(raw)}"
+    sl = _(
+        "SL = {base} − {dice} = {raw}",
+        base=number(result.base),
+        dice=first + second,
+        raw=number(raw),
+    )
     lines = [f"2d10: [{first}] [{second}] → {sl}"]
     if result.special is not None:
-        lines.append(SPECIAL_LINES[result.special])
-    lines.append(f"**SL {number(result.success_level)}** — {_verdict(result)}.")
+        lines.append(_(SPECIAL_LINES[result.special]))
+    lines.append(
+        _("**SL {sl}** — {verdict}.", sl=number(result.success_level), verdict=_verdict(result))
+    )
     return lines
 
 
 def _verdict(result: CheckResult) -> str:
     if result.success:
-        return f"success, {result.label}"
+        return _("success, {reading}", reading=_(result.label))
     if result.success_level == 0:
-        return "failure, but barely (a retry is usually allowed)"
-    return "failure"
+        return _("failure, but barely (a retry is usually allowed)")
+    return _("failure")
 
 
 def _footer(embed: discord.Embed, roller: str, character: str | None, secret: bool) -> None:
@@ -77,7 +109,11 @@ def _footer(embed: discord.Embed, roller: str, character: str | None, secret: bo
 def check_embed(outcome: CheckOutcome, roller: str) -> discord.Embed:
     result = outcome.result
     embed = discord.Embed(
-        title=titled(f"🎲 SL {number(result.success_level)} — {result.label}", outcome.label),
+        title=titled(
+            "🎲 "
+            + _("SL {sl} — {reading}", sl=number(result.success_level), reading=_(result.label)),
+            outcome.label,
+        ),
         description="\n".join(
             [base_line(outcome.base), *check_lines(result), chance_line(outcome.chance)]
         ),
@@ -88,38 +124,47 @@ def check_embed(outcome: CheckOutcome, roller: str) -> discord.Embed:
 
 
 def _party(name: str, result: CheckResult) -> str:
-    faces = " ".join(f"[{f}]" for f in result.faces) or "forgone"
-    special = f" ({result.special.label})" if result.special else ""
-    return (
-        f"{escape_party(name)}: Base {result.base}, {faces} → "
-        f"**SL {number(result.success_level)}**{special}"
+    faces = " ".join(f"[{f}]" for f in result.faces) or _("forgone")
+    special = f" ({_(result.special.label)})" if result.special else ""
+    return _(
+        "{name}: Base {base}, {faces} → **SL {sl}**{special}",
+        name=escape_party(name),
+        base=result.base,
+        faces=faces,
+        sl=number(result.success_level),
+        special=special,
     )
 
 
 def resisted_embed(outcome: ResistedOutcome, roller: str) -> discord.Embed:
     result = outcome.result
     if result.winner is not None:
-        title = f"⚔️ {escape_party(result.winner)} wins — SL {number(result.success_level)}"
+        winner, sl = escape_party(result.winner), number(result.success_level)
+        title = "⚔️ " + _("{winner} wins — SL {sl}", winner=winner, sl=sl)
         colour = colours.SUCCESS
-        summary = (
-            f"**{escape_party(result.winner)}** has the highest SL; their new SL is the highest "
-            f"minus the second highest: **{number(result.success_level)}**."
+        summary = _(
+            "**{winner}** has the highest SL; their new SL is the highest minus the second "
+            "highest: **{sl}**.",
+            winner=winner,
+            sl=sl,
         )
     else:
-        title = f"⚔️ Tie after {len(result.rounds)} rounds"
+        rounds = len(result.rounds)
+        title = "⚔️ " + _("Tie after {count} rounds", count=rounds)
         colour = colours.PARTIAL
         tied = ", ".join(escape_party(name) for name in result.tied)
-        summary = f"Still tied after {len(result.rounds)} rounds: {tied}."
+        summary = _("Still tied after {count} rounds: {tied}.", count=rounds, tied=tied)
     summary += "\n" + _resisted_chance_line(outcome)
     embed = discord.Embed(title=titled(title, outcome.label), description=summary, colour=colour)
     for index, round_ in enumerate(result.rounds, start=1):
-        name = "Round 1" if index == 1 else f"Roll-off {index - 1}"
+        name = _("Round 1") if index == 1 else _("Roll-off {count}", count=index - 1)
         value = "\n".join(_party(p.name, p.check) for p in round_)
         embed.add_field(name=name, value=clip(value, FIELD_VALUE), inline=False)
     sources = "\n".join(
-        f"{escape_party(name)}: {escape(source)}" for name, source in outcome.sources.items()
+        f"{escape_party(name)}: {escape(parts_text(source))}"
+        for name, source in outcome.sources.items()
     )
-    embed.add_field(name="Bases", value=clip(sources, FIELD_VALUE), inline=False)
+    embed.add_field(name=_("Bases"), value=clip(sources, FIELD_VALUE), inline=False)
     _footer(embed, outcome.rollers or roller, None, outcome.secrecy.secret)
     return fit_embed(embed)
 
@@ -127,11 +172,14 @@ def resisted_embed(outcome: ResistedOutcome, roller: str) -> discord.Embed:
 def _resisted_chance_line(outcome: ResistedOutcome) -> str:
     chances = outcome.chances
     if chances is None:
-        return f"Chance: shown for up to {rps.MAX_CHANCE_PARTIES} parties."
-    shown = [f"{clip(name, 40)} wins {percent(p)}" for name, p in chances.wins.items()]
+        return _("Chance: shown for up to {count} parties.", count=rps.MAX_CHANCE_PARTIES)
+    shown = [
+        _("{name} wins {chance}", name=clip(name, 40), chance=percent(p))
+        for name, p in chances.wins.items()
+    ]
     if chances.tie >= 0.001:
-        shown.append(f"tie {percent(chances.tie)}")
-    return clip("Chance: " + " · ".join(shown), 1500)
+        shown.append(_("tie {chance}", chance=percent(chances.tie)))
+    return clip(_("Chance: {chances}", chances=" · ".join(shown)), 1500)
 
 
 STATUS_ICONS = {TaskStatus.IN_PROGRESS: "⏳", TaskStatus.COMPLETE: "✅", TaskStatus.FAILED: "💥"}
@@ -140,17 +188,28 @@ ABANDONED_ICON = "⏹️"
 
 def _task_lines(view: SustainedView) -> list[str]:
     task = view.task
-    lines = [f"Success Pool **{task.pool}** / Goal **{task.goal}** after {task.checks} checks."]
+    lines = [
+        _(
+            "Success Pool **{pool}** / Goal **{goal}** after {checks} checks.",
+            pool=task.pool,
+            goal=task.goal,
+            checks=task.checks,
+        )
+    ]
     if task.no_loss:
-        lines.append("No loss: a failed check leaves the pool as it is.")
+        lines.append(_("No loss: a failed check leaves the pool as it is."))
     else:
         lines.append(
-            f"A failed check costs 1; it fails if the pool falls below −{task.goal} "
-            "or on a critical failure."
+            _(
+                "A failed check costs 1; it fails if the pool falls below −{goal} or on a "
+                "critical failure.",
+                goal=task.goal,
+            )
         )
-    status = f"{_icon(view)} **{'abandoned' if view.abandoned else task.status.label}**"
+    state = _("abandoned") if view.abandoned else _(task.status.label)
+    status = f"{_icon(view)} **{state}**"
     if task.reason is not None:
-        status += f": {task.reason.label}"
+        status += f": {_(task.reason.label)}"
     lines.append(status)
     return lines
 
@@ -169,25 +228,34 @@ def _status_colour(view: SustainedView) -> discord.Colour:
     }[view.task.status]
 
 
-def sustained_embed(view: SustainedView, *, heading: str = "Sustained action") -> discord.Embed:
+def sustained_embed(view: SustainedView, *, heading: str | None = None) -> discord.Embed:
+    heading = _("Sustained action") if heading is None else heading
+    started = _("Started by {player}.", player=f"<@{view.started_by}>")
     embed = discord.Embed(
         title=titled(f"{_icon(view)} {heading}", view.label),
-        description="\n".join([*_task_lines(view), f"Started by <@{view.started_by}>."]),
+        description="\n".join([*_task_lines(view), started]),
         colour=_status_colour(view),
     )
     if view.log:
         lines = [
-            f"{entry['name']}: Base {entry['base']} → SL {number(entry['sl'])} "
-            f"({signed(entry['change'])}, pool {entry['pool']})"
+            _(
+                "{name}: Base {base} → SL {sl} ({change}, pool {pool})",
+                name=entry["name"],
+                base=entry["base"],
+                sl=number(entry["sl"]),
+                change=signed(entry["change"]),
+                pool=entry["pool"],
+            )
             for entry in view.log[-10:]
         ]
-        embed.add_field(name="Latest checks", value=clip("\n".join(lines), FIELD_VALUE))
+        embed.add_field(name=_("Latest checks"), value=clip("\n".join(lines), FIELD_VALUE))
     embed.set_footer(
-        text="RPS sustained action · "
+        text=_("RPS sustained action")
+        + " · "
         + (
-            "/rps sustained roll adds a check"
+            _("/rps sustained roll adds a check")
             if view.task.status is TaskStatus.IN_PROGRESS and not view.abandoned
-            else "/rps sustained start begins another"
+            else _("/rps sustained start begins another")
         )
     )
     return fit_embed(embed)
@@ -198,8 +266,13 @@ def sustained_roll_embed(outcome: SustainedOutcome, roller: str) -> discord.Embe
     view = outcome.view
     embed = discord.Embed(
         title=titled(
-            f"{STATUS_ICONS[view.task.status]} SL {number(step.check.success_level)} — "
-            f"pool {view.task.pool}/{view.task.goal}",
+            f"{STATUS_ICONS[view.task.status]} "
+            + _(
+                "SL {sl} — pool {pool}/{goal}",
+                sl=number(step.check.success_level),
+                pool=view.task.pool,
+                goal=view.task.goal,
+            ),
             outcome.label,
         ),
         description="\n".join(
@@ -210,10 +283,10 @@ def sustained_roll_embed(outcome: SustainedOutcome, roller: str) -> discord.Embe
         else colour_of(step.check),
     )
     embed.add_field(
-        name="Success Pool",
+        name=_("Success Pool"),
         value=f"{number(step.before.pool)} {signed(step.change)} → **{number(view.task.pool)}** "
         f"/ {view.task.goal}",
     )
-    embed.add_field(name="Status", value=_task_lines(view)[-1])
+    embed.add_field(name=_("Status"), value=_task_lines(view)[-1])
     _footer(embed, roller, outcome.base.character, outcome.secrecy.secret)
     return fit_embed(embed)

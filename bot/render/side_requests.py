@@ -3,24 +3,41 @@ player asked, then what it says once it lapsed."""
 
 from __future__ import annotations
 
+from typing import Any
+
+from bot.i18n import N_, _
 from bot.render.limits import MESSAGE, clip
 from bot.services.side_requests import WINDOW, Challenge, PartsRequest
 from bot.text import escape
 
-BUTTON_LABEL = "Roll my side"
+BUTTON_LABEL = N_("Roll my side")
 
 
 def challenge_text(challenge: Challenge) -> str:
     """``<@bob>: Hermione · Stealth (Wits) challenges **Ron** (Stealth) — roll your side``:
     the mention is the message's only ping (the reply allows that user alone)."""
     minutes = int(WINDOW.total_seconds() // 60)
-    opponent = f"**{escape(challenge.opponent)}**" if challenge.opponent else "you"
-    what = f"{escape(challenge.challenger)} challenges {opponent} ({escape(challenge.rolls)})"
+    challenger, rolls = escape(challenge.challenger), escape(challenge.rolls)
+    if challenge.opponent:
+        what = _(
+            "{challenger} challenges **{opponent}** ({rolls})",
+            challenger=challenger,
+            opponent=escape(challenge.opponent),
+            rolls=rolls,
+        )
+    else:
+        what = _("{challenger} challenges you ({rolls})", challenger=challenger, rolls=rolls)
     if challenge.label:
         what += f" — {escape(challenge.label)}"
     return clip(
-        f"<@{challenge.addressed_id}>: {what} — roll your side with **{BUTTON_LABEL}** "
-        f"(within {minutes} minutes); the result appears when both sides have rolled.",
+        f"<@{challenge.addressed_id}>: "
+        + _(
+            "{what} — roll your side with **{button}** (within {minutes} minutes); the result "
+            "appears when both sides have rolled.",
+            what=what,
+            button=_(BUTTON_LABEL),
+            minutes=minutes,
+        ),
         MESSAGE,
     )
 
@@ -28,12 +45,20 @@ def challenge_text(challenge: Challenge) -> str:
 def lapsed_text(original: str, *, parts: bool = False) -> str:
     """The request's message once nobody can answer it any more."""
     minutes = int(WINDOW.total_seconds() // 60)
-    missing = "not every part was" if parts else "the other side was not"
-    note = f"⌛ Lapsed: {missing} rolled within {minutes} minutes."
+    if parts:
+        note = _("Lapsed: not every part was rolled within {minutes} minutes.", minutes=minutes)
+    else:
+        note = _("Lapsed: the other side was not rolled within {minutes} minutes.", minutes=minutes)
+    note = "⌛ " + note
     return clip(f"{original}\n{note}", MESSAGE)
 
 
-PART_LABEL = "Roll my part"
+PART_LABEL = N_("Roll my part")
+
+
+def said(text: str, params: dict[str, Any] | None) -> str:
+    """A stored template (``N_``) in the present language; plain text (params None) as is."""
+    return text if params is None else _(text, **params)
 
 
 def parts_text(request: PartsRequest) -> str:
@@ -42,16 +67,31 @@ def parts_text(request: PartsRequest) -> str:
     allows exactly the asked players; an edit pings nobody)."""
     minutes = int(WINDOW.total_seconds() // 60)
     pings = " ".join(f"<@{user}>" for user in request.asked)
-    what = f"{escape(request.roller)} asks for {escape(request.what)} ({escape(request.rolls)})"
+    what = _(
+        "{roller} asks for {what} ({rolls})",
+        roller=escape(request.roller),
+        what=escape(said(request.what, request.what_params)),
+        rolls=escape(said(request.rolls, request.rolls_params)),
+    )
     if request.label:
         what += f" — {escape(request.label)}"
     lines = [
-        f"{pings}: {what} — each of you rolls your part from your own sheet with "
-        f"**{PART_LABEL}** (within {minutes} minutes); the result appears when every part "
-        "is in."
+        f"{pings}: {what} — "
+        + _(
+            "each of you rolls your part from your own sheet with **{button}** (within {minutes} "
+            "minutes); the result appears when every part is in.",
+            button=_(PART_LABEL),
+            minutes=minutes,
+        )
     ]
-    lines += [f"✅ <@{user}>: **{escape(name)}** {shown}" for user, name, shown in request.answered]
+    params = request.answered_params or (None,) * len(request.answered)
+    lines += [
+        f"✅ <@{user}>: **{escape(name)}** {said(shown, shown_params)}"
+        for (user, name, shown), shown_params in zip(request.answered, params, strict=True)
+    ]
     waiting = request.waiting_for
     if waiting and request.answered:
-        lines.append("⏳ Waiting for " + ", ".join(f"<@{user}>" for user in waiting) + ".")
+        lines.append(
+            "⏳ " + _("Waiting for {players}.", players=", ".join(f"<@{user}>" for user in waiting))
+        )
     return clip("\n".join(lines), MESSAGE)

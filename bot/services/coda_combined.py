@@ -21,7 +21,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.actor import Actor
 from bot.errors import UserError
-from bot.i18n import _
+from bot.i18n import N_, _
 from bot.services import characters, secrecy, side_requests
 from bot.services.coda import (
     SYSTEM,
@@ -207,7 +207,9 @@ async def _ask(
         },
         announce={
             "roller": lead.character or actor.display_name,
-            "what": _("help with a combined test led by {leader}", leader=lead.name),
+            # stored as a template: drawn in the table's language (render.side_requests)
+            "what": N_("help with a combined test led by {leader}"),
+            "what_params": {"leader": lead.name},
             "rolls": options.using.strip(),
             "label": options.label,
         },

@@ -15,6 +15,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.actor import Actor
 from bot.errors import PermissionDenied, UserError
+from bot.i18n import _
 from bot.services import channel_settings, offload, secrecy
 from bot.services import penalty as penalty_service
 from bot.services.characters import CharacterSheet, active_character, named_or_active
@@ -77,22 +78,24 @@ def pools_from(request: PoolRequest, sheet: CharacterSheet | None, *, penalty_di
     if request.base is not None:
         if request.from_sheet:
             raise UserError(
-                "Give either a number of Base dice or an attribute/skill/backgrounds, not both."
+                _("Give either a number of Base dice or an attribute/skill/backgrounds, not both.")
             )
         return drama.given_pools(request.base, **situation)
     if sheet is None or not request.from_sheet:
         raise UserError(
-            "Give `base` (a number of Base dice), or an `attribute` or `skill` of your "
-            "Drama character."
+            _(
+                "Give `base` (a number of Base dice), or an `attribute` or `skill` of your "
+                "Drama character."
+            )
         )
     if request.skill is not None:
         if request.backgrounds is not None:
-            raise UserError("Backgrounds stand in for a skill you lack: use one or the other.")
+            raise UserError(_("Backgrounds stand in for a skill you lack: use one or the other."))
         stat = skill_stat(
             sheet,
             request.skill,
             request.attribute,
-            instead="let backgrounds stand in for it (`backgrounds:`)",
+            instead=_("let backgrounds stand in for it (`backgrounds:`)"),
         )
         return drama.skill_pools(
             stat.attribute_value,
@@ -102,7 +105,7 @@ def pools_from(request: PoolRequest, sheet: CharacterSheet | None, *, penalty_di
             **situation,
         )
     if request.attribute is None:
-        raise UserError("Backgrounds add to an attribute: name it with the `attribute` option.")
+        raise UserError(_("Backgrounds add to an attribute: name it with the `attribute` option."))
     attribute_name, value = sheet.named_attribute(request.attribute)
     if request.backgrounds is not None:
         fit = drama.BackgroundFit.INDIRECT if request.indirect else drama.BackgroundFit.DIRECT
@@ -239,15 +242,17 @@ async def _helpers(
     helpers = [await helper_of(session, actor, request, spec) for spec in helper_specs(text)]
     names = [h.name.casefold() for h in helpers]
     if len(set(names)) != len(names):
-        raise UserError("Each helper can be named only once.")
+        raise UserError(_("Each helper can be named only once."))
     return tuple(helpers)
 
 
 def helper_specs(text: str) -> list[PartySpec]:
     """The ``helpers`` option read: "Tom:3, @bob", at most :data:`drama.MAX_HELPERS`."""
-    specs = parse_parties(text, what="number of Base dice", example="Tom:3, @bob")
+    specs = parse_parties(text, what=_("number of Base dice"), example="Tom:3, @bob")
     if len(specs) > drama.MAX_HELPERS:
-        raise UserError(f"At most {drama.MAX_HELPERS} helpers can work together with you.")
+        raise UserError(
+            _("At most {count} helpers can work together with you.", count=drama.MAX_HELPERS)
+        )
     return specs
 
 
@@ -263,7 +268,7 @@ async def helper_of(
     """One helper as the caller may roll them: a name with Bd, a number for a mentioned
     player, or a mentioned player's active character (the caller's own; others' for a GM)."""
     if spec.user_id == actor.user_id:
-        raise UserError("You roll your own test already: helpers are the others.")
+        raise UserError(_("You roll your own test already: helpers are the others."))
     own = helper_request(request)
     sheet: CharacterSheet | None = None
     dice = 0
@@ -297,13 +302,19 @@ async def _helper_character(
         if spec.base is not None:
             return None, 0
         raise UserError(
-            f"<@{spec.user_id}> has no active Drama character here: give their Base dice "
-            f"instead, like `<@{spec.user_id}>:4`."
+            _(
+                "{player} has no active Drama character here: give their Base dice instead, "
+                "like `{player}:4`.",
+                player=f"<@{spec.user_id}>",
+            )
         )
     if spec.base is None and not request.from_sheet:
         raise UserError(
-            f"Say which `attribute` or `skill` <@{spec.user_id}> rolls, "
-            f"or give their Base dice, like `<@{spec.user_id}>:4`."
+            _(
+                "Say which `attribute` or `skill` {player} rolls, or give their Base dice, "
+                "like `{player}:4`.",
+                player=f"<@{spec.user_id}>",
+            )
         )
     return sheet, await penalty_service.current_dice(session, sheet.id)
 
@@ -358,11 +369,11 @@ async def test(
     async with db.unit_of_work() as session:
         if request.risk and not await is_gm(session, actor):
             raise PermissionDenied(
-                "Only the channel's GM can turn penalty dice into a risk (Rd → Dd for one test)."
+                _("Only the channel's GM can turn penalty dice into a risk (Rd → Dd for one test).")
             )
-        roller, _ = await build_roller(session, actor, request, character=character)
+        roller, _pool = await build_roller(session, actor, request, character=character)
         if request.risk and roller.sheet is None:
-            raise UserError("A risk turns your character's penalty dice into Dd: you have none.")
+            raise UserError(_("A risk turns your character's penalty dice into Dd: you have none."))
         team = await _helpers(session, actor, request, helpers)
         everyone = [roller.pools, *(h.pools for h in team)]
         together = drama.together(dice, pools=everyone, criticals=roller.criticals)
@@ -456,14 +467,18 @@ async def pay_price(db: Database, actor: Actor, offer_id: int, *, now: datetime)
     async with db.unit_of_work() as session:
         offer = await offers.get_for_update(session, offer_id)
         if offer is None:
-            raise OfferClosed("This roll can no longer be changed.")
+            raise OfferClosed(_("This roll can no longer be changed."))
         if offer.user_id != actor.user_id:
-            raise PermissionDenied(f"Only <@{offer.user_id}>, who rolled, can pay this price.")
+            raise PermissionDenied(
+                _("Only {player}, who rolled, can pay this price.", player=f"<@{offer.user_id}>")
+            )
         if offer.paid_at is not None:
-            raise OfferClosed("The price for this roll has already been paid.")
+            raise OfferClosed(_("The price for this roll has already been paid."))
         if now > offer.expires_at:
             minutes = int(PRICE_WINDOW.total_seconds() // 60)
-            raise OfferClosed(f"Too late: the price can be paid within {minutes} minutes.")
+            raise OfferClosed(
+                _("Too late: the price can be paid within {minutes} minutes.", minutes=minutes)
+            )
         offer.paid_at = now
         change = None
         if offer.character_id is not None:

@@ -25,6 +25,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.actor import Actor
 from bot.errors import PermissionDenied, UserError
+from bot.i18n import N_, _
 from bot.services import drama as drama_service
 from bot.services import offload, secrecy, side_requests
 from bot.services import penalty as penalty_service
@@ -110,23 +111,25 @@ async def _ask(
 ) -> PartsRequest:
     """Roll the roller's test and the helpers they may roll, store them, and ask each
     mentioned player for their part. Nothing of those players' sheets is read here."""
-    side_requests.refuse_secret(secret, "the helpers asked")
+    side_requests.refuse_secret(secret, _("the helpers asked"))
     if request.risk:
         raise PermissionDenied(
-            "Only the channel's GM can turn penalty dice into a risk (Rd → Dd for one test)."
+            _("Only the channel's GM can turn penalty dice into a risk (Rd → Dd for one test).")
         )
     if not request.from_sheet:
         raise UserError(
-            "Say which `attribute` or `skill` the helpers you mention roll (each rolls it from "
-            "their own sheet), or give their Base dice, like `@bob:4`."
+            _(
+                "Say which `attribute` or `skill` the helpers you mention roll (each rolls it "
+                "from their own sheet), or give their Base dice, like `@bob:4`."
+            )
         )
     mentioned = [s.user_id for s in specs if s.user_id is not None and s.base is None]
     if len(set(mentioned)) != len(mentioned):
-        raise UserError("Each helper can be named only once.")
+        raise UserError(_("Each helper can be named only once."))
     if actor.user_id in mentioned:
-        raise UserError("You roll your own test already: helpers are the others.")
+        raise UserError(_("You roll your own test already: helpers are the others."))
     asked = side_requests.check_asked(mentioned, actor)
-    roller, _ = await build_roller(session, actor, request, character=character)
+    roller, _pool = await build_roller(session, actor, request, character=character)
     team: list[dict[str, Any]] = []
     for spec in specs:
         if spec.user_id in asked:
@@ -136,7 +139,7 @@ async def _ask(
         team.append({"name": helper.name, "pools": asdict(helper.pools.validated())})
     known = [h["name"].casefold() for h in team if "name" in h]
     if len(set(known)) != len(known):
-        raise UserError("Each helper can be named only once.")
+        raise UserError(_("Each helper can be named only once."))
     # The roller first, then each helper they may roll, in the order given (RULES.md §5).
     recording = RecordingDice(dice)
     rolled = drama.roll_pools(recording, roller.pools.validated(), criticals=roller.criticals)
@@ -189,22 +192,32 @@ async def _ask(
         },
         announce={
             "roller": me,
-            "what": "help with a test worked together",
-            "rolls": _rolls(request),
+            "what": N_("help with a test worked together"),
+            "what_params": {},
+            **_rolls(request),
             "label": label,
         },
         now=now,
     )
 
 
-def _rolls(request: PoolRequest) -> str:
-    if request.skill:
-        return f"skill {request.skill}" + (
-            f" with {request.attribute}" if request.attribute else ""
-        )
-    if request.backgrounds is not None:
-        return f"{request.attribute} + {request.backgrounds} backgrounds"
-    return f"attribute {request.attribute}"
+def _rolls(request: PoolRequest) -> dict[str, Any]:
+    """What the helpers roll, as the request's line says it: a template and its values
+    (translated where the line is drawn)."""
+    if request.skill and request.attribute:
+        rolls = N_("skill {skill} with {attribute}")
+    elif request.skill:
+        rolls = N_("skill {skill}")
+    elif request.backgrounds is not None:
+        rolls = N_("{attribute} + {backgrounds} backgrounds")
+    else:
+        rolls = N_("attribute {attribute}")
+    params = {
+        "skill": request.skill,
+        "attribute": request.attribute,
+        "backgrounds": request.backgrounds,
+    }
+    return {"rolls": rolls, "rolls_params": {k: v for k, v in params.items() if v is not None}}
 
 
 def _team(request: Any) -> list[dict[str, Any]]:
@@ -241,7 +254,8 @@ async def roll_their_part(
             "faces": recording.faces,
             "net": result.net,
             "by": actor.display_name,
-            "shown": f"({pools_text(pools)}) net {result.net}",
+            "shown": N_("({pools}) net {net}"),
+            "shown_params": {"pools": pools_text(pools), "net": result.net},
         }
         if not side_requests.answer(request, actor, part):
             roll_log.add(

@@ -17,6 +17,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.actor import Actor
 from bot.errors import UserError
+from bot.i18n import _
 from bot.services import offload, secrecy, side_requests
 from bot.services.characters import players_active_character
 from bot.services.drama import (
@@ -90,21 +91,25 @@ def _opponent(actor: Actor, name: str) -> int | None:
     """The player a mention names (none for a plain name); never the roller."""
     user_id = mentioned_user(name)
     if user_id == actor.user_id:
-        raise UserError("You cannot oppose yourself: name someone else.")
+        raise UserError(_("You cannot oppose yourself: name someone else."))
     return user_id
 
 
 def _check_their_side(request: PoolRequest, *, mentioned: bool) -> None:
     if request.base is None and not request.from_sheet:
         raise UserError(
-            "Give the opponent's Base dice (`their_base`), or for a mentioned player the "
-            "`their_attribute` or `their_skill` their character rolls."
+            _(
+                "Give the opponent's Base dice (`their_base`), or for a mentioned player the "
+                "`their_attribute` or `their_skill` their character rolls."
+            )
         )
     if request.from_sheet and not mentioned:
         raise UserError(
-            "`their_attribute`, `their_skill` and `their_backgrounds` are read from a "
-            "mentioned player's character (`their_name:@player`); give a named opponent's "
-            "`their_base` instead."
+            _(
+                "`their_attribute`, `their_skill` and `their_backgrounds` are read from a "
+                "mentioned player's character (`their_name:@player`); give a named opponent's "
+                "`their_base` instead."
+            )
         )
 
 
@@ -128,8 +133,8 @@ async def opposed(
     a player asks them to roll their own side.
     """
     if momentum not in MOMENTUM_SIDES:
-        raise UserError("Momentum goes to `me` or `them`.")
-    name = (their_name or "").strip() or "Opponent"
+        raise UserError(_("Momentum goes to `me` or `them`."))
+    name = (their_name or "").strip() or _("Opponent")
     async with db.unit_of_work() as session:
         user_id = _opponent(actor, name)
         _check_their_side(their, mentioned=user_id is not None)
@@ -140,12 +145,15 @@ async def opposed(
         their_sheet = None
         if user_id is not None:
             their_sheet = await players_active_character(
-                session, actor, user_id, system=SYSTEM, action="roll the opposing side with"
+                session, actor, user_id, system=SYSTEM, action=_("roll the opposing side with")
             )
             if their_sheet is None:
                 raise UserError(
-                    f"<@{user_id}> has no active Drama character here: name the opponent "
-                    "instead (e.g. `their_name:Tom`)."
+                    _(
+                        "{player} has no active Drama character here: name the opponent "
+                        "instead (e.g. `their_name:Tom`).",
+                        player=f"<@{user_id}>",
+                    )
                 )
             name = their_sheet.name
         roller, their_pool = await build_roller(session, actor, request, opponent=their_sheet)
@@ -235,10 +243,13 @@ async def _challenge(
     side_requests.refuse_secret(secret, f"<@{user_id}>")
     if their.drama:
         raise UserError(
-            f"Drama dice are <@{user_id}>'s own to risk (their 1s become penalty dice): leave "
-            "`their_drama` off, or ask a GM to run the test."
+            _(
+                "Drama dice are {player}'s own to risk (their 1s become penalty dice): leave "
+                "`their_drama` off, or ask a GM to run the test.",
+                player=f"<@{user_id}>",
+            )
         )
-    roller, _ = await build_roller(session, actor, request)
+    roller, _pool = await build_roller(session, actor, request)
     recording = RecordingDice(dice)
     rolled = drama.roll_pools(recording, roller.pools, criticals=roller.criticals)
     gained = gain_penalty(session, actor, roller.pool, rolled)
@@ -287,11 +298,17 @@ async def _challenge(
 def _asked(their: PoolRequest) -> str:
     """What the other side rolls, as the request says it."""
     if their.skill:
-        return f"skill {their.skill}" + (f" with {their.attribute}" if their.attribute else "")
+        if their.attribute:
+            return _("skill {skill} with {attribute}", skill=their.skill, attribute=their.attribute)
+        return _("skill {skill}", skill=their.skill)
     if their.backgrounds is not None:
-        return f"{their.attribute} + {their.backgrounds} backgrounds"
+        return _(
+            "{attribute} + {count} backgrounds",
+            attribute=their.attribute,
+            count=their.backgrounds,
+        )
     if their.attribute:
-        return f"attribute {their.attribute}"
+        return _("attribute {attribute}", attribute=their.attribute)
     return f"{their.base}Bd"
 
 
@@ -309,7 +326,7 @@ async def roll_their_side(
     async with db.unit_of_work() as session:
         request = await side_requests.claim(session, actor, request_id, kind=KIND, now=now)
         side, options = request.challenger_side, request.options
-        their, _ = await build_roller(session, actor, PoolRequest(**options["their"]))
+        their, _pool = await build_roller(session, actor, PoolRequest(**options["their"]))
         pools = _pools(side["pools"])
         criticals = bool(side["criticals"])
         result = drama.opposed(
@@ -340,5 +357,5 @@ async def roll_their_side(
         their_character=their.character,
         their_penalty_dice=their.penalty_dice,
         their_gained=their_gained,
-        rollers=f"{options['challenger']} and {actor.display_name}",
+        rollers=_("{first} and {second}", first=options["challenger"], second=actor.display_name),
     )

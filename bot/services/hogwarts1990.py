@@ -14,6 +14,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.actor import Actor
 from bot.errors import UserError
+from bot.i18n import _
 from bot.services import characters, secrecy, side_requests
 from bot.services.permissions import is_gm
 from bot.services.side_requests import Challenge
@@ -60,7 +61,7 @@ class Side:
     def name(self) -> str:
         if self.character and self.attribute:
             return f"{self.character} · {self.attribute}"
-        return self.display or self.character or "Bonus"
+        return self.display or self.character or _("Bonus")
 
     @property
     def named(self) -> bool:
@@ -133,10 +134,18 @@ async def _side(
     if attribute is None:
         if character is not None:
             option = "vs_attribute" if other else "attribute"
-            raise UserError(f"Name the attribute {character} rolls with `{option}`.")
+            raise UserError(
+                _(
+                    "Name the attribute {character} rolls with `{option}`.",
+                    character=character,
+                    option=option,
+                )
+            )
         return Side(extra=extra)
     if character is None and other:
-        raise UserError("Name the character whose attribute the other side rolls (`vs_character`).")
+        raise UserError(
+            _("Name the character whose attribute the other side rolls (`vs_character`).")
+        )
     sheet = await characters.named_or_active(session, actor, character, system=SYSTEM)
     name, value = sheet.named_attribute(attribute)
     return Side(character=sheet.name, attribute=name, attribute_value=value, extra=extra)
@@ -228,15 +237,19 @@ async def _defense(
     items = [item.strip() for item in text.replace(",", "+").split("+")]
     if not any(items) or not all(items):
         raise UserError(
-            "Give the defence as attributes and/or numbers joined by +, e.g. "
-            "`Toughness + Dexterity` or `8 + 3`."
+            _(
+                "Give the defence as attributes and/or numbers joined by +, e.g. "
+                "`Toughness + Dexterity` or `8 + 3`."
+            )
         )
     if len(items) > MAX_DEFENSE_TERMS:
-        raise UserError(f"A defence adds at most {MAX_DEFENSE_TERMS} attributes or numbers.")
+        raise UserError(
+            _("A defence adds at most {count} attributes or numbers.", count=MAX_DEFENSE_TERMS)
+        )
     names = [item for item in items if _number(item) is None]
     if defender and defender.strip():
         if defender_name:
-            raise UserError("Name the defender once: a character (`defender`) or a name.")
+            raise UserError(_("Name the defender once: a character (`defender`) or a name."))
         sheet = await characters.character_by_name(session, actor, defender, system=SYSTEM)
         terms = [
             (None, value) if (value := _number(item)) is not None else sheet.named_attribute(item)
@@ -245,8 +258,11 @@ async def _defense(
         return Defense(sheet.name, tuple(terms))
     if names:
         raise UserError(
-            f"`{names[0]}` is an attribute: name the defending character (`defender`) whose "
-            "sheet has it, or give numbers."
+            _(
+                "`{name}` is an attribute: name the defending character (`defender`) whose "
+                "sheet has it, or give numbers.",
+                name=names[0],
+            )
         )
     shown = " ".join(defender_name.split()) if defender_name else None
     return Defense(shown or None, tuple((None, _number(item) or 0) for item in items))
@@ -382,8 +398,10 @@ async def _challenge(
 ) -> Challenge:
     """Roll the caller's side now, log it, and store what the other player rolls."""
     if not vs.attribute:
-        raise UserError(f"Name the attribute {other.name} rolls with `vs_attribute`.")
-    side_requests.refuse_secret(secret, f"{other.name}'s player")
+        raise UserError(
+            _("Name the attribute {character} rolls with `vs_attribute`.", character=other.name)
+        )
+    side_requests.refuse_secret(secret, _("{character}'s player", character=other.name))
     recording = RecordingDice(dice)
     rolled = h90.roll(recording, bonus=a.bonus, stress=roller.stress, advantage=roller.advantage)
     a_name = a.name if a.named else actor.display_name
@@ -448,5 +466,7 @@ async def roll_their_side(
             options["label"],
             secrecy.PUBLIC,
             options["challenger"],
-            rollers=f"{options['challenger']} and {actor.display_name}",
+            rollers=_(
+                "{first} and {second}", first=options["challenger"], second=actor.display_name
+            ),
         )

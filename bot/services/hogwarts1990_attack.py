@@ -28,6 +28,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.actor import Actor
 from bot.errors import UserError
+from bot.i18n import N_, _, current_language
 from bot.services import characters, secrecy
 from bot.services import hogwarts1990 as h90_service
 from bot.services.attack_exchange import (
@@ -94,14 +95,23 @@ def parse_dodge(text: str) -> tuple[str, ...]:
     items = tuple(" ".join(item.split()) for item in text.replace(",", "+").split("+"))
     if not all(items):
         raise UserError(
-            "Give the dodge as attributes and/or numbers joined by +, e.g. `Dexterity` or "
-            "`Dexterity + Toughness`."
+            _(
+                "Give the dodge as attributes and/or numbers joined by +, e.g. `Dexterity` or "
+                "`Dexterity + Toughness`."
+            )
         )
     if len(items) > rules.MAX_DODGE_TERMS:
-        raise UserError(f"A dodge adds at most {rules.MAX_DODGE_TERMS} attributes or numbers.")
+        raise UserError(
+            _(
+                "A dodge adds at most {count} attributes or numbers.",
+                count=rules.MAX_DODGE_TERMS,
+            )
+        )
     for item in items:
         if len(item) > TERM_LENGTH:
-            raise UserError(f"`{item[:TERM_LENGTH]}…` is too long for an attribute's name.")
+            raise UserError(
+                _("`{text}…` is too long for an attribute's name.", text=item[:TERM_LENGTH])
+            )
         if (value := _number(item)) is not None:
             h90.defended_difficulty(value)  # the engine's bounds and message
     return items
@@ -159,7 +169,13 @@ async def attack(
     """Roll the attack; a hit is stored and waits for the defender's answer."""
     rules.check_damage(request.damage)
     if not h90.BONUS_MIN <= request.npc_dodge <= h90.BONUS_MAX:
-        raise UserError(f"The NPC's dodge must be between {h90.BONUS_MIN} and {h90.BONUS_MAX}.")
+        raise UserError(
+            _(
+                "The NPC's dodge must be between {low} and {high}.",
+                low=h90.BONUS_MIN,
+                high=h90.BONUS_MAX,
+            )
+        )
     dodge = parse_dodge(request.dodge)
     async with db.unit_of_work() as session:
         side = await h90_service.side(session, actor, request.roller)
@@ -192,6 +208,7 @@ async def attack(
             npc_dodge=request.npc_dodge,
             secrecy=rolled.secrecy,
             roller=actor.display_name,
+            language=current_language(),
         )
         if not exchange.hit:
             return exchange
@@ -248,7 +265,9 @@ async def _target_sheet(session: AsyncSession, row: AttackExchange) -> Character
     found = await characters_repo.by_id(session, row.target_character_id)
     if found is None:
         target = row.data["target"]
-        raise ExchangeClosed(f"{target}'s sheet is gone: this attack can no longer be answered.")
+        raise ExchangeClosed(
+            _("{target}'s sheet is gone: this attack can no longer be answered.", target=target)
+        )
     return sheet_from_row(found)
 
 
@@ -266,19 +285,23 @@ def _raised(dodger: _Dodger, dodge: tuple[str, ...], npc_dodge: int) -> tuple[tu
 
 def _spend_turn(
     state: ini.Encounter | None, dodger: _Dodger, target: ini.Combatant | None, cover: bool
-) -> tuple[ini.Encounter | None, str]:
-    """The defensive roll's turn on the tracker (RULES.md §2), or why there is none."""
+) -> tuple[ini.Encounter | None, str, dict[str, Any]]:
+    """The defensive roll's turn on the tracker (RULES.md §2), or why there is none: the
+    note as an English template and its values, stored with the exchange and translated
+    where the exchange is drawn (in the table's language, not the presser's)."""
     if state is None or state.ended:
-        return None, "No skirmish runs here, so no turn is used up."
+        return None, N_("No skirmish runs here, so no turn is used up."), {}
     if dodger.combatant is None:
-        return None, f"{dodger.name} is not on the tracker, so no turn is used up."
+        note = N_("{name} is not on the tracker, so no turn is used up.")
+        return None, note, {"name": dodger.name}
     protects = target.name if cover and target is not None else None
     was_delaying = dodger.combatant.delaying is not None
     new = ini.apply(state, ini.Defend(dodger.combatant.name, protects=protects))
     name = dodger.combatant.name
     if was_delaying:
-        return new, f"The dodge spends {name}'s delayed action; {name} keeps the place."
-    return new, f"The dodge uses up {name}'s turn this round."
+        note = N_("The dodge spends {name}'s delayed action; {name} keeps the place.")
+        return new, note, {"name": name}
+    return new, N_("The dodge uses up {name}'s turn this round."), {"name": name}
 
 
 async def _dodger(
@@ -300,14 +323,20 @@ async def _dodger(
     if choice is Answer.DODGE:
         return _Dodger(sheet.name if sheet else target, sheet, found), found
     if state is None or state.ended:
-        raise UserError("No skirmish runs here: only a delayer on the tracker dodges for another.")
+        raise UserError(
+            _("No skirmish runs here: only a delayer on the tracker dodges for another.")
+        )
     if found is None:
-        raise UserError(f"{target} is not on the tracker: nobody can dodge on its behalf.")
+        raise UserError(
+            _("{target} is not on the tracker: nobody can dodge on its behalf.", target=target)
+        )
     delayer = state.find(cover or "")
     if delayer.delaying is None:
         raise UserError(
-            f"{delayer.name} is not delaying: only a delaying combatant may dodge on behalf of "
-            "another."
+            _(
+                "{name} is not delaying: only a delaying combatant may dodge on behalf of another.",
+                name=delayer.name,
+            )
         )
     return _Dodger(delayer.name, await _sheet_of(session, actor, delayer), delayer), found
 
@@ -345,10 +374,10 @@ async def answer(
         answerers, who = None, None
         if choice is Answer.COVER and row is not None:
             if state is None:
-                raise UserError("No skirmish runs here: nobody delays, so nobody dodges for it.")
+                raise UserError(_("No skirmish runs here: nobody delays, so nobody dodges for it."))
             delayer = state.find(cover or "")
             answerers = {delayer.owner_id} if delayer.owner_id is not None else set()
-            who = f"{delayer.name}'s player (or the GM)" if answerers else "the GM"
+            who = _("{name}'s player (or the GM)", name=delayer.name) if answerers else _("the GM")
         await claim(session, actor, row, target=target, now=now, answerers=answerers, who=who)
         assert row is not None  # claim refused an unknown exchange
         visibility = await secrecy.decide(session, row.channel_id, row.secret)
@@ -359,7 +388,7 @@ async def answer(
             values = [value for _, value in raised]
             chance = rules.defend_chance(exchange.attack, values)
             defended = rules.defend(dice, exchange.attack, values)
-            new_state, turn = _spend_turn(state, dodger, found, choice is Answer.COVER)
+            new_state, turn, turn_params = _spend_turn(state, dodger, found, choice is Answer.COVER)
             if new_state is not None and encounter is not None:
                 encounter.state = ini.to_dict(new_state)
             drawn = defended.faces[len(exchange.attack.faces) :]
@@ -385,6 +414,7 @@ async def answer(
                 defended=defended,
                 defend_chance=chance,
                 turn=turn,
+                turn_params=turn_params,
             )
         exchange = replace(exchange, answer=choice)
         if not exchange.avoided:

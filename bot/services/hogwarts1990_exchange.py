@@ -45,9 +45,15 @@ class Exchange:
     defend_chance: float | None = None
     #: What the dodge did on the tracker ("uses up Ron's turn this round"), or why nothing.
     turn: str = ""
+    #: ``turn`` is a template filled from these (translated where drawn); None: plain text
+    #: (exchanges stored before).
+    turn_params: dict[str, Any] | None = None
     health: ResourceChange | None = None
     secrecy: secrecy.Secrecy = secrecy.PUBLIC
     roller: str = ""  # who attacked, as Discord shows them (for the footer)
+    #: The attacker's language: the exchange message's when the channel has none
+    #: (bot.public_language); None for exchanges stored before languages were.
+    language: str | None = None
 
     @property
     def hit(self) -> bool:
@@ -99,11 +105,15 @@ def data_of(ex: Exchange) -> dict[str, Any]:
         "covers": list(ex.covers),
         "roller": ex.roller,
     }
+    if ex.language is not None:
+        data["language"] = ex.language
     if ex.answer is not None:
         data["answer"] = ex.answer.value
         data["dodger"] = ex.dodger
         data["raised"] = [list(term) for term in ex.raised]
         data["turn"] = ex.turn
+        if ex.turn_params is not None:
+            data["turn_params"] = ex.turn_params
     if ex.defended is not None:
         data["defended"] = _roll_data(ex.defended)
         data["defend_chance"] = ex.defend_chance
@@ -133,7 +143,9 @@ def exchange_of(row: AttackExchange, visibility: secrecy.Secrecy = secrecy.PUBLI
         defended=_roll_of(data["defended"]) if "defended" in data else None,
         defend_chance=data.get("defend_chance"),
         turn=str(data.get("turn", "")),
+        turn_params=data.get("turn_params"),
         health=change_of(data.get("health")),
         secrecy=visibility,
         roller=str(data.get("roller", "")),
+        language=data.get("language"),
     )

@@ -24,6 +24,8 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.actor import Actor
 from bot.errors import PermissionDenied, UserError
+from bot.i18n import N_, _, current_language
+from bot.i18n.numbers import decimal
 from bot.services import channel_settings
 from bot.services.characters import named_or_active
 from bot.services.permissions import WHO_IS_GM, is_gm, register_gm_source, require_gm
@@ -40,16 +42,14 @@ from engine.notation import cost
 from engine.roll_budget import BUDGET
 from engine.systems import SYSTEMS
 
-NO_ENCOUNTER = "No encounter is running in this channel. A GM starts one with `/init start`."
+NO_ENCOUNTER = N_("No encounter is running in this channel. A GM starts one with `/init start`.")
 MAX_COUNT = 20
 GENERIC = "generic"
 #: RULES.md §1: CODA initiative adds the Swiftness reaction by default.
 CODA_INITIATIVE = "Swiftness"
 #: The sheet resource the tracker shows beside a combatant (damage from /coda attack).
 HEALTH = "Health"
-NOT_YOUR_TURN = (
-    "Only the GM, or the player whose combatant's turn it is, can {action} (" + WHO_IS_GM + ")."
-)
+NOT_YOUR_TURN = N_("Only the GM, or the player whose combatant's turn it is, can {action} ({who}).")
 
 
 #: A step run in a change's transaction after its event applied: (session, row, before, after).
@@ -70,6 +70,8 @@ class EncounterView:
     gm: bool = False
     #: Health (current, max) of the combatants played from a sheet that has it, by name.
     health: tuple[tuple[str, int, int | None], ...] = ()
+    #: Its starter's language: the tracker's when the channel has none (bot.public_language).
+    language: str | None = None
 
     def health_of(self, name: str) -> tuple[int, int | None] | None:
         return next(((cur, top) for n, cur, top in self.health if n == name), None)
@@ -80,7 +82,7 @@ class EncounterView:
 
     @property
     def system_title(self) -> str:
-        return SYSTEMS.get(self.state.system, "d20 (any system)")
+        return SYSTEMS.get(self.state.system) or _("d20 (any system)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,16 +134,19 @@ class InitOutcome:
             if (match := _NUMBERED.match(j.name)) and match.group(1).casefold() == key
         ]
         if self.action == "add" and numbered:
-            return (
-                f"⚠️ The initiator is `{initiator}`, and {', '.join(numbered)} are other names: "
-                "nobody loses their round-1 action. To strike the one who initiated, "
-                f"`/init remove` it and add it again alone as `{initiator}` (without `count`)."
+            return "⚠️ " + _(
+                "The initiator is `{initiator}`, and {names} are other names: nobody loses "
+                "their round-1 action. To strike the one who initiated, `/init remove` it and "
+                "add it again alone as `{initiator}` (without `count`).",
+                initiator=initiator,
+                names=", ".join(numbered),
             )
         starting = self.before is not None and not self.before.started and state.started
         if self.action == "next" and starting:
-            return (
-                f"⚠️ No combatant is called `{initiator}` (the initiator): nobody loses their "
-                "round-1 action."
+            return "⚠️ " + _(
+                "No combatant is called `{initiator}` (the initiator): nobody loses their "
+                "round-1 action.",
+                initiator=initiator,
             )
         return None
 
@@ -175,6 +180,7 @@ async def _view(
         status=row.status,
         gm=gm,
         health=await _health(session, state),
+        language=row.language,
     )
 
 
@@ -207,7 +213,7 @@ async def _health(session: AsyncSession, state: ini.Encounter) -> tuple:
 async def _require(session: AsyncSession, channel_id: int, *, lock: bool) -> InitiativeEncounter:
     row = await encounters.active(session, channel_id, for_update=lock)
     if row is None:
-        raise UserError(NO_ENCOUNTER)
+        raise UserError(_(NO_ENCOUNTER))
     return row
 
 
@@ -250,12 +256,19 @@ async def start(
     if attribute is not None:
         attribute = attribute.strip()[:64] or None
     if system is not None and canonical_system(system) not in {*SYSTEMS, GENERIC}:
-        raise UserError(f"Unknown system `{system}`. Systems: {', '.join(SYSTEMS)}, or {GENERIC}.")
+        raise UserError(
+            _(
+                "Unknown system `{system}`. Systems: {systems}, or {generic}.",
+                system=system,
+                systems=", ".join(SYSTEMS),
+                generic=GENERIC,
+            )
+        )
     async with db.unit_of_work() as session:
-        await require_gm(session, actor, "start an encounter")
+        await require_gm(session, actor, _("start an encounter"))
         if await encounters.active(session, actor.channel_id, for_update=True) is not None:
             raise UserError(
-                "An encounter is already running here. A GM ends it with `/init end` first."
+                _("An encounter is already running here. A GM ends it with `/init end` first.")
             )
         if system is None:
             system = (await channel_settings.read(session, actor.channel_id)).default_system
@@ -272,12 +285,13 @@ async def start(
             attribute=attribute,
             dice=dice,
             state=ini.to_dict(state),
+            language=current_language(),
         )
         try:
             await session.flush()
         except IntegrityError:
             # Another /init start won the race for this channel's one active encounter.
-            raise UserError("An encounter was just started in this channel.") from None
+            raise UserError(_("An encounter was just started in this channel.")) from None
         return InitOutcome(await _view(session, row, state, gm=True), "start")
 
 
@@ -315,8 +329,10 @@ def _log_roll(session: AsyncSession, actor: Actor, state: ini.Encounter, joined:
 def _check_surprise(state: ini.Encounter, stress: bool) -> None:
     if stress and canonical_system(state.system) not in ("h90", "coda"):
         raise UserError(
-            "Surprise changes initiative only in Hogwarts 1990 (a stress roll) and CODA "
-            "(one action fewer in round 1)."
+            _(
+                "Surprise changes initiative only in Hogwarts 1990 (a stress roll) and CODA "
+                "(one action fewer in round 1)."
+            )
         )
 
 
@@ -326,9 +342,14 @@ def _check_initiative_dice(dice: str) -> None:
     steps = cost(dice)
     if steps * MAX_COUNT > 2 * BUDGET:
         raise UserError(
-            f"`{dice[:60]}` is rolled for every combatant (up to {MAX_COUNT} in one `/init add`):"
-            f" keep it small, like `1d20+2` or `2d6kh1` (about {int(steps):,} steps each; at "
-            f"most {2 * BUDGET // MAX_COUNT:,})."
+            _(
+                "`{dice}` is rolled for every combatant (up to {count} in one `/init add`): keep "
+                "it small, like `1d20+2` or `2d6kh1` (about {steps} steps each; at most {most}).",
+                dice=dice[:60],
+                count=MAX_COUNT,
+                steps=decimal(int(steps), 0),
+                most=decimal(2 * BUDGET // MAX_COUNT, 0),
+            )
         )
 
 
@@ -352,7 +373,7 @@ async def join(
         _check_surprise(state, stress)
         sheet = await named_or_active(session, actor, character)
         if sheet.owner_id != actor.user_id:
-            await require_gm(session, actor, "enter another player's character")
+            await require_gm(session, actor, _("enter another player's character"))
         shown = ini.clean_name(name) if name is not None else sheet.name
         # A hidden holder of the name is renamed by the engine instead (never revealed).
         taken = next(
@@ -360,8 +381,11 @@ async def join(
         )
         if name is None and taken and (taken.owner_id, taken.character) != (sheet.owner_id, shown):
             raise UserError(
-                f"{shown} is already in the encounter: join with another `name` "
-                f"(e.g. `name:{shown} 2`)."
+                _(
+                    "{name} is already in the encounter: join with another `name` "
+                    "(e.g. `name:{name} 2`).",
+                    name=shown,
+                )
             )
         bonus = modifier + _sheet_bonus(row, state, sheet)
         rolled = _roll(dice, row, state, bonus, stress)
@@ -434,9 +458,9 @@ async def add(
     kept on the tracker (an NPC has no sheet).
     """
     if not 1 <= count <= MAX_COUNT:
-        raise UserError(f"Add 1 to {MAX_COUNT} combatants at a time.")
+        raise UserError(_("Add 1 to {count} combatants at a time.", count=MAX_COUNT))
     async with db.unit_of_work() as session:
-        row, state = await _gm_encounter(session, actor, "add combatants")
+        row, state = await _gm_encounter(session, actor, _("add combatants"))
         before = state
         _check_surprise(state, stress)
         joined: list[Joined] = []
@@ -522,10 +546,14 @@ async def _change(
             if not players_on_their_turn:
                 await require_gm(session, actor, action)
             elif current is None or current.owner_id != actor.user_id:
-                raise PermissionDenied(NOT_YOUR_TURN.format(action=action))
+                raise PermissionDenied(_(NOT_YOUR_TURN, action=action, who=_(WHO_IS_GM)))
             elif isinstance(event, ini.NamedEvent) and event.name.strip().casefold() != current.key:
                 raise PermissionDenied(
-                    f"On your turn you {action} for {current.name} only; the GM does it for others."
+                    _(
+                        "On your turn you {action} for {name} only; the GM does it for others.",
+                        action=action,
+                        name=current.name,
+                    )
                 )
         roller = None if dice is None else _roller(dice, row, state)
         new = ini.apply(state, event, dice, roller)
@@ -546,28 +574,28 @@ async def next_turn(db: Database, actor: Actor, *, dice: Dice | None = None) -> 
         db,
         actor,
         ini.Next(),
-        action="move to the next turn",
+        action=_("move to the next turn"),
         players_on_their_turn=True,
         dice=dice,
     )
 
 
 async def prev_turn(db: Database, actor: Actor) -> InitOutcome:
-    return await _change(db, actor, ini.Prev(), action="go back a turn")
+    return await _change(db, actor, ini.Prev(), action=_("go back a turn"))
 
 
 async def delay(db: Database, actor: Actor, *, dice: Dice | None = None) -> InitOutcome:
     return await _change(
-        db, actor, ini.Delay(), action="delay this turn", players_on_their_turn=True, dice=dice
+        db, actor, ini.Delay(), action=_("delay this turn"), players_on_their_turn=True, dice=dice
     )
 
 
 async def remove(db: Database, actor: Actor, *, name: str, dice: Dice | None = None) -> InitOutcome:
-    return await _change(db, actor, ini.Remove(name), action="remove combatants", dice=dice)
+    return await _change(db, actor, ini.Remove(name), action=_("remove combatants"), dice=dice)
 
 
 async def act(db: Database, actor: Actor, *, name: str) -> InitOutcome:
-    return await _change(db, actor, ini.Act(name), action="let a delayed combatant act")
+    return await _change(db, actor, ini.Act(name), action=_("let a delayed combatant act"))
 
 
 async def defend(
@@ -575,7 +603,7 @@ async def defend(
 ) -> InitOutcome:
     """A defensive roll (GM); ``protects``: a delayer dodging on behalf of another."""
     return await _change(
-        db, actor, ini.Defend(name, protects=protects), action="spend a turn on defence"
+        db, actor, ini.Defend(name, protects=protects), action=_("spend a turn on defence")
     )
 
 
@@ -591,12 +619,12 @@ async def add_condition(
 ) -> InitOutcome:
     """Put a condition on a combatant (GM), counting down at the start or end of its turns."""
     event = ini.AddCondition(name, condition=condition, rounds=rounds, note=note, tick=tick)
-    return await _change(db, actor, event, action="put conditions on combatants")
+    return await _change(db, actor, event, action=_("put conditions on combatants"))
 
 
 async def remove_condition(db: Database, actor: Actor, *, name: str, condition: str) -> InitOutcome:
     event = ini.RemoveCondition(name, condition=condition)
-    return await _change(db, actor, event, action="take conditions off combatants")
+    return await _change(db, actor, event, action=_("take conditions off combatants"))
 
 
 async def spend_action(
@@ -612,24 +640,24 @@ async def spend_action(
     spending its cost of the round's actions; its player on their turn, or the GM."""
     event = ini.SpendAction((name or "").strip(), action=kind, cost=cost)
     return await _change(
-        db, actor, event, action="spend actions", players_on_their_turn=True, then=then
+        db, actor, event, action=_("spend actions"), players_on_their_turn=True, then=then
     )
 
 
 async def set_health(db: Database, actor: Actor, *, name: str, value: int) -> InitOutcome:
     """The GM sets the Health the tracker keeps for a combatant without a sheet (an NPC)."""
     event = ini.SetHealth(name, value=value)
-    return await _change(db, actor, event, action="set Health on the tracker")
+    return await _change(db, actor, event, action=_("set Health on the tracker"))
 
 
 async def reveal(db: Database, actor: Actor, *, name: str) -> InitOutcome:
-    return await _change(db, actor, ini.Reveal(name), action="reveal combatants")
+    return await _change(db, actor, ini.Reveal(name), action=_("reveal combatants"))
 
 
 async def undo(db: Database, actor: Actor) -> InitOutcome:
     """Revert the encounter's last change (GM), any number of times back to its start."""
     async with db.unit_of_work() as session:
-        row, state = await _gm_encounter(session, actor, "undo initiative changes")
+        row, state = await _gm_encounter(session, actor, _("undo initiative changes"))
         new = ini.undo(state)
         _save(row, new)
         return InitOutcome(
@@ -643,7 +671,7 @@ async def undo(db: Database, actor: Actor) -> InitOutcome:
 async def check_end(db: Database, actor: Actor) -> EncounterView:
     """What ``/init end`` asks to confirm: the GM's own view of the running encounter."""
     async with db.unit_of_work(read_only=True) as session:
-        await require_gm(session, actor, "end the encounter")
+        await require_gm(session, actor, _("end the encounter"))
         row = await _require(session, actor.channel_id, lock=False)
         return await _view(session, row, ini.from_dict(row.state), gm=True)
 
@@ -651,7 +679,7 @@ async def check_end(db: Database, actor: Actor) -> EncounterView:
 async def end(db: Database, actor: Actor) -> InitOutcome:
     """End the channel's encounter (GM) and sum it up: rounds, and who acted how often."""
     async with db.unit_of_work() as session:
-        row, state = await _gm_encounter(session, actor, "end the encounter")
+        row, state = await _gm_encounter(session, actor, _("end the encounter"))
         new = ini.apply(state, ini.End())
         _save(row, new)
         encounters.close(row)

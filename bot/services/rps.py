@@ -14,6 +14,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.actor import Actor
 from bot.errors import PermissionDenied, UserError
+from bot.i18n import N_, _
 from bot.services import secrecy
 from bot.services.characters import (
     CharacterSheet,
@@ -86,7 +87,7 @@ def _modifier_parts(request: BaseRequest) -> tuple[str, ...]:
 def base_from(request: BaseRequest, sheet: CharacterSheet | None) -> Base:
     """Work out the Base (pure: the sheet, if needed, was read by the caller)."""
     if request.base is not None and request.from_sheet:
-        raise UserError("Give either a Base or an attribute/skill of your character, not both.")
+        raise UserError(_("Give either a Base or an attribute/skill of your character, not both."))
     extra = _modifier_parts(request)
     if request.base is not None:
         value = rps.modified_base(
@@ -95,14 +96,14 @@ def base_from(request: BaseRequest, sheet: CharacterSheet | None) -> Base:
         return Base(value, (f"Base {request.base}", *extra))
     if sheet is None or not request.from_sheet:
         raise UserError(
-            "Give `base` (a number), or an `attribute` or `skill` of your RPS character."
+            _("Give `base` (a number), or an `attribute` or `skill` of your RPS character.")
         )
     if request.skill is None:
         assert request.attribute is not None
         name, value = sheet.named_attribute(request.attribute)
         total = rps.attribute_base(value, difficulty=request.difficulty, modifier=request.modifier)
         return Base(total, (f"2 × {name} {value}", *extra), sheet.name)
-    stat = skill_stat(sheet, request.skill, request.attribute, instead="roll an attribute check")
+    stat = skill_stat(sheet, request.skill, request.attribute, instead=_("roll an attribute check"))
     total = rps.skill_base(
         stat.ranks, stat.attribute_value, difficulty=request.difficulty, modifier=request.modifier
     )
@@ -130,15 +131,24 @@ def skill_stat(
     found = sheet.find_skill(skill)
     if found is None:
         raise UserError(
-            f"{sheet.name} has no skill `{skill.strip()}`: add it with "
-            f"`/sheet skill name:{skill.strip()} ranks:… attribute:…`, or {instead}."
+            _(
+                "{character} has no skill `{skill}`: add it with "
+                "`/sheet skill name:{skill} ranks:… attribute:…`, or {instead}.",
+                character=sheet.name,
+                skill=skill.strip(),
+                instead=instead,
+            )
         )
     skill_name, entry = found
     parent = attribute or entry.attribute
     if parent is None:
         raise UserError(
-            f"{sheet.name}'s skill {skill_name} has no parent attribute: name one with the "
-            "`attribute` option, or set it with `/sheet skill … attribute:…`."
+            _(
+                "{character}'s skill {skill} has no parent attribute: name one with the "
+                "`attribute` option, or set it with `/sheet skill … attribute:…`.",
+                character=sheet.name,
+                skill=skill_name,
+            )
         )
     attribute_name, value = sheet.named_attribute(parent)
     return SkillStat(skill_name, entry.ranks, attribute_name, value)
@@ -188,7 +198,7 @@ async def check(
     async with db.unit_of_work() as session:
         if automatic and not await is_gm(session, actor):
             raise PermissionDenied(
-                "Only the channel's GM can grant an automatic success (no roll, SL 1)."
+                _("Only the channel's GM can grant an automatic success (no roll, SL 1).")
             )
         base = await _resolve_base(session, actor, request)
         result = rps.check(dice, base=base.value, forgo=forgo, automatic=automatic)
@@ -226,7 +236,7 @@ async def party_character(
     """A mentioned player's active character: the roller's own, or (GMs only) another's."""
     if user_id != actor.user_id:
         return await players_active_character(
-            session, actor, user_id, system=system, action="roll with"
+            session, actor, user_id, system=system, action=_("roll with")
         )
     try:
         return await active_character(session, actor, system=system)
@@ -245,7 +255,7 @@ def mentioned_user(text: str) -> int | None:
         return None
     user_id = int(match.group(1))
     if not 0 < user_id <= MAX_USER_ID:
-        raise UserError(f"`{text[:40]}` mentions nobody: pick a member from the list.")
+        raise UserError(_("`{text}` mentions nobody: pick a member from the list.", text=text[:40]))
     return user_id
 
 
@@ -259,20 +269,21 @@ class PartySpec:
 
 
 def parse_parties(
-    text: str, *, what: str = "Base", example: str = "Johnny:12, Franky:9, @alice"
+    text: str, *, what: str = N_("Base"), example: str = "Johnny:12, Franky:9, @alice"
 ) -> list[PartySpec]:
     """Read "Johnny:12, Franky:9, <@123>" (commas or semicolons; "name: number").
 
     Drama's working together reads its helpers with it too, where the number is Base dice.
     """
+    what = _(what)
     if len(text) > PARTIES_LENGTH:
-        raise UserError(f"The list is at most {PARTIES_LENGTH} characters.")
+        raise UserError(_("The list is at most {count} characters.", count=PARTIES_LENGTH))
     specs = []
     for raw in re.split(r"[,;\n]", text):
         item = raw.strip()
         if not item:
             continue
-        name, _, base_text = item.rpartition(":") if ":" in item else (item, "", "")
+        name, _colon, base_text = item.rpartition(":") if ":" in item else (item, "", "")
         name, base_text = name.strip(), base_text.strip()
         base: int | None = None
         if base_text:
@@ -280,20 +291,29 @@ def parse_parties(
                 base = int(base_text.replace("−", "-"))
             except ValueError:
                 raise UserError(
-                    f"`{item}`: the {what} after the colon must be a whole number."
+                    _(
+                        "`{item}`: the {what} after the colon must be a whole number.",
+                        item=item,
+                        what=what,
+                    )
                 ) from None
         user_id = mentioned_user(name)
         if user_id is not None:
             specs.append(PartySpec(None, base, user_id))
         elif base is None:
             raise UserError(
-                f"`{item}` needs a {what}, like `{name}:4` (or mention a player to roll "
-                "their active character)."
+                _(
+                    "`{item}` needs a {what}, like `{name}:4` (or mention a player to roll "
+                    "their active character).",
+                    item=item,
+                    what=what,
+                    name=name,
+                )
             )
         else:
             specs.append(PartySpec(name, base))
     if not specs:
-        raise UserError(f"List them, e.g. `{example}`.")
+        raise UserError(_("List them, e.g. `{example}`.", example=example))
     return specs
 
 
@@ -352,8 +372,12 @@ async def sustained_start(
         )
         if row.status == TaskStatus.IN_PROGRESS.value:
             raise UserError(
-                f"A sustained action is already in progress here (pool {row.pool}/{row.goal}): "
-                "roll it with `/rps sustained roll`, or end it with `/rps sustained abandon`."
+                _(
+                    "A sustained action is already in progress here (pool {pool}/{goal}): "
+                    "roll it with `/rps sustained roll`, or end it with `/rps sustained abandon`.",
+                    pool=row.pool,
+                    goal=row.goal,
+                )
             )
         row.guild_id, row.started_by, row.label, row.log = (
             actor.guild_id,
@@ -380,8 +404,10 @@ async def sustained_roll(
         row = await repo.get(session, actor.channel_id, for_update=True)
         if row is None or row.status != TaskStatus.IN_PROGRESS.value:
             raise UserError(
-                "No sustained action is in progress here: start one with "
-                "`/rps sustained start goal:…`."
+                _(
+                    "No sustained action is in progress here: start one with "
+                    "`/rps sustained start goal:…`."
+                )
             )
         base = await _resolve_base(session, actor, request)
         step = rps.sustained_check(dice, _task(row), base=base.value, forgo=forgo)
@@ -425,8 +451,10 @@ async def sustained_status(db: Database, actor: Actor) -> SustainedView:
         row = await repo.get(session, actor.channel_id)
         if row is None:
             raise UserError(
-                "There is no sustained action in this channel: start one with "
-                "`/rps sustained start goal:…`."
+                _(
+                    "There is no sustained action in this channel: start one with "
+                    "`/rps sustained start goal:…`."
+                )
             )
         return _view(row)
 
@@ -436,16 +464,22 @@ async def sustained_abandon(db: Database, actor: Actor) -> SustainedView:
     async with db.unit_of_work() as session:
         row = await repo.get(session, actor.channel_id, for_update=True)
         if row is None:
-            raise UserError("There is no sustained action in this channel to abandon.")
+            raise UserError(_("There is no sustained action in this channel to abandon."))
         if row.status != TaskStatus.IN_PROGRESS.value:
             # A finished action is kept for /rps sustained status until the next start.
             raise UserError(
-                f"This sustained action is already {row.status}: there is nothing to abandon. "
-                "Start a new one with `/rps sustained start`."
+                _(
+                    "This sustained action is already {status}: there is nothing to abandon. "
+                    "Start a new one with `/rps sustained start`.",
+                    status=_(TaskStatus(row.status).label),
+                )
             )
         if row.started_by != actor.user_id and not await is_gm(session, actor):
             raise PermissionDenied(
-                "Only whoever started this sustained action, or the channel's GM, can abandon it."
+                _(
+                    "Only whoever started this sustained action, or the channel's GM, can "
+                    "abandon it."
+                )
             )
         view = replace(_view(row), abandoned=True)
         await repo.delete(session, row)

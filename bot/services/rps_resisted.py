@@ -21,6 +21,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.actor import Actor
 from bot.errors import PermissionDenied, UserError
+from bot.i18n import N_, _
 from bot.services import offload, secrecy, side_requests
 from bot.services.characters import active_character
 from bot.services.permissions import is_gm
@@ -133,15 +134,21 @@ async def _party(
         if spec.base is not None:
             return f"<@{spec.user_id}>", Base(spec.base, (f"Base {spec.base}",))
         raise UserError(
-            f"<@{spec.user_id}> has no active RPS character here to roll with: give their Base "
-            f"instead, like `<@{spec.user_id}>:12`."
+            _(
+                "{player} has no active RPS character here to roll with: give their Base "
+                "instead, like `{player}:12`.",
+                player=f"<@{spec.user_id}>",
+            )
         )
     if spec.base is not None:
         return sheet.name, Base(spec.base, (f"Base {spec.base}",), sheet.name)
     if not request.from_sheet:
         raise UserError(
-            f"Say which `attribute` or `skill` <@{spec.user_id}> rolls, "
-            f"or give their Base, like `<@{spec.user_id}>:12`."
+            _(
+                "Say which `attribute` or `skill` {player} rolls, or give their Base, "
+                "like `{player}:12`.",
+                player=f"<@{spec.user_id}>",
+            )
         )
     return sheet.name, base_from(request, sheet)
 
@@ -161,15 +168,17 @@ async def _ask(
 ) -> PartsRequest:
     """Roll the parties the caller may roll (in the order given), store them, and ask each
     mentioned player for their part. Nothing of their sheets is read here."""
-    side_requests.refuse_secret(secret, "the players asked")
+    side_requests.refuse_secret(secret, _("the players asked"))
     if not request.from_sheet:
         raise UserError(
-            "Say which `attribute` or `skill` the players you mention roll (each rolls it from "
-            "their own sheet), or give their Base, like `@bob:12`."
+            _(
+                "Say which `attribute` or `skill` the players you mention roll (each rolls it "
+                "from their own sheet), or give their Base, like `@bob:12`."
+            )
         )
     asked = [s.user_id for s in specs if s.user_id is not None and s.base is None]
     if len(set(asked)) != len(asked):
-        raise UserError("Each player can be named only once; each rolls once per round.")
+        raise UserError(_("Each player can be named only once; each rolls once per round."))
     asked_others = side_requests.check_asked(
         [user for user in asked if user != actor.user_id], actor
     )
@@ -225,20 +234,26 @@ async def _ask(
         },
         announce={
             "roller": own or actor.display_name,
-            "what": "a resisted action" + (f" with {', '.join(known)}" if known else ""),
-            "rolls": _rolls(request),
+            "what": N_("a resisted action with {names}") if known else N_("a resisted action"),
+            "what_params": {"names": ", ".join(known)} if known else {},
+            **_rolls(request),
             "label": label,
         },
         now=now,
     )
 
 
-def _rolls(request: BaseRequest) -> str:
-    if request.skill:
-        return f"skill {request.skill}" + (
-            f" with {request.attribute}" if request.attribute else ""
-        )
-    return f"2 × {request.attribute}"
+def _rolls(request: BaseRequest) -> dict[str, Any]:
+    """What the players asked roll, as the request's line says it: a template and its
+    values (translated where the line is drawn)."""
+    if request.skill and request.attribute:
+        rolls = N_("skill {skill} with {attribute}")
+    elif request.skill:
+        rolls = N_("skill {skill}")
+    else:
+        rolls = "2 × {attribute}"
+    params = {"skill": request.skill, "attribute": request.attribute}
+    return {"rolls": rolls, "rolls_params": {k: v for k, v in params.items() if v is not None}}
 
 
 async def roll_their_part(
@@ -265,7 +280,8 @@ async def roll_their_part(
             "source": " + ".join(base.parts),
             "faces": recording.faces,
             "by": actor.display_name,
-            "shown": f"(Base {base.value}) SL {number(check.success_level)}",
+            "shown": N_("(Base {base}) SL {level}"),
+            "shown_params": {"base": base.value, "level": number(check.success_level)},
         }
         if not side_requests.answer(request, actor, part):
             roll_log.add(

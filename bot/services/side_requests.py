@@ -18,6 +18,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.actor import Actor
 from bot.errors import PermissionDenied, UserError
+from bot.i18n import _
 from bot.storage.models import SideRequest
 from bot.storage.repositories import side_requests as repo
 
@@ -51,8 +52,11 @@ def refuse_secret(secret: bool, whom: str) -> None:
     to be secret is refused; a GM can still roll both sides secretly."""
     if secret:
         raise UserError(
-            f"A secret roll cannot wait for {whom}: leave `secret` off, or ask a GM to roll "
-            "both sides."
+            _(
+                "A secret roll cannot wait for {whom}: leave `secret` off, or ask a GM to roll "
+                "both sides.",
+                whom=whom,
+            )
         )
 
 
@@ -94,18 +98,24 @@ async def claim(
     """
     request = await repo.get_for_update(session, request_id)
     if request is None or request.kind != kind or request.channel_id != actor.channel_id:
-        raise RequestClosed("This roll can no longer be answered.")
+        raise RequestClosed(_("This roll can no longer be answered."))
     if request.addressed_id != actor.user_id:
         raise PermissionDenied(
-            f"Only <@{request.addressed_id}> can roll this side: it is their character."
+            _(
+                "Only {player} can roll this side: it is their character.",
+                player=f"<@{request.addressed_id}>",
+            )
         )
     if request.state != PENDING:
-        raise RequestClosed("This side has already been rolled.")
+        raise RequestClosed(_("This side has already been rolled."))
     if now > request.expires_at:
         minutes = int(WINDOW.total_seconds() // 60)
         raise RequestClosed(
-            f"Too late: this challenge lapsed (a side is rolled within {minutes} minutes). "
-            "Ask for a new one.",
+            _(
+                "Too late: this challenge lapsed (a side is rolled within {minutes} minutes). "
+                "Ask for a new one.",
+                minutes=minutes,
+            ),
             lapsed=True,
         )
     request.state = DONE
@@ -138,6 +148,12 @@ class PartsRequest:
     #: Parts already in: player id, their character's name (user text) and what it rolled
     #: (the bot's words, e.g. "Base 8, SL 4").
     answered: tuple[tuple[int, str, str], ...] = ()
+    #: ``what``, ``rolls`` and each answer's words are English templates (``N_``) filled
+    #: from these parameters, translated where the line is drawn (in the line's language,
+    #: not the presser's); None: plain text stored as it is shown (requests stored before).
+    what_params: dict[str, Any] | None = None
+    rolls_params: dict[str, Any] | None = None
+    answered_params: tuple[dict[str, Any] | None, ...] = ()
 
     @property
     def waiting_for(self) -> tuple[int, ...]:
@@ -156,11 +172,14 @@ def check_asked(asked: list[int], actor: Actor) -> tuple[int, ...]:
     """The players to ask, each once; never the roller; at most :data:`MAX_ASKED`."""
     unique = tuple(dict.fromkeys(asked))
     if actor.user_id in unique:
-        raise UserError("You roll your own part now: the players asked are the others.")
+        raise UserError(_("You roll your own part now: the players asked are the others."))
     if len(unique) > MAX_ASKED:
         raise UserError(
-            f"One roll can ask at most {MAX_ASKED} other players to roll their part; ask a GM "
-            "to run a bigger one."
+            _(
+                "One roll can ask at most {count} other players to roll their part; ask a GM "
+                "to run a bigger one.",
+                count=MAX_ASKED,
+            )
         )
     return unique
 
@@ -211,6 +230,9 @@ def parts_request(request: SideRequest) -> PartsRequest:
             (int(user), str(answer["name"]), str(answer.get("shown", "")))
             for user, answer in answers.items()
         ),
+        what_params=announce.get("what_params"),
+        rolls_params=announce.get("rolls_params"),
+        answered_params=tuple(answer.get("shown_params") for answer in answers.values()),
     )
 
 
@@ -226,20 +248,25 @@ async def claim_part(
     """
     request = await repo.get_for_update(session, request_id)
     if request is None or request.kind != kind or request.channel_id != actor.channel_id:
-        raise RequestClosed("This roll can no longer be answered.")
+        raise RequestClosed(_("This roll can no longer be answered."))
     asked = [int(user) for user in request.options.get("asked", ())]
     if actor.user_id not in asked:
         whom = ", ".join(f"<@{user}>" for user in asked)
-        raise PermissionDenied(f"Only {whom} can roll a part of this: it is their characters'.")
+        raise PermissionDenied(
+            _("Only {whom} can roll a part of this: it is their characters'.", whom=whom)
+        )
     if request.state != PENDING:
-        raise RequestClosed("Every part of this roll has already been rolled.")
+        raise RequestClosed(_("Every part of this roll has already been rolled."))
     if str(actor.user_id) in (request.answers or {}):
-        raise UserError("You have rolled your part already; the others are still awaited.")
+        raise UserError(_("You have rolled your part already; the others are still awaited."))
     if now > request.expires_at:
         minutes = int(WINDOW.total_seconds() // 60)
         raise RequestClosed(
-            f"Too late: this roll lapsed (parts are rolled within {minutes} minutes). "
-            "Ask for a new one.",
+            _(
+                "Too late: this roll lapsed (parts are rolled within {minutes} minutes). "
+                "Ask for a new one.",
+                minutes=minutes,
+            ),
             lapsed=True,
         )
     return request
@@ -264,13 +291,17 @@ def distinct_name(name: str, taken: set[str], player: str, *, limit: int) -> str
         candidate = name[: limit - len(suffix)] + suffix
         if candidate.casefold() not in taken:
             return candidate
-    raise UserError(f"{name} is named twice: each one rolls once.")  # more names than parts
+    raise UserError(
+        _("{name} is named twice: each one rolls once.", name=name)
+    )  # more names than parts
 
 
 def names_and(names: list[str]) -> str:
     """Who rolled, for a result's footer: "alice, bob and carol" (each once)."""
     unique = list(dict.fromkeys(names))
-    return unique[0] if len(unique) == 1 else ", ".join(unique[:-1]) + " and " + unique[-1]
+    if len(unique) == 1:
+        return unique[0]
+    return _("{names} and {last}", names=", ".join(unique[:-1]), last=unique[-1])
 
 
 def answers_of(request: SideRequest) -> dict[int, dict[str, Any]]:

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from engine.errors import N_
 from engine.initiative.errors import NotAllowedNow
 from engine.initiative.events import SpendAction
 from engine.initiative.state import Combatant, Encounter
 from engine.systems import coda
 from engine.systems.coda_actions import Spend, spend
 from engine.systems.coda_degrees import CodaError
+from engine.wording import Translate, english
 
 __all__ = [
     "ActionBudget",
@@ -39,23 +41,32 @@ class ActionBudget:
         """
         return coda.action_penalty(action=action, cost=cost, allowance=self.free)
 
-    def left_label(self, spent: int) -> str:
-        """E.g. ``1 of 2 actions left · next −0`` / ``0 of 2 actions left · next −5``."""
+    def left_label(self, spent: int, translate: Translate = english) -> str:
+        """E.g. ``1 of 2 actions left · next −0`` / ``0 of 2 actions left · next −5``
+        (``translate``: the bot's ``_``, see :mod:`engine.wording`)."""
         left = max(0, self.free - spent)
         penalty = coda.EXTRA_ACTION_PENALTY * max(0, spent + 1 - self.free)
-        note = " (surprised)" if self.surprised else ""
-        nxt = f" · next −{penalty}" if penalty else ""
-        return f"{left} of {self.free} actions left{note}{nxt}"
+        note = " " + translate(N_("(surprised)")) if self.surprised else ""
+        nxt = " · " + translate(N_("next −{penalty}"), penalty=penalty) if penalty else ""
+        text = translate(N_("{left} of {free} actions left"), left=left, free=self.free)
+        return f"{text}{note}{nxt}"
 
     @property
     def label(self) -> str:
         """E.g. ``2 actions · 3rd −5, 4th −10``."""
-        plural = "action" if self.free == 1 else "actions"
+        return self.label_in(english)
+
+    def label_in(self, translate: Translate) -> str:
+        """:attr:`label` in the language of ``translate``."""
         extra = ", ".join(
-            f"{_ordinal(self.free + k)} −{self.penalty(self.free + k)}" for k in (1, 2)
+            f"{_ordinal(self.free + k, translate)} −{self.penalty(self.free + k)}" for k in (1, 2)
         )
-        note = " (surprised)" if self.surprised else ""
-        return f"{self.free} {plural}{note} · {extra}"
+        if self.free == 1:
+            text = translate(N_("1 action"))
+        else:
+            text = translate(N_("{count} actions"), count=self.free)
+        note = " " + translate(N_("(surprised)")) if self.surprised else ""
+        return f"{text}{note} · {extra}"
 
 
 def action_budget(state: Encounter, combatant: Combatant) -> ActionBudget:
@@ -68,14 +79,14 @@ def action_budget(state: Encounter, combatant: Combatant) -> ActionBudget:
 def action_spend(state: Encounter, combatant: Combatant, action: str, cost: int | None) -> Spend:
     """What ``action`` costs ``combatant`` now (RULES.md §1, Tables 9-9 to 9-11)."""
     if state.system != "coda":
-        raise NotAllowedNow("Actions per round are CODA's: this encounter is not a CODA one.")
+        raise NotAllowedNow(N_("Actions per round are CODA's: this encounter is not a CODA one."))
     if not state.started:
-        raise NotAllowedNow("The encounter has not started yet: actions are spent in a round.")
+        raise NotAllowedNow(N_("The encounter has not started yet: actions are spent in a round."))
     free = action_budget(state, combatant).free
     try:
         return spend(spent=combatant.actions, allowance=free, action=action, cost=cost)
     except CodaError as error:
-        raise NotAllowedNow(str(error)) from None
+        raise NotAllowedNow(error.template, **error.params) from None
 
 
 def spend_action(state: Encounter, event: SpendAction) -> Encounter:
@@ -86,15 +97,17 @@ def spend_action(state: Encounter, event: SpendAction) -> Encounter:
     elif state.current is not None:
         target = state.current
     else:
-        raise NotAllowedNow("Nobody is up: name the combatant who acts.")
+        raise NotAllowedNow(N_("Nobody is up: name the combatant who acts."))
     cost = action_spend(state, target, event.action, event.cost)
     spent = replace(target, actions=cost.spent_after)
     return replace(state, order=tuple(spent if c is target else c for c in state.order))
 
 
-def _ordinal(n: int) -> str:
-    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-    return f"{n}{suffix}"
+def _ordinal(n: int, translate: Translate = english) -> str:
+    if 10 <= n % 100 <= 20:
+        return translate(N_("{n}th"), n=n)
+    template = {1: N_("{n}st"), 2: N_("{n}nd"), 3: N_("{n}rd")}.get(n % 10, N_("{n}th"))
+    return translate(template, n=n)
 
 
 @dataclass(frozen=True, slots=True)

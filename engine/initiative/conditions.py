@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from engine.errors import N_
 from engine.initiative.errors import NotAllowedNow
 from engine.initiative.events import AddCondition, RemoveCondition
 from engine.initiative.state import (
@@ -40,16 +41,19 @@ def add_condition(state: Encounter, event: AddCondition) -> Encounter:
         or not 1 <= rounds <= MAX_CONDITION_ROUNDS
     ):
         raise NotAllowedNow(
-            f"A condition lasts 1 to {MAX_CONDITION_ROUNDS} rounds (or until removed)."
+            N_("A condition lasts 1 to {high} rounds (or until removed)."),
+            high=MAX_CONDITION_ROUNDS,
         )
     if event.tick not in TICKS:
-        raise NotAllowedNow("A condition counts down at the start or at the end of a turn.")
+        raise NotAllowedNow(N_("A condition counts down at the start or at the end of a turn."))
     note = " ".join(str(event.note).split())[:MAX_NOTE_LENGTH]
     if note and not note.isprintable():
-        raise NotAllowedNow("A condition's note holds characters that cannot be shown.")
+        raise NotAllowedNow(N_("A condition's note holds characters that cannot be shown."))
     kept = tuple(c for c in target.conditions if c.key != name.casefold())
     if len(kept) >= MAX_CONDITIONS:
-        raise NotAllowedNow(f"A combatant carries at most {MAX_CONDITIONS} conditions.")
+        raise NotAllowedNow(
+            N_("A combatant carries at most {high} conditions."), high=MAX_CONDITIONS
+        )
     condition = Condition(name=name, rounds=rounds, note=note, tick=event.tick)
     return _replaced(state, target, replace(target, conditions=(*kept, condition)))
 
@@ -59,9 +63,18 @@ def remove_condition(state: Encounter, event: RemoveCondition) -> Encounter:
     key = event.condition.strip().casefold()
     kept = tuple(c for c in target.conditions if c.key != key)
     if len(kept) == len(target.conditions):
-        having = ", ".join(c.name for c in target.conditions) or "none"
+        having = ", ".join(c.name for c in target.conditions)
+        if not having:
+            raise NotAllowedNow(
+                N_("{name} has no condition {condition} (conditions: none)."),
+                name=target.name,
+                condition=repr(event.condition.strip()),
+            )
         raise NotAllowedNow(
-            f"{target.name} has no condition {event.condition.strip()!r} (conditions: {having})."
+            N_("{name} has no condition {condition} (conditions: {having})."),
+            name=target.name,
+            condition=repr(event.condition.strip()),
+            having=having,
         )
     return _replaced(state, target, replace(target, conditions=kept))
 

@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import replace
 
 from engine.dice import Dice
+from engine.errors import N_
 from engine.initiative.errors import (
     DuplicateCombatant,
     EncounterEnded,
@@ -54,7 +55,7 @@ def apply(
     the state passed in is never changed.
     """
     if state.ended:
-        raise EncounterEnded("This encounter has ended; start a new one (or undo the end).")
+        raise EncounterEnded(N_("This encounter has ended; start a new one (or undo the end)."))
     if isinstance(event, Add):
         event = _resolve_add(state, event, dice)
     elif _needs_reroll(state, event):
@@ -82,7 +83,7 @@ def _needs_reroll(state: Encounter, event: Event) -> bool:
 def undo(state: Encounter) -> Encounter:
     """The exact state before the last applied event (ended encounters included)."""
     if not state.log:
-        raise NothingToUndo("Nothing to undo: this is the start of the encounter.")
+        raise NothingToUndo(N_("Nothing to undo: this is the start of the encounter."))
     earlier = _replay(_start(state), state.log[:-1])
     return replace(earlier, base=state.base, log=state.log[:-1])
 
@@ -106,9 +107,13 @@ def _resolve_add(state: Encounter, event: Add, dice: Dice | None) -> Add:
     key = name.casefold()
     state = make_room(state, name, hidden=event.hidden)
     if any(c.key == key for c in state.combatants):
-        raise DuplicateCombatant(f"{name!r} is already in the encounter; pick another name.")
+        raise DuplicateCombatant(
+            N_("{name} is already in the encounter; pick another name."), name=repr(name)
+        )
     if len(state.combatants) >= MAX_COMBATANTS:
-        raise TooManyCombatants(f"An encounter holds at most {MAX_COMBATANTS} combatants.")
+        raise TooManyCombatants(
+            N_("An encounter holds at most {high} combatants."), high=MAX_COMBATANTS
+        )
     _check_total(event.total)
     character = event.character
     if character is not None:
@@ -123,9 +128,9 @@ def _resolve_add(state: Encounter, event: Add, dice: Dice | None) -> Add:
 
 def _check_total(total: object) -> None:
     if isinstance(total, bool) or not isinstance(total, int):
-        raise NotAllowedNow("An initiative total must be a whole number.")
+        raise NotAllowedNow(N_("An initiative total must be a whole number."))
     if not -MAX_TOTAL <= total <= MAX_TOTAL:
-        raise NotAllowedNow(f"An initiative total must be within ±{MAX_TOTAL}.")
+        raise NotAllowedNow(N_("An initiative total must be within ±{high}."), high=MAX_TOTAL)
 
 
 def default_roller(state: Encounter, dice: Dice) -> Roller:

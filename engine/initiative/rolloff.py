@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from engine.dice import Dice
+from engine.errors import N_
 from engine.initiative.errors import NotAllowedNow
 from engine.systems import coda, hogwarts1990
 
@@ -59,5 +60,5 @@ def roll_off(
                 theirs[contender] = (*now, roll_off_value(system, dice))
         mine = (*mine, roll_off_value(system, dice))
     else:
-        raise NotAllowedNow("The roll-off did not settle; the dice source looks broken.")
+        raise NotAllowedNow(N_("The roll-off did not settle; the dice source looks broken."))
     return ((name, mine), *theirs.items())

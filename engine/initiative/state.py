@@ -11,7 +11,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
+from engine.errors import N_
 from engine.initiative.errors import InvalidName, UnknownCombatant
+from engine.wording import Translate, english
 
 __all__ = [
     "MAX_COMBATANTS",
@@ -60,11 +62,26 @@ class Condition:
 
     @property
     def label(self) -> str:
-        """``Stunned (2 rounds, at start)`` / ``Prone``."""
+        """``Stunned (2 rounds, ticks at start)`` / ``Prone``."""
+        return self.label_in(english)
+
+    def label_in(self, translate: Translate) -> str:
+        """:attr:`label` in the language of ``translate`` (see :mod:`engine.wording`)."""
         if self.rounds is None:
             return self.name
-        plural = "round" if self.rounds == 1 else "rounds"
-        return f"{self.name} ({self.rounds} {plural}, ticks at {self.tick})"
+        if self.tick == "end":
+            template = (
+                N_("{name} (1 round, ticks at end)")
+                if self.rounds == 1
+                else N_("{name} ({rounds} rounds, ticks at end)")
+            )
+        else:
+            template = (
+                N_("{name} (1 round, ticks at start)")
+                if self.rounds == 1
+                else N_("{name} ({rounds} rounds, ticks at start)")
+            )
+        return translate(template, name=self.name, rounds=self.rounds)
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,9 +171,16 @@ class Encounter:
         for combatant in self.order:
             if combatant.key == key:
                 return combatant
-        names = ", ".join(c.name for c in self.order) or "nobody yet"
+        names = ", ".join(c.name for c in self.order)
+        if not names:
+            raise UnknownCombatant(
+                N_("No combatant is called {name} (in the encounter: nobody yet)."),
+                name=repr(name.strip()),
+            )
         raise UnknownCombatant(
-            f"No combatant is called {name.strip()!r} (in the encounter: {names})."
+            N_("No combatant is called {name} (in the encounter: {names})."),
+            name=repr(name.strip()),
+            names=names,
         )
 
     def is_delayed(self, name: str) -> bool:
@@ -171,15 +195,19 @@ class Encounter:
 def clean_name(name: str) -> str:
     """The name as stored (outer spaces removed), or :class:`InvalidName` saying why not."""
     if not isinstance(name, str):
-        raise InvalidName("A combatant name must be text.")
+        raise InvalidName(N_("A combatant name must be text."))
     cleaned = " ".join(name.split())
     if not cleaned:
-        raise InvalidName("A combatant needs a name (1 to 64 characters).")
+        raise InvalidName(
+            N_("A combatant needs a name (1 to {high} characters)."), high=MAX_NAME_LENGTH
+        )
     if len(cleaned) > MAX_NAME_LENGTH:
         raise InvalidName(
-            f"A combatant name has at most {MAX_NAME_LENGTH} characters; "
-            f"{cleaned[:20]!r}… has {len(cleaned)}."
+            N_("A combatant name has at most {high} characters; {start}… has {length}."),
+            high=MAX_NAME_LENGTH,
+            start=repr(cleaned[:20]),
+            length=len(cleaned),
         )
     if not cleaned.isprintable():
-        raise InvalidName(f"{cleaned!r} holds characters that cannot be shown.")
+        raise InvalidName(N_("{name} holds characters that cannot be shown."), name=repr(cleaned))
     return cleaned

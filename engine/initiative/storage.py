@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
+from engine.errors import N_
 from engine.initiative.errors import InitiativeError
 from engine.initiative.events import EVENT_TYPES, Add, Event
 from engine.initiative.state import Combatant, Condition, Encounter
@@ -51,7 +52,9 @@ def event_from_dict(data: Mapping[str, Any]) -> Event:
     try:
         cls = EVENT_TYPES[data["type"]]
     except KeyError:
-        raise InitiativeError(f"Unknown initiative event {data.get('type')!r}.") from None
+        raise InitiativeError(
+            N_("Unknown initiative event {kind}."), kind=repr(data.get("type"))
+        ) from None
     values = {f.name: data[f.name] for f in dataclasses.fields(cls) if f.name in data}
     if cls is Add and values.get("tiebreaks") is not None:
         values["tiebreaks"] = tuple((name, tuple(dice)) for name, dice in values["tiebreaks"])
@@ -103,13 +106,17 @@ def to_dict(state: Encounter) -> dict[str, Any]:
 def from_dict(data: Mapping[str, Any]) -> Encounter:
     """The encounter :func:`to_dict` stored; a malformed record raises :class:`InitiativeError`."""
     if data.get("version") != STATE_VERSION:
-        raise InitiativeError(f"Stored encounter has version {data.get('version')!r}.")
+        raise InitiativeError(
+            N_("Stored encounter has version {version}."), version=repr(data.get("version"))
+        )
     try:
         state = _core_from_dict(data)
         base = None if data.get("base") is None else _core_from_dict(data["base"])
         log = tuple(event_from_dict(e) for e in data.get("log", ()))
     except (KeyError, TypeError, ValueError) as error:
-        raise InitiativeError(f"Stored encounter is malformed ({error}).") from None
+        raise InitiativeError(
+            N_("Stored encounter is malformed ({error})."), error=str(error)
+        ) from None
     _check(state)
     return replace(state, base=base, log=log)
 
@@ -118,6 +125,6 @@ def _check(state: Encounter) -> None:
     """The invariants every reachable state keeps (also asserted by the tests)."""
     keys = [c.key for c in state.combatants]
     if len(set(keys)) != len(keys):
-        raise InitiativeError("Stored encounter has two combatants with one name.")
+        raise InitiativeError(N_("Stored encounter has two combatants with one name."))
     if state.turn is not None and not 0 <= state.turn < len(state.order):
-        raise InitiativeError("Stored encounter's turn points outside its order.")
+        raise InitiativeError(N_("Stored encounter's turn points outside its order."))

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from engine.errors import N_
 from engine.initiative.budget import spend_action
 from engine.initiative.conditions import add_condition, remove_condition, tick
 from engine.initiative.errors import NotAllowedNow
@@ -42,6 +43,7 @@ from engine.initiative.events import (
 from engine.initiative.health import check_health, set_health
 from engine.initiative.names import make_room
 from engine.initiative.state import Combatant, Encounter
+from engine.wording import Translate, english
 
 __all__ = ["eligible", "new_round_needed", "position", "skip_reason", "step"]
 
@@ -148,16 +150,22 @@ def eligible(combatant: Combatant, round_: int) -> bool:
     return combatant.delaying is None or combatant.delaying < round_
 
 
-def skip_reason(state: Encounter, combatant: Combatant) -> str | None:
-    """Why a combatant gets no turn this round when the pointer reaches it, or None."""
+def skip_reason(
+    state: Encounter, combatant: Combatant, translate: Translate = english
+) -> str | None:
+    """Why a combatant gets no turn this round when the pointer reaches it, or None
+    (``translate``: the bot's ``_`` for the player's language, see :mod:`engine.wording`)."""
     if combatant.delaying is not None:
         if combatant.delaying < state.round:
-            return f"delaying (since round {combatant.delaying}; ends at this place)"
-        return "delaying"
+            return translate(
+                N_("delaying (since round {round}; ends at this place)"),
+                round=combatant.delaying,
+            )
+        return translate(N_("delaying"))
     if state.started and state.round == 1 and combatant.initiator:
-        return "no action in round 1 (initiated)"
+        return translate(N_("no action in round 1 (initiated)"))
     if combatant.defended:
-        return "defended this round"
+        return translate(N_("defended this round"))
     return None
 
 
@@ -204,7 +212,7 @@ def _advance(
 
 def _next(state: Encounter, rerolls: Rerolls | None) -> Encounter:
     if not state.order:
-        raise NotAllowedNow("Nobody is in the encounter yet: join or add combatants first.")
+        raise NotAllowedNow(N_("Nobody is in the encounter yet: join or add combatants first."))
     order = list(state.order)
     start = None
     if state.turn is not None:
@@ -215,9 +223,9 @@ def _next(state: Encounter, rerolls: Rerolls | None) -> Encounter:
 
 def _prev(state: Encounter) -> Encounter:
     if not state.started:
-        raise NotAllowedNow("The encounter has not started yet: nothing to go back to.")
+        raise NotAllowedNow(N_("The encounter has not started yet: nothing to go back to."))
     if state.turn is None:
-        raise NotAllowedNow("There is no current turn to go back from.")
+        raise NotAllowedNow(N_("There is no current turn to go back from."))
     order = list(state.order)
     leaving = order[state.turn]
     order[state.turn] = replace(leaving, acted=False, turns=max(0, leaving.turns - 1))
@@ -225,7 +233,7 @@ def _prev(state: Encounter) -> Encounter:
         if order[index].acted and eligible(order[index], state.round):
             return replace(state, order=tuple(order), turn=index)
     if state.round <= 1:
-        raise NotAllowedNow("This is the first turn of the encounter: nothing to go back to.")
+        raise NotAllowedNow(N_("This is the first turn of the encounter: nothing to go back to."))
     # Into the previous round, at its last turn: everyone's turn in it has come.
     round_ = state.round - 1
     # A delay begun in the round left behind is one of its flags: it is lost with them.
@@ -236,12 +244,12 @@ def _prev(state: Encounter) -> Encounter:
     for index in range(len(order) - 1, -1, -1):
         if eligible(order[index], round_):
             return replace(state, order=tuple(order), turn=index, round=round_)
-    raise NotAllowedNow("This is the first turn of the encounter: nothing to go back to.")
+    raise NotAllowedNow(N_("This is the first turn of the encounter: nothing to go back to."))
 
 
 def _delay(state: Encounter, rerolls: Rerolls | None) -> Encounter:
     if state.turn is None:
-        raise NotAllowedNow("There is no current turn to delay.")
+        raise NotAllowedNow(N_("There is no current turn to delay."))
     order = list(state.order)
     # Stepping out gives the turn back: it is taken when the combatant acts.
     leaving = order[state.turn]
@@ -254,9 +262,11 @@ def _delay(state: Encounter, rerolls: Rerolls | None) -> Encounter:
 def _act(state: Encounter, name: str) -> Encounter:
     acting = state.find(name)  # raises for an unknown name
     if acting.delaying is None:
-        raise NotAllowedNow(f"{acting.name} is not delaying; only a delayed combatant can act.")
+        raise NotAllowedNow(
+            N_("{name} is not delaying; only a delayed combatant can act."), name=acting.name
+        )
     if state.round == 1 and acting.initiator:
-        raise NotAllowedNow(f"{acting.name} initiated: no action in round 1.")
+        raise NotAllowedNow(N_("{name} initiated: no action in round 1."), name=acting.name)
     order = list(state.order)
     index = order.index(acting)
     del order[index]
@@ -277,7 +287,9 @@ def _defend(state: Encounter, name: str, protects: str | None) -> Encounter:
     if protected is combatant:
         protected = None
     if not state.started:
-        raise NotAllowedNow("No round is under way: a defensive roll uses up a turn in a round.")
+        raise NotAllowedNow(
+            N_("No round is under way: a defensive roll uses up a turn in a round.")
+        )
     index = state.order.index(combatant)
     order = list(state.order)
     if combatant.delaying is not None:
@@ -288,21 +300,24 @@ def _defend(state: Encounter, name: str, protects: str | None) -> Encounter:
         return replace(state, order=tuple(order))
     if protected is not None:
         raise NotAllowedNow(
-            f"{combatant.name} is not delaying: only a delaying combatant may dodge on behalf "
-            "of another."
+            N_("{name} is not delaying: only a delaying combatant may dodge on behalf of another."),
+            name=combatant.name,
         )
     if state.turn is None:
-        raise NotAllowedNow("No turn is under way: a defensive roll uses up a turn in a round.")
+        raise NotAllowedNow(N_("No turn is under way: a defensive roll uses up a turn in a round."))
     if index == state.turn:
         raise NotAllowedNow(
-            f"It is {combatant.name}'s turn now; a defensive roll uses up a turn not yet taken."
+            N_("It is {name}'s turn now; a defensive roll uses up a turn not yet taken."),
+            name=combatant.name,
         )
     if combatant.defended:
-        raise NotAllowedNow(f"{combatant.name} has already defended this round.")
+        raise NotAllowedNow(N_("{name} has already defended this round."), name=combatant.name)
     if combatant.acted or index < state.turn:
-        raise NotAllowedNow(f"{combatant.name}'s turn this round has passed.")
+        raise NotAllowedNow(N_("{name}'s turn this round has passed."), name=combatant.name)
     if state.round == 1 and combatant.initiator:
-        raise NotAllowedNow(f"{combatant.name} initiated: no action (so no defence) in round 1.")
+        raise NotAllowedNow(
+            N_("{name} initiated: no action (so no defence) in round 1."), name=combatant.name
+        )
     order[index] = replace(combatant, defended=True)
     return replace(state, order=tuple(order))
 
@@ -353,6 +368,6 @@ def _remove(state: Encounter, name: str, rerolls: Rerolls | None) -> Encounter:
 def _reveal(state: Encounter, name: str) -> Encounter:
     combatant = state.find(name)
     if not combatant.hidden:
-        raise NotAllowedNow(f"{combatant.name} is not hidden.")
+        raise NotAllowedNow(N_("{name} is not hidden."), name=combatant.name)
     shown = replace(combatant, hidden=False)
     return replace(state, order=tuple(shown if c is combatant else c for c in state.order))

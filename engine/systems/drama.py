@@ -22,7 +22,7 @@ from typing import TypedDict, Unpack
 
 from engine.dice import Dice
 from engine.distributions import SERIES_REMAINDER, Pmf, add_shifted, convolve
-from engine.errors import InputError, whole_number
+from engine.errors import N_, InputError, whole_number
 
 SIDES = 6
 MAX_POOL = 60
@@ -71,9 +71,9 @@ class Outcome(enum.StrEnum):
 
 
 _OUTCOME_LABELS = {
-    Outcome.SUCCESS: "Success",
-    Outcome.YES_BUT: "Yes, but…",
-    Outcome.FAILURE: "Failure",
+    Outcome.SUCCESS: N_("Success"),
+    Outcome.YES_BUT: N_("Yes, but…"),
+    Outcome.FAILURE: N_("Failure"),
 }
 
 
@@ -171,9 +171,9 @@ def _pools(
     with the default cap lowered, by the pool builders); penalty dice come on top, so the
     Rd rolled may reach ``MAX_ROLLED_RESISTANCE``."""
     return (
-        _int(base, f"The Base dice (Bd){whose}", 0, MAX_POOL),
-        _int(resistance, f"The Resistance dice (Rd){whose}", 0, resistance_cap),
-        _int(drama, f"The Drama dice (Dd){whose}", 0, MAX_POOL),
+        _int(base, N_("The Base dice (Bd)") + whose, 0, MAX_POOL),
+        _int(resistance, N_("The Resistance dice (Rd)") + whose, 0, resistance_cap),
+        _int(drama, N_("The Drama dice (Dd)") + whose, 0, MAX_POOL),
     )
 
 
@@ -191,7 +191,7 @@ def test(
     while index < len(drama_faces):
         if drama_faces[index].explodes:
             if len(drama_faces) - drama >= MAX_EXPLOSIONS:
-                raise DramaError("The drama dice exploded too many times; the dice are broken.")
+                raise DramaError(N_("The drama dice exploded too many times; the dice are broken."))
             drama_faces.append(DramaDie(dice.roll(SIDES), extra=True))
         index += 1
     return _read(base, resistance, drama, criticals, base_faces, resistance_faces, drama_faces)
@@ -241,9 +241,9 @@ def _read(
 def pay_price(result: DramaResult) -> DramaResult:
     """Turn a "Yes, but…" into a success; the roller takes :data:`PRICE_PENALTY` more."""
     if result.price_paid:
-        raise DramaError("The price for this roll has already been paid.")
+        raise DramaError(N_("The price for this roll has already been paid."))
     if result.outcome is not Outcome.YES_BUT:
-        raise DramaError('Only a "Yes, but…" result can be turned into a success.')
+        raise DramaError(N_('Only a "Yes, but…" result can be turned into a success.'))
     return replace(result, outcome=Outcome.SUCCESS, price_paid=True)
 
 
@@ -419,14 +419,14 @@ class Difficulty:
 
 
 DIFFICULTIES: tuple[Difficulty, ...] = (
-    Difficulty("Very Easy", base=4),
-    Difficulty("Straightforward", base=2),
-    Difficulty("Some Difficulty"),
-    Difficulty("Troublesome", resistance=2),
-    Difficulty("Difficult", resistance=4),
-    Difficulty("Very Challenging", resistance=6),
-    Difficulty("Extremely Hard", resistance=8),
-    Difficulty("Formidable", resistance=10),
+    Difficulty(N_("Very Easy"), base=4),
+    Difficulty(N_("Straightforward"), base=2),
+    Difficulty(N_("Some Difficulty")),
+    Difficulty(N_("Troublesome"), resistance=2),
+    Difficulty(N_("Difficult"), resistance=4),
+    Difficulty(N_("Very Challenging"), resistance=6),
+    Difficulty(N_("Extremely Hard"), resistance=8),
+    Difficulty(N_("Formidable"), resistance=10),
 )
 _DIFFICULTY_BY_KEY = {d.name.casefold(): d for d in DIFFICULTIES}
 
@@ -436,7 +436,11 @@ def difficulty(name: str) -> Difficulty:
     found = _DIFFICULTY_BY_KEY.get(name.strip().casefold())
     if found is None:
         names = ", ".join(d.name for d in DIFFICULTIES)
-        raise DramaError(f"Unknown Drama difficulty {name!r}; choose one of: {names}.")
+        raise DramaError(
+            N_("Unknown Drama difficulty {name}; choose one of: {names}."),
+            name=repr(name),
+            names=names,
+        )
     return found
 
 
@@ -479,11 +483,11 @@ class Pools:
         dice always join on top, so a full penalty pool never locks a character out of a test.
         """
         added = [p for p in self.parts if not p.penalty] if self.parts else [self.as_part()]
-        on_top = " (penalty dice come on top)" if len(added) < len(self.parts) else ""
+        on_top = len(added) < len(self.parts)
         for what, field in (
-            ("Base dice (Bd)", "base"),
-            ("Resistance dice (Rd)", "resistance"),
-            ("Drama dice (Dd)", "drama"),
+            (N_("Base dice (Bd)"), "base"),
+            (N_("Resistance dice (Rd)"), "resistance"),
+            (N_("Drama dice (Dd)"), "drama"),
         ):
             total = sum(getattr(p, field) for p in added)
             if total > MAX_POOL:
@@ -491,14 +495,24 @@ class Pools:
                     f"{getattr(p, field)} from {p.label}" for p in added if getattr(p, field)
                 )
                 raise DramaError(
-                    f"The {what} you add would be {total} ({sources}): "
-                    f"at most {MAX_POOL} dice{on_top}."
+                    N_(
+                        "The {what} you add would be {total} ({sources}): at most {high} dice "
+                        "(penalty dice come on top)."
+                    )
+                    if on_top
+                    else N_(
+                        "The {what} you add would be {total} ({sources}): at most {high} dice."
+                    ),
+                    what=what,
+                    total=total,
+                    sources=sources,
+                    high=MAX_POOL,
                 )
         _pools(self.base, self.resistance, self.drama)
         return self
 
     def as_part(self) -> PoolPart:
-        return PoolPart("pools", self.base, self.resistance, self.drama)
+        return PoolPart(N_("pools"), self.base, self.resistance, self.drama)
 
 
 class Situation(TypedDict, total=False):
@@ -520,8 +534,8 @@ class BackgroundFit(enum.StrEnum):
 
 def given_pools(base: int, **situation: Unpack[Situation]) -> Pools:
     """A test whose Bd the player gives as a number (an NPC, or a pool built by hand)."""
-    base = _int(base, "The Base dice (Bd)", 0, MAX_POOL)
-    return _situation((PoolPart("Base dice", base=base),), **situation)
+    base = _int(base, N_("The Base dice (Bd)"), 0, MAX_POOL)
+    return _situation((PoolPart(N_("Base dice"), base=base),), **situation)
 
 
 def attribute_pools(
@@ -531,7 +545,7 @@ def attribute_pools(
 
     ``name`` (and the skill's) only label the breakdown, so the embed can say "2 × Physical 2".
     """
-    attribute = _int(attribute, "The attribute", MIN_ATTRIBUTE, MAX_ATTRIBUTE)
+    attribute = _int(attribute, N_("The attribute"), MIN_ATTRIBUTE, MAX_ATTRIBUTE)
     part = PoolPart(f"2 × {name} {attribute}", base=max(0, 2 * attribute))
     return _situation((part,), **situation)
 
@@ -560,8 +574,8 @@ def skill_pools(
     Decision (RULES.md §5): seed 004's worked examples (Agility 2, Dancer 3: 1 Rd) and its
     summary say "lower than the skill", not its one "half or less".
     """
-    attribute = _int(attribute, "The attribute", MIN_ATTRIBUTE, MAX_ATTRIBUTE)
-    skill = _int(skill, "The skill", 0, MAX_POOL)
+    attribute = _int(attribute, N_("The attribute"), MIN_ATTRIBUTE, MAX_ATTRIBUTE)
+    skill = _int(skill, N_("The skill"), 0, MAX_POOL)
     parts = (
         PoolPart(
             f"{attribute_name} {attribute} + {skill_name} {skill}",
@@ -586,12 +600,12 @@ def background_pools(
     applies with the number of backgrounds counted as the skill: +1 Rd when it is higher
     than an attribute above 0, +2 Rd when the attribute is 0 or less.
     """
-    attribute = _int(attribute, "The attribute", MIN_ATTRIBUTE, MAX_ATTRIBUTE)
-    backgrounds = _int(backgrounds, "The number of backgrounds", 1, MAX_BACKGROUNDS)
+    attribute = _int(attribute, N_("The attribute"), MIN_ATTRIBUTE, MAX_ATTRIBUTE)
+    backgrounds = _int(backgrounds, N_("The number of backgrounds"), 1, MAX_BACKGROUNDS)
     try:
         fit = BackgroundFit(fit)
     except ValueError:
-        raise DramaError("A background fits either 'direct' or 'indirect'.") from None
+        raise DramaError(N_("A background fits either 'direct' or 'indirect'.")) from None
     indirect = fit is BackgroundFit.INDIRECT
     parts = (
         PoolPart(
@@ -626,25 +640,25 @@ def _situation(
         found = _find_difficulty(difficulty)
         if found.base or found.resistance:
             extra.append(PoolPart(found.name, base=found.base, resistance=found.resistance))
-    if _int(resistance, "Situational resistance", 0, MAX_POOL):
-        extra.append(PoolPart("situational resistance", resistance=resistance))
-    if _int(target, "The target's stat", 0, MAX_POOL):
-        extra.append(PoolPart("target's stat", resistance=target))
+    if _int(resistance, N_("Situational resistance"), 0, MAX_POOL):
+        extra.append(PoolPart(N_("situational resistance"), resistance=resistance))
+    if _int(target, N_("The target's stat"), 0, MAX_POOL):
+        extra.append(PoolPart(N_("target's stat"), resistance=target))
     if len(hands) > MAX_HELPERS:
-        raise DramaError(f"At most {MAX_HELPERS} helpers can lend a hand.")
+        raise DramaError(N_("At most {high} helpers can lend a hand."), high=MAX_HELPERS)
     for hand in hands:
-        value = _int(hand, "A helper's attribute", MIN_ATTRIBUTE, MAX_ATTRIBUTE)
+        value = _int(hand, N_("A helper's attribute"), MIN_ATTRIBUTE, MAX_ATTRIBUTE)
         if value > 0:
             extra.append(PoolPart(f"lending a hand {value}", base=value))
-    if _int(drama, "The Drama dice (Dd)", 0, MAX_POOL):
-        extra.append(PoolPart("drama", drama=drama))
-    if _int(penalty, "Penalty dice", 0, MAX_PENALTY):
+    if _int(drama, N_("The Drama dice (Dd)"), 0, MAX_POOL):
+        extra.append(PoolPart(N_("drama"), drama=drama))
+    if _int(penalty, N_("Penalty dice"), 0, MAX_PENALTY):
         if risk:
-            extra.append(PoolPart("penalty dice as a risk", drama=penalty, penalty=True))
+            extra.append(PoolPart(N_("penalty dice as a risk"), drama=penalty, penalty=True))
         else:
-            extra.append(PoolPart("penalty dice", resistance=penalty, penalty=True))
+            extra.append(PoolPart(N_("penalty dice"), resistance=penalty, penalty=True))
     elif risk:
-        raise DramaError("There are no penalty dice to turn into a risk.")
+        raise DramaError(N_("There are no penalty dice to turn into a risk."))
     all_parts = (*parts, *extra)
     pools = Pools(
         base=sum(p.base for p in all_parts),
@@ -694,7 +708,7 @@ class OpposedResult:
 def read_opposed(a: DramaResult, b: DramaResult, *, momentum: str | None = None) -> OpposedResult:
     """A side needs net ≥ 2 and more than the other; the level is the difference."""
     if momentum not in (None, "a", "b"):
-        raise DramaError("Momentum goes to side 'a' or side 'b'.")
+        raise DramaError(N_("Momentum goes to side 'a' or side 'b'."))
     if a.net < SUCCESS_NET and b.net < SUCCESS_NET:
         return OpposedResult(a, b, OpposedOutcome.BOTH_FAIL, None, 0, momentum)
     if a.net == b.net:
@@ -757,7 +771,7 @@ MAX_TOGETHER = 1 + MAX_HELPERS
 
 def _together(pools: Sequence[Pools]) -> Sequence[Pools]:
     if not 1 <= len(pools) <= MAX_TOGETHER:
-        raise DramaError(f"Between 1 and {MAX_TOGETHER} people can work together.")
+        raise DramaError(N_("Between 1 and {count} people can work together."), count=MAX_TOGETHER)
     return [p.validated() for p in pools]
 
 

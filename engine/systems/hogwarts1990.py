@@ -24,7 +24,7 @@ from itertools import product
 from typing import Literal
 
 from engine.dice import Dice
-from engine.errors import InputError
+from engine.errors import N_, InputError
 
 __all__ = [
     "BONUS_MAX",
@@ -71,11 +71,11 @@ class Outcome(enum.Enum):
 
 
 _LABELS = {
-    Outcome.EXCEPTIONAL: "Exceptional success",
-    Outcome.SUCCESS: "Success",
-    Outcome.FAILURE: "Failure",
-    Outcome.CRITICAL_FAILURE: "Critical failure",
-    Outcome.ROLLED: "Rolled",
+    Outcome.EXCEPTIONAL: N_("Exceptional success"),
+    Outcome.SUCCESS: N_("Success"),
+    Outcome.FAILURE: N_("Failure"),
+    Outcome.CRITICAL_FAILURE: N_("Critical failure"),
+    Outcome.ROLLED: N_("Rolled"),
 }
 
 
@@ -153,24 +153,40 @@ class OpposedOdds:
     tie: float
 
 
-def _check_bonus(bonus: int, name: str = "bonus") -> None:
+def _check_bonus(bonus: int, name: str = N_("bonus")) -> None:
     if isinstance(bonus, bool) or not isinstance(bonus, int):
-        raise H90Error(f"{name} must be a whole number (got {bonus!r})")
+        raise H90Error(
+            N_("{name} must be a whole number (got {value})"), name=name, value=repr(bonus)
+        )
     if not BONUS_MIN <= bonus <= BONUS_MAX:
-        raise H90Error(f"{name} must be between {BONUS_MIN} and {BONUS_MAX} (got {bonus})")
+        raise H90Error(
+            N_("{name} must be between {low} and {high} (got {value})"),
+            name=name,
+            low=BONUS_MIN,
+            high=BONUS_MAX,
+            value=bonus,
+        )
 
 
 def _check_sides(a_bonus: int, b_bonus: int) -> None:
-    _check_bonus(a_bonus, "side A's bonus")
-    _check_bonus(b_bonus, "side B's bonus")
+    _check_bonus(a_bonus, N_("side A's bonus"))
+    _check_bonus(b_bonus, N_("side B's bonus"))
 
 
 def _check_difficulty(difficulty: int) -> None:
     if isinstance(difficulty, bool) or not isinstance(difficulty, int):
-        raise H90Error(f"difficulty must be a whole number (got {difficulty!r})")
+        raise H90Error(
+            N_("{name} must be a whole number (got {value})"),
+            name=N_("difficulty"),
+            value=repr(difficulty),
+        )
     if not DIFFICULTY_MIN <= difficulty <= DIFFICULTY_MAX:
         raise H90Error(
-            f"difficulty must be between {DIFFICULTY_MIN} and {DIFFICULTY_MAX} (got {difficulty})"
+            N_("{name} must be between {low} and {high} (got {value})"),
+            name=N_("difficulty"),
+            low=DIFFICULTY_MIN,
+            high=DIFFICULTY_MAX,
+            value=difficulty,
         )
 
 

@@ -24,6 +24,7 @@ import enum
 from collections.abc import Sequence
 
 from engine.dice import Dice, ReplayDice, ScriptedDice
+from engine.errors import N_
 from engine.systems import hogwarts1990 as h90
 
 __all__ = [
@@ -55,14 +56,19 @@ class Answer(enum.Enum):
 
     @property
     def label(self) -> str:
-        return {"dodge": "Dodge", "cover": "Dodges for them", "take": "Take it"}[self.value]
+        # Marked for translation; the bot shows them through ``_()``.
+        return {"dodge": N_("Dodge"), "cover": N_("Dodges for them"), "take": N_("Take it")}[
+            self.value
+        ]
 
 
 def check_damage(damage: int) -> int:
     if isinstance(damage, bool) or not isinstance(damage, int):
-        raise h90.H90Error(f"damage must be a whole number (got {damage!r})")
+        raise h90.H90Error(N_("damage must be a whole number (got {value})"), value=repr(damage))
     if not DAMAGE_MIN <= damage <= DAMAGE_MAX:
-        raise h90.H90Error(f"damage must be between {DAMAGE_MIN} and {DAMAGE_MAX} Health")
+        raise h90.H90Error(
+            N_("damage must be between {low} and {high} Health"), low=DAMAGE_MIN, high=DAMAGE_MAX
+        )
     return damage
 
 
@@ -82,14 +88,14 @@ def attack(
 def defended_difficulty(difficulty: int, raise_by: Sequence[int]) -> int:
     """The defended roll's difficulty: the attack's, raised by the dodger's attribute(s)."""
     if not 1 <= len(raise_by) <= MAX_DODGE_TERMS:
-        raise h90.H90Error(f"a dodge adds 1 to {MAX_DODGE_TERMS} attributes")
+        raise h90.H90Error(N_("a dodge adds 1 to {count} attributes"), count=MAX_DODGE_TERMS)
     return h90.defended_difficulty(difficulty, *raise_by)
 
 
 def defend(dice: Dice, attack_roll: h90.Roll, raise_by: Sequence[int]) -> h90.Roll:
     """The attack judged again as a defended roll: its dice replayed, any new reroll drawn."""
     if attack_roll.difficulty is None:
-        raise h90.H90Error("only an attack against a difficulty can be dodged")
+        raise h90.H90Error(N_("only an attack against a difficulty can be dodged"))
     difficulty = defended_difficulty(attack_roll.difficulty, raise_by)
     return h90.roll(
         ReplayDice(attack_roll.faces, then=dice),
@@ -107,7 +113,7 @@ def defend_chance(attack_roll: h90.Roll, raise_by: Sequence[int]) -> float:
     uncertain (advantage asked for, not used, the first roll now failing, not doubles).
     """
     if attack_roll.difficulty is None:
-        raise h90.H90Error("only an attack against a difficulty can be dodged")
+        raise h90.H90Error(N_("only an attack against a difficulty can be dodged"))
     difficulty = defended_difficulty(attack_roll.difficulty, raise_by)
     first, second = attack_roll.faces[0], attack_roll.faces[1]
     keep = min if attack_roll.stress else max

@@ -14,7 +14,7 @@ from functools import lru_cache, partial
 from itertools import combinations
 
 from engine.dice import Dice
-from engine.errors import InputError, whole_number
+from engine.errors import N_, InputError, whole_number
 
 DIE_SIDES = 10
 MIN_BASE = -100
@@ -54,13 +54,13 @@ class _Named(enum.Enum):
 class Reading(_Named):
     """How good a Success Level is, in the words of RULES.md ("Reading SL")."""
 
-    FAILURE = "failure"
-    BARE_FAILURE = "bare failure"
-    ACCEPTABLE = "acceptable"
-    GOOD = "good"
-    IMPRESSIVE = "impressive"
-    SPECTACULAR = "spectacular"
-    MIRACULOUS = "miraculous"
+    FAILURE = N_("failure")
+    BARE_FAILURE = N_("bare failure")
+    ACCEPTABLE = N_("acceptable")
+    GOOD = N_("good")
+    IMPRESSIVE = N_("impressive")
+    SPECTACULAR = N_("spectacular")
+    MIRACULOUS = N_("miraculous")
 
     @classmethod
     def of(cls, success_level: int) -> Reading:
@@ -82,10 +82,10 @@ class Reading(_Named):
 class Special(_Named):
     """The four named results of double 1s and double 10s."""
 
-    AUTOMATIC_SUCCESS = "automatic success"
-    CRITICAL_SUCCESS = "critical success"
-    AUTOMATIC_FAILURE = "automatic failure"
-    CRITICAL_FAILURE = "critical failure"
+    AUTOMATIC_SUCCESS = N_("automatic success")
+    CRITICAL_SUCCESS = N_("critical success")
+    AUTOMATIC_FAILURE = N_("automatic failure")
+    CRITICAL_FAILURE = N_("critical failure")
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,24 +97,24 @@ class Difficulty:
 
 
 DIFFICULTIES: tuple[Difficulty, ...] = (
-    Difficulty("No way to fail", 20),
-    Difficulty("Nearly impossible to screw up", 18),
-    Difficulty("Only an idiot could blow it", 15),
-    Difficulty("Very simple", 12),
-    Difficulty("Simple", 10),
-    Difficulty("Fairly easy", 8),
-    Difficulty("Moderately easy", 6),
-    Difficulty("Somewhat difficult", 4),
-    Difficulty("Moderately hard", 2),
-    Difficulty("Difficult", 0),
-    Difficulty("Tricky", -2),
-    Difficulty("Rather tricky", -4),
-    Difficulty("Very difficult", -6),
-    Difficulty("Exceedingly hard", -8),
-    Difficulty("Frighteningly difficult", -10),
-    Difficulty("Nearly impossible", -15),
-    Difficulty("Impossible", -18),
-    Difficulty("Beyond impossible", -20),
+    Difficulty(N_("No way to fail"), 20),
+    Difficulty(N_("Nearly impossible to screw up"), 18),
+    Difficulty(N_("Only an idiot could blow it"), 15),
+    Difficulty(N_("Very simple"), 12),
+    Difficulty(N_("Simple"), 10),
+    Difficulty(N_("Fairly easy"), 8),
+    Difficulty(N_("Moderately easy"), 6),
+    Difficulty(N_("Somewhat difficult"), 4),
+    Difficulty(N_("Moderately hard"), 2),
+    Difficulty(N_("Difficult"), 0),
+    Difficulty(N_("Tricky"), -2),
+    Difficulty(N_("Rather tricky"), -4),
+    Difficulty(N_("Very difficult"), -6),
+    Difficulty(N_("Exceedingly hard"), -8),
+    Difficulty(N_("Frighteningly difficult"), -10),
+    Difficulty(N_("Nearly impossible"), -15),
+    Difficulty(N_("Impossible"), -18),
+    Difficulty(N_("Beyond impossible"), -20),
 )
 _DIFFICULTY_BY_KEY = {d.name.casefold(): d for d in DIFFICULTIES}
 
@@ -124,12 +124,16 @@ def difficulty(name: str) -> Difficulty:
     found = _DIFFICULTY_BY_KEY.get(name.strip().casefold())
     if found is None:
         names = ", ".join(d.name for d in DIFFICULTIES)
-        raise RpsError(f"Unknown RPS difficulty {name!r}; choose one of: {names}.")
+        raise RpsError(
+            N_("Unknown RPS difficulty {name}; choose one of: {names}."),
+            name=repr(name),
+            names=names,
+        )
     return found
 
 
 def _modifiers(difficulty_name: str | None, modifier: int) -> int:
-    total = _int(modifier, "The modifier", MIN_MODIFIER, MAX_MODIFIER)
+    total = _int(modifier, N_("The modifier"), MIN_MODIFIER, MAX_MODIFIER)
     if difficulty_name is not None:
         total += difficulty(difficulty_name).modifier
     return total
@@ -142,7 +146,7 @@ def modified_base(base: int, *, difficulty: str | None = None, modifier: int = 0
 
 def attribute_base(attribute: int, *, difficulty: str | None = None, modifier: int = 0) -> int:
     """Base of an attribute check: 2 × attribute + difficulty + situational modifier."""
-    attribute = _int(attribute, "The attribute", MIN_STAT, MAX_STAT)
+    attribute = _int(attribute, N_("The attribute"), MIN_STAT, MAX_STAT)
     return _base(2 * attribute + _modifiers(difficulty, modifier))
 
 
@@ -150,13 +154,13 @@ def skill_base(
     skill: int, attribute: int, *, difficulty: str | None = None, modifier: int = 0
 ) -> int:
     """Base of a skill check: skill + parent attribute + difficulty + situational modifier."""
-    skill = _int(skill, "The skill", MIN_STAT, MAX_STAT)
-    attribute = _int(attribute, "The parent attribute", MIN_STAT, MAX_STAT)
+    skill = _int(skill, N_("The skill"), MIN_STAT, MAX_STAT)
+    attribute = _int(attribute, N_("The parent attribute"), MIN_STAT, MAX_STAT)
     return _base(skill + attribute + _modifiers(difficulty, modifier))
 
 
 def _base(base: int) -> int:
-    return _int(base, "Base", MIN_BASE, MAX_BASE)
+    return _int(base, N_("Base"), MIN_BASE, MAX_BASE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -196,7 +200,9 @@ def check(dice: Dice, *, base: int, forgo: bool = False, automatic: bool = False
     base = _base(base)
     if automatic:
         if forgo:
-            raise RpsError("An automatic success needs no roll to forgo: choose one of the two.")
+            raise RpsError(
+                N_("An automatic success needs no roll to forgo: choose one of the two.")
+            )
         return replace(_result(base, (), 1, None), granted=True)
     if forgo:
         check_forgo_allowed(base)
@@ -279,7 +285,9 @@ def check_forgo_allowed(base: int) -> None:
     """Raise the user-facing error when the roll may not be skipped at this Base."""
     if _base(base) <= FORGO_ABOVE:
         raise RpsError(
-            f"The roll can only be forgone when Base is above {FORGO_ABOVE} (Base is {base})."
+            N_("The roll can only be forgone when Base is above {above} (Base is {base})."),
+            above=FORGO_ABOVE,
+            base=base,
         )
 
 
@@ -320,15 +328,19 @@ def _parties(parties: Iterable[tuple[str, int]]) -> tuple[tuple[str, int], ...]:
     for name, base in parties:
         name = str(name).strip()
         if not name:
-            raise RpsError("Every party in a resisted action needs a name.")
+            raise RpsError(N_("Every party in a resisted action needs a name."))
         if len(name) > MAX_NAME_LENGTH:
-            raise RpsError(f"Party names are at most {MAX_NAME_LENGTH} characters.")
+            raise RpsError(N_("Party names are at most {high} characters."), high=MAX_NAME_LENGTH)
         if name.casefold() in seen:
-            raise RpsError(f"{name} is named twice; each party rolls once per round.")
+            raise RpsError(N_("{name} is named twice; each party rolls once per round."), name=name)
         seen.add(name.casefold())
         checked.append((name, _int(base, f"{name}'s Base", MIN_BASE, MAX_BASE)))
     if not 2 <= len(checked) <= MAX_PARTIES:
-        raise RpsError(f"A resisted action needs 2 to {MAX_PARTIES} parties, not {len(checked)}.")
+        raise RpsError(
+            N_("A resisted action needs 2 to {high} parties, not {count}."),
+            high=MAX_PARTIES,
+            count=len(checked),
+        )
     return tuple(checked)
 
 
@@ -446,14 +458,14 @@ def _resisted_wins(
 
 
 class TaskStatus(_Named):
-    IN_PROGRESS = "in progress"
-    COMPLETE = "complete"
-    FAILED = "failed"
+    IN_PROGRESS = N_("in progress")
+    COMPLETE = N_("complete")
+    FAILED = N_("failed")
 
 
 class FailureReason(_Named):
-    CRITICAL_FAILURE = "critical failure"
-    POOL_EXHAUSTED = "success pool fell below −goal"
+    CRITICAL_FAILURE = N_("critical failure")
+    POOL_EXHAUSTED = N_("success pool fell below −goal")
 
 
 @dataclass(frozen=True, slots=True)
@@ -484,7 +496,7 @@ class SustainedRoll:
 
 def start_sustained(*, goal: int, no_loss: bool = False) -> SustainedTask:
     """A new sustained action with an empty Success Pool."""
-    return SustainedTask(goal=_int(goal, "The Goal Total", 1, MAX_GOAL), no_loss=bool(no_loss))
+    return SustainedTask(goal=_int(goal, N_("The Goal Total"), 1, MAX_GOAL), no_loss=bool(no_loss))
 
 
 def apply_check(task: SustainedTask, result: CheckResult) -> SustainedRoll:
@@ -518,4 +530,4 @@ def sustained_check(
 
 def _require_in_progress(task: SustainedTask) -> None:
     if task.status is not TaskStatus.IN_PROGRESS:
-        raise RpsError(f"This sustained action is already {task.status.label}.")
+        raise RpsError(N_("This sustained action is already {status}."), status=task.status.label)

@@ -7,12 +7,14 @@ from typing import Any
 
 import discord
 from discord import app_commands
+from discord.app_commands import locale_str
 
 from bot.cogs._common import NarratorCog, actor_from, send_roll, typed_mentions
 from bot.cogs._confirm import answer_error
 from bot.cogs._options import CHARACTER_HELP, ROLL_HELP, Label, SheetName
 from bot.cogs._sheets import attribute_autocomplete, character_autocomplete, skill_autocomplete
 from bot.cogs._side_request import register, send_challenge, send_parts
+from bot.i18n import _
 from bot.ratelimit import within_limits
 from bot.render import drama as render
 from bot.services import drama as service
@@ -42,23 +44,30 @@ def _difficulty_name(d: drama.Difficulty) -> str:
     return f"{d.name} (no dice)"
 
 
+#: The names are built from the table (``Troublesome (2 Rd)``); each has its Spanish in the
+#: catalog.
 DIFFICULTIES = [
-    app_commands.Choice(name=_difficulty_name(d), value=d.name) for d in drama.DIFFICULTIES
+    app_commands.Choice(name=locale_str(_difficulty_name(d)), value=d.name)
+    for d in drama.DIFFICULTIES
 ]
 MOMENTUM = [
-    app_commands.Choice(name="me", value="me"),
-    app_commands.Choice(name="them", value="them"),
+    app_commands.Choice(name=locale_str("me"), value="me"),
+    app_commands.Choice(name=locale_str("them"), value="them"),
 ]
 _POOL_HELP = {
-    "base": "Base dice as a number (or use an attribute/skill of your character)",
-    "attribute": "Attribute test: 2 × attribute (with a skill or backgrounds: the attribute)",
-    "skill": "Skill test: attribute + skill (+1 Rd if attribute < skill, +2 Rd if ≤ 0)",
-    "backgrounds": "Backgrounds standing in for a skill you lack: +1 Bd each (at most 3)",
-    "indirect": "The backgrounds are a stretch: +1 Rd each as well",
-    "difficulty": "Very Easy +4 Bd … Formidable 10 Rd",
-    "resistance": "Situational resistance dice (Rd)",
-    "drama": "Drama dice from risks, advantages and passions (6s explode, 1s cost)",
-    "hand": "Lending a hand: the helpers' attributes (added up), added to your Bd",
+    "base": locale_str("Base dice as a number (or use an attribute/skill of your character)"),
+    "attribute": locale_str(
+        "Attribute test: 2 × attribute (with a skill or backgrounds: the attribute)"
+    ),
+    "skill": locale_str("Skill test: attribute + skill (+1 Rd if attribute < skill, +2 Rd if ≤ 0)"),
+    "backgrounds": locale_str(
+        "Backgrounds standing in for a skill you lack: +1 Bd each (at most 3)"
+    ),
+    "indirect": locale_str("The backgrounds are a stretch: +1 Rd each as well"),
+    "difficulty": locale_str("Very Easy +4 Bd … Formidable 10 Rd"),
+    "resistance": locale_str("Situational resistance dice (Rd)"),
+    "drama": locale_str("Drama dice from risks, advantages and passions (6s explode, 1s cost)"),
+    "hand": locale_str("Lending a hand: the helpers' attributes (added up), added to your Bd"),
 }
 
 
@@ -76,7 +85,7 @@ class PayPriceButton(
     def __init__(self, offer_id: int, *, disabled: bool = False) -> None:
         super().__init__(
             discord.ui.Button(
-                label="Pay the price",
+                label=_("Pay the price"),
                 emoji="⚖️",
                 style=discord.ButtonStyle.primary,
                 custom_id=f"drama-price:{offer_id}",
@@ -120,7 +129,7 @@ class PayPriceButton(
         message = interaction.message
         original = message.embeds[0] if message is not None and message.embeds else None
         if original is None:
-            original = discord.Embed(title="⚖️ Yes, but…")
+            original = discord.Embed(title="⚖️ " + _(drama.Outcome.YES_BUT.label))
         await interaction.response.edit_message(
             embed=render.price_paid_embed(original, outcome),
             view=price_view(self.offer_id, disabled=True),
@@ -146,17 +155,22 @@ register(
 
 class DramaCog(NarratorCog):
     drama_group = app_commands.Group(
-        name="drama", description="Drama in History: Base, Resistance and Drama dice pools"
+        name="drama",
+        description=locale_str("Drama in History: Base, Resistance and Drama dice pools"),
     )
 
     @drama_group.command(
-        name="test", description="Roll Bd, Rd and Dd: net 2 succeeds, 1 is 'Yes, but…'"
+        name="test", description=locale_str("Roll Bd, Rd and Dd: net 2 succeeds, 1 is 'Yes, but…'")
     )
     @app_commands.describe(
-        target="A resisted test: the target's stat or skill, added to Rd",
-        helpers="Working together, e.g. 'Tom:3, @bob' (a mentioned player rolls their own "
-        "part); the nets add up",
-        risk="GM: the roller's penalty dice are rolled as a risk this test (Dd instead of Rd)",
+        target=locale_str("A resisted test: the target's stat or skill, added to Rd"),
+        helpers=locale_str(
+            "Working together, e.g. 'Tom:3, @bob' (a mentioned player rolls their own "
+            "part); the nets add up"
+        ),
+        risk=locale_str(
+            "GM: the roller's penalty dice are rolled as a risk this test (Dd instead of Rd)"
+        ),
         character=CHARACTER_HELP,
         **_POOL_HELP,
         **ROLL_HELP,
@@ -218,19 +232,26 @@ class DramaCog(NarratorCog):
         await send_roll(interaction, embed, outcome.secrecy, view=view)
 
     @drama_group.command(
-        name="opposed", description="Your pools against an opponent's: net 2 and more than them"
+        name="opposed",
+        description=locale_str("Your pools against an opponent's: net 2 and more than them"),
     )
     @app_commands.describe(
-        their_base="The opponent's Base dice (or what a mentioned player's character rolls)",
-        their_name="Who the opponent is: a name, or @player (who rolls their own side; a GM "
-        "rolls it for them)",
-        their_attribute="A mentioned player's character: the attribute it rolls",
-        their_skill="A mentioned player's character: the skill it rolls",
-        their_backgrounds="A mentioned player's character: backgrounds standing in for a skill",
-        their_indirect="Their backgrounds are a stretch: +1 Rd each as well",
-        their_resistance="The opponent's Resistance dice (their penalties, situation)",
-        their_drama="The opponent's Drama dice",
-        momentum="Who has the momentum if it is a draw (the GM says)",
+        their_base=locale_str(
+            "The opponent's Base dice (or what a mentioned player's character rolls)"
+        ),
+        their_name=locale_str(
+            "Who the opponent is: a name, or @player (who rolls their own side; a GM "
+            "rolls it for them)"
+        ),
+        their_attribute=locale_str("A mentioned player's character: the attribute it rolls"),
+        their_skill=locale_str("A mentioned player's character: the skill it rolls"),
+        their_backgrounds=locale_str(
+            "A mentioned player's character: backgrounds standing in for a skill"
+        ),
+        their_indirect=locale_str("Their backgrounds are a stretch: +1 Rd each as well"),
+        their_resistance=locale_str("The opponent's Resistance dice (their penalties, situation)"),
+        their_drama=locale_str("The opponent's Drama dice"),
+        momentum=locale_str("Who has the momentum if it is a draw (the GM says)"),
         **{key: text for key, text in _POOL_HELP.items() if key != "difficulty"},
         **ROLL_HELP,
     )

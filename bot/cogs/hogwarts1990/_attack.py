@@ -15,6 +15,7 @@ import discord
 
 from bot.cogs._attack import post, press
 from bot.cogs._common import actor_from
+from bot.i18n import _
 from bot.ratelimit import within_limits
 from bot.render.hogwarts1990_attack import exchange_embed
 from bot.render.limits import clip
@@ -39,7 +40,11 @@ class AnswerButton(
     """One answer to a stored exchange; ``cover`` names the delayer who dodges for the target."""
 
     def __init__(self, attack_id: int, choice: Answer, cover: str | None = None) -> None:
-        label = choice.label if cover is None else clip(f"{cover} dodges for them", LABEL)
+        label = (
+            _(choice.label)
+            if cover is None
+            else clip(_("{name} dodges for them", name=cover), LABEL)
+        )
         suffix = f":{cover}" if cover is not None else ""
         super().__init__(
             discord.ui.Button(
@@ -102,4 +107,4 @@ async def run_attack(interaction: discord.Interaction, request: AttackRequest) -
         request,
         now=interaction.created_at,
     )
-    await post(interaction, exchange, exchange_embed, answer_view(exchange))
+    await post(interaction, exchange, exchange_embed, lambda: answer_view(exchange))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import discord
 from discord import app_commands
+from discord.app_commands import locale_str
 
 from bot.cogs._common import Choices, NarratorCog, actor_from, safe_autocomplete, send_roll
 from bot.cogs._options import CHARACTER_HELP, ROLL_HELP, Label, SheetName
@@ -24,11 +25,11 @@ Difficulty = app_commands.Range[int, h90.DIFFICULTY_MIN, h90.DIFFICULTY_MAX]
 Damage = app_commands.Range[int, attack_rules.DAMAGE_MIN, attack_rules.DAMAGE_MAX]
 
 _HELP = {
-    "attribute": "An attribute of your character (added to the roll)",
-    "bonus": "A number to add (alone, or on top of the attribute)",
+    "attribute": locale_str("An attribute of your character (added to the roll)"),
+    "bonus": locale_str("A number to add (alone, or on top of the attribute)"),
     "character": CHARACTER_HELP,
-    "stress": "A stress roll keeps the LOWER die (bad circumstances)",
-    "advantage": "Reroll the lower die once",
+    "stress": locale_str("A stress roll keeps the LOWER die (bad circumstances)"),
+    "advantage": locale_str("Reroll the lower die once"),
     **ROLL_HELP,
 }
 
@@ -44,11 +45,14 @@ register(service.OPPOSED_KIND, service.roll_their_side, render.opposed_embed)
 
 
 class Hogwarts1990Cog(NarratorCog):
-    group = app_commands.Group(name="h90", description="Hogwarts 1990 rolls")
+    group = app_commands.Group(name="h90", description=locale_str("Hogwarts 1990 rolls"))
 
-    @group.command(name="roll", description="Roll 2d20, keep one, add a bonus, meet a difficulty")
+    @group.command(
+        name="roll",
+        description=locale_str("Roll 2d20, keep one, add a bonus, meet a difficulty"),
+    )
     @app_commands.describe(
-        difficulty="The difficulty number to reach (none: just a total)", **_HELP
+        difficulty=locale_str("The difficulty number to reach (none: just a total)"), **_HELP
     )
     async def roll(
         self,
@@ -74,12 +78,15 @@ class Hogwarts1990Cog(NarratorCog):
         await _reply(interaction, outcome)
 
     @group.command(
-        name="defended", description="A roll against the defender's attributes (e.g. T + D)"
+        name="defended",
+        description=locale_str("A roll against the defender's attributes (e.g. T + D)"),
     )
     @app_commands.describe(
-        defense="The defender's attributes and/or numbers added: Toughness + Dexterity, 8 + 3",
-        defender="The defending character (whose sheet has those attributes)",
-        defender_name="A name for a defender without a sheet (give numbers)",
+        defense=locale_str(
+            "The defender's attributes and/or numbers added: Toughness + Dexterity, 8 + 3"
+        ),
+        defender=locale_str("The defending character (whose sheet has those attributes)"),
+        defender_name=locale_str("A name for a defender without a sheet (give numbers)"),
         **_HELP,
     )
     async def defended(
@@ -109,14 +116,14 @@ class Hogwarts1990Cog(NarratorCog):
         )
         await _reply(interaction, outcome)
 
-    @group.command(name="opposed", description="Both sides roll; the higher total wins")
+    @group.command(name="opposed", description=locale_str("Both sides roll; the higher total wins"))
     @app_commands.describe(
-        vs_character="The other side's character (its attribute is vs_attribute)",
-        vs_name="A name for the other side when it has no sheet (e.g. Filch)",
-        vs_attribute="The other side's attribute",
-        vs_bonus="The other side's bonus (alone for a character without a sheet)",
-        vs_stress="The other side makes a stress roll",
-        vs_advantage="The other side rerolls its lower die once",
+        vs_character=locale_str("The other side's character (its attribute is vs_attribute)"),
+        vs_name=locale_str("A name for the other side when it has no sheet (e.g. Filch)"),
+        vs_attribute=locale_str("The other side's attribute"),
+        vs_bonus=locale_str("The other side's bonus (alone for a character without a sheet)"),
+        vs_stress=locale_str("The other side makes a stress roll"),
+        vs_advantage=locale_str("The other side rerolls its lower die once"),
         **_HELP,
     )
     async def opposed(
@@ -157,15 +164,16 @@ class Hogwarts1990Cog(NarratorCog):
         )
 
     @group.command(
-        name="attack", description="Attack in a skirmish; the target may dodge (a defended roll)"
+        name="attack",
+        description=locale_str("Attack in a skirmish; the target may dodge (a defended roll)"),
     )
     @app_commands.describe(
-        target="Who is attacked: a character in this channel, or an NPC's name",
-        difficulty="The attack's difficulty number (a dodge raises it)",
-        dodge=f"The attribute(s) a dodge adds to the difficulty (default {DEFAULT_DODGE})",
-        npc_dodge="What an NPC's dodge adds (an NPC has no sheet)",
-        damage="Health a hit costs the target (default 1)",
-        attacker="A name for an attacker without a sheet (an NPC; give its bonus)",
+        target=locale_str("Who is attacked: a character in this channel, or an NPC's name"),
+        difficulty=locale_str("The attack's difficulty number (a dodge raises it)"),
+        dodge=locale_str("The attribute(s) a dodge adds to the difficulty (default Dexterity)"),
+        npc_dodge=locale_str("What an NPC's dodge adds (an NPC has no sheet)"),
+        damage=locale_str("Health a hit costs the target (default 1)"),
+        attacker=locale_str("A name for an attacker without a sheet (an NPC; give its bonus)"),
         **{option: text for option, text in _HELP.items() if option != "label"},
     )
     async def attack(

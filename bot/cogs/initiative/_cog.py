@@ -19,6 +19,7 @@ from typing import Any
 
 import discord
 from discord import app_commands
+from discord.app_commands import locale_str
 from discord.ext import commands
 
 from bot.cogs._common import Choices, NarratorCog, actor_from, safe_autocomplete
@@ -26,6 +27,8 @@ from bot.cogs._confirm import Confirm, KindView
 from bot.cogs._options import CHARACTER_HELP, SYSTEM_CHOICES, SheetName
 from bot.cogs._sheets import attribute_autocomplete, character_autocomplete
 from bot.cogs.coda._actions import add_action_buttons, run_action
+from bot.i18n import N_, _, current_language, use_language
+from bot.public_language import public_language
 from bot.render import initiative as render
 from bot.render.limits import MESSAGE, clip
 from bot.services import initiative
@@ -50,15 +53,27 @@ Health = app_commands.Range[int, -ini.MAX_HEALTH, ini.MAX_HEALTH]
 StartingHealth = app_commands.Range[int, 1, ini.MAX_HEALTH]
 #: Tables 9-9 to 9-11, then a custom action (Discord takes at most 25 choices).
 _COST_LABELS = {Kind.FREE: "free", Kind.FULL_ROUND: "full round"}
+#: The names are built from the table (``Walk (1)``); each has its Spanish in the catalog.
 ACTION_KINDS = [
-    app_commands.Choice(name=f"{a.name} ({_COST_LABELS.get(a.kind, a.cost)})", value=a.name)
+    app_commands.Choice(
+        name=locale_str(f"{a.name} ({_COST_LABELS.get(a.kind, a.cost)})"), value=a.name
+    )
     for a in ACTIONS
-] + [app_commands.Choice(name="custom (give its cost)", value=CUSTOM)]
+] + [app_commands.Choice(name=locale_str("custom (give its cost)"), value=CUSTOM)]
 
 ANY_SYSTEM = [
     *SYSTEM_CHOICES,
-    app_commands.Choice(name="Any other game (1d20 + modifier)", value=initiative.GENERIC),
+    app_commands.Choice(
+        name=locale_str("Any other game (1d20 + modifier)"), value=initiative.GENERIC
+    ),
 ]
+#: The tracker's button labels, translated per language (:meth:`InitiativeCog.buttons_for`).
+BUTTON_LABELS = {
+    "next": N_("Next"),
+    "delay": N_("Delay"),
+    "undo": N_("Undo"),
+    "end": N_("End"),
+}
 
 
 class TrackerButtons(KindView):
@@ -67,15 +82,27 @@ class TrackerButtons(KindView):
     def __init__(self, cog: InitiativeCog) -> None:
         super().__init__(timeout=None)
         self.cog = cog
+        # Labels in the language current at construction (the custom ids stay the same, so
+        # a press reaches whichever instance discord.py holds for the message).
+        for item, key in (
+            (self.next_button, "next"),
+            (self.delay_button, "delay"),
+            (self.undo_button, "undo"),
+            (self.end_button, "end"),
+        ):
+            item.label = _(BUTTON_LABELS[key])
 
     @discord.ui.button(
-        label="Next", emoji="⏭️", style=discord.ButtonStyle.primary, custom_id="narrator:init:next"
+        label=BUTTON_LABELS["next"],
+        emoji="⏭️",
+        style=discord.ButtonStyle.primary,
+        custom_id="narrator:init:next",
     )
     async def next_button(self, interaction: discord.Interaction, _b: discord.ui.Button) -> None:
         await self.cog.run_change(interaction, initiative.next_turn, dice=self.cog.dice)
 
     @discord.ui.button(
-        label="Delay",
+        label=BUTTON_LABELS["delay"],
         emoji="⏸️",
         style=discord.ButtonStyle.secondary,
         custom_id="narrator:init:delay",
@@ -84,13 +111,19 @@ class TrackerButtons(KindView):
         await self.cog.run_change(interaction, initiative.delay, dice=self.cog.dice)
 
     @discord.ui.button(
-        label="Undo", emoji="↩️", style=discord.ButtonStyle.secondary, custom_id="narrator:init:undo"
+        label=BUTTON_LABELS["undo"],
+        emoji="↩️",
+        style=discord.ButtonStyle.secondary,
+        custom_id="narrator:init:undo",
     )
     async def undo_button(self, interaction: discord.Interaction, _b: discord.ui.Button) -> None:
         await self.cog.run_change(interaction, initiative.undo)
 
     @discord.ui.button(
-        label="End", emoji="🏁", style=discord.ButtonStyle.danger, custom_id="narrator:init:end"
+        label=BUTTON_LABELS["end"],
+        emoji="🏁",
+        style=discord.ButtonStyle.danger,
+        custom_id="narrator:init:end",
     )
     async def end_button(self, interaction: discord.Interaction, _b: discord.ui.Button) -> None:
         await self.cog.ask_end(interaction)
@@ -100,11 +133,14 @@ Change = Callable[..., Awaitable[InitOutcome]]
 
 
 class InitiativeCog(NarratorCog):
-    group = app_commands.Group(name="init", description="Initiative: the turn order of a fight")
+    group = app_commands.Group(
+        name="init", description=locale_str("Initiative: the turn order of a fight")
+    )
 
     def __init__(self, bot: commands.Bot) -> None:
         super().__init__(bot)
-        self.buttons = TrackerButtons(self)
+        self.buttons = TrackerButtons(self)  # English labels; registered for presses
+        self._buttons_by_language: dict[str, TrackerButtons] = {"en": self.buttons}
         # One tracker refresh at a time per channel, so edits never land out of order.
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
 
@@ -112,7 +148,16 @@ class InitiativeCog(NarratorCog):
         self.bot.add_view(self.buttons)
 
     async def cog_unload(self) -> None:
-        self.buttons.stop()
+        for buttons in self._buttons_by_language.values():
+            buttons.stop()
+
+    def buttons_for(self) -> TrackerButtons:
+        """The tracker's buttons labelled in the current language (one view per language)."""
+        language = current_language()
+        buttons = self._buttons_by_language.get(language)
+        if buttons is None:
+            buttons = self._buttons_by_language[language] = TrackerButtons(self)
+        return buttons
 
     # ------------------------------------------------------------------ the tracker
 
@@ -135,7 +180,7 @@ class InitiativeCog(NarratorCog):
     def _buttons(self, view: EncounterView) -> discord.ui.View:
         """The tracker's buttons; a CODA tracker adds a row of common actions (issue 15)."""
         if view.system != "coda":
-            return self.buttons
+            return self.buttons_for()
         return add_action_buttons(TrackerButtons(self))
 
     async def _refresh(self, channel: Any, channel_id: int, view: EncounterView | None) -> None:
@@ -143,8 +188,11 @@ class InitiativeCog(NarratorCog):
             view = await initiative.latest(self.db, channel_id)
             if view is None:
                 return
-        embed = render.tracker_embed(view)
-        buttons = None if view.state.ended else self._buttons(view)
+        # The table's message: the channel's language, else its starter's, never the
+        # language of whoever pressed last (bot.public_language).
+        with use_language(await public_language(self.bot, channel_id, view.language)):
+            embed = render.tracker_embed(view)
+            buttons = None if view.state.ended else self._buttons(view)
         if view.tracker_message_id is not None and channel is not None:
             try:
                 message = channel.get_partial_message(view.tracker_message_id)
@@ -185,7 +233,7 @@ class InitiativeCog(NarratorCog):
                 await interaction.followup.send(clip(gm_only, MESSAGE), ephemeral=True)
         else:
             await interaction.response.send_message(
-                clip(gm_only or "Done.", MESSAGE), ephemeral=True, **extra
+                clip(gm_only or _("Done."), MESSAGE), ephemeral=True, **extra
             )
         # Not outcome.view: a change committed meanwhile may be newer, and the tracker read
         # under its lock never goes back to an older state.
@@ -200,28 +248,34 @@ class InitiativeCog(NarratorCog):
         confirm = Confirm(
             interaction.user.id,
             self.finish,
-            confirm_label="End the encounter",
-            cancel_label="Keep playing",
-            cancelled="The encounter goes on.",
-            refusal="Only the GM who asked can answer this.",
+            confirm_label=_("End the encounter"),
+            cancel_label=_("Keep playing"),
+            cancelled=_("The encounter goes on."),
+            refusal=_("Only the GM who asked can answer this."),
         )
         await confirm.ask(interaction, embed=render.confirm_end_embed(view))
 
     async def finish(self, interaction: discord.Interaction) -> None:
         outcome = await initiative.end(self.db, actor_from(interaction))
-        await interaction.response.edit_message(content="Encounter ended.", embed=None, view=None)
+        await interaction.response.edit_message(
+            content=_("Encounter ended."), embed=None, view=None
+        )
         await interaction.followup.send(embed=render.summary_embed(outcome))
         await self.refresh_tracker(interaction.channel, interaction.channel_id or 0, outcome.view)
 
     # ------------------------------------------------------------------ commands
 
-    @group.command(name="start", description="Start an encounter in this channel (GM)")
+    @group.command(name="start", description=locale_str("Start an encounter in this channel (GM)"))
     @app_commands.describe(
-        system="The game (default: the channel's system)",
-        initiator="Who took the initiating action: no action in round 1",
-        attribute="Sheet attribute every joining character adds (Hogwarts 1990: the Finesse one)",
-        dice="Dice notation replacing the system's initiative roll, e.g. 1d20+2",
-        reroll="Everyone re-rolls initiative at the start of each round (after the first)",
+        system=locale_str("The game (default: the channel's system)"),
+        initiator=locale_str("Who took the initiating action: no action in round 1"),
+        attribute=locale_str(
+            "Sheet attribute every joining character adds (Hogwarts 1990: the Finesse one)"
+        ),
+        dice=locale_str("Dice notation replacing the system's initiative roll, e.g. 1d20+2"),
+        reroll=locale_str(
+            "Everyone re-rolls initiative at the start of each round (after the first)"
+        ),
     )
     @app_commands.choices(system=ANY_SYSTEM)
     async def start(
@@ -245,12 +299,14 @@ class InitiativeCog(NarratorCog):
         view = outcome.view
         # The reply is the tracker: hold the tracker lock until its id is stored, or a change
         # arriving meanwhile would find no tracker and post a second one.
+        language = await public_language(self.bot, view.channel_id, view.language)
         async with self._tracker_lock(view.channel_id):
-            await interaction.response.send_message(
-                content="⚔️ An encounter begins: players `/init join`, the GM `/init add`s NPCs.",
-                embed=render.tracker_embed(view),
-                view=self.buttons,
-            )
+            with use_language(language):  # the tracker is the table's (bot.public_language)
+                content = "⚔️ " + _(
+                    "An encounter begins: players `/init join`, the GM `/init add`s NPCs."
+                )
+                embed, buttons = render.tracker_embed(view), self.buttons_for()
+            await interaction.response.send_message(content=content, embed=embed, view=buttons)
             try:
                 message = await interaction.original_response()
             except discord.HTTPException:  # the next change posts a tracker instead
@@ -258,12 +314,14 @@ class InitiativeCog(NarratorCog):
                 return
             await initiative.set_tracker(self.db, view.channel_id, message.id)
 
-    @group.command(name="join", description="Join the encounter with your character")
+    @group.command(name="join", description=locale_str("Join the encounter with your character"))
     @app_commands.describe(
         character=CHARACTER_HELP,
-        modifier="Added to the roll",
-        stress="Surprised: Hogwarts 1990 stress roll; CODA one action fewer in round 1",
-        name="Name in the order, when the character's is taken (default: the character's)",
+        modifier=locale_str("Added to the roll"),
+        stress=locale_str("Surprised: Hogwarts 1990 stress roll; CODA one action fewer in round 1"),
+        name=locale_str(
+            "Name in the order, when the character's is taken (default: the character's)"
+        ),
     )
     @app_commands.autocomplete(character=character_autocomplete)
     async def join(
@@ -285,15 +343,19 @@ class InitiativeCog(NarratorCog):
         )
         await self.answer(interaction, outcome)
 
-    @group.command(name="add", description="Add NPCs: each rolls, or give the roll (GM)")
+    @group.command(
+        name="add", description=locale_str("Add NPCs: each rolls, or give the roll (GM)")
+    )
     @app_commands.describe(
-        name="Name (with count: Goblin 1, Goblin 2…)",
-        modifier="Added to each roll (Hogwarts 1990: the Finesse attribute)",
-        roll="A total already rolled, instead of rolling",
-        hidden="Only the GM sees it until /init reveal",
-        count="How many",
-        stress="Surprised: Hogwarts 1990 stress roll; CODA one action fewer in round 1",
-        health="Each one's Health, kept on the tracker (damage from /coda attack comes off it)",
+        name=locale_str("Name (with count: Goblin 1, Goblin 2…)"),
+        modifier=locale_str("Added to each roll (Hogwarts 1990: the Finesse attribute)"),
+        roll=locale_str("A total already rolled, instead of rolling"),
+        hidden=locale_str("Only the GM sees it until /init reveal"),
+        count=locale_str("How many"),
+        stress=locale_str("Surprised: Hogwarts 1990 stress roll; CODA one action fewer in round 1"),
+        health=locale_str(
+            "Each one's Health, kept on the tracker (damage from /coda attack comes off it)"
+        ),
     )
     async def add(
         self,
@@ -321,45 +383,54 @@ class InitiativeCog(NarratorCog):
         await self.answer(interaction, outcome)
 
     @group.command(
-        name="health", description="Set an NPC's Health, kept on the tracker (GM; undo restores)"
+        name="health",
+        description=locale_str("Set an NPC's Health, kept on the tracker (GM; undo restores)"),
     )
     @app_commands.describe(
-        name="The combatant (an NPC: a player's character keeps Health on its sheet)",
-        value="Its Health now (the first value given is also its maximum)",
+        name=locale_str("The combatant (an NPC: a player's character keeps Health on its sheet)"),
+        value=locale_str("Its Health now (the first value given is also its maximum)"),
     )
     async def health(self, interaction: discord.Interaction, name: Name, value: Health) -> None:
         await self.run_change(interaction, initiative.set_health, name=name, value=value)
 
-    @group.command(name="remove", description="Take a combatant out of the encounter (GM)")
-    @app_commands.describe(name="The combatant")
+    @group.command(
+        name="remove", description=locale_str("Take a combatant out of the encounter (GM)")
+    )
+    @app_commands.describe(name=locale_str("The combatant"))
     async def remove(self, interaction: discord.Interaction, name: Name) -> None:
         await self.run_change(interaction, initiative.remove, name=name, dice=self.dice)
 
-    @group.command(name="next", description="End this turn: the next combatant's turn begins")
+    @group.command(
+        name="next", description=locale_str("End this turn: the next combatant's turn begins")
+    )
     async def next_(self, interaction: discord.Interaction) -> None:
         await self.run_change(interaction, initiative.next_turn, dice=self.dice)
 
-    @group.command(name="prev", description="Go back to the previous turn (GM)")
+    @group.command(name="prev", description=locale_str("Go back to the previous turn (GM)"))
     async def prev(self, interaction: discord.Interaction) -> None:
         await self.run_change(interaction, initiative.prev_turn)
 
-    @group.command(name="delay", description="The current combatant steps out to act later")
+    @group.command(
+        name="delay", description=locale_str("The current combatant steps out to act later")
+    )
     async def delay(self, interaction: discord.Interaction) -> None:
         await self.run_change(interaction, initiative.delay, dice=self.dice)
 
     @group.command(
-        name="act", description="A delayed combatant acts now, after the current one (GM)"
+        name="act",
+        description=locale_str("A delayed combatant acts now, after the current one (GM)"),
     )
-    @app_commands.describe(name="The delayed combatant")
+    @app_commands.describe(name=locale_str("The delayed combatant"))
     async def act(self, interaction: discord.Interaction, name: Name) -> None:
         await self.run_change(interaction, initiative.act, name=name)
 
     @group.command(
-        name="defend", description="A defensive roll uses up that combatant's turn this round (GM)"
+        name="defend",
+        description=locale_str("A defensive roll uses up that combatant's turn this round (GM)"),
     )
     @app_commands.describe(
-        name="The combatant who dodges (a delayer spends the delayed action instead)",
-        protects="A delayer only: the combatant it dodges for",
+        name=locale_str("The combatant who dodges (a delayer spends the delayed action instead)"),
+        protects=locale_str("A delayer only: the combatant it dodges for"),
     )
     async def defend(
         self, interaction: discord.Interaction, name: Name, protects: Name | None = None
@@ -367,13 +438,16 @@ class InitiativeCog(NarratorCog):
         await self.run_change(interaction, initiative.defend, name=name, protects=protects)
 
     @group.command(
-        name="action", description="CODA: spend this round's actions (Tables 9-9 to 9-11)"
+        name="action",
+        description=locale_str("CODA: spend this round's actions (Tables 9-9 to 9-11)"),
     )
     @app_commands.describe(
-        kind="The action: Tables 9-9 (movement), 9-10 (free), 9-11 (full round), or custom",
-        cost="Actions it costs (default: the table's; a custom action 1)",
-        name="Who acts (default: whoever is up; players act on their own turn)",
-        attribute="A custom action's test beyond the allowance (movement: Nimbleness)",
+        kind=locale_str(
+            "The action: Tables 9-9 (movement), 9-10 (free), 9-11 (full round), or custom"
+        ),
+        cost=locale_str("Actions it costs (default: the table's; a custom action 1)"),
+        name=locale_str("Who acts (default: whoever is up; players act on their own turn)"),
+        attribute=locale_str("A custom action's test beyond the allowance (movement: Nimbleness)"),
     )
     @app_commands.choices(kind=ACTION_KINDS)
     @app_commands.autocomplete(attribute=attribute_autocomplete)
@@ -389,21 +463,25 @@ class InitiativeCog(NarratorCog):
         await run_action(self, interaction, kind=kind, cost=cost, name=name, attribute=attribute)
 
     condition = app_commands.Group(
-        name="condition", description="Conditions with durations on combatants", parent=group
+        name="condition",
+        description=locale_str("Conditions with durations on combatants"),
+        parent=group,
     )
 
-    @condition.command(name="add", description="Put a condition on a combatant (GM)")
+    @condition.command(name="add", description=locale_str("Put a condition on a combatant (GM)"))
     @app_commands.describe(
-        target="The combatant",
-        name="The condition, e.g. Stunned",
-        rounds="How many of its turns it lasts (default: until removed)",
-        note="A short note shown with it",
-        tick="When it counts down: at the start (default) or the end of the target's turn",
+        target=locale_str("The combatant"),
+        name=locale_str("The condition, e.g. Stunned"),
+        rounds=locale_str("How many of its turns it lasts (default: until removed)"),
+        note=locale_str("A short note shown with it"),
+        tick=locale_str(
+            "When it counts down: at the start (default) or the end of the target's turn"
+        ),
     )
     @app_commands.choices(
         tick=[
-            app_commands.Choice(name="start of its turn", value="start"),
-            app_commands.Choice(name="end of its turn", value="end"),
+            app_commands.Choice(name=locale_str("start of its turn"), value="start"),
+            app_commands.Choice(name=locale_str("end of its turn"), value="end"),
         ]
     )
     async def condition_add(
@@ -425,37 +503,47 @@ class InitiativeCog(NarratorCog):
             tick=tick,
         )
 
-    @condition.command(name="remove", description="Take a condition off a combatant (GM)")
-    @app_commands.describe(target="The combatant", name="The condition")
+    @condition.command(
+        name="remove", description=locale_str("Take a condition off a combatant (GM)")
+    )
+    @app_commands.describe(target=locale_str("The combatant"), name=locale_str("The condition"))
     async def condition_remove(
         self, interaction: discord.Interaction, target: Name, name: Name
     ) -> None:
         await self.run_change(interaction, initiative.remove_condition, name=target, condition=name)
 
-    @condition.command(name="list", description="Every combatant's conditions, as you may see them")
+    @condition.command(
+        name="list", description=locale_str("Every combatant's conditions, as you may see them")
+    )
     async def condition_list(self, interaction: discord.Interaction) -> None:
         view = await initiative.show(self.db, actor_from(interaction))
         await interaction.response.send_message(
             clip(render.conditions_text(view, gm=view.gm), MESSAGE), ephemeral=True
         )
 
-    @group.command(name="reveal", description="Show a hidden combatant to everyone (GM)")
-    @app_commands.describe(name="The hidden combatant")
+    @group.command(
+        name="reveal", description=locale_str("Show a hidden combatant to everyone (GM)")
+    )
+    @app_commands.describe(name=locale_str("The hidden combatant"))
     async def reveal(self, interaction: discord.Interaction, name: Name) -> None:
         await self.run_change(interaction, initiative.reveal, name=name)
 
-    @group.command(name="undo", description="Revert the last change to the order (GM)")
+    @group.command(name="undo", description=locale_str("Revert the last change to the order (GM)"))
     async def undo(self, interaction: discord.Interaction) -> None:
         await self.run_change(interaction, initiative.undo)
 
-    @group.command(name="show", description="The order as you may see it (the GM sees all)")
+    @group.command(
+        name="show", description=locale_str("The order as you may see it (the GM sees all)")
+    )
     async def show(self, interaction: discord.Interaction) -> None:
         view = await initiative.show(self.db, actor_from(interaction))
         await interaction.response.send_message(
             embed=render.tracker_embed(view, gm=view.gm), ephemeral=True
         )
 
-    @group.command(name="end", description="End the encounter, with a summary (GM; asks first)")
+    @group.command(
+        name="end", description=locale_str("End the encounter, with a summary (GM; asks first)")
+    )
     async def end(self, interaction: discord.Interaction) -> None:
         await self.ask_end(interaction)
 

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import discord
 from discord import app_commands
+from discord.app_commands import locale_str
 
 from bot.cogs._common import NarratorCog, actor_from, send_roll, typed_mentions
 from bot.cogs._options import ROLL_HELP, Label, SheetName
 from bot.cogs._sheets import attribute_autocomplete, skill_autocomplete
 from bot.cogs._side_request import register, send_parts
+from bot.i18n import _
 from bot.render import rps as render
 from bot.render.common import signed
 from bot.services import rps as service
@@ -22,33 +24,44 @@ Modifier = app_commands.Range[int, rps.MIN_MODIFIER, rps.MAX_MODIFIER]
 Goal = app_commands.Range[int, 1, rps.MAX_GOAL]
 Parties = app_commands.Range[str, 1, service.PARTIES_LENGTH]
 
+#: The names are built from the table (``Hard (−5)``); each has its Spanish in the catalog.
 DIFFICULTIES = [
-    app_commands.Choice(name=f"{d.name} ({signed(d.modifier)})", value=d.name)
+    app_commands.Choice(name=locale_str(f"{d.name} ({signed(d.modifier)})"), value=d.name)
     for d in rps.DIFFICULTIES
 ]
 _CHECK_HELP = {
-    "base": "The Base as a number (or use an attribute or skill of your character)",
-    "attribute": "Attribute check: 2 × this attribute (with a skill: its parent attribute)",
-    "skill": "Skill check: skill + parent attribute",
-    "difficulty": "A named difficulty modifier: No way to fail +20 … Beyond impossible −20",
-    "modifier": "Situational modifiers (a second try: −5 … +5)",
-    "forgo": "Skip the roll when Base is above 15: SL 1, no critical either way",
+    "base": locale_str("The Base as a number (or use an attribute or skill of your character)"),
+    "attribute": locale_str(
+        "Attribute check: 2 × this attribute (with a skill: its parent attribute)"
+    ),
+    "skill": locale_str("Skill check: skill + parent attribute"),
+    "difficulty": locale_str(
+        "A named difficulty modifier: No way to fail +20 … Beyond impossible −20"
+    ),
+    "modifier": locale_str("Situational modifiers (a second try: −5 … +5)"),
+    "forgo": locale_str("Skip the roll when Base is above 15: SL 1, no critical either way"),
 }
-AUTOMATIC_HELP = "GM: no reasonable chance of failure, so no roll: an automatic success (SL 1)"
+AUTOMATIC_HELP = locale_str(
+    "GM: no reasonable chance of failure, so no roll: an automatic success (SL 1)"
+)
 
 
 register(rps_resisted.KIND, rps_resisted.roll_their_part, render.resisted_embed, parts=True)
 
 
 class RpsCog(NarratorCog):
-    rps_group = app_commands.Group(name="rps", description="RPS stat checks: Base − 2d10")
+    rps_group = app_commands.Group(
+        name="rps", description=locale_str("RPS stat checks: Base − 2d10")
+    )
     sustained = app_commands.Group(
         name="sustained",
-        description="Sustained actions: checks fill a Success Pool up to a Goal Total",
+        description=locale_str("Sustained actions: checks fill a Success Pool up to a Goal Total"),
         parent=rps_group,
     )
 
-    @rps_group.command(name="check", description="A stat check: SL = Base − 2d10, 1 or more wins")
+    @rps_group.command(
+        name="check", description=locale_str("A stat check: SL = Base − 2d10, 1 or more wins")
+    )
     @app_commands.describe(**_CHECK_HELP, automatic=AUTOMATIC_HELP, **ROLL_HELP)
     @app_commands.choices(difficulty=DIFFICULTIES)
     @app_commands.autocomplete(attribute=attribute_autocomplete, skill=skill_autocomplete)
@@ -80,13 +93,16 @@ class RpsCog(NarratorCog):
         await send_roll(interaction, embed, outcome.secrecy)
 
     @rps_group.command(
-        name="resisted", description="Everyone checks; the highest SL wins, ties roll off"
+        name="resisted",
+        description=locale_str("Everyone checks; the highest SL wins, ties roll off"),
     )
     @app_commands.describe(
-        parties="Who resists whom, e.g. 'Johnny:12, Franky:9, @alice' (a player rolls their "
-        "own character)",
-        attribute="What mentioned players roll: 2 × this attribute",
-        skill="What mentioned players roll: this skill + its attribute",
+        parties=locale_str(
+            "Who resists whom, e.g. 'Johnny:12, Franky:9, @alice' (a player rolls their "
+            "own character)"
+        ),
+        attribute=locale_str("What mentioned players roll: 2 × this attribute"),
+        skill=locale_str("What mentioned players roll: this skill + its attribute"),
         **ROLL_HELP,
     )
     @app_commands.autocomplete(attribute=attribute_autocomplete, skill=skill_autocomplete)
@@ -116,11 +132,13 @@ class RpsCog(NarratorCog):
         embed = render.resisted_embed(outcome, interaction.user.display_name)
         await send_roll(interaction, embed, outcome.secrecy)
 
-    @sustained.command(name="start", description="Start this channel's sustained action")
+    @sustained.command(
+        name="start", description=locale_str("Start this channel's sustained action")
+    )
     @app_commands.describe(
-        goal="The Goal Total the Success Pool must reach",
-        no_loss="A failed check does not lower the pool (the GM's choice)",
-        label="What the action is (shown on every check)",
+        goal=locale_str("The Goal Total the Success Pool must reach"),
+        no_loss=locale_str("A failed check does not lower the pool (the GM's choice)"),
+        label=locale_str("What the action is (shown on every check)"),
     )
     async def sustained_start(
         self,
@@ -132,10 +150,12 @@ class RpsCog(NarratorCog):
         view = await service.sustained_start(
             self.db, actor_from(interaction), goal=goal, no_loss=no_loss, label=label
         )
-        embed = render.sustained_embed(view, heading="Sustained action started")
+        embed = render.sustained_embed(view, heading=_("Sustained action started"))
         await interaction.response.send_message(embed=embed)
 
-    @sustained.command(name="roll", description="Roll the next check of the sustained action")
+    @sustained.command(
+        name="roll", description=locale_str("Roll the next check of the sustained action")
+    )
     @app_commands.describe(secret=ROLL_HELP["secret"], **_CHECK_HELP)
     @app_commands.choices(difficulty=DIFFICULTIES)
     @app_commands.autocomplete(attribute=attribute_autocomplete, skill=skill_autocomplete)
@@ -157,15 +177,18 @@ class RpsCog(NarratorCog):
         embed = render.sustained_roll_embed(outcome, interaction.user.display_name)
         await send_roll(interaction, embed, outcome.secrecy)
 
-    @sustained.command(name="status", description="The sustained action's pool, goal and checks")
+    @sustained.command(
+        name="status", description=locale_str("The sustained action's pool, goal and checks")
+    )
     async def sustained_status(self, interaction: discord.Interaction) -> None:
         view = await service.sustained_status(self.db, actor_from(interaction))
         await interaction.response.send_message(embed=render.sustained_embed(view))
 
     @sustained.command(
-        name="abandon", description="End the sustained action (its starter or the GM)"
+        name="abandon",
+        description=locale_str("End the sustained action (its starter or the GM)"),
     )
     async def sustained_abandon(self, interaction: discord.Interaction) -> None:
         view = await service.sustained_abandon(self.db, actor_from(interaction))
-        embed = render.sustained_embed(view, heading="Sustained action abandoned")
+        embed = render.sustained_embed(view, heading=_("Sustained action abandoned"))
         await interaction.response.send_message(embed=embed)

@@ -23,3 +23,6 @@ class InitiativeEncounter(ChannelStateMixin, Base):
     dice: Mapped[str | None] = mapped_column(String(100))
     # The channel's tracker message, edited in place on every change.
     tracker_message_id: Mapped[int | None] = mapped_column(Snowflake)
+    # The language of the player who started it: the tracker's when the channel has none
+    # (bot.public_language).
+    language: Mapped[str | None] = mapped_column(String(16))

@@ -136,84 +136,101 @@ ALLOWED: dict[str, set[str]] = {
     },
     "bot/services/quidditch.py": {" · snitch caught"},
     "engine/systems/coda_tables.py": {"duplicate condition name {}"},  # import-time guard
-}
-
-#: Files where unmarked strings fail the test. Grown as areas are translated (issue 20).
-ENFORCED: set[str] = {
-    "bot/tree.py",
-    "bot/errors.py",
-    "bot/deadline.py",
-    "bot/ratelimit.py",
-    "bot/text.py",
-    "bot/interaction_language.py",
-    "bot/commandline.py",
-    "bot/console.py",
-    "bot/console_forms.py",
-    "bot/console_locale.py",
-    "bot/console_text.py",
-    "bot/cogs/_charts.py",
-    "bot/cogs/_common.py",
-    "bot/cogs/_confirm.py",
-    "bot/cogs/_forms.py",
-    "bot/cogs/_options.py",
-    "bot/cogs/history/__init__.py",
-    "bot/cogs/history/_cog.py",
-    "bot/cogs/retention/__init__.py",
-    "bot/cogs/retention/_cog.py",
-    "bot/cogs/settings/__init__.py",
-    "bot/cogs/settings/_cog.py",
-    "bot/render/settings.py",
-    "bot/services/channel_settings.py",
-    "bot/services/gm_roles.py",
-    "bot/services/languages.py",
-    "bot/services/permissions.py",
-    "bot/services/retention.py",
-    "bot/services/secrecy.py",
-    # CODA, Infinity, quidditch (20c)
-    "bot/cogs/coda/__init__.py",
-    "bot/cogs/coda/_actions.py",
-    "bot/cogs/coda/_attack.py",
-    "bot/cogs/coda/_coda_options.py",
-    "bot/cogs/coda/_cog.py",
-    "bot/cogs/infinity/__init__.py",
-    "bot/cogs/infinity/_cog.py",
-    "bot/cogs/quidditch/__init__.py",
-    "bot/cogs/quidditch/_cog.py",
-    "bot/cogs/quidditch/_roster.py",
-    "bot/render/coda.py",
-    "bot/render/coda_attack.py",
-    "bot/render/coda_reference.py",
-    "bot/render/infinity.py",
-    "bot/render/quidditch.py",
-    "bot/services/coda.py",
-    "bot/services/coda_actions.py",
-    "bot/services/coda_attack.py",
-    "bot/services/coda_combined.py",
-    "bot/services/coda_opposed.py",
-    "bot/services/coda_turn.py",
-    "bot/services/infinity.py",
-    "bot/services/infinity_ftf.py",
-    "bot/services/quidditch.py",
-    "bot/services/quidditch_team.py",
-    "bot/services/quidditch_undo.py",
-    "engine/quidditch.py",
-    "engine/quidditch_rules/__init__.py",
-    "engine/quidditch_rules/roster.py",
-    "engine/quidditch_rules/simulation.py",
-    "engine/quidditch_rules/turns.py",
-    "engine/systems/coda.py",
-    "engine/systems/coda_actions.py",
-    "engine/systems/coda_attack.py",
-    "engine/systems/coda_degrees.py",
-    "engine/systems/coda_extended.py",
-    "engine/systems/coda_odds.py",
-    "engine/systems/coda_reference.py",
-    "engine/systems/coda_result.py",
-    "engine/systems/coda_tables.py",
-    "engine/systems/infinity.py",
-    "engine/systems/infinity_burst.py",
-    "engine/systems/infinity_mods.py",
-    "bot/services/attack_exchange.py",
+    # 20d (reviewed): roll-log text (/history keeps stored English: issue-20-d.md), engine
+    # words stored in English and translated where shown (render.drama.part_label,
+    # render.initiative.roll_detail), choice names built at import (each has its catalog
+    # entry: locale_str at use), examples typed as they are, and TypeErrors (bugs).
+    "bot/cogs/drama/_cog.py": {
+        "{} (no dice)",
+    },
+    "bot/cogs/initiative/_cog.py": {
+        "full round",
+    },
+    "bot/render/drama.py": {
+        "**{}Bd · {}Rd · {}Dd**",
+        "Base dice",
+        "Bd {}: {} · Rd {}: {}",
+        "penalty dice",
+        "penalty dice as a risk",
+        "situational resistance",
+        "target's stat",
+    },
+    "bot/render/initiative.py": {
+        "keep higher",
+        "keep lower",
+        "rolling 6s!",
+    },
+    "bot/services/drama.py": {
+        "Tom:3, @bob",
+        "{}Bd {}Rd {}Dd",
+    },
+    "bot/services/drama_helpers.py": {
+        "net {} · waiting for the other helpers",
+        "net {} · waiting for {}",
+        "{}: helping test {}",
+    },
+    "bot/services/drama_opposed.py": {
+        "net {} · waiting for the other side",
+        "opposed {} {} vs <@{}> (they roll their side)",
+        "opposed {} {} vs {} {}",
+        "{} wins by {}",
+    },
+    "bot/services/hogwarts1990.py": {
+        "{} vs {} (its player rolls)",
+        "{} · waiting for the other side",
+    },
+    "bot/services/hogwarts1990_attack.py": {
+        "attack on {}",
+        "{} dodges {}'s attack on {}: difficulty {} + ",
+    },
+    "bot/services/initiative.py": {
+        "initiative {} (round {}): {}",
+        "set by the GM",
+    },
+    "bot/services/rps.py": {
+        ", automatic success (GM)",
+        ", roll forgone",
+        "sustained check {}",
+    },
+    "bot/services/rps_resisted.py": {
+        " · waiting for {}",
+        "SL {} · waiting for the other parts",
+        "tie between {}",
+        "{} wins, SL {}",
+        "{}: resisted part Base {} ({})",
+    },
+    "engine/initiative/machine.py": {
+        "a re-roll needs dice",
+    },
+    "engine/initiative/rolloff.py": {
+        "{} ties: a roll-off needs dice",
+    },
+    "engine/initiative/turns.py": {
+        "not an initiative event: {}",
+    },
+    # Reviewed by the lead after the merge: not prose a player reads in a language.
+    "bot/render/charts.py": {"fair dice", "lower center"},  # a matplotlib label key, a position
+    "bot/render/commitments.py": {  # the file a player checks with sha256sum, kept verbatim
+        "```sh\n{}\n```",
+        "record: {}\nsalt: {}\ncommitment: {}\ncheck: {}\n",
+    },
+    "bot/render/help.py": {"#gm-notes"},  # a channel name in an example
+    "bot/render/help_examples.py": {"the gate", "a long march"},  # sample values typed as-is
+    "bot/services/dice_stats.py": {"sides 2–{} and count 1–{}"},  # a ValueError: a bug
+    "bot/services/sheet.py": {"set attribute:{} value"},  # a command line (English)
+    "engine/dice.py": {  # misused dice sources: bugs in tests, never a player's message
+        "ScriptedDice exhausted: draw #{} (a d{}) was asked for, but only {} faces were "
+        "scripted: {}",
+        "ScriptedDice face {} at draw #{} does not fit a d{} (faces 1..{})",
+        "replayed face {} does not fit a d{} (faces 1..{})",
+    },
+    "engine/fairness.py": {  # the statistics' own preconditions (ValueError): bugs
+        "a must be a positive multiple of 1/2, not {}",
+        "y must be at least 0, not {}",
+        "degrees of freedom must be at least 1, not {}",
+        "face {} does not fit a d{}",
+        "a die has at least 2 faces",
+    },
 }
 
 
@@ -364,8 +381,7 @@ def report(root: Path = ROOT) -> dict[str, list[Finding]]:
 def main() -> int:
     found = report()
     for path, findings in found.items():
-        mark = "ENFORCED " if path in ENFORCED else ""
-        print(f"{len(findings):4d}  {mark}{path}")
+        print(f"{len(findings):4d}  {path}")
     print(f"{sum(len(f) for f in found.values())} unmarked strings in {len(found)} files")
     if "-v" in sys.argv:
         for findings in found.values():

@@ -16,6 +16,9 @@ import pytest
 from babel.messages.catalog import Catalog
 from babel.messages.pofile import read_po
 
+# Imported before any test adds a pseudo-language: the cog's choices are built at import,
+# and a later test checks that they hold exactly the installed catalogs.
+from bot.cogs.settings._cog import language_choices
 from bot.i18n import _, _catalogs, available_languages, use_language
 from bot.i18n.choice import language_of
 from bot.i18n.commands import CatalogTranslator
@@ -148,17 +151,16 @@ def test_no_message_is_in_a_catalog_twice(path: Path) -> None:
     assert duplicates == []
 
 
-def test_the_source_scan_finds_no_unmarked_string_in_translated_files() -> None:
-    """(2) User-facing literals are marked for translation, file by file.
+def test_the_source_scan_finds_no_unmarked_string() -> None:
+    """(2) User-facing literals are marked for translation in every scanned file.
 
-    Every scanned file is reported (``python -m tests.bot.i18n.scan``); the files listed in
-    ``scan.ENFORCED`` fail the test. The list grows as areas are translated.
+    ``python -m tests.bot.i18n.scan -v`` lists what is left; a literal that is not prose a
+    player reads (a bug's message, a stored log line) goes in ``scan.ALLOWED`` with a reason.
     """
     found = scan.report()
-    enforced = {path: findings for path, findings in found.items() if path in scan.ENFORCED}
-    lines = [str(finding) for findings in enforced.values() for finding in findings]
+    lines = [str(finding) for findings in found.values() for finding in findings]
     assert lines == [], "unmarked user-facing strings:\n" + "\n".join(lines)
-    missing = [path for path in scan.ENFORCED if not (scan.ROOT / path).is_file()]
+    missing = [path for path in scan.ALLOWED if not (scan.ROOT / path).is_file()]
     assert missing == []
 
 
@@ -250,8 +252,6 @@ async def test_a_third_language_is_a_new_po_file(pseudo_french: Path) -> None:
     )
     assert translated == "[fr] The rule"
     assert native_name("fr") == "Français"
-
-    from bot.cogs.settings._cog import language_choices
 
     assert [choice.value for choice in language_choices("default")] == [
         "en",
