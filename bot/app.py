@@ -9,6 +9,7 @@ from typing import Any
 import discord
 from discord.ext import commands
 
+from bot import lazy_callback
 from bot.admission import Admission
 from bot.admission import install as install_admission
 from bot.cogs import EXTENSIONS
@@ -144,6 +145,7 @@ def create_bot(
     opens when METRICS_PORT is set; the shards are the settings'; ``admit`` answers "very
     busy" past capacity, by the wall clock, which SimCord's tests do not keep)."""
     settings = settings or Settings()
+    lazy_callback.install()
     common: dict[str, Any] = {
         "dice": dice if dice is not None else SecureDice(),
         "database": Database(settings.database_url, synchronous=settings.sqlite_synchronous),

@@ -702,7 +702,10 @@ async def latest(db: Database, channel_id: int) -> EncounterView | None:
     async with db.unit_of_work(read_only=True) as session:
         row = await encounters.active(session, channel_id)
         return (
-            None if row is None else await _view(session, row, ini.from_dict(row.state), gm=False)
+            None
+            if row is None
+            # The tracker shows the order, never the undo history: not parsed (issue 21).
+            else await _view(session, row, ini.current_from_dict(row.state), gm=False)
         )
 
 
@@ -712,7 +715,7 @@ async def names(db: Database, actor: Actor, *, delayed_only: bool = False) -> li
         row = await encounters.active(session, actor.channel_id)
         if row is None:
             return []
-        state = ini.from_dict(row.state)
+        state = ini.current_from_dict(row.state)  # names only: the history is not parsed
         gm = await is_gm(session, actor)
     pool = state.delayed if delayed_only else state.combatants
     return [c.name for c in pool if gm or not c.hidden]

@@ -62,7 +62,13 @@ from engine.initiative.state import (
     Encounter,
     clean_name,
 )
-from engine.initiative.storage import event_from_dict, event_to_dict, from_dict, to_dict
+from engine.initiative.storage import (
+    current_from_dict,
+    event_from_dict,
+    event_to_dict,
+    from_dict,
+    to_dict,
+)
 from engine.initiative.turns import skip_reason
 
 __all__ = [
@@ -107,6 +113,7 @@ __all__ = [
     "action_spend",
     "apply",
     "clean_name",
+    "current_from_dict",
     "event_from_dict",
     "event_to_dict",
     "from_dict",

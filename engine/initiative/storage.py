@@ -121,6 +121,25 @@ def from_dict(data: Mapping[str, Any]) -> Encounter:
     return replace(state, base=base, log=log)
 
 
+def current_from_dict(data: Mapping[str, Any]) -> Encounter:
+    """Only the current state :func:`to_dict` stored, without its history (no ``base``, an
+    empty ``log``), for read-only views such as the channel's tracker and autocomplete.
+
+    Parsing the log is most of :func:`from_dict`'s cost and grows with the encounter (about
+    2 ms at :data:`~engine.initiative.machine.MAX_HISTORY` events, against 0.2 ms for the
+    state alone): a view that shows the order never needs it. Never apply, undo or store
+    the result: its history is gone. A malformed record raises :class:`InitiativeError`.
+    """
+    if data.get("version") != STATE_VERSION:
+        raise InitiativeError(f"Stored encounter has version {data.get('version')!r}.")
+    try:
+        state = _core_from_dict(data)
+    except (KeyError, TypeError, ValueError) as error:
+        raise InitiativeError(f"Stored encounter is malformed ({error}).") from None
+    _check(state)
+    return state
+
+
 def _check(state: Encounter) -> None:
     """The invariants every reachable state keeps (also asserted by the tests)."""
     keys = [c.key for c in state.combatants]

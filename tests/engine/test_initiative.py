@@ -609,6 +609,8 @@ def test_serialisation_is_plain_json_and_exact():
     )
     text = json.dumps(to_dict(state))
     assert from_dict(json.loads(text)) == state
+    # The tracker's reading: the same state without the history it does not show.
+    assert state.log and ini.current_from_dict(json.loads(text)) == state.core()
 
 
 def test_malformed_stored_state_is_refused_clearly():
@@ -619,6 +621,13 @@ def test_malformed_stored_state_is_refused_clearly():
         from_dict({k: v for k, v in data.items() if k != "round"})
     with pytest.raises(ini.InitiativeError, match="outside"):
         from_dict({**data, "turn": 7})
+    # The tracker's history-less reading refuses the same records.
+    with pytest.raises(ini.InitiativeError, match="version"):
+        ini.current_from_dict({**data, "version": 99})
+    with pytest.raises(ini.InitiativeError, match="malformed"):
+        ini.current_from_dict({k: v for k, v in data.items() if k != "round"})
+    with pytest.raises(ini.InitiativeError, match="outside"):
+        ini.current_from_dict({**data, "turn": 7})
 
 
 def test_summary_counts_rounds_and_turns():
@@ -856,7 +865,9 @@ class EncounterMachine(RuleBasedStateMachine):
 
     @invariant()
     def serialisation_round_trips(self):
-        assert from_dict(json.loads(json.dumps(to_dict(self.state)))) == self.state
+        stored = json.loads(json.dumps(to_dict(self.state)))
+        assert from_dict(stored) == self.state
+        assert ini.current_from_dict(stored) == self.state.core()
 
     @invariant()
     def undo_restores_the_previous_state(self):
