@@ -105,18 +105,13 @@ def to_dict(state: Encounter) -> dict[str, Any]:
 
 def from_dict(data: Mapping[str, Any]) -> Encounter:
     """The encounter :func:`to_dict` stored; a malformed record raises :class:`InitiativeError`."""
-    if data.get("version") != STATE_VERSION:
-        raise InitiativeError(
-            N_("Stored encounter has version {version}."), version=repr(data.get("version"))
-        )
+    _check_version(data)
     try:
         state = _core_from_dict(data)
         base = None if data.get("base") is None else _core_from_dict(data["base"])
         log = tuple(event_from_dict(e) for e in data.get("log", ()))
     except (KeyError, TypeError, ValueError) as error:
-        raise InitiativeError(
-            N_("Stored encounter is malformed ({error})."), error=str(error)
-        ) from None
+        raise _malformed(error) from None
     _check(state)
     return replace(state, base=base, log=log)
 
@@ -130,14 +125,24 @@ def current_from_dict(data: Mapping[str, Any]) -> Encounter:
     state alone): a view that shows the order never needs it. Never apply, undo or store
     the result: its history is gone. A malformed record raises :class:`InitiativeError`.
     """
-    if data.get("version") != STATE_VERSION:
-        raise InitiativeError(f"Stored encounter has version {data.get('version')!r}.")
+    _check_version(data)
     try:
         state = _core_from_dict(data)
     except (KeyError, TypeError, ValueError) as error:
-        raise InitiativeError(f"Stored encounter is malformed ({error}).") from None
+        raise _malformed(error) from None
     _check(state)
     return state
+
+
+def _check_version(data: Mapping[str, Any]) -> None:
+    if data.get("version") != STATE_VERSION:
+        raise InitiativeError(
+            N_("Stored encounter has version {version}."), version=repr(data.get("version"))
+        )
+
+
+def _malformed(error: Exception) -> InitiativeError:
+    return InitiativeError(N_("Stored encounter is malformed ({error})."), error=str(error))
 
 
 def _check(state: Encounter) -> None:
