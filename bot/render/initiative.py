@@ -176,7 +176,7 @@ def tracker_embed(view: EncounterView, *, gm: bool = False) -> discord.Embed:
             ),
             inline=False,
         )
-    footer = [view.system_title]
+    footer = [_(view.system_title)]
     if view.dice:
         footer.append(_("initiative {dice}", dice=view.dice))
     elif view.attribute:

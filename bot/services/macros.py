@@ -344,7 +344,9 @@ def parse_exported(value: Any) -> list[dict[str, str]]:
     for index, item in enumerate(value):
         path = f"macros[{index}]"
         if not isinstance(item, dict) or set(item) != {"name", "command"}:
-            raise SheetFileError(_("`{path}`: must be an object with name and command.", path=path))
+            raise SheetFileError(
+                _("`{path}`: must be an object with `name` and `command`.", path=path)
+            )
         if not isinstance(item["name"], str) or not isinstance(item["command"], str):
             raise SheetFileError(_("`{path}`: name and command are text.", path=path))
         try:

@@ -428,7 +428,11 @@ def _record(value: Any, path: str, fields: tuple[str, ...], what: str) -> dict[s
     """``value`` as an object holding only ``fields``, or the error naming the first stray one."""
     if not isinstance(value, dict):
         raise SheetFileError(
-            _("`{path}`: must be an object with {fields}.", path=path, fields=", ".join(fields))
+            _(
+                "`{path}`: must be an object with {fields}.",
+                path=path,
+                fields=", ".join(f"`{field}`" for field in fields),  # JSON keys, as typed
+            )
         )
     extra = sorted(set(value) - set(fields))
     if extra:

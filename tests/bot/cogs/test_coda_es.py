@@ -43,7 +43,7 @@ async def test_test_in_spanish(spanish: Table) -> None:
     [
         ([1, 1], 0, "💀 Fracaso desastroso"),
         ([2, 3], 0, "❌ Fracaso total"),
-        ([4, 6], 0, "✖️ Fallo"),
+        ([4, 6], 0, "✖️ Fracaso"),
         ([5, 5], 5, "➖ Éxito marginal"),
         ([5, 5], 10, "✅ Éxito completo"),
         ([5, 5], 16, "✨ Éxito extraordinario"),
@@ -126,7 +126,7 @@ async def test_opposed_and_combined_in_spanish(spanish: Table) -> None:
     assert "Los ayudantes prueban a NO 10; su suma es **+1**" in text
     assert "Éxito superior → **+2** (probabilidad 41.7%)" in text or "(probabilidad 41,7" in text
     assert "+ 1 (ayudantes) = **14** contra NO 15" in text
-    assert embed_of(combined).title == "✖️ Fallo — Prueba combinada"
+    assert embed_of(combined).title == "✖️ Fracaso — Prueba combinada"
     bad = await table.gm.slash(
         table.channel, "coda combined", leader="+1", helpers=" , ", difficulty="Standard"
     )
@@ -217,11 +217,12 @@ async def test_skill_attribute_and_reaction_tests_in_spanish(spanish: Table) -> 
 
 
 async def test_the_other_player_rolls_their_side_in_spanish(table: Table, as_spanish) -> None:
-    await hermione_and_ron(table)
+    await hermione_and_ron(table)  # a Spanish table: the result is drawn in its language
+    as_spanish(table.alice)
     as_spanish(table.bob)
     asked = await challenge(table)
     table.bot.dice = ScriptedDice([3, 3])  # Ron: 6 + 2 + 1 = 9
-    await table.bob.click(asked.response, label="Roll my side")
+    await table.bob.click(asked.response, label="Tirar mi lado")
     embed = table.channel.last_message.embeds[0]
     assert embed.title == "✅ Gana A (Hermione · Stealth (Wits))"
     assert "A (Hermione · Stealth (Wits)) gana por 4: **Éxito completo**" in embed.description

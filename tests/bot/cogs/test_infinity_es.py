@@ -219,12 +219,13 @@ async def test_largest_bursts_fit_discord_in_spanish(table: Table, alicia) -> No
 
 
 async def test_the_reactive_player_rolls_their_side_in_spanish(table: Table, as_spanish) -> None:
-    # Alice asks; Bob, with a Spanish client, rolls his Sniper's side: the result is his.
+    # A Spanish table: Alice asks, Bob rolls his Sniper's side; the result is the table's.
     await fusilier_and_sniper(table)
+    as_spanish(table.alice)
     as_spanish(table.bob)
     asked = await ftf_challenge(table)
     table.bot.dice = ScriptedDice([5])  # the Sniper's 5 (SV 13) is beaten by the 7
-    await table.bob.click(asked.response, label="Roll my side")
+    await table.bob.click(asked.response, label="Tirar mi lado")
     embed = table.channel.last_message.embeds[0]
     assert embed.title == "🎯 Gana Activo — 1 Impacto"
     assert "**MOD:** Mimetismo −3 = −3" in "\n".join(f.value for f in embed.fields)
