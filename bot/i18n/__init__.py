@@ -44,15 +44,20 @@ def current_language() -> str:
     return _language.get()
 
 
+def _known(language: str) -> str:
+    """``language`` when a catalog holds it, else English (never a language without text)."""
+    return language if language in available_languages() else SOURCE_LANGUAGE
+
+
 def set_language(language: str) -> None:
     """Write the rest of this task's (and the tasks it starts') replies in ``language``."""
-    _language.set(language if language in available_languages() else SOURCE_LANGUAGE)
+    _language.set(_known(language))
 
 
 @contextmanager
 def use_language(language: str) -> Iterator[None]:
     """Within the block, replies are written in ``language`` (tests, the console, DMs)."""
-    token = _language.set(language if language in available_languages() else SOURCE_LANGUAGE)
+    token = _language.set(_known(language))
     try:
         yield
     finally:
