@@ -19,13 +19,31 @@ from engine.initiative.state import Combatant, Condition, Encounter
 __all__ = ["STATE_VERSION", "event_from_dict", "event_to_dict", "from_dict", "to_dict"]
 
 STATE_VERSION = 1
-_COMBATANT_FIELDS = frozenset(f.name for f in dataclasses.fields(Combatant))
+# Field names, read once: every change stores the whole encounter, history included, so
+# these run for each combatant and each logged event (``dataclasses.asdict`` deep-copies
+# every value and ``dataclasses.fields`` rebuilds its tuple on each call: issue 21).
+_COMBATANT_NAMES = tuple(f.name for f in dataclasses.fields(Combatant))
+_COMBATANT_FIELDS = frozenset(_COMBATANT_NAMES)
+_CONDITION_NAMES = tuple(f.name for f in dataclasses.fields(Condition))
+_EVENT_NAMES: dict[type[Any], tuple[str, ...]] = {}
+
+
+def _names(cls: type[Any]) -> tuple[str, ...]:
+    """An event class's field names, in declaration order (computed once per class)."""
+    names = _EVENT_NAMES.get(cls)
+    if names is None:
+        names = _EVENT_NAMES[cls] = tuple(f.name for f in dataclasses.fields(cls))
+    return names
 
 
 def _combatant_to_dict(c: Combatant) -> dict[str, Any]:
-    data = dataclasses.asdict(c)
+    # The values are str, int, bool or None, except the two tuples made lists below: the
+    # same dict ``dataclasses.asdict`` gave, without its deep copies.
+    data = {name: getattr(c, name) for name in _COMBATANT_NAMES}
     data["tiebreak"] = list(c.tiebreak)
-    data["conditions"] = [dataclasses.asdict(condition) for condition in c.conditions]
+    data["conditions"] = [
+        {name: getattr(condition, name) for name in _CONDITION_NAMES} for condition in c.conditions
+    ]
     return data
 
 
@@ -38,8 +56,8 @@ def _combatant_from_dict(data: Mapping[str, Any]) -> Combatant:
 
 def event_to_dict(event: Event) -> dict[str, Any]:
     data: dict[str, Any] = {"type": event.kind}
-    for f in dataclasses.fields(event):
-        data[f.name] = getattr(event, f.name)
+    for name in _names(type(event)):
+        data[name] = getattr(event, name)
     if isinstance(event, Add) and event.tiebreaks is not None:
         data["tiebreaks"] = [[name, list(dice)] for name, dice in event.tiebreaks]
     rerolls = data.pop("rerolls", None)  # most events have none: not stored
@@ -55,7 +73,7 @@ def event_from_dict(data: Mapping[str, Any]) -> Event:
         raise InitiativeError(
             N_("Unknown initiative event {kind}."), kind=repr(data.get("type"))
         ) from None
-    values = {f.name: data[f.name] for f in dataclasses.fields(cls) if f.name in data}
+    values = {name: data[name] for name in _names(cls) if name in data}
     if cls is Add and values.get("tiebreaks") is not None:
         values["tiebreaks"] = tuple((name, tuple(dice)) for name, dice in values["tiebreaks"])
     if values.get("rerolls") is not None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from dataclasses import replace
 
@@ -39,6 +40,7 @@ from engine.initiative import (
     to_dict,
     undo,
 )
+from engine.initiative.storage import STATE_VERSION
 
 
 def build(*events, system: str = "generic", initiator: str | None = None, dice=None):
@@ -870,9 +872,52 @@ class EncounterMachine(RuleBasedStateMachine):
         assert ini.current_from_dict(stored) == self.state.core()
 
     @invariant()
+    def stored_record_is_every_field_in_order(self):
+        # The record other processes (and older versions) read: byte for byte what the
+        # dataclasses' own asdict gives, whatever shortcut to_dict takes (issue 21).
+        assert json.dumps(to_dict(self.state)) == json.dumps(_reference_record(self.state))
+
+    @invariant()
     def undo_restores_the_previous_state(self):
         if len(self.history) > 1:
             assert undo(self.state) == self.history[-2][0]
+
+
+def _reference_record(state):
+    """:func:`to_dict` written the plain way, with ``dataclasses.asdict``."""
+
+    def combatant(c):
+        data = dataclasses.asdict(c)
+        data["tiebreak"] = list(c.tiebreak)
+        data["conditions"] = [dataclasses.asdict(condition) for condition in c.conditions]
+        return data
+
+    def core(s):
+        return {
+            "system": s.system,
+            "initiator": s.initiator,
+            "round": s.round,
+            "turn": s.turn,
+            "order": [combatant(c) for c in s.order],
+            "ended": s.ended,
+            "reroll": s.reroll,
+        }
+
+    def event(e):
+        data = {"type": e.kind}
+        data.update({f.name: getattr(e, f.name) for f in dataclasses.fields(e)})
+        if isinstance(e, Add) and e.tiebreaks is not None:
+            data["tiebreaks"] = [[name, list(dice)] for name, dice in e.tiebreaks]
+        rerolls = data.pop("rerolls", None)
+        if rerolls is not None:
+            data["rerolls"] = [[n, total, detail, list(t)] for n, total, detail, t in rerolls]
+        return data
+
+    record = core(state)
+    record["version"] = STATE_VERSION
+    record["base"] = None if state.base is None else core(state.base)
+    record["log"] = [event(e) for e in state.log]
+    return record
 
 
 EncounterMachine.TestCase.settings = settings(
