@@ -35,7 +35,7 @@ from sqlalchemy.ext.asyncio import (
 )
 
 from bot.errors import StorageBusy
-from bot.storage import sqlite_driver
+from bot.storage import json_codec, sqlite_driver
 
 log = logging.getLogger(__name__)
 
@@ -90,6 +90,8 @@ class Database:
         if self.is_sqlite and parsed.get_driver_name() == "aiosqlite":
             # The same driver, one trip to its thread per statement (bot.storage.sqlite_driver).
             engine_url = parsed.set(drivername=f"sqlite+{sqlite_driver.DRIVER}")
+        engine_kwargs.setdefault("json_serializer", json_codec.dumps)
+        engine_kwargs.setdefault("json_deserializer", json_codec.loads)
         self.engine: AsyncEngine = create_async_engine(engine_url, echo=echo, **engine_kwargs)
         if self.is_sqlite:
             _configure_sqlite(
