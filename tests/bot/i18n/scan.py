@@ -91,15 +91,13 @@ ALLOWED: dict[str, set[str]] = {
     },
     "bot/render/coda.py": {"opposed test", "combined test", "extended test"},  # footer keys
     "bot/render/infinity.py": {"Infinity CodeOne"},  # the system's stored name
-    "bot/services/coda.py": {
-        "{} {} vs TN {}{}",
-        "skill test",
-        "attribute test",
-        "reaction test",
+    "bot/services/coda_roller.py": {"{} {} vs TN {}{}"},
+    "bot/services/coda_single.py": {"skill test", "attribute test", "reaction test"},
+    "bot/services/coda_combined_roll.py": {
         "combined helper {}",
         "combined leader {} (helpers {})",
-        "extended '{}' stage {}",
     },
+    "bot/services/coda_extended.py": {"extended '{}' stage {}"},
     "bot/services/coda_actions.py": {"{} beyond the allowance"},
     "bot/services/coda_attack.py": {
         "attack on {}",
