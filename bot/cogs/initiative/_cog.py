@@ -15,6 +15,7 @@ import asyncio
 import logging
 import weakref
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from typing import Any
 
 import discord
@@ -131,6 +132,19 @@ class TrackerButtons(KindView):
 
 Change = Callable[..., Awaitable[InitOutcome]]
 
+#: Channels whose shown tracker revision is remembered; past it the oldest is forgotten and
+#: that channel's next refresh re-reads the encounter (correct, one transaction dearer).
+MAX_SHOWN = 4096
+
+
+@dataclass(frozen=True, slots=True)
+class Shown:
+    """What a channel's tracker message shows: which encounter, at which revision."""
+
+    encounter_id: int
+    revision: int
+    message_id: int
+
 
 class InitiativeCog(NarratorCog):
     group = app_commands.Group(
@@ -141,8 +155,12 @@ class InitiativeCog(NarratorCog):
         super().__init__(bot)
         self.buttons = TrackerButtons(self)  # English labels; registered for presses
         self._buttons_by_language: dict[str, TrackerButtons] = {"en": self.buttons}
+        # A CODA tracker's buttons (with the common actions' row), one view per language too.
+        self._coda_buttons_by_language: dict[str, discord.ui.View] = {}
         # One tracker refresh at a time per channel, so edits never land out of order.
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
+        # What each channel's tracker shows, by channel id (oldest first, at most MAX_SHOWN).
+        self._shown: dict[int, Shown] = {}
 
     async def cog_load(self) -> None:
         self.bot.add_view(self.buttons)
@@ -150,6 +168,8 @@ class InitiativeCog(NarratorCog):
     async def cog_unload(self) -> None:
         for buttons in self._buttons_by_language.values():
             buttons.stop()
+        for view in self._coda_buttons_by_language.values():
+            view.stop()
 
     def buttons_for(self) -> TrackerButtons:
         """The tracker's buttons labelled in the current language (one view per language)."""
@@ -164,11 +184,21 @@ class InitiativeCog(NarratorCog):
     async def refresh_tracker(
         self, channel: Any, channel_id: int, view: EncounterView | None = None
     ) -> None:
-        """Edit the channel's tracker to the latest state, or post a new one; never raises."""
+        """Edit the channel's tracker to ``view`` (the state a change committed, everyone's
+        view: ``InitOutcome.tracker``) or to the latest state, or post a new one; never raises.
+
+        The tracker never goes back to an older state when changes race: under the
+        channel's lock, a view older than the revision the tracker shows is dropped (a newer
+        one is on it already). Where nothing is known to compare with (no view, the first
+        refresh here, a new tracker was posted, another encounter) the encounter is re-read,
+        and a read is never older than anything shown. The comparison lives in this process:
+        a channel's interactions all reach the process that runs its guild's shard.
+        """
         async with self._tracker_lock(channel_id):
             try:
                 await self._refresh(channel, channel_id, view)
             except Exception:
+                self._shown.pop(channel_id, None)  # unsure what it shows: re-read next time
                 log.exception("could not refresh the initiative tracker in %s", channel_id)
 
     def _tracker_lock(self, channel_id: int) -> asyncio.Lock:
@@ -178,29 +208,57 @@ class InitiativeCog(NarratorCog):
         return lock
 
     def _buttons(self, view: EncounterView) -> discord.ui.View:
-        """The tracker's buttons; a CODA tracker adds a row of common actions (issue 15)."""
+        """The tracker's buttons; a CODA tracker adds a row of common actions (issue 15).
+
+        One view per language, reused for every tracker like :meth:`buttons_for`: its
+        custom ids are fixed, so discord.py dispatches a press on any message to it."""
         if view.system != "coda":
             return self.buttons_for()
-        return add_action_buttons(TrackerButtons(self))
+        language = current_language()
+        buttons = self._coda_buttons_by_language.get(language)
+        if buttons is None:
+            buttons = add_action_buttons(TrackerButtons(self))
+            self._coda_buttons_by_language[language] = buttons
+        return buttons
+
+    def _remember(self, channel_id: int, view: EncounterView, message_id: int) -> None:
+        """The channel's tracker shows ``view`` now (an ended one needs no more refreshes)."""
+        self._shown.pop(channel_id, None)  # re-inserted last: the oldest go first
+        if view.state.ended:
+            return
+        self._shown[channel_id] = Shown(view.encounter_id, view.revision, message_id)
+        if len(self._shown) > MAX_SHOWN:
+            del self._shown[next(iter(self._shown))]
 
     async def _refresh(self, channel: Any, channel_id: int, view: EncounterView | None) -> None:
-        if view is None:
+        shown = self._shown.get(channel_id)
+        if view is not None and shown is not None and shown.encounter_id == view.encounter_id:
+            if view.revision < shown.revision:
+                return  # a change committed after this one is on the tracker already
+            message_id: int | None = shown.message_id
+        elif view is not None and view.state.ended:
+            message_id = view.tracker_message_id  # the encounter's last state: none is newer
+        else:
             view = await initiative.latest(self.db, channel_id)
             if view is None:
+                self._shown.pop(channel_id, None)
                 return
+            message_id = view.tracker_message_id
         # The table's message: the channel's language, else its starter's, never the
         # language of whoever pressed last (bot.public_language).
         with use_language(await public_language(self.bot, channel_id, view.language)):
             embed = render.tracker_embed(view)
             buttons = None if view.state.ended else self._buttons(view)
-        if view.tracker_message_id is not None and channel is not None:
+        if message_id is not None and channel is not None:
             try:
-                message = channel.get_partial_message(view.tracker_message_id)
+                message = channel.get_partial_message(message_id)
                 # content=None drops /init start's welcome line once play has moved on.
                 await message.edit(content=None, embed=embed, view=buttons)
+                self._remember(channel_id, view, message_id)
                 return
             except discord.HTTPException as error:
-                log.info("tracker %s could not be edited (%s)", view.tracker_message_id, error)
+                log.info("tracker %s could not be edited (%s)", message_id, error)
+        self._shown.pop(channel_id, None)  # a new tracker, or none: the next refresh re-reads
         if view.state.ended or channel is None:
             return
         try:
@@ -235,9 +293,11 @@ class InitiativeCog(NarratorCog):
             await interaction.response.send_message(
                 clip(gm_only or _("Done."), MESSAGE), ephemeral=True, **extra
             )
-        # Not outcome.view: a change committed meanwhile may be newer, and the tracker read
-        # under its lock never goes back to an older state.
-        await self.refresh_tracker(interaction.channel, interaction.channel_id or 0)
+        # The state this change committed: no second read (issue 21). refresh_tracker drops
+        # it if a change committed meanwhile is on the tracker already.
+        await self.refresh_tracker(
+            interaction.channel, interaction.channel_id or 0, outcome.tracker
+        )
 
     async def run_change(self, interaction: discord.Interaction, change: Change, **kw: Any) -> None:
         outcome = await change(self.db, actor_from(interaction), **kw)
@@ -261,7 +321,9 @@ class InitiativeCog(NarratorCog):
             content=_("Encounter ended."), embed=None, view=None
         )
         await interaction.followup.send(embed=render.summary_embed(outcome))
-        await self.refresh_tracker(interaction.channel, interaction.channel_id or 0, outcome.view)
+        await self.refresh_tracker(
+            interaction.channel, interaction.channel_id or 0, outcome.tracker
+        )
 
     # ------------------------------------------------------------------ commands
 
@@ -313,6 +375,7 @@ class InitiativeCog(NarratorCog):
                 log.warning("could not fetch the new tracker in %s", view.channel_id, exc_info=True)
                 return
             await initiative.set_tracker(self.db, view.channel_id, message.id)
+            self._remember(view.channel_id, view, message.id)
 
     @group.command(name="join", description=locale_str("Join the encounter with your character"))
     @app_commands.describe(
