@@ -28,6 +28,7 @@ from bot.cogs._confirm import Confirm, KindView
 from bot.cogs._options import CHARACTER_HELP, SYSTEM_CHOICES, SheetName
 from bot.cogs._sheets import attribute_autocomplete, character_autocomplete
 from bot.cogs.coda._actions import add_action_buttons, run_action
+from bot.cogs.initiative._edit import edit_tracker
 from bot.i18n import N_, _, current_language, use_language
 from bot.public_language import public_language
 from bot.render import initiative as render
@@ -253,7 +254,7 @@ class InitiativeCog(NarratorCog):
             try:
                 message = channel.get_partial_message(message_id)
                 # content=None drops /init start's welcome line once play has moved on.
-                await message.edit(content=None, embed=embed, view=buttons)
+                await edit_tracker(message, embed=embed, view=buttons)
                 self._remember(channel_id, view, message_id)
                 return
             except discord.HTTPException as error:

@@ -14,6 +14,8 @@ from typing import Any
 import pytest
 
 from bot.actor import Actor
+from bot.cogs.initiative._edit import edit_tracker
+from bot.render import initiative as render
 from bot.services import initiative
 from bot.services.initiative import EncounterView, InitOutcome
 from engine.dice import ScriptedDice
@@ -207,3 +209,33 @@ async def test_a_change_committed_before_start_stored_its_tracker_edits_that_tra
     cog = table.bot.get_cog("InitiativeCog")
     await cog.refresh_tracker(channel(table), table.channel.id, added.tracker)
     assert len(trackers(table.channel)) == 1 and "Zed — 5" in tracker_text(table)
+
+
+async def test_the_lean_edit_sends_what_partial_message_edit_sends(
+    table: Table, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    await trio(table, system="coda")
+    await gm_next(table)
+    cog = table.bot.get_cog("InitiativeCog")
+    view = await shown_state(table)
+    embed, buttons = render.tracker_embed(view), cog._buttons(view)
+    sent: list[Any] = []
+    http = table.bot._connection.http
+    edit_message = http.edit_message
+
+    async def spy(channel_id: int, message_id: int, *, params: Any) -> Any:
+        sent.append((channel_id, message_id, params.payload, params.multipart, params.files))
+        return await edit_message(channel_id, message_id, params=params)
+
+    monkeypatch.setattr(http, "edit_message", spy)
+    message = channel(table).get_partial_message(tracker(table).id)
+    await edit_tracker(message, embed=embed, view=buttons)
+    await message.edit(content=None, embed=embed, view=buttons)
+    lean, eager = sent
+    assert lean == eager and lean[2]["components"] and "content" in lean[2]
+    # The view is tracked for the message as discord.py's edit tracks it: presses answer.
+    store = table.bot._connection._view_store
+    assert store._synced_message_views[message.id] is buttons
+    monkeypatch.undo()
+    pressed = await ok(await table.gm.click(tracker(table), label="Walk"))
+    assert "**Alice**: Walk" in pressed.response.content
