@@ -124,7 +124,7 @@ def _spend(
                 error=translate_error(error),
             )
         ) from None
-    row.state = ini.to_dict(new)
+    encounters.store(row, ini.to_dict(new))  # bumps the revision the tracker compares
     return TurnSpend(combatant.name, combatant.hidden, cost)
 
 
@@ -223,7 +223,7 @@ async def hurt_npc(
     damage = min(damage, npc.health + ini.MAX_HEALTH)
     new = ini.apply(state, ini.SetHealth(npc.name, damage=damage))
     after = new.find(npc.name)
-    row.state = ini.to_dict(new)
+    encounters.store(row, ini.to_dict(new))  # bumps the revision the tracker compares
     assert after.health is not None
     # An NPC has no owner: 0 stands for "nobody" (no Discord id is 0).
     return ResourceChange(

@@ -72,6 +72,10 @@ class EncounterView:
     health: tuple[tuple[str, int, int | None], ...] = ()
     #: Its starter's language: the tracker's when the channel has none (bot.public_language).
     language: str | None = None
+    #: The encounter's row and the revision of its state this view shows: the tracker never
+    #: replaces a view with an older revision of the same encounter (issue 21).
+    encounter_id: int = 0
+    revision: int = 0
 
     def health_of(self, name: str) -> tuple[int, int | None] | None:
         return next(((cur, top) for n, cur, top in self.health if n == name), None)
@@ -114,6 +118,13 @@ class InitOutcome:
     summary: ini.Summary | None = None
     #: What a ``then`` step of the change returned (e.g. a CODA test waiting to be rolled).
     extra: Any = None
+
+    @property
+    def tracker(self) -> EncounterView:
+        """The channel's tracker as this change left it: exactly what :func:`latest` reads
+        right after the commit (everyone's view, the current state without its history), so
+        the tracker is refreshed without a second transaction (issue 21)."""
+        return dataclasses.replace(self.view, gm=False, state=self.view.state.core())
 
     @property
     def initiator_warning(self) -> str | None:
@@ -181,6 +192,8 @@ async def _view(
         gm=gm,
         health=await _health(session, state),
         language=row.language,
+        encounter_id=row.id,
+        revision=row.revision,
     )
 
 
@@ -227,7 +240,7 @@ async def _gm_encounter(
 
 
 def _save(row: InitiativeEncounter, state: ini.Encounter) -> None:
-    row.state = ini.to_dict(state)
+    encounters.store(row, ini.to_dict(state))  # bumps the revision the tracker compares
 
 
 # --------------------------------------------------------------------------------- start

@@ -11,29 +11,24 @@ as the commands because they call the same services.
 
 from __future__ import annotations
 
-import asyncio
 import logging
-import weakref
-from collections.abc import Awaitable, Callable
-from typing import Any
 
 import discord
 from discord import app_commands
 from discord.app_commands import locale_str
-from discord.ext import commands
 
-from bot.cogs._common import Choices, NarratorCog, actor_from, safe_autocomplete
-from bot.cogs._confirm import Confirm, KindView
+from bot.cogs._common import Choices, actor_from, safe_autocomplete
+from bot.cogs._confirm import Confirm
 from bot.cogs._options import CHARACTER_HELP, SYSTEM_CHOICES, SheetName
 from bot.cogs._sheets import attribute_autocomplete, character_autocomplete
-from bot.cogs.coda._actions import add_action_buttons, run_action
-from bot.i18n import N_, _, current_language, use_language
+from bot.cogs.coda._actions import run_action
+from bot.cogs.initiative._tracker import TrackerCog
+from bot.i18n import _, use_language
 from bot.public_language import public_language
 from bot.render import initiative as render
 from bot.render.limits import MESSAGE, clip
 from bot.services import initiative
 from bot.services.characters import matching
-from bot.services.initiative import EncounterView, InitOutcome
 from engine import initiative as ini
 from engine.initiative_rolls import MODIFIER_MAX, MODIFIER_MIN
 from engine.notation import MAX_EXPRESSION_LENGTH
@@ -67,181 +62,12 @@ ANY_SYSTEM = [
         name=locale_str("Any other game (1d20 + modifier)"), value=initiative.GENERIC
     ),
 ]
-#: The tracker's button labels, translated per language (:meth:`InitiativeCog.buttons_for`).
-BUTTON_LABELS = {
-    "next": N_("Next"),
-    "delay": N_("Delay"),
-    "undo": N_("Undo"),
-    "end": N_("End"),
-}
 
 
-class TrackerButtons(KindView):
-    """Next · Delay · Undo · End under the tracker; persistent (fixed custom ids, no timeout)."""
-
-    def __init__(self, cog: InitiativeCog) -> None:
-        super().__init__(timeout=None)
-        self.cog = cog
-        # Labels in the language current at construction (the custom ids stay the same, so
-        # a press reaches whichever instance discord.py holds for the message).
-        for item, key in (
-            (self.next_button, "next"),
-            (self.delay_button, "delay"),
-            (self.undo_button, "undo"),
-            (self.end_button, "end"),
-        ):
-            item.label = _(BUTTON_LABELS[key])
-
-    @discord.ui.button(
-        label=BUTTON_LABELS["next"],
-        emoji="⏭️",
-        style=discord.ButtonStyle.primary,
-        custom_id="narrator:init:next",
-    )
-    async def next_button(self, interaction: discord.Interaction, _b: discord.ui.Button) -> None:
-        await self.cog.run_change(interaction, initiative.next_turn, dice=self.cog.dice)
-
-    @discord.ui.button(
-        label=BUTTON_LABELS["delay"],
-        emoji="⏸️",
-        style=discord.ButtonStyle.secondary,
-        custom_id="narrator:init:delay",
-    )
-    async def delay_button(self, interaction: discord.Interaction, _b: discord.ui.Button) -> None:
-        await self.cog.run_change(interaction, initiative.delay, dice=self.cog.dice)
-
-    @discord.ui.button(
-        label=BUTTON_LABELS["undo"],
-        emoji="↩️",
-        style=discord.ButtonStyle.secondary,
-        custom_id="narrator:init:undo",
-    )
-    async def undo_button(self, interaction: discord.Interaction, _b: discord.ui.Button) -> None:
-        await self.cog.run_change(interaction, initiative.undo)
-
-    @discord.ui.button(
-        label=BUTTON_LABELS["end"],
-        emoji="🏁",
-        style=discord.ButtonStyle.danger,
-        custom_id="narrator:init:end",
-    )
-    async def end_button(self, interaction: discord.Interaction, _b: discord.ui.Button) -> None:
-        await self.cog.ask_end(interaction)
-
-
-Change = Callable[..., Awaitable[InitOutcome]]
-
-
-class InitiativeCog(NarratorCog):
+class InitiativeCog(TrackerCog):
     group = app_commands.Group(
         name="init", description=locale_str("Initiative: the turn order of a fight")
     )
-
-    def __init__(self, bot: commands.Bot) -> None:
-        super().__init__(bot)
-        self.buttons = TrackerButtons(self)  # English labels; registered for presses
-        self._buttons_by_language: dict[str, TrackerButtons] = {"en": self.buttons}
-        # One tracker refresh at a time per channel, so edits never land out of order.
-        self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
-
-    async def cog_load(self) -> None:
-        self.bot.add_view(self.buttons)
-
-    async def cog_unload(self) -> None:
-        for buttons in self._buttons_by_language.values():
-            buttons.stop()
-
-    def buttons_for(self) -> TrackerButtons:
-        """The tracker's buttons labelled in the current language (one view per language)."""
-        language = current_language()
-        buttons = self._buttons_by_language.get(language)
-        if buttons is None:
-            buttons = self._buttons_by_language[language] = TrackerButtons(self)
-        return buttons
-
-    # ------------------------------------------------------------------ the tracker
-
-    async def refresh_tracker(
-        self, channel: Any, channel_id: int, view: EncounterView | None = None
-    ) -> None:
-        """Edit the channel's tracker to the latest state, or post a new one; never raises."""
-        async with self._tracker_lock(channel_id):
-            try:
-                await self._refresh(channel, channel_id, view)
-            except Exception:
-                log.exception("could not refresh the initiative tracker in %s", channel_id)
-
-    def _tracker_lock(self, channel_id: int) -> asyncio.Lock:
-        lock = self._locks.get(channel_id)
-        if lock is None:
-            lock = self._locks[channel_id] = asyncio.Lock()
-        return lock
-
-    def _buttons(self, view: EncounterView) -> discord.ui.View:
-        """The tracker's buttons; a CODA tracker adds a row of common actions (issue 15)."""
-        if view.system != "coda":
-            return self.buttons_for()
-        return add_action_buttons(TrackerButtons(self))
-
-    async def _refresh(self, channel: Any, channel_id: int, view: EncounterView | None) -> None:
-        if view is None:
-            view = await initiative.latest(self.db, channel_id)
-            if view is None:
-                return
-        # The table's message: the channel's language, else its starter's, never the
-        # language of whoever pressed last (bot.public_language).
-        with use_language(await public_language(self.bot, channel_id, view.language)):
-            embed = render.tracker_embed(view)
-            buttons = None if view.state.ended else self._buttons(view)
-        if view.tracker_message_id is not None and channel is not None:
-            try:
-                message = channel.get_partial_message(view.tracker_message_id)
-                # content=None drops /init start's welcome line once play has moved on.
-                await message.edit(content=None, embed=embed, view=buttons)
-                return
-            except discord.HTTPException as error:
-                log.info("tracker %s could not be edited (%s)", view.tracker_message_id, error)
-        if view.state.ended or channel is None:
-            return
-        try:
-            posted = await channel.send(embed=embed, view=buttons)
-        except discord.HTTPException:
-            log.warning("could not post an initiative tracker in %s", channel_id, exc_info=True)
-            return
-        await initiative.set_tracker(self.db, channel_id, posted.id)
-
-    # ------------------------------------------------------------------ answering changes
-
-    async def answer(
-        self,
-        interaction: discord.Interaction,
-        outcome: InitOutcome,
-        view: discord.ui.View | None = None,
-    ) -> None:
-        """Reply to a change (public line, GM-only line), then update the tracker.
-
-        ``view``: buttons for the reply (a CODA action's Roll the test)."""
-        reply = render.reply(outcome)
-        gm_only = reply.gm_only if outcome.view.gm else None
-        extra: dict[str, Any] = {} if view is None else {"view": view}
-        if reply.public:
-            pings = discord.AllowedMentions(users=[discord.Object(id=u) for u in reply.pings])
-            await interaction.response.send_message(
-                clip(reply.public, MESSAGE), allowed_mentions=pings, **extra
-            )
-            if gm_only:
-                await interaction.followup.send(clip(gm_only, MESSAGE), ephemeral=True)
-        else:
-            await interaction.response.send_message(
-                clip(gm_only or _("Done."), MESSAGE), ephemeral=True, **extra
-            )
-        # Not outcome.view: a change committed meanwhile may be newer, and the tracker read
-        # under its lock never goes back to an older state.
-        await self.refresh_tracker(interaction.channel, interaction.channel_id or 0)
-
-    async def run_change(self, interaction: discord.Interaction, change: Change, **kw: Any) -> None:
-        outcome = await change(self.db, actor_from(interaction), **kw)
-        await self.answer(interaction, outcome)
 
     async def ask_end(self, interaction: discord.Interaction) -> None:
         view = await initiative.check_end(self.db, actor_from(interaction))
@@ -261,7 +87,9 @@ class InitiativeCog(NarratorCog):
             content=_("Encounter ended."), embed=None, view=None
         )
         await interaction.followup.send(embed=render.summary_embed(outcome))
-        await self.refresh_tracker(interaction.channel, interaction.channel_id or 0, outcome.view)
+        await self.refresh_tracker(
+            interaction.channel, interaction.channel_id or 0, outcome.tracker
+        )
 
     # ------------------------------------------------------------------ commands
 
@@ -313,6 +141,7 @@ class InitiativeCog(NarratorCog):
                 log.warning("could not fetch the new tracker in %s", view.channel_id, exc_info=True)
                 return
             await initiative.set_tracker(self.db, view.channel_id, message.id)
+            self._remember(view.channel_id, view, message.id)
 
     @group.command(name="join", description=locale_str("Join the encounter with your character"))
     @app_commands.describe(

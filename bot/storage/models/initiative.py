@@ -7,7 +7,7 @@ the columns every per-channel state shares come from :class:`ChannelStateMixin`.
 
 from __future__ import annotations
 
-from sqlalchemy import String
+from sqlalchemy import String, text
 from sqlalchemy.orm import Mapped, mapped_column
 
 from bot.storage.models._channel_state import ChannelStateMixin
@@ -26,3 +26,6 @@ class InitiativeEncounter(ChannelStateMixin, Base):
     # The language of the player who started it: the tracker's when the channel has none
     # (bot.public_language).
     language: Mapped[str | None] = mapped_column(String(16))
+    # Bumped in the same UPDATE as every change to ``state`` (repositories.initiative.store):
+    # the tracker never shows a view older than the one it shows (issue 21).
+    revision: Mapped[int] = mapped_column(default=0, server_default=text("0"))

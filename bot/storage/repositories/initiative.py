@@ -24,5 +24,15 @@ def start(session: AsyncSession, **columns: Any) -> InitiativeEncounter:
     return _channel_state.start(session, InitiativeEncounter, **columns)
 
 
+def store(row: InitiativeEncounter, state: dict[str, Any]) -> None:
+    """Write the encounter's new state and bump its revision, in the same UPDATE.
+
+    The row is locked by the caller's transaction (``active(..., for_update=True)``), so
+    the increment cannot be lost; every writer of ``state`` goes through here.
+    """
+    row.state = state
+    row.revision += 1
+
+
 def close(row: InitiativeEncounter) -> None:
     _channel_state.close(row, ENDED)

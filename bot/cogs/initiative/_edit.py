@@ -1,0 +1,37 @@
+"""The tracker's edit without building the edited message nobody reads (issue 21).
+
+discord.py's :meth:`discord.PartialMessage.edit` parses Discord's answer into a
+:class:`discord.Message` (author, embeds, components) and returns it. The tracker never
+reads it: every ``/init`` change paid for it. :func:`edit_tracker` takes discord.py 2.7's
+own steps (the same request built by the same helper, the view tracked as before) and
+skips that parse. ``tests/bot/cogs/test_initiative_tracker.py`` checks that the request is
+byte for byte the one ``PartialMessage.edit`` sends and that the buttons still answer.
+"""
+
+from __future__ import annotations
+
+import discord
+from discord.http import handle_message_parameters
+
+
+async def edit_tracker(
+    message: discord.PartialMessage, *, embed: discord.Embed, view: discord.ui.View | None
+) -> None:
+    """``message.edit(content=None, embed=embed, view=view)``, the returned message unparsed.
+
+    ``content=None`` drops ``/init start``'s welcome line; ``view=None`` takes the buttons
+    away (an ended encounter). Raises :class:`discord.HTTPException` as ``edit`` does.
+    """
+    state = message._state
+    # As PartialMessage.edit: a view given (even None) stops tracking the message's old one,
+    # and content given re-sends the bot's default allowed mentions.
+    state.prevent_view_updates_for(message.id)
+    with handle_message_parameters(
+        content=None,
+        embed=embed,
+        view=view,
+        previous_allowed_mentions=state.allowed_mentions,
+    ) as params:
+        await state.http.edit_message(message.channel.id, message.id, params=params)
+    if view is not None and not view.is_finished() and view.is_dispatchable():
+        state.store_view(view, message.id)
