@@ -17,7 +17,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import sqlite3
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
@@ -33,6 +33,7 @@ from sqlalchemy.ext.asyncio import (
     async_sessionmaker,
     create_async_engine,
 )
+from sqlalchemy.orm import Session
 
 from bot.errors import StorageBusy
 from bot.storage import sqlite_driver
@@ -95,9 +96,13 @@ class Database:
             _configure_sqlite(
                 self.engine, busy_ms=round(lock_timeout * 1000), synchronous=synchronous
             )
-        self._write_sessions = async_sessionmaker(self.engine, expire_on_commit=False)
+        self._write_sessions = async_sessionmaker(
+            self.engine, expire_on_commit=False, sync_session_class=DeferringSession
+        )
         self._read_sessions = async_sessionmaker(
-            self.engine.execution_options(**{_READ_ONLY: True}), expire_on_commit=False
+            self.engine.execution_options(**{_READ_ONLY: True}),
+            expire_on_commit=False,
+            sync_session_class=DeferringSession,
         )
         # SQLite has one writer at a time. Letting every pooled connection race for the lock
         # makes the losers poll it through busy_timeout's sleeps (up to 100 ms each), so under
@@ -142,6 +147,58 @@ class Database:
 
     async def upgrade_async(self) -> None:
         await asyncio.to_thread(self.upgrade)
+
+
+_DEFERRED = "narrator.deferred_writes"
+
+#: Writes a batch of deferred items in the session's transaction (see :func:`deferred`).
+DeferredWrite = Callable[[Session, list[Any]], None]
+
+
+def deferred(session: AsyncSession, write: DeferredWrite) -> list[Any]:
+    """The items ``write`` will write in this session's transaction, before its next flush,
+    ORM query or commit: append to the list returned.
+
+    Those are the points where the ORM flushes an added object, so a repository can write
+    with a Core statement and keep what ``session.add`` promised: a later ORM query in the
+    same unit of work sees the row, a rollback writes nothing (it drops the list).
+    """
+    writes: dict[DeferredWrite, list[Any]] | None = session.info.get(_DEFERRED)
+    if writes is None:
+        if not isinstance(session.sync_session, DeferringSession):
+            raise TypeError("deferred writes need a session from Database.unit_of_work")
+        writes = session.info[_DEFERRED] = {}
+    items = writes.get(write)
+    if items is None:
+        items = writes[write] = []
+    return items
+
+
+def _run_deferred(session: Session) -> None:
+    writes: dict[DeferredWrite, list[Any]] = session.info.pop(_DEFERRED)
+    for write, items in writes.items():
+        write(session, items)
+
+
+class DeferringSession(Session):
+    """A session that runs the writes :func:`deferred` queued before it flushes (autoflush
+    included) and before it commits; a rollback drops them, as it drops pending objects."""
+
+    def flush(self, objects: Any = None) -> None:
+        if _DEFERRED in self.info:
+            _run_deferred(self)
+        super().flush(objects)
+
+
+@event.listens_for(DeferringSession, "before_commit")
+def _before_commit(session: Session) -> None:
+    if _DEFERRED in session.info:
+        _run_deferred(session)
+
+
+@event.listens_for(DeferringSession, "after_soft_rollback")
+def _after_rollback(session: Session, _previous: Any) -> None:
+    session.info.pop(_DEFERRED, None)
 
 
 @dataclass(slots=True)
