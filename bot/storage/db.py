@@ -117,24 +117,31 @@ class Database:
         Don't nest a writing unit of work inside another one: on SQLite the inner one would
         wait for the outer one forever.
         """
-        if read_only:
-            async with self._read_sessions() as session, session.begin():
-                yield session
-            return
-        if self._sqlite_writer is None:
-            async with self._write_sessions() as session, _recorded(session):
-                yield session
-            return
+        writer = None if read_only else self._sqlite_writer
+        if writer is not None:
+            try:
+                async with asyncio.timeout(self.lock_timeout):
+                    await writer.acquire()
+            except TimeoutError:
+                raise StorageBusy from None
         try:
-            async with asyncio.timeout(self.lock_timeout):
-                await self._sqlite_writer.acquire()
-        except TimeoutError:
-            raise StorageBusy from None
-        try:
-            async with self._write_sessions() as session, _recorded(session):
+            # No explicit begin: the session begins at its first statement (where SQLAlchemy
+            # connects anyway), and commit and close are one trip between them, not three.
+            session = self._read_sessions() if read_only else self._write_sessions()
+            try:
                 yield session
+            except BaseException as error:
+                await _discard(session)  # rolls back
+                if not read_only and isinstance(error, DBAPIError) and waited_too_long(error):
+                    raise StorageBusy from error
+                raise
+            if read_only:
+                await _commit(session, None)
+            else:
+                await _commit(session, _writes.get())
         finally:
-            self._sqlite_writer.release()
+            if writer is not None:
+                writer.release()
 
     async def dispose(self) -> None:
         await self.engine.dispose()
@@ -189,6 +196,11 @@ class DeferringSession(Session):
             _run_deferred(self)
         super().flush(objects)
 
+    def rollback(self) -> None:
+        # Also when nothing began yet: session.add begins, so a rollback drops its objects.
+        self.info.pop(_DEFERRED, None)
+        super().rollback()
+
 
 @event.listens_for(DeferringSession, "before_commit")
 def _before_commit(session: Session) -> None:
@@ -228,29 +240,29 @@ def tracked_writes() -> Writes:
     return _writes.get() or Writes()
 
 
-@asynccontextmanager
-async def _recorded(session: AsyncSession) -> AsyncIterator[None]:
-    """Begin, then commit (or roll back on error), noting the outcome in :class:`Writes`."""
-    transaction = await session.begin()
+async def _commit(session: AsyncSession, writes: Writes | None) -> None:
+    """Commit (one trip to the driver), then close; note the outcome in ``writes``."""
     try:
-        yield
-    except BaseException as error:
-        await transaction.rollback()
-        if isinstance(error, DBAPIError) and waited_too_long(error):
-            raise StorageBusy from error
-        raise
-    writes = _writes.get()
-    try:
-        await transaction.commit()
+        await session.commit()
     except BaseException as error:
         # The database refusing the commit rolled it back; a lost connection (or a task
         # cancelled mid-COMMIT) leaves the outcome unknown.
         refused = isinstance(error, DBAPIError) and not error.connection_invalidated
         if writes is not None and not refused:
             writes.in_doubt = True
+        await _discard(session)
         raise
     if writes is not None:
         writes.committed += 1
+    # Nothing is open after a commit, so closing (forgetting the loaded objects) does no
+    # I/O: no trip to the driver's greenlet for it.
+    session.sync_session.close()
+
+
+async def _discard(session: AsyncSession) -> None:
+    """Roll back and close, shielded like ``AsyncSession.__aexit__``: a cancelled command
+    still hands its connection back to the pool without a transaction open."""
+    await asyncio.shield(session.close())
 
 
 def waited_too_long(error: DBAPIError) -> bool:

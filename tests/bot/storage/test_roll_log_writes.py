@@ -55,7 +55,11 @@ async def test_a_rolled_back_unit_of_work_writes_nothing(any_db: Database) -> No
             _add(session, "1d6")
             await session.flush()
             raise RuntimeError("the command failed after writing")
-    assert await _stored(any_db) == []
+    async with any_db.unit_of_work() as session:
+        _add(session, "1d8")
+        await session.rollback()  # drops what was not written yet, as it expunges pending objects
+        _add(session, "1d10")
+    assert [entry.input for entry in await _stored(any_db)] == ["1d10"]
 
 
 async def test_secret_entries_get_their_stored_ids_in_the_order_rolled(any_db: Database) -> None:
