@@ -26,7 +26,7 @@ from typing import Any
 
 from sqlalchemy import event
 from sqlalchemy.engine import make_url
-from sqlalchemy.exc import DBAPIError
+from sqlalchemy.exc import DBAPIError, InvalidatePoolError
 from sqlalchemy.ext.asyncio import (
     AsyncEngine,
     AsyncSession,
@@ -73,6 +73,7 @@ class Database:
         parsed = make_url(url)
         self.is_sqlite = parsed.get_backend_name() == "sqlite"
         connect_args = engine_kwargs.setdefault("connect_args", {})
+        ping = False  # our own check on checkout (PostgreSQL with asyncpg, below)
         if self.is_sqlite:
             ensure_sqlite_directory(url)
             connect_args.setdefault("timeout", lock_timeout)
@@ -81,7 +82,11 @@ class Database:
             # trip to aiosqlite's thread per command for nothing.
             engine_kwargs.setdefault("pool_reset_on_return", None)
         else:
+            # A connection is checked before use (a restarted server leaves the pool's
+            # connections dead): on asyncpg with one round trip, not pool_pre_ping's three.
             engine_kwargs.setdefault("pool_pre_ping", True)
+            if parsed.get_driver_name() == "asyncpg":
+                ping = engine_kwargs.pop("pool_pre_ping")
             # Waits end in an error (rolled back, answered) instead of past every deadline.
             connect_args.setdefault("server_settings", {}).update(
                 lock_timeout=str(round(lock_timeout * 1000)),
@@ -96,6 +101,8 @@ class Database:
             _configure_sqlite(
                 self.engine, busy_ms=round(lock_timeout * 1000), synchronous=synchronous
             )
+        elif ping:
+            _ping_on_checkout(self.engine)
         self._write_sessions = async_sessionmaker(
             self.engine, expire_on_commit=False, sync_session_class=DeferringSession
         )
@@ -284,6 +291,23 @@ def ensure_sqlite_directory(url: str) -> None:
     database = parsed.database
     if database and database != ":memory:" and not database.startswith("file:"):
         Path(database).expanduser().resolve().parent.mkdir(parents=True, exist_ok=True)
+
+
+def _ping_on_checkout(engine: AsyncEngine) -> None:
+    """Replace a pooled connection the server closed before it is used, with no round trip.
+
+    A restart (or a terminated backend) closes the server's end of every connection; the
+    event loop reads that end of file at once, even from an idle pooled connection, and
+    asyncpg marks the connection closed. pool_pre_ping would find the same with three round
+    trips on asyncpg (BEGIN, a query, ROLLBACK) for every unit of work. As with it, a
+    connection that dies between the check and its first statement fails that statement.
+    """
+
+    @event.listens_for(engine.sync_engine, "checkout")
+    def _on_checkout(_dbapi_connection: Any, record: Any, _proxy: Any) -> None:
+        if record.driver_connection.is_closed():
+            # As pool_pre_ping does: the pool's older connections died with it, replace all.
+            raise InvalidatePoolError("the server closed this pooled connection")
 
 
 def _configure_sqlite(engine: AsyncEngine, *, busy_ms: int, synchronous: str) -> None:
