@@ -83,7 +83,7 @@ class Database:
             engine_kwargs.setdefault("pool_reset_on_return", None)
         else:
             # A connection is checked before use (a restarted server leaves the pool's
-            # connections dead): on asyncpg with one round trip, not pool_pre_ping's three.
+            # connections dead): on asyncpg without a round trip, not pool_pre_ping's three.
             engine_kwargs.setdefault("pool_pre_ping", True)
             if parsed.get_driver_name() == "asyncpg":
                 ping = engine_kwargs.pop("pool_pre_ping")
