@@ -17,7 +17,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import sqlite3
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
@@ -26,13 +26,14 @@ from typing import Any
 
 from sqlalchemy import event
 from sqlalchemy.engine import make_url
-from sqlalchemy.exc import DBAPIError
+from sqlalchemy.exc import DBAPIError, InvalidatePoolError
 from sqlalchemy.ext.asyncio import (
     AsyncEngine,
     AsyncSession,
     async_sessionmaker,
     create_async_engine,
 )
+from sqlalchemy.orm import Session
 
 from bot.errors import StorageBusy
 from bot.storage import json_codec, sqlite_driver
@@ -72,6 +73,7 @@ class Database:
         parsed = make_url(url)
         self.is_sqlite = parsed.get_backend_name() == "sqlite"
         connect_args = engine_kwargs.setdefault("connect_args", {})
+        ping = False  # our own check on checkout (PostgreSQL with asyncpg, below)
         if self.is_sqlite:
             ensure_sqlite_directory(url)
             connect_args.setdefault("timeout", lock_timeout)
@@ -80,7 +82,11 @@ class Database:
             # trip to aiosqlite's thread per command for nothing.
             engine_kwargs.setdefault("pool_reset_on_return", None)
         else:
+            # A connection is checked before use (a restarted server leaves the pool's
+            # connections dead): on asyncpg without a round trip, not pool_pre_ping's three.
             engine_kwargs.setdefault("pool_pre_ping", True)
+            if parsed.get_driver_name() == "asyncpg":
+                ping = engine_kwargs.pop("pool_pre_ping")
             # Waits end in an error (rolled back, answered) instead of past every deadline.
             connect_args.setdefault("server_settings", {}).update(
                 lock_timeout=str(round(lock_timeout * 1000)),
@@ -97,9 +103,15 @@ class Database:
             _configure_sqlite(
                 self.engine, busy_ms=round(lock_timeout * 1000), synchronous=synchronous
             )
-        self._write_sessions = async_sessionmaker(self.engine, expire_on_commit=False)
+        elif ping:
+            _ping_on_checkout(self.engine)
+        self._write_sessions = async_sessionmaker(
+            self.engine, expire_on_commit=False, sync_session_class=DeferringSession
+        )
         self._read_sessions = async_sessionmaker(
-            self.engine.execution_options(**{_READ_ONLY: True}), expire_on_commit=False
+            self.engine.execution_options(**{_READ_ONLY: True}),
+            expire_on_commit=False,
+            sync_session_class=DeferringSession,
         )
         # SQLite has one writer at a time. Letting every pooled connection race for the lock
         # makes the losers poll it through busy_timeout's sleeps (up to 100 ms each), so under
@@ -114,24 +126,31 @@ class Database:
         Don't nest a writing unit of work inside another one: on SQLite the inner one would
         wait for the outer one forever.
         """
-        if read_only:
-            async with self._read_sessions() as session, session.begin():
-                yield session
-            return
-        if self._sqlite_writer is None:
-            async with self._write_sessions() as session, _recorded(session):
-                yield session
-            return
+        writer = None if read_only else self._sqlite_writer
+        if writer is not None:
+            try:
+                async with asyncio.timeout(self.lock_timeout):
+                    await writer.acquire()
+            except TimeoutError:
+                raise StorageBusy from None
         try:
-            async with asyncio.timeout(self.lock_timeout):
-                await self._sqlite_writer.acquire()
-        except TimeoutError:
-            raise StorageBusy from None
-        try:
-            async with self._write_sessions() as session, _recorded(session):
+            # No explicit begin: the session begins at its first statement (where SQLAlchemy
+            # connects anyway), and commit and close are one trip between them, not three.
+            session = self._read_sessions() if read_only else self._write_sessions()
+            try:
                 yield session
+            except BaseException as error:
+                await _discard(session)  # rolls back
+                if not read_only and isinstance(error, DBAPIError) and waited_too_long(error):
+                    raise StorageBusy from error
+                raise
+            if read_only:
+                await _commit(session, None)
+            else:
+                await _commit(session, _writes.get())
         finally:
-            self._sqlite_writer.release()
+            if writer is not None:
+                writer.release()
 
     async def dispose(self) -> None:
         await self.engine.dispose()
@@ -144,6 +163,63 @@ class Database:
 
     async def upgrade_async(self) -> None:
         await asyncio.to_thread(self.upgrade)
+
+
+_DEFERRED = "narrator.deferred_writes"
+
+#: Writes a batch of deferred items in the session's transaction (see :func:`deferred`).
+DeferredWrite = Callable[[Session, list[Any]], None]
+
+
+def deferred(session: AsyncSession, write: DeferredWrite) -> list[Any]:
+    """The items ``write`` will write in this session's transaction, before its next flush,
+    ORM query or commit: append to the list returned.
+
+    Those are the points where the ORM flushes an added object, so a repository can write
+    with a Core statement and keep what ``session.add`` promised: a later ORM query in the
+    same unit of work sees the row, a rollback writes nothing (it drops the list).
+    """
+    writes: dict[DeferredWrite, list[Any]] | None = session.info.get(_DEFERRED)
+    if writes is None:
+        if not isinstance(session.sync_session, DeferringSession):
+            raise TypeError("deferred writes need a session from Database.unit_of_work")
+        writes = session.info[_DEFERRED] = {}
+    items = writes.get(write)
+    if items is None:
+        items = writes[write] = []
+    return items
+
+
+def _run_deferred(session: Session) -> None:
+    writes: dict[DeferredWrite, list[Any]] = session.info.pop(_DEFERRED)
+    for write, items in writes.items():
+        write(session, items)
+
+
+class DeferringSession(Session):
+    """A session that runs the writes :func:`deferred` queued before it flushes (autoflush
+    included) and before it commits; a rollback drops them, as it drops pending objects."""
+
+    def flush(self, objects: Any = None) -> None:
+        if _DEFERRED in self.info:
+            _run_deferred(self)
+        super().flush(objects)
+
+    def rollback(self) -> None:
+        # Also when nothing began yet: session.add begins, so a rollback drops its objects.
+        self.info.pop(_DEFERRED, None)
+        super().rollback()
+
+
+@event.listens_for(DeferringSession, "before_commit")
+def _before_commit(session: Session) -> None:
+    if _DEFERRED in session.info:
+        _run_deferred(session)
+
+
+@event.listens_for(DeferringSession, "after_soft_rollback")
+def _after_rollback(session: Session, _previous: Any) -> None:
+    session.info.pop(_DEFERRED, None)
 
 
 @dataclass(slots=True)
@@ -173,29 +249,29 @@ def tracked_writes() -> Writes:
     return _writes.get() or Writes()
 
 
-@asynccontextmanager
-async def _recorded(session: AsyncSession) -> AsyncIterator[None]:
-    """Begin, then commit (or roll back on error), noting the outcome in :class:`Writes`."""
-    transaction = await session.begin()
+async def _commit(session: AsyncSession, writes: Writes | None) -> None:
+    """Commit (one trip to the driver), then close; note the outcome in ``writes``."""
     try:
-        yield
-    except BaseException as error:
-        await transaction.rollback()
-        if isinstance(error, DBAPIError) and waited_too_long(error):
-            raise StorageBusy from error
-        raise
-    writes = _writes.get()
-    try:
-        await transaction.commit()
+        await session.commit()
     except BaseException as error:
         # The database refusing the commit rolled it back; a lost connection (or a task
         # cancelled mid-COMMIT) leaves the outcome unknown.
         refused = isinstance(error, DBAPIError) and not error.connection_invalidated
         if writes is not None and not refused:
             writes.in_doubt = True
+        await _discard(session)
         raise
     if writes is not None:
         writes.committed += 1
+    # Nothing is open after a commit, so closing (forgetting the loaded objects) does no
+    # I/O: no trip to the driver's greenlet for it.
+    session.sync_session.close()
+
+
+async def _discard(session: AsyncSession) -> None:
+    """Roll back and close, shielded like ``AsyncSession.__aexit__``: a cancelled command
+    still hands its connection back to the pool without a transaction open."""
+    await asyncio.shield(session.close())
 
 
 def waited_too_long(error: DBAPIError) -> bool:
@@ -217,6 +293,23 @@ def ensure_sqlite_directory(url: str) -> None:
     database = parsed.database
     if database and database != ":memory:" and not database.startswith("file:"):
         Path(database).expanduser().resolve().parent.mkdir(parents=True, exist_ok=True)
+
+
+def _ping_on_checkout(engine: AsyncEngine) -> None:
+    """Replace a pooled connection the server closed before it is used, with no round trip.
+
+    A restart (or a terminated backend) closes the server's end of every connection; the
+    event loop reads that end of file at once, even from an idle pooled connection, and
+    asyncpg marks the connection closed. pool_pre_ping would find the same with three round
+    trips on asyncpg (BEGIN, a query, ROLLBACK) for every unit of work. As with it, a
+    connection that dies between the check and its first statement fails that statement.
+    """
+
+    @event.listens_for(engine.sync_engine, "checkout")
+    def _on_checkout(_dbapi_connection: Any, record: Any, _proxy: Any) -> None:
+        if record.driver_connection.is_closed():
+            # As pool_pre_ping does: the pool's older connections died with it, replace all.
+            raise InvalidatePoolError("the server closed this pooled connection")
 
 
 def _configure_sqlite(engine: AsyncEngine, *, busy_ms: int, synchronous: str) -> None:

@@ -6,16 +6,24 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import or_, select
+from sqlalchemy import insert, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm import Session
 
 from bot import commitment
 from bot.actor import Actor
+from bot.storage.db import deferred
 from bot.storage.models import RollLog
 from bot.storage.models.base import utcnow
 
 #: ``session.info`` key of the secret entries added in this unit of work (see :func:`sealed`).
 _SEALED = "narrator.sealed_rolls"
+
+_TABLE = RollLog.__table__
+#: Every column but the id: one set of keys for every row of an executemany.
+_COLUMNS = tuple(column.key for column in _TABLE.columns if column.key != "id")
+_INSERT = insert(_TABLE)
+_INSERT_RETURNING_ID = insert(_TABLE).returning(_TABLE.c.id)
 
 
 def add(
@@ -28,26 +36,57 @@ def add(
     outcome: str,
     secret: bool = False,
     label: str | None = None,
-) -> RollLog:
-    """Add an entry to the current unit of work; it commits with the command's other changes."""
-    entry = RollLog(
-        guild_id=actor.guild_id,
-        channel_id=actor.channel_id,
-        user_id=actor.user_id,
-        system=system,
-        input=input[:2000],
-        label=label[:100] if label else None,
-        macro=actor.macro,
-        faces=list(faces),
-        outcome=outcome[:2000],
-        secret=secret,
-        created_at=utcnow(),
-    )
-    if secret:
-        _seal(entry)
-        sealed(session).append(entry)
-    session.add(entry)
-    return entry
+) -> None:
+    """Add an entry to the current unit of work; it commits with the command's other changes.
+
+    The entry is written by a Core INSERT just before the session's next flush, ORM query or
+    commit (the points where the ORM would have flushed it), not by the ORM's unit-of-work
+    flush, which cost about 300 µs more per roll; a public entry is not even an ORM object.
+    A secret entry is sealed here and listed in :func:`sealed`; it gets its id when it is
+    written (its reply shows the id).
+    """
+    values: dict[str, Any] = {
+        "guild_id": actor.guild_id,
+        "channel_id": actor.channel_id,
+        "user_id": actor.user_id,
+        "system": system,
+        "input": input[:2000],
+        "label": label[:100] if label else None,
+        "macro": actor.macro,
+        "faces": list(faces),
+        "outcome": outcome[:2000],
+        "secret": secret,
+        "created_at": utcnow(),
+        "record": None,
+        "salt": None,
+        "commitment": None,
+    }
+    pending = deferred(session, _write)
+    if not secret:
+        pending.append(values)
+        return
+    entry = RollLog(**values)
+    _seal(entry)
+    sealed(session).append(entry)
+    pending.append(entry)
+
+
+def _write(session: Session, pending: list[dict[str, Any] | RollLog]) -> None:
+    """Insert the added entries in order, in the session's transaction (run by the session,
+    see :func:`bot.storage.db.deferred`). Only a secret entry reads back its id."""
+    connection = session.connection()
+    public: list[dict[str, Any]] = []
+    for item in pending:
+        if isinstance(item, dict):
+            public.append(item)
+            continue
+        if public:  # keep the log's order: the ids follow the order of the rolls
+            connection.execute(_INSERT, public)
+            public = []
+        values = {key: getattr(item, key) for key in _COLUMNS}
+        item.id = connection.execute(_INSERT_RETURNING_ID, values).scalar_one()
+    if public:
+        connection.execute(_INSERT, public)
 
 
 def _seal(entry: RollLog) -> None:
