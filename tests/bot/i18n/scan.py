@@ -215,7 +215,7 @@ ALLOWED: dict[str, set[str]] = {
     "bot/render/help.py": {"#gm-notes"},  # a channel name in an example
     "bot/render/help_examples.py": {"the gate", "a long march"},  # sample values typed as-is
     "bot/services/dice_stats.py": {"sides 2–{} and count 1–{}"},  # a ValueError: a bug
-    "bot/services/sheet.py": {"set attribute:{} value"},  # a command line (English)
+    "bot/services/sheet_model.py": {"set attribute:{} value"},  # a command line (English)
     "engine/dice.py": {  # misused dice sources: bugs in tests, never a player's message
         "ScriptedDice exhausted: draw #{} (a d{}) was asked for, but only {} faces were "
         "scripted: {}",
