@@ -18,7 +18,6 @@ from discord import app_commands
 from discord.app_commands import locale_str
 
 from bot.cogs._common import Choices, actor_from, safe_autocomplete
-from bot.cogs._confirm import Confirm
 from bot.cogs._options import CHARACTER_HELP, SYSTEM_CHOICES, SheetName
 from bot.cogs._sheets import attribute_autocomplete, character_autocomplete
 from bot.cogs.coda._actions import run_action
@@ -68,28 +67,6 @@ class InitiativeCog(TrackerCog):
     group = app_commands.Group(
         name="init", description=locale_str("Initiative: the turn order of a fight")
     )
-
-    async def ask_end(self, interaction: discord.Interaction) -> None:
-        view = await initiative.check_end(self.db, actor_from(interaction))
-        confirm = Confirm(
-            interaction.user.id,
-            self.finish,
-            confirm_label=_("End the encounter"),
-            cancel_label=_("Keep playing"),
-            cancelled=_("The encounter goes on."),
-            refusal=_("Only the GM who asked can answer this."),
-        )
-        await confirm.ask(interaction, embed=render.confirm_end_embed(view))
-
-    async def finish(self, interaction: discord.Interaction) -> None:
-        outcome = await initiative.end(self.db, actor_from(interaction))
-        await interaction.response.edit_message(
-            content=_("Encounter ended."), embed=None, view=None
-        )
-        await interaction.followup.send(embed=render.summary_embed(outcome))
-        await self.refresh_tracker(
-            interaction.channel, interaction.channel_id or 0, outcome.tracker
-        )
 
     # ------------------------------------------------------------------ commands
 

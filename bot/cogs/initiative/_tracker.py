@@ -19,7 +19,7 @@ import discord
 from discord.ext import commands
 
 from bot.cogs._common import NarratorCog, actor_from
-from bot.cogs._confirm import KindView
+from bot.cogs._confirm import Confirm, KindView
 from bot.cogs.coda._actions import add_action_buttons
 from bot.cogs.initiative._edit import edit_tracker
 from bot.i18n import N_, _, current_language, use_language
@@ -110,7 +110,8 @@ class Shown:
 
 
 class TrackerCog(NarratorCog):
-    """The initiative cog's tracker half; the cog adds the commands and ``ask_end``."""
+    """The initiative cog's tracker half (the End button's confirmation included); the cog
+    adds the commands."""
 
     def __init__(self, bot: commands.Bot) -> None:
         super().__init__(bot)
@@ -265,4 +266,23 @@ class TrackerCog(NarratorCog):
         await self.answer(interaction, outcome)
 
     async def ask_end(self, interaction: discord.Interaction) -> None:
-        raise NotImplementedError  # the cog's: /init end's confirmation
+        view = await initiative.check_end(self.db, actor_from(interaction))
+        confirm = Confirm(
+            interaction.user.id,
+            self.finish,
+            confirm_label=_("End the encounter"),
+            cancel_label=_("Keep playing"),
+            cancelled=_("The encounter goes on."),
+            refusal=_("Only the GM who asked can answer this."),
+        )
+        await confirm.ask(interaction, embed=render.confirm_end_embed(view))
+
+    async def finish(self, interaction: discord.Interaction) -> None:
+        outcome = await initiative.end(self.db, actor_from(interaction))
+        await interaction.response.edit_message(
+            content=_("Encounter ended."), embed=None, view=None
+        )
+        await interaction.followup.send(embed=render.summary_embed(outcome))
+        await self.refresh_tracker(
+            interaction.channel, interaction.channel_id or 0, outcome.tracker
+        )
