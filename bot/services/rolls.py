@@ -37,6 +37,23 @@ async def roll_notation(
         character = sheet.name
         expression, values = substitute(sheet, expression)
     result = roll_expression(dice, expression)  # bad input fails before any transaction
+    if not secret:  # the log entry is the only write: one statement, no unit of work
+        await roll_log.append_public(
+            db,
+            actor,
+            system="dice",
+            input=result.expression,
+            faces=result.faces,
+            outcome=str(result.total),
+            label=label,
+        )
+        return NotationOutcome(
+            roll=result,
+            label=label,
+            secrecy=secrecy.PUBLIC,
+            character=character,
+            sheet_values=values,
+        )
     async with db.unit_of_work() as session:
         visibility = await secrecy.decide(session, actor.channel_id, secret)
         roll_log.add(

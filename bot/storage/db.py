@@ -126,13 +126,7 @@ class Database:
         Don't nest a writing unit of work inside another one: on SQLite the inner one would
         wait for the outer one forever.
         """
-        writer = None if read_only else self._sqlite_writer
-        if writer is not None:
-            try:
-                async with asyncio.timeout(self.lock_timeout):
-                    await writer.acquire()
-            except TimeoutError:
-                raise StorageBusy from None
+        writer = None if read_only else await self.take_writer_turn()
         try:
             # No explicit begin: the session begins at its first statement (where SQLAlchemy
             # connects anyway), and commit and close are one trip between them, not three.
@@ -151,6 +145,18 @@ class Database:
         finally:
             if writer is not None:
                 writer.release()
+
+    async def take_writer_turn(self) -> asyncio.Lock | None:
+        """On SQLite, wait (at most ``lock_timeout``) for this process's turn to write and
+        return the lock to release after the write; None on PostgreSQL (row locks instead)."""
+        writer = self._sqlite_writer
+        if writer is not None:
+            try:
+                async with asyncio.timeout(self.lock_timeout):
+                    await writer.acquire()
+            except TimeoutError:
+                raise StorageBusy from None
+        return writer
 
     async def dispose(self) -> None:
         await self.engine.dispose()
@@ -276,7 +282,11 @@ async def _discard(session: AsyncSession) -> None:
 
 def waited_too_long(error: DBAPIError) -> bool:
     """True when the database gave up waiting: a lock or statement timeout, a busy SQLite."""
-    original = error.orig
+    return driver_gave_up(error.orig)
+
+
+def driver_gave_up(original: BaseException | None) -> bool:
+    """:func:`waited_too_long` for the driver's own exception (sqlite3's, asyncpg's)."""
     if getattr(original, "sqlstate", None) in _TIMEOUT_STATES:
         return True
     message = str(original).lower()
@@ -319,8 +329,10 @@ def _configure_sqlite(engine: AsyncEngine, *, busy_ms: int, synchronous: str) ->
         dbapi_connection.isolation_level = None
         cursor = dbapi_connection.cursor()
         for pragma in (
-            "PRAGMA journal_mode=WAL",
+            # First: switching to WAL needs the file's lock too, and without a busy timeout a
+            # new connection failed at once while another process was writing.
             f"PRAGMA busy_timeout={busy_ms}",
+            "PRAGMA journal_mode=WAL",
             "PRAGMA foreign_keys=ON",
             f"PRAGMA synchronous={synchronous}",
         ):

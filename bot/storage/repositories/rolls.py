@@ -12,9 +12,10 @@ from sqlalchemy.orm import Session
 
 from bot import commitment
 from bot.actor import Actor
-from bot.storage.db import deferred
+from bot.storage.db import Database, deferred
 from bot.storage.models import RollLog
 from bot.storage.models.base import utcnow
+from bot.storage.one_statement import PreparedInsert, insert_one
 
 #: ``session.info`` key of the secret entries added in this unit of work (see :func:`sealed`).
 _SEALED = "narrator.sealed_rolls"
@@ -24,6 +25,7 @@ _TABLE = RollLog.__table__
 _COLUMNS = tuple(column.key for column in _TABLE.columns if column.key != "id")
 _INSERT = insert(_TABLE)
 _INSERT_RETURNING_ID = insert(_TABLE).returning(_TABLE.c.id)
+_PREPARED = PreparedInsert(insert(_TABLE), _COLUMNS)
 
 
 def add(
@@ -45,7 +47,53 @@ def add(
     A secret entry is sealed here and listed in :func:`sealed`; it gets its id when it is
     written (its reply shows the id).
     """
-    values: dict[str, Any] = {
+    values = _values(
+        actor, system=system, input=input, faces=faces, outcome=outcome, secret=secret, label=label
+    )
+    pending = deferred(session, _write)
+    if not secret:
+        pending.append(values)
+        return
+    entry = RollLog(**values)
+    _seal(entry)
+    sealed(session).append(entry)
+    pending.append(entry)
+
+
+async def append_public(
+    db: Database,
+    actor: Actor,
+    *,
+    system: str,
+    input: str,
+    faces: Sequence[Any],
+    outcome: str,
+    label: str | None = None,
+) -> None:
+    """Log a public roll that is its command's only write, committed when this returns.
+
+    The same row as :func:`add` writes, as one autocommitted INSERT
+    (:func:`bot.storage.one_statement.insert_one`) instead of a unit of work: a third of the
+    CPU of a plain ``/roll`` went to the unit of work around this one statement.
+    """
+    values = _values(
+        actor, system=system, input=input, faces=faces, outcome=outcome, secret=False, label=label
+    )
+    await insert_one(db, _PREPARED, values)
+
+
+def _values(
+    actor: Actor,
+    *,
+    system: str,
+    input: str,
+    faces: Sequence[Any],
+    outcome: str,
+    secret: bool,
+    label: str | None,
+) -> dict[str, Any]:
+    """A log entry's columns (bounded: a hostile input cannot make a huge row)."""
+    return {
         "guild_id": actor.guild_id,
         "channel_id": actor.channel_id,
         "user_id": actor.user_id,
@@ -61,14 +109,6 @@ def add(
         "salt": None,
         "commitment": None,
     }
-    pending = deferred(session, _write)
-    if not secret:
-        pending.append(values)
-        return
-    entry = RollLog(**values)
-    _seal(entry)
-    sealed(session).append(entry)
-    pending.append(entry)
 
 
 def _write(session: Session, pending: list[dict[str, Any] | RollLog]) -> None:
