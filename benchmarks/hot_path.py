@@ -308,7 +308,7 @@ async def bench(database_url: str, args: argparse.Namespace) -> None:
         for kind in args.only.split(",") if args.only else [*KINDS, "mix"]:
             walls: list[float] = []
             cpu_start = time.process_time()
-            profile = cProfile.Profile() if args.profile and kind == "mix" else None
+            profile = cProfile.Profile() if args.profile and kind == (args.only or "mix").split(",")[-1] else None
             for number in range(args.warmup + args.commands):
                 if number == args.warmup:
                     cpu_start = time.process_time()

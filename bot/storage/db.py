@@ -108,8 +108,15 @@ class Database:
         self._write_sessions = async_sessionmaker(
             self.engine, expire_on_commit=False, sync_session_class=DeferringSession
         )
+        read_options: dict[str, Any] = {_READ_ONLY: True}
+        if not self.is_sqlite:
+            # Under PostgreSQL's READ COMMITTED every statement reads its own snapshot, in a
+            # transaction or not, so a read-only unit of work's BEGIN and COMMIT were two
+            # round trips that changed nothing. (SQLite's read transaction keeps one
+            # snapshot across statements: it stays.)
+            read_options["isolation_level"] = "AUTOCOMMIT"
         self._read_sessions = async_sessionmaker(
-            self.engine.execution_options(**{_READ_ONLY: True}),
+            self.engine.execution_options(**read_options),
             expire_on_commit=False,
             sync_session_class=DeferringSession,
         )
