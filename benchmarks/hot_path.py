@@ -308,7 +308,11 @@ async def bench(database_url: str, args: argparse.Namespace) -> None:
         for kind in args.only.split(",") if args.only else [*KINDS, "mix"]:
             walls: list[float] = []
             cpu_start = time.process_time()
-            profile = cProfile.Profile() if args.profile and kind == (args.only or "mix").split(",")[-1] else None
+            profile = (
+                cProfile.Profile()
+                if args.profile and kind == (args.only or "mix").split(",")[-1]
+                else None
+            )
             for number in range(args.warmup + args.commands):
                 if number == args.warmup:
                     cpu_start = time.process_time()
@@ -383,7 +387,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument(
         "--channels", type=int, default=200, help="rotated through: each encounter's history grows"
     )
-    parser.add_argument("--profile", action="store_true", help="cProfile the mix (slower)")
+    parser.add_argument(
+        "--profile", action="store_true", help="cProfile the last row (the mix by default; slower)"
+    )
     parser.add_argument("--top", type=int, default=30, help="functions listed with --profile")
     parser.add_argument("--show", action="store_true", help="print each command's requests")
     parser.add_argument("--no-uvloop", action="store_true")
