@@ -145,6 +145,12 @@ async def show(
     db: Database, actor: Actor, character: str | None = None, owner_id: int | None = None
 ) -> CharacterSheet:
     """Your sheet (named or active); a GM also reads the channel's characters."""
+    if not character and owner_id in (None, actor.user_id):
+        # The common case, your only character, is one statement; none or several (a choice
+        # to read, or an error to explain) take the unit of work below.
+        owned = await repo.owned_snapshot(db, guild_key(actor), actor.user_id)
+        if len(owned) == 1:
+            return sheet_from_row(owned[0])
     async with db.unit_of_work(read_only=True) as session:
         if character:
             return await characters.character_by_name(session, actor, character, owner_id=owner_id)

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from sqlalchemy import bindparam, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from bot.storage.db import Database
 from bot.storage.models import ActiveCharacter, Character, RollLog
+from bot.storage.one_statement import PreparedSelect, select_rows
 from bot.storage.repositories._atomic import lock_parent, upsert
 
 
@@ -24,6 +28,20 @@ _OWNED = (
 async def owned(session: AsyncSession, guild_id: int, owner_id: int) -> list[Character]:
     parameters = {"guild_id": guild_id, "owner": owner_id}
     return list((await session.execute(_OWNED, parameters)).scalars())
+
+
+_OWNED_COLUMNS = PreparedSelect(
+    select(*Character.__table__.columns)
+    .where(Character.guild_id == bindparam("guild_id"), Character.owner_id == bindparam("owner"))
+    .order_by(Character.name_key)
+)
+
+
+async def owned_snapshot(db: Database, guild_id: int, owner_id: int) -> list[Any]:
+    """:func:`owned`'s rows for a read that is this one statement (``/sheet show``): every
+    column, as read-only named tuples, without a unit of work
+    (:func:`bot.storage.one_statement.select_rows`)."""
+    return await select_rows(db, _OWNED_COLUMNS, {"guild_id": guild_id, "owner": owner_id})
 
 
 async def by_name(

@@ -1,4 +1,7 @@
-"""A public roll logged as one autocommitted INSERT keeps a unit of work's guarantees.
+"""One statement without a unit of work keeps a unit of work's guarantees.
+
+A public roll is logged as one autocommitted INSERT, and ``/sheet show`` reads a player's only
+character with one SELECT (``bot.storage.one_statement``).
 
 ``rolls.append_public`` (``bot.storage.one_statement.insert_one``) writes without a session:
 the row must be the one ``rolls.add`` stores, the interaction's write record must stay true
@@ -21,8 +24,9 @@ from bot.actor import Actor
 from bot.errors import StorageBusy
 from bot.storage import Database
 from bot.storage.db import track_writes
-from bot.storage.models import RollLog
+from bot.storage.models import Character, RollLog
 from bot.storage.one_statement import PreparedInsert, insert_one
+from bot.storage.repositories import characters as characters_repo
 from bot.storage.repositories import rolls as roll_log
 from tests.conftest import POSTGRES_URL
 
@@ -189,3 +193,35 @@ async def test_postgres_restart_replaces_the_pooled_connection(any_database_url:
         assert len(await _raw_rows(db)) == 2
     finally:
         await db.dispose()
+
+
+# --- a read that is one SELECT ---------------------------------------------------------------
+
+SHEET: dict[str, Any] = {
+    "system": "coda",
+    "attributes": {"Reason": 3, "Ñandú ✨": -2},
+    "skills": {"Stealth": {"ranks": 2, "attribute": "Reason", "specialties": ["in the dark"]}},
+    "resources": {"Health": {"current": 7, "max": 10}, "Luck": {"current": 1, "max": None}},
+    "notes": "Owes 3 galleons to <@123>; likes \"quotes\" and 'apostrophes'.",
+}
+
+
+async def test_owned_snapshot_reads_what_the_orm_reads(any_db: Database) -> None:
+    async with any_db.unit_of_work() as session:
+        for name in ("Zed", "Ada"):
+            session.add(
+                Character(guild_id=1, owner_id=7, name=name, name_key=name.casefold(), **SHEET)
+            )
+        session.add(
+            Character(guild_id=2, owner_id=7, name="Elsewhere", name_key="elsewhere", **SHEET)
+        )
+    async with any_db.unit_of_work(read_only=True) as session:
+        expected = await characters_repo.owned(session, 1, 7)
+    rows = await characters_repo.owned_snapshot(any_db, 1, 7)
+    assert [row.name for row in rows] == ["Ada", "Zed"]  # the same rows, in the same order
+    for row, orm in zip(rows, expected, strict=True):
+        for column in Character.__table__.columns:
+            assert getattr(row, column.key) == getattr(orm, column.key), column.key
+    assert rows[0].resources["Luck"]["max"] is None and rows[0].created_at.tzinfo is not None
+    assert await characters_repo.owned_snapshot(any_db, 1, 8) == []
+    assert any_db.engine.sync_engine.pool.checkedout() == 0
