@@ -14,7 +14,8 @@ from pathlib import Path
 from benchmarks._timing import microseconds, print_table
 from bot.actor import Actor
 from bot.services import characters, sheets
-from bot.services.sheet import CharacterSheet, Resource, Skill, parse_sheet, resolve, substitute
+from bot.services.sheet_file import parse_sheet
+from bot.services.sheet_model import CharacterSheet, Resource, Skill, resolve, substitute
 from bot.storage import Database
 from bot.storage.migrate import upgrade_to_head
 

@@ -13,8 +13,8 @@ import d20
 
 from benchmarks._timing import microseconds, print_table
 from engine.dice import SecureDice, SeededDice
-from engine.systems import coda, coda_odds
-from engine.systems.coda_tables import parse_conditions
+from engine.systems import coda
+from engine.systems.coda import parse_conditions
 
 
 def _uncached(fn):
@@ -26,8 +26,8 @@ def _uncached(fn):
 
 
 def _build_tables() -> object:
-    coda_odds._dice_distribution()
-    return coda_odds._build_tail()
+    coda.dice_distribution()
+    return coda.build_tail()
 
 
 def main() -> None:

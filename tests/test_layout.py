@@ -17,7 +17,6 @@ The checks read the source with :mod:`ast`; nothing is imported.
 from __future__ import annotations
 
 import ast
-from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -164,29 +163,99 @@ def private_crossings(modules: dict[str, Module]) -> list[str]:
     return found
 
 
-def _home(modules: dict[str, Module], source: str, name: str, seen: int = 0) -> str:
-    """Where ``name`` imported from ``source`` is defined, following re-exports."""
-    module = modules.get(source)
-    if module is None or seen > 10:
-        return source
-    for _line, inner_source, inner_name, alias in module.from_imports:
-        if alias == name and _first_party(inner_source):
-            return _home(modules, inner_source, inner_name, seen + 1)
+def _bound(module: Module) -> set[str]:
+    """Names a module defines itself (not by importing them)."""
+    names: set[str] = set()
+    for node in module.tree.body:
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            names.add(node.name)
+        elif isinstance(node, ast.Assign | ast.AnnAssign):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            names |= {n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name)}
+    return names
+
+
+def home_of(modules: dict[str, Module], source: str, name: str) -> str:
+    """The module that defines ``name`` imported from ``source``, following re-exports."""
+    for _ in range(12):
+        module = modules.get(source)
+        if module is None or name in _bound(module):
+            return source
+        for _line, inner_source, inner_name, alias in module.from_imports:
+            if alias == name and _first_party(inner_source):
+                source, name = inner_source, inner_name
+                break
+        else:
+            return source
     return source
 
 
+def _inside(importer: str, package: str) -> bool:
+    return importer == package or importer.startswith(package + ".")
+
+
+def _as_placed(importer: str) -> str:
+    """Tests mirror the tree: ``tests/bot/x/test_y.py`` stands inside ``bot.x``."""
+    return importer.removeprefix("tests.")
+
+
+def expected_source(modules: dict[str, Module], importer: str, home: str, name: str) -> str:
+    """The one path to import ``name`` (defined in ``home``) from ``importer``.
+
+    Inside the package that holds it, from its home; from outside, through the face of the
+    outermost package that exports it, which a private module's package must do.
+    """
+    placed = _as_placed(importer)
+    parts = home.split(".")
+    for end in range(1, len(parts)):
+        package = ".".join(parts[:end])
+        face = modules.get(package)
+        if _inside(placed, package) or face is None or not face.is_package:
+            continue
+        for _line, source, inner, alias in face.from_imports:
+            if alias == name and home_of(modules, source, inner) == home:
+                return package
+    return home
+
+
 def names_with_several_paths(modules: dict[str, Module]) -> list[str]:
-    paths: dict[tuple[str, str], set[str]] = defaultdict(set)
+    found = []
     for module in modules.values():
-        for _line, source, name, _alias in module.from_imports:
+        for line, source, name, _alias in module.from_imports:
             if not _first_party(source) or f"{source}.{name}" in modules:
                 continue
-            home = _home(modules, source, name)
-            if home == module.name or home == source == module.name:
+            home = home_of(modules, source, name)
+            if home not in modules:
                 continue
-            # A package imports its own private modules directly; everyone else uses its face.
-            paths[(home, name)].add(source)
-    return sorted(f"{home}.{name}: {sorted(sources)}" for (home, name), sources in paths.items() if len(sources) > 1)
+            if module.is_package and _inside(home, module.name):
+                continue  # a face gathers its package's names from their homes
+            expected = expected_source(modules, module.name, home, name)
+            if source != expected:
+                where = f"{module.path.relative_to(ROOT)}:{line}"
+                found.append(f"{where}: {name} from {source}, not {expected}")
+    return sorted(found)
+
+
+def faces_imported_from_inside(modules: dict[str, Module]) -> list[str]:
+    """A package's modules import each other, never the face that imports them (a cycle)."""
+    found = []
+    for module in modules.values():
+        if module.is_package:
+            continue
+        for line, source, name, _alias in module.from_imports:
+            as_module = f"{source}.{name}"
+            for imported in (source, as_module):
+                if imported == source and as_module in modules:
+                    continue  # ``from package import submodule`` names the submodule
+                face = modules.get(imported)
+                cycle = face is not None and any(
+                    inner == module.name for _l, inner, _n, _a in face.from_imports
+                )
+                if cycle and face.is_package and module.name.startswith(imported + "."):
+                    if imported.count(".") and _first_party(imported):
+                        where = f"{module.path.relative_to(ROOT)}:{line}"
+                        found.append(f"{where}: imports its own package's face {imported}")
+    return sorted(set(found))
 
 
 def lazy_imports(modules: dict[str, Module]) -> list[str]:
@@ -224,6 +293,10 @@ def test_one_import_path_per_name() -> None:
     assert names_with_several_paths(load_modules()) == []
 
 
+def test_no_module_imports_its_own_package_face() -> None:
+    assert faces_imported_from_inside(load_modules()) == []
+
+
 def test_no_lazy_first_party_import() -> None:
     assert lazy_imports(load_modules()) == []
 
@@ -242,6 +315,7 @@ if __name__ == "__main__":  # a report of every finding, for the maintainer movi
         ("re-export-only modules", reexport_only_modules(mods)),
         ("private crossings", private_crossings(mods)),
         ("names with several paths", names_with_several_paths(mods)),
+        ("faces imported from inside", faces_imported_from_inside(mods)),
         ("lazy first-party imports", lazy_imports(mods)),
         ("long files", long_files()),
         ("bot top level", bot_top_level()),

@@ -1,3 +1,5 @@
+from bot.cogs._confirm import KindView as KindView
+
 """One cog per feature, each in its own package (``_cog.py`` holds the commands).
 
 ``EXTENSIONS`` is the list the bot loads, in order; a feature adds its package here.

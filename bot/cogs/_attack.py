@@ -19,7 +19,7 @@ from bot.cogs._confirm import answer_error
 from bot.i18n import current_language, use_language
 from bot.public_language import public_language
 from bot.services.attack_exchange import ExchangeClosed
-from bot.services.characters import ResourceChange
+from bot.services.character_resources import ResourceChange
 from bot.services.secrecy import Secrecy
 from bot.tree import send_ephemeral
 

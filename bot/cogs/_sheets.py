@@ -14,7 +14,7 @@ from discord import app_commands
 from bot.cogs._common import Choices, actor_from, safe_autocomplete
 from bot.i18n import _
 from bot.services import characters
-from bot.services.characters import NameLookup
+from bot.services.character_names import NameLookup
 
 AutocompleteCallback = app_commands.commands.AutocompleteCallback
 

@@ -8,7 +8,7 @@ language, so a region falls back to its language.
 
 from __future__ import annotations
 
-from bot.i18n import SOURCE_LANGUAGE, available_languages
+from bot.i18n._catalogs import SOURCE_LANGUAGE, available_languages
 
 
 def language_of(locale: object) -> str:

@@ -18,8 +18,9 @@ import discord
 from discord import app_commands
 from discord.app_commands import locale_str
 
-from bot.i18n import SOURCE_LANGUAGE, use_language
 from bot.i18n import _ as translate
+from bot.i18n import use_language
+from bot.i18n._catalogs import SOURCE_LANGUAGE
 from bot.i18n.choice import language_of
 
 

@@ -8,19 +8,14 @@ import discord
 from bot.i18n import N_, _, _n
 from bot.i18n.numbers import decimal
 from bot.render import colours
-from bot.render.common import faces, number, percent, roll_footer, signed, term, titled
+from bot.render.common import faces, percent, roll_footer, titled
 from bot.render.limits import DESCRIPTION, clip, fit_embed
-from bot.services.coda import (
-    CombinedOutcome,
-    DamageOutcome,
-    ExtendedOutcome,
-    Roller,
-    TaskView,
-    TestOutcome,
-    part_label,
-)
+from bot.services.coda_combined_roll import CombinedOutcome
+from bot.services.coda_extended import ExtendedOutcome, TaskView
 from bot.services.coda_opposed import OpposedOutcome
-from bot.text import escape
+from bot.services.coda_roller import Roller, TestOutcome, part_label
+from bot.services.coda_single import DamageOutcome
+from bot.text import escape, number, signed, term
 from engine.systems import coda
 from engine.systems.coda import Degree, Part
 

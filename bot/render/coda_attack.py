@@ -15,9 +15,10 @@ from bot.render.attack_exchange import health_line
 from bot.render.coda import DEGREE_COLOURS, damage_lines, result_lines
 from bot.render.common import roll_footer
 from bot.render.limits import FIELD_VALUE, clip, fit_embed
-from bot.services.coda_attack import HEALTH, Exchange, Test
+from bot.services.attack_exchange import HEALTH
+from bot.services.coda_attack import Exchange, Test
 from bot.text import escape
-from engine.systems.coda_attack import Defence
+from engine.systems.coda import Defence
 
 #: The defender's choices as buttons and field names show them.
 DEFENCE_LABELS = {

@@ -11,7 +11,7 @@ import discord
 from bot.i18n import N_, _
 from bot.render import colours
 from bot.render.limits import DESCRIPTION, clip, fit_embed
-from engine.systems.coda_reference import ReferenceTable, burdens, titanic_walk
+from engine.systems.coda import ReferenceTable, burdens, titanic_walk
 
 FOOTER = N_("CODA · seed 000 (Harry Potter RPG, chapter 9)")
 

@@ -6,13 +6,13 @@ from collections.abc import Sequence
 
 import discord
 
-from bot import commitment
 from bot.i18n import _
 from bot.render import colours
 from bot.render.limits import DESCRIPTION, FIELD_VALUE, fit_embed
 from bot.services.commitments import Reveal, Verification
 from bot.services.secrecy import Seal
 from bot.text import escape
+from engine import commitment
 
 
 def seal_lines(seals: Sequence[Seal]) -> str:

@@ -16,10 +16,10 @@ from bot.render.common import percent, roll_footer
 from bot.render.hogwarts1990 import OUTCOME_COLOURS, dice_text, doubles_note, kind_text
 from bot.render.limits import FIELD_VALUE, clip, fit_embed
 from bot.services.attack_exchange import HEALTH, answerer
-from bot.services.hogwarts1990_attack import Exchange
+from bot.services.hogwarts1990_exchange import Exchange
 from bot.text import escape, term
 from engine.systems import hogwarts1990 as h90
-from engine.systems.hogwarts1990_attack import Answer
+from engine.systems.hogwarts1990 import Answer
 
 
 def _title(ex: Exchange, reveal: bool) -> str:

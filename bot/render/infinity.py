@@ -9,7 +9,7 @@ from babel.numbers import format_decimal
 
 from bot.i18n import N_, _, _n, current_language
 from bot.render import colours
-from bot.render.common import number, percent, roll_footer, titled
+from bot.render.common import percent, roll_footer, titled
 from bot.render.limits import clip, fit_embed
 from bot.services.infinity import (
     REACTIVE,
@@ -19,16 +19,16 @@ from bot.services.infinity import (
     Source,
     SplitOutcome,
 )
-from bot.text import escape
+from bot.text import escape, number
 from engine.systems.infinity import (
     D20,
     Decision,
     Die,
     DieStatus,
     FaceToFaceResult,
+    Mods,
     NormalResult,
 )
-from engine.systems.infinity_mods import Mods
 
 SYSTEM = "Infinity CodeOne"
 

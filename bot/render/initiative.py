@@ -20,7 +20,7 @@ from bot.render.limits import clip, fit_embed
 from bot.services.initiative import EncounterView, InitOutcome, Joined
 from bot.text import escape, number
 from engine import initiative as ini
-from engine.systems.coda_actions import CUSTOM as CUSTOM_ACTION
+from engine.systems.coda import CUSTOM as CUSTOM_ACTION
 
 SWORDS = "⚔️"
 HIDDEN = "🙈"
@@ -206,7 +206,7 @@ def _rolled(joined: Joined) -> str:
     )
 
 
-#: Words the engine writes into an initiative roll's breakdown (:mod:`engine.initiative_rolls`).
+#: Words the engine writes into an initiative roll's breakdown (:mod:`engine.initiative.rolls`).
 _DETAIL_WORDS = ("keep lower", "keep higher", "rolling 6s!")
 
 

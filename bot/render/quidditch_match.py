@@ -17,11 +17,11 @@ from bot.render.limits import clip, fit_embed
 from bot.render.quidditch_text import (
     BROOM,
     SIDE_NAMES,
-    _missing,
-    _next_snitch,
-    _score_line,
-    _team_label,
+    missing,
+    next_snitch,
     position_name,
+    score_line,
+    team_label,
 )
 from bot.services.quidditch import MatchView
 from bot.text import escape
@@ -49,10 +49,10 @@ def _team_field(state: q.MatchState, side: q.Side, *, health: bool) -> tuple[str
     lines = [_player_line(p, health=health) for p in _ordered(team.players)]
     if state.interferes(side):
         lines.append(_("✨ The seeker will interfere in the next snitch phase."))
-    lacking = _missing(team)
+    lacking = missing(team)
     if lacking:
         lines.append(_("Missing: {lacking}", lacking=", ".join(lacking)))
-    name = f"{_team_label(state, side)} — {_(SIDE_NAMES[side])}"
+    name = f"{team_label(state, side)} — {_(SIDE_NAMES[side])}"
     return name, "\n".join(lines) or _("No players yet.")
 
 
@@ -89,10 +89,10 @@ def roster_embed(view: MatchView, *, changed: str | None = None) -> discord.Embe
 def status_embed(view: MatchView) -> discord.Embed:
     state = view.state
     status = _("after turn {turn}", turn=state.turn) if state.started else _("not started")
-    snitch = _next_snitch(state)
+    snitch = next_snitch(state)
     embed = discord.Embed(
-        title=clip(f"{BROOM} {_score_line(state).replace('**', '')}", 256),
-        description=f"{_score_line(state)} — {status}.\n{snitch[:1].upper()}{snitch[1:]}.",
+        title=clip(f"{BROOM} {score_line(state).replace('**', '')}", 256),
+        description=f"{score_line(state)} — {status}.\n{snitch[:1].upper()}{snitch[1:]}.",
         colour=colours.INFO,
     )
     for side in q.SIDES:
@@ -124,8 +124,8 @@ def new_match_embed(view: MatchView) -> discord.Embed:
             "A GM fills both rosters, a whole team at once with `/quidditch team` or one "
             "player with `/quidditch player` (3 chasers, 2 beaters, a keeper, a seeker each), "
             "then plays with `/quidditch turn`.",
-            home=_team_label(state, q.HOME),
-            away=_team_label(state, q.AWAY),
+            home=team_label(state, q.HOME),
+            away=team_label(state, q.AWAY),
         ),
         colour=colours.INFO,
     )
@@ -140,7 +140,7 @@ def end_embed(view: MatchView) -> discord.Embed:
                 _(
                     "{broom} Match abandoned — {score}",
                     broom=BROOM,
-                    score=_score_line(state).replace("**", ""),
+                    score=score_line(state).replace("**", ""),
                 ),
                 256,
             ),

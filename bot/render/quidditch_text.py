@@ -9,9 +9,8 @@ It exists so the turn embeds (:mod:`bot.render.quidditch_turns`), the match embe
 from __future__ import annotations
 
 from bot.i18n import N_, _, _n
-from bot.render.common import signed
 from bot.render.hogwarts1990 import dice_text
-from bot.text import escape
+from bot.text import escape, signed
 from engine import quidditch as q
 from engine.systems.hogwarts1990 import Roll
 
@@ -45,7 +44,7 @@ def position_word(position: q.Position) -> str:
     return _(POSITION_WORDS[position])
 
 
-def _missing(team: q.Team) -> list[str]:
+def missing(team: q.Team) -> list[str]:
     """What a roster still lacks (``2 chasers``, ``a keeper``) in the reader's language."""
     lacking = []
     for position in q.Position:
@@ -63,7 +62,7 @@ def _missing(team: q.Team) -> list[str]:
     return lacking
 
 
-def _roll(roll: Roll) -> str:
+def roll_text(roll: Roll) -> str:
     """``[12] [3] +5 = 17 vs 11`` (the kept die in bold), the dice shown as /h90 shows them."""
     text = f"{dice_text(roll)} {signed(roll.bonus)} = **{roll.total}**"
     if roll.difficulty is not None:
@@ -71,18 +70,18 @@ def _roll(roll: Roll) -> str:
     return text
 
 
-def _score_line(state: q.MatchState) -> str:
+def score_line(state: q.MatchState) -> str:
     home, away = escape(state.home.name), escape(state.away.name)
     return f"{home} **{state.home_score}** – **{state.away_score}** {away}"
 
 
-def _team_label(state: q.MatchState, side: q.Side) -> str:
+def team_label(state: q.MatchState, side: q.Side) -> str:
     team = state.team(side)
     house = f" ({team.house})" if team.house and team.house != team.name else ""
     return f"{escape(team.name)}{house}"
 
 
-def _next_snitch(state: q.MatchState) -> str:
+def next_snitch(state: q.MatchState) -> str:
     turn = state.next_snitch_turn
     if turn is None:
         return _("the snitch has been caught")

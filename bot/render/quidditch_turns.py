@@ -19,9 +19,9 @@ from bot.render import colours
 from bot.render.limits import clip, fit_embed
 from bot.render.quidditch_text import (
     BROOM,
-    _next_snitch,
-    _roll,
-    _score_line,
+    next_snitch,
+    roll_text,
+    score_line,
 )
 from bot.services.quidditch import TurnOutcome
 from bot.services.quidditch_undo import UndoOutcome
@@ -134,7 +134,7 @@ def turn_embed(outcome: TurnOutcome) -> discord.Embed:
         "This turn: +{home} / +{away} · {snitch}",
         home=points[0],
         away=points[1],
-        snitch=_next_snitch(state),
+        snitch=next_snitch(state),
     )
     embed.set_footer(text=footer)
     return fit_embed(embed)
@@ -168,7 +168,7 @@ def turns_summary_embed(outcomes: Sequence[TurnOutcome]) -> discord.Embed:
                 "{broom} {count} turns — {score}",
                 broom=BROOM,
                 count=len(outcomes),
-                score=_score_line(state).replace("**", ""),
+                score=score_line(state).replace("**", ""),
             ),
             256,
         ),
@@ -236,7 +236,7 @@ def undo_embed(outcome: UndoOutcome) -> discord.Embed:
         "{what} is undone: the match is as it was before it ({score}, after turn {turn}). "
         "Penalty shots and seeker choices made since are undone too.",
         what=what,
-        score=_score_line(state),
+        score=score_line(state),
         turn=state.turn,
     )
     if outcome.reopened is not None:
@@ -269,7 +269,7 @@ def undo_embed(outcome: UndoOutcome) -> discord.Embed:
 
 
 def _shot_line(shot: q.ShotReport) -> str:
-    text = f"{shot.chaser}: {_roll(shot.roll)}"
+    text = f"{shot.chaser}: {roll_text(shot.roll)}"
     if shot.scored:
         return f"{text} " + _("🥅 **goal** (margin {margin})", margin=shot.margin)
     if shot.blocked_by:
@@ -283,7 +283,7 @@ def _shot_line(shot: q.ShotReport) -> str:
 
 def _block_line(block: q.BeaterReport) -> str:
     chosen = "" if block.chosen_by_gm else " " + _("(default)")
-    text = f"{block.beater} → {block.target}{chosen}: {_roll(block.roll)}"
+    text = f"{block.beater} → {block.target}{chosen}: {roll_text(block.roll)}"
     if not block.hit:
         text += " " + _("✗ miss")
     else:
@@ -301,7 +301,7 @@ def _block_line(block: q.BeaterReport) -> str:
 
 def _penalty_line(state: q.MatchState, shot: q.PenaltyReport) -> str:
     verdict = _("🥅 **scores 10**") if shot.scored else _("✗ miss")
-    return f"{shot.chaser} ({state.team(shot.team).name}): {_roll(shot.roll)} {verdict}"
+    return f"{shot.chaser} ({state.team(shot.team).name}): {roll_text(shot.roll)} {verdict}"
 
 
 def _snitch_text(state: q.MatchState, snitch: q.SnitchReport) -> str:
@@ -310,7 +310,7 @@ def _snitch_text(state: q.MatchState, snitch: q.SnitchReport) -> str:
     lines = []
     for seeker in snitch.seekers:
         how = " " + _("interferes (2 × Dexterity, cannot catch)") if seeker.interfering else ""
-        text = f"{seeker.seeker} ({state.team(seeker.team).name}){how}: {_roll(seeker.roll)}"
+        text = f"{seeker.seeker} ({state.team(seeker.team).name}){how}: {roll_text(seeker.roll)}"
         if seeker.caught:
             text += " — " + _("✨ **catches the snitch! +150**")
         lines.append(text)
@@ -324,7 +324,7 @@ def _snitch_text(state: q.MatchState, snitch: q.SnitchReport) -> str:
 def _result_text(outcome: TurnOutcome) -> str:
     result, state = outcome.report.result, outcome.view.state
     assert result is not None
-    lines = [_("{score} after {turns} turns.", score=_score_line(state), turns=result.turns)]
+    lines = [_("{score} after {turns} turns.", score=score_line(state), turns=result.turns)]
     if result.winner is None:
         lines.append(_("A draw: no house points."))
         return "\n".join(lines)
@@ -359,7 +359,7 @@ def penalty_embed(outcome: TurnOutcome) -> discord.Embed:
     (shot,) = outcome.report.penalties
     state = outcome.view.state
     title = _(
-        "{broom} Penalty shot — {score}", broom=BROOM, score=_score_line(state).replace("**", "")
+        "{broom} Penalty shot — {score}", broom=BROOM, score=score_line(state).replace("**", "")
     )
     embed = discord.Embed(
         title=clip(title, 256),
@@ -377,5 +377,5 @@ def penalty_embed(outcome: TurnOutcome) -> discord.Embed:
         ),
         inline=False,
     )
-    embed.set_footer(text=_next_snitch(state))
+    embed.set_footer(text=next_snitch(state))
     return fit_embed(embed)

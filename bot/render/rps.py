@@ -8,7 +8,7 @@ import discord
 
 from bot.i18n import N_, _
 from bot.render import colours
-from bot.render.common import number, percent, roll_footer, signed, titled
+from bot.render.common import percent, roll_footer, titled
 from bot.render.limits import FIELD_VALUE, clip, fit_embed
 from bot.services.rps import (
     Base,
@@ -17,7 +17,7 @@ from bot.services.rps import (
     SustainedView,
 )
 from bot.services.rps_resisted import ResistedOutcome
-from bot.text import escape, escape_party
+from bot.text import escape, escape_party, number, signed
 from engine.systems import rps
 from engine.systems.rps import CheckResult, Special, TaskStatus
 

@@ -19,9 +19,9 @@ from bot.actor import Actor
 from bot.errors import PermissionDenied, UserError
 from bot.i18n import _
 from bot.services import characters
-from bot.services.characters import CharacterSheet, ResourceChange
+from bot.services.character_resources import ResourceChange
 from bot.services.permissions import is_gm
-from bot.services.sheet import sheet_from_row
+from bot.services.sheet_model import CharacterSheet, sheet_from_row
 from bot.storage.repositories import characters as characters_repo
 
 #: How long a defender has to answer; afterwards the buttons refuse.

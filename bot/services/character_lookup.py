@@ -15,11 +15,7 @@ from bot.actor import Actor
 from bot.errors import NoSuchCharacter, PermissionDenied, UserError
 from bot.i18n import N_, _
 from bot.services.permissions import is_gm, not_a_gm
-from bot.services.sheet import (
-    CharacterSheet,
-    name_key,
-    sheet_from_row,
-)
+from bot.services.sheet_model import CharacterSheet, name_key, sheet_from_row
 from bot.storage.models import Character
 from bot.storage.repositories import characters as repo
 from engine.systems import SYSTEMS

@@ -20,9 +20,7 @@ from bot.services.character_lookup import (
     with_owner,
 )
 from bot.services.permissions import is_gm
-from bot.services.sheet import (
-    CharacterSheet,
-)
+from bot.services.sheet_model import CharacterSheet
 from bot.storage import Database
 from bot.storage.repositories import characters as repo
 

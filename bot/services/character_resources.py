@@ -19,7 +19,7 @@ from bot.services.character_lookup import (
     active_row,
     row_by_name,
 )
-from bot.services.sheet import (
+from bot.services.sheet_model import (
     ENTRY_KINDS,
     MAX_RESOURCES,
     MAX_VALUE,

@@ -38,25 +38,23 @@ from bot.services.character_resources import adjust_resource as adjust_resource
 from bot.services.character_resources import check_entry_name as check_entry_name
 from bot.services.character_resources import check_value as check_value
 from bot.services.character_resources import lower_resource as lower_resource
-from bot.services.sheet import ENTRY_KINDS as ENTRY_KINDS
-from bot.services.sheet import KINDS as KINDS
-from bot.services.sheet import MAX_ATTRIBUTES as MAX_ATTRIBUTES
-from bot.services.sheet import MAX_RESOURCES as MAX_RESOURCES
-from bot.services.sheet import MAX_SKILLS as MAX_SKILLS
-from bot.services.sheet import MAX_SPECIALTIES as MAX_SPECIALTIES
-from bot.services.sheet import MAX_VALUE as MAX_VALUE
-from bot.services.sheet import MIN_VALUE as MIN_VALUE
-from bot.services.sheet import NAME_LENGTH as NAME_LENGTH
-from bot.services.sheet import NOTES_LENGTH as NOTES_LENGTH
-from bot.services.sheet import CharacterSheet as CharacterSheet
-from bot.services.sheet import Kind as Kind
-from bot.services.sheet import ResolvedValue as ResolvedValue
-from bot.services.sheet import Resource as Resource
-from bot.services.sheet import Skill as Skill
-from bot.services.sheet import find_key as find_key
-from bot.services.sheet import name_key as name_key
-from bot.services.sheet import resolve as resolve
-from bot.services.sheet import sheet_from_row as sheet_from_row
+from bot.services.sheet_model import (
+    KINDS,
+    MAX_ATTRIBUTES,
+    MAX_RESOURCES,
+    MAX_SKILLS,
+    MAX_SPECIALTIES,
+    MAX_VALUE,
+    MIN_VALUE,
+    NAME_LENGTH,
+    NOTES_LENGTH,
+    CharacterSheet,
+    Kind,
+    ResolvedValue,
+    Resource,
+    Skill,
+    resolve,
+)
 
 __all__ = [
     "KINDS",

@@ -21,19 +21,19 @@ from bot.actor import Actor
 from bot.errors import PermissionDenied, UserError
 from bot.i18n import _
 from bot.services import characters, initiative, secrecy
-from bot.services.coda import TestOutcome, attribute_roller, ones_rule, roll_and_log
+from bot.services.coda_roller import TestOutcome, ones_rule, roll_and_log
+from bot.services.coda_sheets import attribute_roller
 from bot.services.initiative import InitOutcome
 from bot.services.permissions import is_gm
-from bot.services.sheet import sheet_from_row
+from bot.services.sheet_model import sheet_from_row
 from bot.storage import Database
-from bot.storage.models import CodaActionTest
-from bot.storage.models.initiative import InitiativeEncounter
+from bot.storage.models import CodaActionTest, InitiativeEncounter
 from bot.storage.repositories import characters as characters_repo
 from bot.storage.repositories import coda as coda_repo
 from bot.storage.repositories import initiative as encounters
 from engine import initiative as ini
 from engine.dice import Dice
-from engine.systems.coda_actions import CUSTOM, find_action
+from engine.systems.coda import CUSTOM, find_action
 
 MAX_ATTRIBUTE_LENGTH = 64
 

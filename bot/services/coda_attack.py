@@ -29,20 +29,19 @@ from bot.services.attack_exchange import (
     claim,
     resolve_target,
 )
-from bot.services.characters import CharacterSheet, ResourceChange
-from bot.services.coda import (
+from bot.services.character_resources import ResourceChange
+from bot.services.coda_roller import (
     SYSTEM,
     Roller,
-    load_sheet,
     log_test,
     ones_rule,
     penalties_of,
     plain_roller,
     roll_and_log,
-    skill_roller,
 )
+from bot.services.coda_sheets import load_sheet, skill_roller
 from bot.services.coda_turn import TurnSpend, hurt_npc, spend_defence, spend_on_turn
-from bot.services.sheet import sheet_from_row
+from bot.services.sheet_model import CharacterSheet, sheet_from_row
 from bot.storage import Database
 from bot.storage.models import CodaAttack
 from bot.storage.repositories import characters as characters_repo
@@ -50,10 +49,16 @@ from bot.storage.repositories import coda as coda_repo
 from bot.storage.repositories import rolls as roll_log
 from engine.dice import Dice
 from engine.systems import coda
-from engine.systems.coda import Degree, Part
-from engine.systems.coda_actions import ATTACK
-from engine.systems.coda_attack import Defence, allowed, defend, defend_chance
-from engine.systems.coda_tables import parse_conditions
+from engine.systems.coda import (
+    ATTACK,
+    Defence,
+    Degree,
+    Part,
+    allowed,
+    defend,
+    defend_chance,
+    parse_conditions,
+)
 
 DEFENCE = "Defence"
 #: The sheet's skills each defence rolls, in the order tried.

@@ -23,19 +23,9 @@ from bot.actor import Actor
 from bot.errors import UserError
 from bot.i18n import N_, _
 from bot.services import characters, secrecy, side_requests
-from bot.services.coda import (
-    SYSTEM,
-    CombinedOutcome,
-    Roller,
-    character_roller,
-    log_test,
-    ones_rule,
-    parse_modifier,
-    resolve_roller,
-    resolve_tn,
-    roll_combined,
-    split_helpers,
-)
+from bot.services.coda_combined_roll import CombinedOutcome, roll_combined, split_helpers
+from bot.services.coda_roller import SYSTEM, Roller, log_test, ones_rule, resolve_tn
+from bot.services.coda_sheets import character_roller, parse_modifier, resolve_roller
 from bot.services.permissions import is_gm
 from bot.services.side_requests import PartsRequest, Waiting
 from bot.storage import Database
@@ -44,8 +34,7 @@ from bot.storage.repositories import rolls as roll_log
 from bot.text import signed
 from engine.dice import Dice, RecordingDice, ReplayDice, ScriptedDice
 from engine.systems import coda
-from engine.systems.coda import Part
-from engine.systems.coda_tables import parse_conditions
+from engine.systems.coda import Part, parse_conditions
 
 #: The request kind this module answers (the button's custom id carries it).
 KIND = "coda.combined"

@@ -19,7 +19,7 @@ from bot.services.coda_sheets import resolve_roller
 from bot.storage import Database
 from engine.dice import Dice
 from engine.systems import coda
-from engine.systems.coda_tables import parse_conditions
+from engine.systems.coda import parse_conditions
 
 
 @dataclass(frozen=True, slots=True)

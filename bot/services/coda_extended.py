@@ -21,8 +21,7 @@ from bot.storage.models import CodaExtendedTask
 from bot.storage.repositories import coda as tasks_repo
 from engine.dice import Dice
 from engine.systems import coda
-from engine.systems.coda import Degree, Part
-from engine.systems.coda_tables import parse_conditions
+from engine.systems.coda import Degree, Part, parse_conditions
 
 MAX_TASKS_PER_CHANNEL = 25
 

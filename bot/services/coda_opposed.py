@@ -17,15 +17,8 @@ from bot.actor import Actor
 from bot.errors import UserError
 from bot.i18n import _
 from bot.services import characters, secrecy, side_requests
-from bot.services.coda import (
-    SYSTEM,
-    Roller,
-    character_roller,
-    dice_arithmetic,
-    ones_rule,
-    parse_modifier,
-    resolve_roller,
-)
+from bot.services.coda_roller import SYSTEM, Roller, dice_arithmetic, ones_rule
+from bot.services.coda_sheets import character_roller, parse_modifier, resolve_roller
 from bot.services.permissions import is_gm
 from bot.services.side_requests import Challenge
 from bot.storage import Database

@@ -24,8 +24,7 @@ from bot.storage.repositories import rolls as roll_log
 from bot.text import signed
 from engine.dice import Dice
 from engine.systems import coda
-from engine.systems.coda import Part
-from engine.systems.coda_tables import AppliedCondition
+from engine.systems.coda import AppliedCondition, Part
 
 SYSTEM = "coda"
 

@@ -16,8 +16,8 @@ from bot.actor import Actor
 from bot.errors import NoSuchCharacter, UserError
 from bot.i18n import _
 from bot.services import characters
-from bot.services.characters import CharacterSheet
 from bot.services.coda_roller import SYSTEM, Roller, plain_roller
+from bot.services.sheet_model import CharacterSheet
 from bot.storage import Database
 from engine.systems import coda
 from engine.systems.coda import Part

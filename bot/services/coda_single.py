@@ -32,8 +32,7 @@ from bot.storage import Database
 from bot.storage.repositories import rolls as roll_log
 from engine.dice import Dice
 from engine.systems import coda
-from engine.systems.coda_actions import TEST
-from engine.systems.coda_tables import parse_conditions
+from engine.systems.coda import TEST, parse_conditions
 
 
 @dataclass(frozen=True, slots=True)

@@ -23,13 +23,13 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from bot.actor import Actor
 from bot.errors import UserError
 from bot.i18n import N_, _, translate_error
-from bot.services.characters import Resource, ResourceChange, name_key
+from bot.services.character_resources import ResourceChange
 from bot.services.permissions import is_gm
-from bot.storage.models.initiative import InitiativeEncounter
+from bot.services.sheet_model import Resource, name_key
+from bot.storage.models import InitiativeEncounter
 from bot.storage.repositories import initiative as encounters
 from engine import initiative as ini
-from engine.systems.coda import Part
-from engine.systems.coda_actions import Spend
+from engine.systems.coda import Part, Spend
 
 CODA = "coda"
 HEALTH = "Health"

@@ -1,5 +1,5 @@
 """Revealing a secret roll's record and checking a commitment: the two halves of a roll
-the table can trust without trusting the GM (see :mod:`bot.commitment`)."""
+the table can trust without trusting the GM (see :mod:`engine.commitment`)."""
 
 from __future__ import annotations
 
@@ -7,13 +7,13 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from bot import commitment
 from bot.actor import Actor
 from bot.errors import PermissionDenied, UserError
 from bot.i18n import _
 from bot.services.permissions import is_gm
 from bot.storage import Database
 from bot.storage.repositories import rolls as roll_log
+from engine import commitment
 
 
 @dataclass(frozen=True, slots=True)

@@ -18,7 +18,8 @@ from bot.storage.models.base import utcnow
 from bot.storage.repositories import rolls as roll_log
 from engine.dice import Dice
 from engine.fairness import FaceTest, check_counts
-from engine.systems import coda_degrees, drama, hogwarts1990, infinity, rps
+from engine.systems import coda as coda_degrees
+from engine.systems import drama, hogwarts1990, infinity, rps
 
 #: Every face these systems log is a plain face of one die size.
 SYSTEM_SIDES: dict[str, int] = {

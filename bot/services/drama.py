@@ -18,7 +18,7 @@ from bot.errors import PermissionDenied, UserError
 from bot.i18n import _
 from bot.services import channel_settings, offload, secrecy
 from bot.services import penalty as penalty_service
-from bot.services.characters import CharacterSheet, active_character, named_or_active
+from bot.services.character_lookup import active_character, named_or_active
 from bot.services.permissions import is_gm
 from bot.services.rps import (
     PartySpec,
@@ -26,6 +26,7 @@ from bot.services.rps import (
     party_character,
     skill_stat,
 )
+from bot.services.sheet_model import CharacterSheet
 from bot.storage import Database
 from bot.storage.models import DramaPriceOffer, PenaltyPool
 from bot.storage.repositories import drama as offers

@@ -29,7 +29,7 @@ from bot.i18n import N_, _
 from bot.services import drama as drama_service
 from bot.services import offload, secrecy, side_requests
 from bot.services import penalty as penalty_service
-from bot.services.characters import active_character
+from bot.services.character_lookup import active_character
 from bot.services.drama import (
     SYSTEM,
     HelperRoll,

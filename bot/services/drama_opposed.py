@@ -19,7 +19,7 @@ from bot.actor import Actor
 from bot.errors import UserError
 from bot.i18n import _
 from bot.services import offload, secrecy, side_requests
-from bot.services.characters import players_active_character
+from bot.services.character_lookup import players_active_character
 from bot.services.drama import (
     SYSTEM,
     PoolRequest,

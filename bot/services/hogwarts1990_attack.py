@@ -38,10 +38,10 @@ from bot.services.attack_exchange import (
     claim,
     resolve_target,
 )
-from bot.services.characters import CharacterSheet, ResourceChange
+from bot.services.character_resources import ResourceChange
 from bot.services.hogwarts1990 import Roller
 from bot.services.hogwarts1990_exchange import Exchange, data_of, exchange_of
-from bot.services.sheet import find_key, name_key, sheet_from_row
+from bot.services.sheet_model import CharacterSheet, find_key, name_key, sheet_from_row
 from bot.storage import Database
 from bot.storage.models import AttackExchange
 from bot.storage.repositories import attacks as attacks_repo
@@ -51,8 +51,7 @@ from bot.storage.repositories import rolls as roll_log
 from engine import initiative as ini
 from engine.dice import Dice
 from engine.systems import hogwarts1990 as h90
-from engine.systems import hogwarts1990_attack as rules
-from engine.systems.hogwarts1990_attack import Answer
+from engine.systems.hogwarts1990 import Answer
 
 SYSTEM = h90_service.SYSTEM
 DEFAULT_DODGE = "Dexterity"
@@ -81,7 +80,7 @@ class AttackRequest:
     roller: Roller = field(default_factory=Roller)
     dodge: str = DEFAULT_DODGE
     npc_dodge: int = 0
-    damage: int = rules.DAMAGE_DEFAULT
+    damage: int = h90.DAMAGE_DEFAULT
     #: A name for an attacker without a sheet (an NPC the GM plays).
     attacker: str | None = None
     secret: bool = False
@@ -100,11 +99,11 @@ def parse_dodge(text: str) -> tuple[str, ...]:
                 "`Dexterity + Toughness`."
             )
         )
-    if len(items) > rules.MAX_DODGE_TERMS:
+    if len(items) > h90.MAX_DODGE_TERMS:
         raise UserError(
             _(
                 "A dodge adds at most {count} attributes or numbers.",
-                count=rules.MAX_DODGE_TERMS,
+                count=h90.MAX_DODGE_TERMS,
             )
         )
     for item in items:
@@ -167,7 +166,7 @@ async def attack(
     db: Database, dice: Dice, actor: Actor, request: AttackRequest, *, now: datetime
 ) -> Exchange:
     """Roll the attack; a hit is stored and waits for the defender's answer."""
-    rules.check_damage(request.damage)
+    h90.check_damage(request.damage)
     if not h90.BONUS_MIN <= request.npc_dodge <= h90.BONUS_MAX:
         raise UserError(
             _(
@@ -352,7 +351,7 @@ async def _take_health(
     if found is None or key is None:
         return None
     current = int(found.resources[key]["current"])
-    amount = current - rules.health_after(current, damage)
+    amount = current - h90.health_after(current, damage)
     return await characters.lower_resource(session, row.target_character_id, HEALTH, amount)
 
 
@@ -386,8 +385,8 @@ async def answer(
             dodger, found = await _dodger(session, actor, row, state, choice, cover)
             raised = _raised(dodger, exchange.dodge, exchange.npc_dodge)
             values = [value for _, value in raised]
-            chance = rules.defend_chance(exchange.attack, values)
-            defended = rules.defend(dice, exchange.attack, values)
+            chance = h90.defend_chance(exchange.attack, values)
+            defended = h90.defend(dice, exchange.attack, values)
             new_state, turn, turn_params = _spend_turn(state, dodger, found, choice is Answer.COVER)
             if new_state is not None and encounter is not None:
                 # Bumps the revision the tracker compares (issue 21).

@@ -12,12 +12,11 @@ from typing import Any
 
 from bot.services import secrecy
 from bot.services.attack_exchange import change_data, change_of
-from bot.services.characters import ResourceChange
+from bot.services.character_resources import ResourceChange
 from bot.services.hogwarts1990 import Side
 from bot.storage.models import AttackExchange
 from engine.systems import hogwarts1990 as h90
-from engine.systems import hogwarts1990_attack as rules
-from engine.systems.hogwarts1990_attack import Answer
+from engine.systems.hogwarts1990 import Answer
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,7 +73,7 @@ class Exchange:
 
     @property
     def knocked_out(self) -> bool:
-        return self.health is not None and rules.knocked_out(self.health.after.current)
+        return self.health is not None and h90.knocked_out(self.health.after.current)
 
 
 # --------------------------------------------------------------------------- storage

@@ -26,13 +26,17 @@ from engine.systems.infinity import (
     ATTRIBUTE_RANGE,
     FaceToFaceOdds,
     FaceToFaceResult,
+    Mods,
     NormalOdds,
     NormalResult,
     SaveOdds,
     SaveResult,
+    SplitResult,
+    Target,
+    attack_mods,
+    split_face_to_face,
+    split_odds,
 )
-from engine.systems.infinity_burst import SplitResult, Target, split_face_to_face, split_odds
-from engine.systems.infinity_mods import Mods, attack_mods
 
 SYSTEM = "infinity"
 REACTIVE = N_("Reactive")

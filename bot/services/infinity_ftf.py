@@ -35,7 +35,7 @@ from bot.storage.models import Character
 from bot.storage.repositories import rolls as roll_log
 from engine.dice import Dice, RecordingDice, ReplayDice
 from engine.systems import infinity
-from engine.systems.infinity_mods import Mods, NamedMod
+from engine.systems.infinity import Mods, NamedMod
 
 #: The request kind this module answers (the button's custom id carries it).
 KIND = "infinity.ftf"

@@ -27,19 +27,18 @@ from bot.errors import PermissionDenied, UserError
 from bot.i18n import N_, _, current_language
 from bot.i18n.numbers import decimal
 from bot.services import channel_settings
-from bot.services.characters import named_or_active
+from bot.services.character_lookup import named_or_active
 from bot.services.permissions import WHO_IS_GM, is_gm, register_gm_source, require_gm
-from bot.services.sheet import CharacterSheet, find_key, name_key
+from bot.services.sheet_model import CharacterSheet, find_key, name_key
 from bot.storage import Database
-from bot.storage.models.initiative import InitiativeEncounter
+from bot.storage.models import InitiativeEncounter
 from bot.storage.repositories import characters as characters_repo
 from bot.storage.repositories import initiative as encounters
 from bot.storage.repositories import rolls as roll_log
 from engine import initiative as ini
 from engine.dice import Dice
-from engine.initiative_rolls import InitiativeRoll, canonical_system, roll_initiative
-from engine.notation import cost
-from engine.roll_budget import BUDGET
+from engine.initiative.rolls import InitiativeRoll, canonical_system, roll_initiative
+from engine.notation import BUDGET, cost
 from engine.systems import SYSTEMS
 
 NO_ENCOUNTER = N_("No encounter is running in this channel. A GM starts one with `/init start`.")

@@ -18,9 +18,10 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from bot.actor import Actor
 from bot.errors import PermissionDenied, UserError
 from bot.i18n import N_, _
-from bot.services.characters import active_row, guild_key
+from bot.services.character_lookup import active_row, guild_key
 from bot.services.permissions import is_gm, require_gm
-from bot.services.sheet import SheetFileError, _storable, name_key
+from bot.services.sheet_file import SheetFileError, storable
+from bot.services.sheet_model import name_key
 from bot.storage import Database
 from bot.storage.models import Character, Macro
 from bot.storage.models.macros import MAX_PER_SCOPE
@@ -353,7 +354,7 @@ def parse_exported(value: Any) -> list[dict[str, str]]:
             name, command = check_name(item["name"]), check_command(item["command"])
         except UserError as error:
             raise SheetFileError(f"`{path}`: {error}") from None
-        _storable(name + command, path)
+        storable(name + command, path)
         parsed.setdefault(name_key(name), {"name": name, "command": command})
     return list(parsed.values())
 

@@ -22,7 +22,7 @@ from bot.i18n import N_, _
 from bot.services import characters
 from bot.services.permissions import register_gm_source, require_gm
 from bot.storage import Database
-from bot.storage.models.quidditch import QuidditchMatch
+from bot.storage.models import QuidditchMatch
 from bot.storage.repositories import quidditch as matches
 from bot.storage.repositories import rolls as roll_log
 from engine import quidditch as q
@@ -87,7 +87,7 @@ async def match_starter(session: AsyncSession, channel_id: int) -> int | None:
     return match.started_by if match is not None else None
 
 
-def _view(match: QuidditchMatch, state: q.MatchState | None = None) -> MatchView:
+def match_view(match: QuidditchMatch, state: q.MatchState | None = None) -> MatchView:
     return MatchView(
         state=state or q.MatchState.from_dict(match.state),
         started_by=match.started_by,
@@ -103,7 +103,7 @@ async def _require_match(session: AsyncSession, actor: Actor, *, lock: bool) -> 
     return match
 
 
-async def _gm_match(
+async def gm_match(
     session: AsyncSession, actor: Actor, doing: str, *, lock: bool = True
 ) -> tuple[QuidditchMatch, q.MatchState]:
     """The match a GM is about to change, locked (unless ``lock`` is False, to show a form
@@ -166,7 +166,7 @@ async def new_match(
             raise UserError(
                 _("A match was just started in this channel by someone else.")
             ) from None
-        return _view(match, state)
+        return match_view(match, state)
 
 
 STATS = ("strength", "dexterity", "toughness", "health")
@@ -205,7 +205,7 @@ async def set_player(
     given = {"strength": strength, "dexterity": dexterity, "toughness": toughness}
     given["health"] = health
     async with db.unit_of_work() as session:
-        match, state = await _gm_match(session, actor, _("change the quidditch match"))
+        match, state = await gm_match(session, actor, _("change the quidditch match"))
         side = resolve_side(state, team)
         if character is not None:
             sheet = await characters.character_by_name(session, actor, character, system="h90")
@@ -240,24 +240,24 @@ async def set_player(
         )
         state = q.add_player(state, side, player)
         match.state = state.to_dict()
-        return PlayerOutcome(_view(match, state), player.name, updated=existing is not None)
+        return PlayerOutcome(match_view(match, state), player.name, updated=existing is not None)
 
 
 async def remove_player(db: Database, actor: Actor, *, team: str, name: str) -> PlayerOutcome:
     """Take a player off a roster before the first turn (to free a full position)."""
     async with db.unit_of_work() as session:
-        match, state = await _gm_match(session, actor, _("change the quidditch match"))
+        match, state = await gm_match(session, actor, _("change the quidditch match"))
         side = resolve_side(state, team)
         player = state.team(side).find(name)
         state = q.remove_player(state, side, name)
         match.state = state.to_dict()
-        return PlayerOutcome(_view(match, state), player.name if player else name)
+        return PlayerOutcome(match_view(match, state), player.name if player else name)
 
 
 async def show(db: Database, actor: Actor) -> MatchView:
     """The channel's match (for /quidditch roster and status; anyone may look)."""
     async with db.unit_of_work(read_only=True) as session:
-        return _view(await _require_match(session, actor, lock=False))
+        return match_view(await _require_match(session, actor, lock=False))
 
 
 async def peek(db: Database, channel_id: int) -> q.MatchState | None:
@@ -278,7 +278,7 @@ def _faces(report: q.TurnReport) -> list[int]:
     return [face for roll in rolls for face in roll.faces]
 
 
-def _score_text(state: q.MatchState) -> str:
+def score_text(state: q.MatchState) -> str:
     return f"{state.home.name} {state.home_score} – {state.away_score} {state.away.name}"
 
 
@@ -338,7 +338,7 @@ async def play_turns(
     parsed = q.parse_targets(targets)
     outcomes: list[TurnOutcome] = []
     async with db.unit_of_work() as session:
-        match, state = await _gm_match(session, actor, _("play the quidditch match"))
+        match, state = await gm_match(session, actor, _("play the quidditch match"))
         zone = resolve_side(state, scoring_zone) if scoring_zone else None
         while True:
             lapsed = state.open_fouls
@@ -349,7 +349,7 @@ async def play_turns(
             total = await _finish(session, actor, match, turn.report)
             _log_turn(session, actor, turn, targets if not outcomes else None)
             state = turn.state
-            outcomes.append(TurnOutcome(_view(match, state), turn.report, total, lapsed))
+            outcomes.append(TurnOutcome(match_view(match, state), turn.report, total, lapsed))
             report = turn.report
             if (
                 not until_snitch
@@ -375,13 +375,13 @@ def _log_turn(session: AsyncSession, actor: Actor, turn: q.Turn, targets: str | 
         system="quidditch",
         input=f"{phase} {turn.report.turn}" + (f" targets {targets}" if targets else ""),
         faces=_faces(turn.report),
-        outcome=_score_text(turn.state) + (" · snitch caught" if turn.state.finished else ""),
+        outcome=score_text(turn.state) + (" · snitch caught" if turn.state.finished else ""),
     )
 
 
 async def penalty(db: Database, dice: Dice, actor: Actor, *, team: str, chaser: str) -> TurnOutcome:
     async with db.unit_of_work() as session:
-        match, state = await _gm_match(session, actor, _("award a penalty shot"))
+        match, state = await gm_match(session, actor, _("award a penalty shot"))
         side = resolve_side(state, team)
         shot = q.penalty_shot(dice, state, team=side, chaser=chaser)
         match.state = shot.state.to_dict()
@@ -392,9 +392,9 @@ async def penalty(db: Database, dice: Dice, actor: Actor, *, team: str, chaser: 
             system="quidditch",
             input=f"penalty {shot.state.team(side).name} {taken.chaser}",
             faces=list(taken.roll.faces),
-            outcome=("scored · " if taken.scored else "missed · ") + _score_text(shot.state),
+            outcome=("scored · " if taken.scored else "missed · ") + score_text(shot.state),
         )
-        return TurnOutcome(_view(match, shot.state), shot.report)
+        return TurnOutcome(match_view(match, shot.state), shot.report)
 
 
 async def set_interference(
@@ -403,7 +403,7 @@ async def set_interference(
     """A seeker interferes (or not) in the next snitch phase; the side ``team`` named is
     returned for the reply, which names that seeker."""
     async with db.unit_of_work() as session:
-        match, state = await _gm_match(session, actor, _("direct the seekers"))
+        match, state = await gm_match(session, actor, _("direct the seekers"))
         side = resolve_side(state, team)
         seeker = state.team(side).seeker
         if interfere and (seeker is None or not seeker.active):
@@ -412,7 +412,7 @@ async def set_interference(
             )
         state = q.set_interference(state, side, interfere)
         match.state = state.to_dict()
-        return _view(match, state), side
+        return match_view(match, state), side
 
 
 async def end(db: Database, actor: Actor) -> MatchView:
@@ -421,7 +421,7 @@ async def end(db: Database, actor: Actor) -> MatchView:
         await require_gm(session, actor, _("end the quidditch match"))
         match = await _require_match(session, actor, lock=True)
         matches.close(match, "abandoned")
-        return _view(match)
+        return match_view(match)
 
 
 async def houses(db: Database, actor: Actor) -> list[HouseRow]:
@@ -447,7 +447,7 @@ async def odds(
     async with db.unit_of_work(read_only=True) as session:
         # A GM's tool (it weighs a roster), and 2,000 matches of CPU are not for every player.
         await require_gm(session, actor, _("simulate the quidditch match"))
-        view = _view(await _require_match(session, actor, lock=False))
+        view = match_view(await _require_match(session, actor, lock=False))
     q.check_simulable(view.state)
     if ready is not None:
         await ready()

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from bot.actor import Actor
 from bot.errors import UserError
 from bot.i18n import N_, _, translate_error
-from bot.services.quidditch import MatchView, _gm_match, _view, resolve_side
+from bot.services.quidditch import MatchView, gm_match, match_view, resolve_side
 from bot.storage import Database
 from bot.storage.repositories import quidditch as matches
 from engine import quidditch as q
@@ -57,7 +57,7 @@ def _player_line(player: q.Player) -> str:
 async def team_form(db: Database, actor: Actor, team: str) -> TeamForm:
     """The form for one team of the channel's match (a GM's, before the first turn)."""
     async with db.unit_of_work(read_only=True) as session:
-        _match, state = await _gm_match(session, actor, _("change the quidditch match"), lock=False)
+        _match, state = await gm_match(session, actor, _("change the quidditch match"), lock=False)
         side = resolve_side(state, team)
         if state.started:
             raise UserError(_("Rosters are fixed once the first turn is played."))
@@ -72,7 +72,7 @@ async def team_form(db: Database, actor: Actor, team: str) -> TeamForm:
 async def set_team(db: Database, actor: Actor, side: q.Side, lines: Mapping[str, str]) -> MatchView:
     """Replace one team's roster with the form's players (checked line by line)."""
     async with db.unit_of_work() as session:
-        match, state = await _gm_match(session, actor, _("change the quidditch match"))
+        match, state = await gm_match(session, actor, _("change the quidditch match"))
         roster = state.team(side)
         for player in roster.players:
             state = q.remove_player(state, side, player.name)
@@ -102,7 +102,7 @@ async def set_team(db: Database, actor: Actor, side: q.Side, lines: Mapping[str,
                         )
                     ) from None
         match.state = state.to_dict()
-        return _view(match, state)
+        return match_view(match, state)
 
 
 def _read_player(line: str, position: q.Position) -> q.Player:

@@ -15,9 +15,9 @@ from bot.actor import Actor
 from bot.errors import UserError
 from bot.i18n import _
 from bot.services.permissions import require_gm
-from bot.services.quidditch import MAX_UNDO, NO_MATCH, MatchView, _score_text, _view
+from bot.services.quidditch import MAX_UNDO, NO_MATCH, MatchView, match_view, score_text
 from bot.storage import Database
-from bot.storage.models.quidditch import QuidditchMatch
+from bot.storage.models import QuidditchMatch
 from bot.storage.repositories import quidditch as matches
 from bot.storage.repositories import rolls as roll_log
 from engine import quidditch as q
@@ -91,6 +91,6 @@ async def undo(db: Database, actor: Actor) -> UndoOutcome:
             system="quidditch",
             input=f"undo {'snitch' if snitch_only else 'turn'} {undone}",
             faces=[],
-            outcome=_score_text(before),
+            outcome=score_text(before),
         )
-        return UndoOutcome(_view(match, before), undone, snitch_only, taken_back)
+        return UndoOutcome(match_view(match, before), undone, snitch_only, taken_back)

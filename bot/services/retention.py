@@ -22,8 +22,7 @@ from datetime import datetime, timedelta
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.storage import Database
-from bot.storage.models.initiative import InitiativeEncounter
-from bot.storage.models.quidditch import QuidditchMatch
+from bot.storage.models import InitiativeEncounter, QuidditchMatch
 from bot.storage.repositories import retention as repo
 
 OFFER_DAYS = 7

@@ -16,12 +16,9 @@ from bot.actor import Actor
 from bot.errors import PermissionDenied, UserError
 from bot.i18n import N_, _
 from bot.services import secrecy
-from bot.services.characters import (
-    CharacterSheet,
-    active_character,
-    players_active_character,
-)
+from bot.services.character_lookup import active_character, players_active_character
 from bot.services.permissions import is_gm
+from bot.services.sheet_model import CharacterSheet
 from bot.storage import Database
 from bot.storage.models import RpsSustainedTask
 from bot.storage.repositories import rolls as roll_log

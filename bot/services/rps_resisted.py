@@ -23,7 +23,7 @@ from bot.actor import Actor
 from bot.errors import PermissionDenied, UserError
 from bot.i18n import N_, _
 from bot.services import offload, secrecy, side_requests
-from bot.services.characters import active_character
+from bot.services.character_lookup import active_character
 from bot.services.permissions import is_gm
 from bot.services.rps import (
     SYSTEM,

@@ -5,14 +5,14 @@ as immutable data, so a system service can resolve "skill Stealth" without touch
 Import these names from :mod:`bot.services.characters`, which re-exports them. The work
 lives in :mod:`bot.services.sheet_model` (the sheet), :mod:`bot.services.sheet_templates`
 (suggested names) and :mod:`bot.services.sheet_file` (a sheet file's checks); this module
-re-exports their names (and ``_storable``, which a caller uses).
+re-exports their names (and ``storable``, which a caller uses).
 """
 
 from __future__ import annotations
 
 from bot.services.sheet_file import SheetFileError as SheetFileError
-from bot.services.sheet_file import _storable as _storable
 from bot.services.sheet_file import parse_sheet as parse_sheet
+from bot.services.sheet_file import storable as storable
 from bot.services.sheet_model import ENTRY_KINDS as ENTRY_KINDS
 from bot.services.sheet_model import ENTRY_SECTIONS as ENTRY_SECTIONS
 from bot.services.sheet_model import KINDS as KINDS

@@ -17,9 +17,9 @@ from bot.actor import Actor
 from bot.errors import PermissionDenied, UserError
 from bot.i18n import _
 from bot.services import characters
-from bot.services.sheet import CharacterSheet, name_key, sheet_from_row
 from bot.services.sheet_form import Part, SheetForm, build_form, read_form
-from bot.services.sheets import SheetChange, _insert, _own_row, check_character_name
+from bot.services.sheet_model import CharacterSheet, name_key, sheet_from_row
+from bot.services.sheets_owned import SheetChange, check_character_name, insert_character, own_row
 from bot.storage import Database
 from bot.storage.models import Character
 from bot.storage.repositories import characters as repo
@@ -28,7 +28,7 @@ from bot.storage.repositories import characters as repo
 async def form(db: Database, actor: Actor, part: Part, character: str | None = None) -> SheetForm:
     """The form for one part of the caller's own character (named, or the active one)."""
     async with db.unit_of_work(read_only=True) as session:
-        row = await _own_row(session, actor, character, for_update=False)
+        row = await own_row(session, actor, character, for_update=False)
         return build_form(sheet_from_row(row), part)
 
 
@@ -88,7 +88,7 @@ async def rename(db: Database, actor: Actor, character: str, new_name: str) -> S
     new_name = check_character_name(new_name)
     try:
         async with db.unit_of_work() as session:
-            row = await _own_row(session, actor, character)
+            row = await own_row(session, actor, character)
             old = row.name
             clash = await repo.by_name(session, row.guild_id, actor.user_id, new_name)
             if clash is not None and clash.id != row.id:
@@ -108,7 +108,7 @@ async def copy(db: Database, actor: Actor, character: str | None, new_name: str)
     try:
         async with db.unit_of_work() as session:
             source = await characters.named_or_active(session, actor, character)
-            row = await _insert(
+            row = await insert_character(
                 session,
                 actor,
                 new_name,

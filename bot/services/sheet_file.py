@@ -55,7 +55,7 @@ def parse_sheet(data: Any) -> dict[str, Any]:
         raise SheetFileError(
             _("`notes`: must be text of at most {most} characters.", most=NOTES_LENGTH)
         )
-    _storable(notes, "notes")
+    storable(notes, "notes")
     return {
         "name": name,
         "system": system,
@@ -146,10 +146,10 @@ def _text(value: Any, path: str, limit: int) -> str:
         raise SheetFileError(
             _("`{path}`: must be text of 1 to {most} characters.", path=path, most=limit)
         )
-    return _storable(value.strip(), path)
+    return storable(value.strip(), path)
 
 
-def _storable(value: str, path: str) -> str:
+def storable(value: str, path: str) -> str:
     """``value``, if a database can store it: JSON's "\\ud800" escapes decode to lone
     surrogates, which are not UTF-8 (SQLite refuses them), and PostgreSQL refuses NUL."""
     if "\x00" in value or any("\ud800" <= ch <= "\udfff" for ch in value):
@@ -173,7 +173,7 @@ def _entry_name(value: Any, path: str) -> str:
                 most=NAME_LENGTH,
             )
         )
-    return _storable(value, path)
+    return storable(value, path)
 
 
 def _mapping(value: Any, path: str, limit: int) -> dict[str, Any]:

@@ -20,8 +20,8 @@ from typing import Any, Literal
 
 from bot.errors import UserError
 from bot.i18n import N_, _
-from bot.services.characters import check_entry_name
-from bot.services.sheet import (
+from bot.services.character_resources import check_entry_name
+from bot.services.sheet_model import (
     MAX_ATTRIBUTES,
     MAX_RESOURCES,
     MAX_SKILLS,
@@ -29,10 +29,10 @@ from bot.services.sheet import (
     MAX_VALUE,
     MIN_VALUE,
     NOTES_LENGTH,
-    TEMPLATES,
     CharacterSheet,
     name_key,
 )
+from bot.services.sheet_templates import TEMPLATES
 
 Part = Literal["attributes", "skills"]
 PARTS: tuple[Part, ...] = ("attributes", "skills")

@@ -5,7 +5,7 @@ adds what only an owner may do: create, edit, choose, delete, export and import.
 
 The work lives in :mod:`bot.services.sheets_owned` (owning characters),
 :mod:`bot.services.sheets_entries` (editing entries) and :mod:`bot.services.sheets_transfer`
-(export and import); this module re-exports their names (and ``_own_row`` and ``_insert``,
+(export and import); this module re-exports their names (and ``own_row`` and ``insert_character``,
 which callers use).
 """
 
@@ -23,13 +23,13 @@ from bot.services.sheets_owned import MAX_IMPORT_BYTES as MAX_IMPORT_BYTES
 from bot.services.sheets_owned import CharacterEntry as CharacterEntry
 from bot.services.sheets_owned import CharacterList as CharacterList
 from bot.services.sheets_owned import SheetChange as SheetChange
-from bot.services.sheets_owned import _insert as _insert
-from bot.services.sheets_owned import _own_row as _own_row
 from bot.services.sheets_owned import check_character_name as check_character_name
 from bot.services.sheets_owned import create as create
 from bot.services.sheets_owned import delete as delete
+from bot.services.sheets_owned import insert_character as insert_character
 from bot.services.sheets_owned import list_characters as list_characters
 from bot.services.sheets_owned import own_character as own_character
+from bot.services.sheets_owned import own_row as own_row
 from bot.services.sheets_owned import show as show
 from bot.services.sheets_owned import use as use
 from bot.services.sheets_transfer import check_import_size as check_import_size

@@ -13,27 +13,23 @@ from bot.actor import Actor
 from bot.errors import UserError
 from bot.i18n import _
 from bot.services import characters
-from bot.services.characters import (
+from bot.services.character_names import NameLookup
+from bot.services.character_resources import ResourceChange, check_entry_name, check_value
+from bot.services.sheet_model import (
     ENTRY_KINDS,
-    Kind,
-    NameLookup,
-    ResourceChange,
-    check_entry_name,
-    check_value,
-)
-from bot.services.sheet import (
     MAX_ATTRIBUTES,
     MAX_SKILLS,
     MAX_SPECIALTIES,
     NOTES_LENGTH,
-    TEMPLATES,
+    Kind,
     find_key,
     name_key,
     sheet_from_row,
 )
+from bot.services.sheet_templates import TEMPLATES
 from bot.services.sheets_owned import (
     SheetChange,
-    _own_row,
+    own_row,
 )
 from bot.storage import Database
 from bot.storage.models import Character
@@ -45,7 +41,7 @@ async def set_attribute(
 ) -> SheetChange:
     """Set an attribute, or remove it when ``value`` is None."""
     async with db.unit_of_work() as session:
-        row = await _own_row(session, actor, character)
+        row = await own_row(session, actor, character)
         if value is None:
             return await _remove_entry(session, row, "attribute", attribute)
         check_value(attribute.strip(), value)
@@ -79,7 +75,7 @@ async def set_skill(
     ``attribute`` "" clears the parent attribute; ``specialties`` is a comma-separated list
     replacing the old one ("" clears). ``remove`` deletes the skill."""
     async with db.unit_of_work() as session:
-        row = await _own_row(session, actor, character)
+        row = await own_row(session, actor, character)
         if remove:
             return await _remove_entry(session, row, "skill", skill)
         skills = row.skills
@@ -155,7 +151,7 @@ async def remove_resource(
     db: Database, actor: Actor, resource: str, character: str | None = None
 ) -> SheetChange:
     async with db.unit_of_work() as session:
-        row = await _own_row(session, actor, character)
+        row = await own_row(session, actor, character)
         return await _remove_entry(session, row, "resource", resource)
 
 
@@ -172,7 +168,7 @@ async def set_notes(
             )
         )
     async with db.unit_of_work() as session:
-        row = await _own_row(session, actor, character)
+        row = await own_row(session, actor, character)
         row.notes = notes
         await session.flush()
         return SheetChange(sheet_from_row(row), _("notes updated") if notes else _("notes cleared"))

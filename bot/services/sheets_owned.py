@@ -16,18 +16,9 @@ from bot.actor import Actor
 from bot.errors import PermissionDenied, UserError
 from bot.i18n import N_, _
 from bot.services import characters
-from bot.services.characters import (
-    CharacterSheet,
-    active_row,
-    guild_key,
-    row_by_name,
-)
+from bot.services.character_lookup import active_row, guild_key, row_by_name
 from bot.services.permissions import require_gm
-from bot.services.sheet import (
-    NAME_LENGTH,
-    name_key,
-    sheet_from_row,
-)
+from bot.services.sheet_model import NAME_LENGTH, CharacterSheet, name_key, sheet_from_row
 from bot.storage import Database
 from bot.storage.models import Character
 from bot.storage.repositories import characters as repo
@@ -65,7 +56,7 @@ def check_character_name(name: str) -> str:
     return cleaned
 
 
-async def _own_row(
+async def own_row(
     session: AsyncSession, actor: Actor, character: str | None, *, for_update: bool = True
 ) -> Character:
     """The caller's character to change, locked (unless ``for_update`` is False, to show a
@@ -94,12 +85,12 @@ async def create(db: Database, actor: Actor, name: str, system: str) -> Characte
             )
         )
     async with db.unit_of_work() as session:
-        row = await _insert(session, actor, name, system)
+        row = await insert_character(session, actor, name, system)
         await repo.select_character(session, row, actor.user_id, actor.channel_id)
         return sheet_from_row(row)
 
 
-async def _insert(
+async def insert_character(
     session: AsyncSession,
     actor: Actor,
     name: str,

@@ -15,18 +15,12 @@ from bot.errors import UserError
 from bot.i18n import _
 from bot.services import characters
 from bot.services import macros as sheet_macros
-from bot.services.characters import (
-    CharacterSheet,
-    guild_key,
-)
-from bot.services.sheet import (
-    SheetFileError,
-    parse_sheet,
-    sheet_from_row,
-)
+from bot.services.character_lookup import guild_key
+from bot.services.sheet_file import SheetFileError, parse_sheet
+from bot.services.sheet_model import CharacterSheet, sheet_from_row
 from bot.services.sheets_owned import (
     MAX_IMPORT_BYTES,
-    _insert,
+    insert_character,
 )
 from bot.storage import Database
 from bot.storage.repositories import characters as repo
@@ -87,7 +81,7 @@ async def import_sheet(
             if has_macros:
                 await sheet_macros.replace_for_character(session, actor, existing, macros)
             return sheet_from_row(existing)
-        row = await _insert(
+        row = await insert_character(
             session,
             actor,
             data["name"],

@@ -148,7 +148,7 @@ class Database:
             if read_only:
                 await _commit(session, None)
             else:
-                await _commit(session, _writes.get())
+                await _commit(session, current_writes.get())
         finally:
             if writer is not None:
                 writer.release()
@@ -247,19 +247,19 @@ class Writes:
     in_doubt: bool = False
 
 
-_writes: ContextVar[Writes | None] = ContextVar("narrator_writes", default=None)
+current_writes: ContextVar[Writes | None] = ContextVar("narrator_writes", default=None)
 
 
 def track_writes() -> Writes:
     """Start recording this task's commits (call it where an interaction starts)."""
     writes = Writes()
-    _writes.set(writes)
+    current_writes.set(writes)
     return writes
 
 
 def tracked_writes() -> Writes:
     """This task's record since :func:`track_writes` (an empty one when never started)."""
-    return _writes.get() or Writes()
+    return current_writes.get() or Writes()
 
 
 async def _commit(session: AsyncSession, writes: Writes | None) -> None:

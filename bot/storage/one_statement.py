@@ -41,7 +41,7 @@ from sqlalchemy.sql.dml import Insert
 from sqlalchemy.util.concurrency import greenlet_spawn
 
 from bot.errors import StorageBusy
-from bot.storage.db import Database, _writes, driver_gave_up
+from bot.storage.db import Database, current_writes, driver_gave_up
 
 
 @dataclass(frozen=True, slots=True)
@@ -169,7 +169,7 @@ async def insert_one(db: Database, prepared: PreparedInsert, values: Mapping[str
     """
     compiled = prepared.compiled(db.engine.dialect)
     parameters = compiled.parameters(values)
-    writes = _writes.get()
+    writes = current_writes.get()
     writer = await db.take_writer_turn()
     try:
         try:

@@ -9,8 +9,7 @@ from engine.initiative.errors import NotAllowedNow
 from engine.initiative.events import SpendAction
 from engine.initiative.state import Combatant, Encounter
 from engine.systems import coda
-from engine.systems.coda_actions import Spend, spend
-from engine.systems.coda_degrees import CodaError
+from engine.systems.coda import CodaError, Spend, spend
 from engine.wording import Translate, english
 
 __all__ = [

@@ -135,7 +135,7 @@ def _check_total(total: object) -> None:
 
 def default_roller(state: Encounter, dice: Dice) -> Roller:
     """The system's own initiative roll + each combatant's modifier (no stress after round 1)."""
-    from engine.initiative_rolls import roll_initiative  # imports this package's errors
+    from engine.initiative.rolls import roll_initiative  # imports this package's errors
 
     def roll(combatant: Combatant) -> tuple[int, str]:
         rolled = roll_initiative(dice, system=state.system, modifier=combatant.modifier)

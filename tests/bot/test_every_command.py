@@ -49,7 +49,7 @@ from bot.cogs import EXTENSIONS
 from bot.i18n import _catalogs
 from bot.render import limits
 from bot.services import sheets
-from engine.systems.coda_tables import condition_options
+from engine.systems.coda import condition_options
 from tests.conftest import Table
 
 pytestmark = pytest.mark.usefixtures("warm_charts")

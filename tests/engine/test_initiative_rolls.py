@@ -7,7 +7,7 @@ import pytest
 from engine.dice import ScriptedDice
 from engine.errors import InputError
 from engine.initiative import InitiativeError
-from engine.initiative_rolls import (
+from engine.initiative.rolls import (
     canonical_system,
     coda_initiative,
     d20_initiative,

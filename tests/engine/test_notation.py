@@ -17,11 +17,11 @@ from engine.notation import (
     MAX_DICE,
     MAX_EXPRESSION_LENGTH,
     MAX_SIDES,
+    MAX_TOKENS,
     RollError,
     parse,
     roll_expression,
 )
-from engine.notation_input import MAX_TOKENS
 
 
 def test_draws_come_from_our_dice_source() -> None:

@@ -657,7 +657,7 @@ def test_simulation_replays_play_turn_die_for_die(penalties):
         for seed in range(15):
             fast_dice, slow_dice = SeededDice(seed), SeededDice(seed)
             fast = q.simulate(fast_dice, state, penalties=penalties)
-            slow = q._play_out(slow_dice, state, penalties=penalties)
+            slow = q.play_out(slow_dice, state, penalties=penalties)
             assert fast == slow, (index, seed)
             assert fast_dice.roll(1000) == slow_dice.roll(1000)  # same number of draws
 

@@ -5,7 +5,12 @@ from discord.ext import commands
 
 from bot.cogs._side_request import RollSideButton
 from bot.cogs.coda._actions import ActionButton, RollTestButton
+from bot.cogs.coda._actions import add_action_buttons as add_action_buttons
+from bot.cogs.coda._actions import run_action as run_action
 from bot.cogs.coda._attack import DefendButton
+from bot.cogs.coda._coda_options import TN as TN
+from bot.cogs.coda._coda_options import Modifier as Modifier
+from bot.cogs.coda._coda_options import Penalty as Penalty
 from bot.cogs.coda._cog import CodaCog
 
 

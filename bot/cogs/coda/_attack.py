@@ -17,7 +17,7 @@ from bot.cogs._common import actor_from
 from bot.render.coda_attack import defence_label, exchange_embed
 from bot.services import coda_attack as service
 from bot.services.coda_attack import AttackRequest, Exchange
-from engine.systems.coda_attack import Defence
+from engine.systems.coda import Defence
 
 STYLES = {
     Defence.DODGE: discord.ButtonStyle.primary,

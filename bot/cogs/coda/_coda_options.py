@@ -15,7 +15,7 @@ from bot.cogs._common import Choices, actor_from, safe_autocomplete
 from bot.cogs._options import CHARACTER_HELP, ROLL_HELP
 from bot.services import coda as service
 from engine.systems import coda
-from engine.systems.coda_tables import condition_options
+from engine.systems.coda import condition_options
 
 Modifier = app_commands.Range[int, coda.MODIFIER_MIN, coda.MODIFIER_MAX]
 TN = app_commands.Range[int, coda.TN_MIN, coda.TN_MAX]

@@ -8,11 +8,12 @@ import discord
 from discord import app_commands
 from discord.app_commands import locale_str
 
+from bot.cogs._attack import refresh_tracker
 from bot.cogs._common import Choices, NarratorCog, actor_from, safe_autocomplete, send_roll
 from bot.cogs._options import CHARACTER_HELP, ROLL_HELP, Label, SheetName
 from bot.cogs._sheets import attribute_autocomplete, character_autocomplete, skill_autocomplete
 from bot.cogs._side_request import register, send_challenge, send_parts
-from bot.cogs.coda._attack import refresh_tracker, run_attack
+from bot.cogs.coda._attack import run_attack
 from bot.cogs.coda._coda_options import (
     DIFFICULTIES,
     SHEET_TEST_HELP,
@@ -39,7 +40,7 @@ from bot.services import coda_combined
 from bot.services import coda_opposed as opposed
 from bot.services.coda_attack import AttackRequest
 from bot.services.side_requests import Challenge, PartsRequest
-from engine.systems import coda, coda_reference
+from engine.systems import coda
 
 __all__ = ["TN", "CodaCog", "Modifier", "Penalty"]
 
@@ -404,11 +405,10 @@ class CodaCog(NarratorCog):
         self,
         interaction: discord.Interaction,
         name: app_commands.Range[str, 1, 100],
-        strength: app_commands.Range[int, coda_reference.MIN_STRENGTH, coda_reference.MAX_STRENGTH]
-        | None = None,
-        titanic: app_commands.Range[int, 0, coda_reference.MAX_TITANIC_X] | None = None,
+        strength: app_commands.Range[int, coda.MIN_STRENGTH, coda.MAX_STRENGTH] | None = None,
+        titanic: app_commands.Range[int, 0, coda.MAX_TITANIC_X] | None = None,
     ) -> None:
-        found = coda_reference.find_table(name)
+        found = coda.find_table(name)
         await interaction.response.send_message(
             embed=table_embed(found, strength=strength, titanic=titanic)
         )
@@ -419,7 +419,7 @@ class CodaCog(NarratorCog):
         wanted = current.strip().casefold()
         return [
             app_commands.Choice(name=name, value=name.split(":")[0].removeprefix("Table "))
-            for name in coda_reference.table_names()
+            for name in coda.table_names()
             if wanted in name.casefold()
         ]
 

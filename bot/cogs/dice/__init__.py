@@ -2,6 +2,7 @@
 
 from discord.ext import commands
 
+from bot.cogs.dice._cog import SINCE_CHOICES as SINCE_CHOICES
 from bot.cogs.dice._cog import DiceCog
 
 

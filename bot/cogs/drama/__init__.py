@@ -3,6 +3,7 @@
 from discord.ext import commands
 
 from bot.cogs._side_request import RollSideButton
+from bot.cogs.drama._cog import Dice as Dice
 from bot.cogs.drama._cog import DramaCog, PayPriceButton
 
 

@@ -5,6 +5,8 @@ from discord.ext import commands
 
 from bot.cogs._side_request import RollSideButton
 from bot.cogs.hogwarts1990._attack import AnswerButton
+from bot.cogs.hogwarts1990._cog import Bonus as Bonus
+from bot.cogs.hogwarts1990._cog import Difficulty as Difficulty
 from bot.cogs.hogwarts1990._cog import Hogwarts1990Cog
 
 

@@ -20,9 +20,10 @@ from bot.ratelimit import within_limits
 from bot.render.hogwarts1990_attack import exchange_embed
 from bot.render.limits import clip
 from bot.services import hogwarts1990_attack as service
-from bot.services.hogwarts1990_attack import AttackRequest, Exchange
+from bot.services.hogwarts1990_attack import AttackRequest
+from bot.services.hogwarts1990_exchange import Exchange
 from bot.storage.db import track_writes
-from engine.systems.hogwarts1990_attack import Answer
+from engine.systems.hogwarts1990 import Answer
 
 LABEL = 80
 STYLES = {

@@ -17,12 +17,11 @@ from bot.services import hogwarts1990 as service
 from bot.services.hogwarts1990_attack import DEFAULT_DODGE, AttackRequest
 from bot.services.side_requests import Challenge
 from engine.systems import hogwarts1990 as h90
-from engine.systems import hogwarts1990_attack as attack_rules
 
 Bonus = app_commands.Range[int, h90.BONUS_MIN, h90.BONUS_MAX]
 CHOICE_LENGTH = 100
 Difficulty = app_commands.Range[int, h90.DIFFICULTY_MIN, h90.DIFFICULTY_MAX]
-Damage = app_commands.Range[int, attack_rules.DAMAGE_MIN, attack_rules.DAMAGE_MAX]
+Damage = app_commands.Range[int, h90.DAMAGE_MIN, h90.DAMAGE_MAX]
 
 _HELP = {
     "attribute": locale_str("An attribute of your character (added to the roll)"),
@@ -185,7 +184,7 @@ class Hogwarts1990Cog(NarratorCog):
         bonus: Bonus | None = None,
         dodge: app_commands.Range[str, 1, 100] = DEFAULT_DODGE,
         npc_dodge: Bonus = 0,
-        damage: Damage = attack_rules.DAMAGE_DEFAULT,
+        damage: Damage = h90.DAMAGE_DEFAULT,
         stress: bool = False,
         advantage: bool = False,
         character: SheetName | None = None,

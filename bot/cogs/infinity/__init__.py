@@ -4,6 +4,7 @@ from discord.ext import commands
 
 from bot.cogs._side_request import RollSideButton
 from bot.cogs.infinity._cog import InfinityCog
+from bot.cogs.infinity._cog import Mods as Mods
 
 
 async def setup(bot: commands.Bot) -> None:

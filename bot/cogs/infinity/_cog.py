@@ -16,7 +16,7 @@ from bot.services import infinity as service
 from bot.services import infinity_ftf as ftf_service
 from bot.services.side_requests import Challenge
 from engine.systems import infinity
-from engine.systems.infinity_mods import MAX_DISTANCE
+from engine.systems.infinity import MAX_DISTANCE
 
 Mods = app_commands.Range[int, infinity.MODS_RANGE[0], infinity.MODS_RANGE[1]]
 Burst = app_commands.Range[int, infinity.BURST_RANGE[0], infinity.BURST_RANGE[1]]

@@ -3,6 +3,7 @@
 from discord.ext import commands
 
 from bot.cogs.initiative._cog import InitiativeCog
+from bot.cogs.initiative._edit import edit_tracker as edit_tracker
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -20,19 +20,19 @@ from discord.app_commands import locale_str
 from bot.cogs._common import Choices, actor_from, safe_autocomplete
 from bot.cogs._options import CHARACTER_HELP, SYSTEM_CHOICES, SheetName
 from bot.cogs._sheets import attribute_autocomplete, character_autocomplete
-from bot.cogs.coda._actions import run_action
+from bot.cogs.coda import run_action
 from bot.cogs.initiative._tracker import TrackerCog
 from bot.i18n import _, use_language
 from bot.public_language import public_language
 from bot.render import initiative as render
 from bot.render.limits import MESSAGE, clip
 from bot.services import initiative
-from bot.services.characters import matching
+from bot.services.character_names import matching
 from engine import initiative as ini
-from engine.initiative_rolls import MODIFIER_MAX, MODIFIER_MIN
+from engine.initiative.rolls import MODIFIER_MAX, MODIFIER_MIN
 from engine.notation import MAX_EXPRESSION_LENGTH
 from engine.systems import coda
-from engine.systems.coda_actions import ACTIONS, CUSTOM, Kind
+from engine.systems.coda import ACTIONS, CUSTOM, Kind
 
 log = logging.getLogger(__name__)
 

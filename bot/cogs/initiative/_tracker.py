@@ -20,7 +20,7 @@ from discord.ext import commands
 
 from bot.cogs._common import NarratorCog, actor_from
 from bot.cogs._confirm import Confirm, KindView
-from bot.cogs.coda._actions import add_action_buttons
+from bot.cogs.coda import add_action_buttons
 from bot.cogs.initiative._edit import edit_tracker
 from bot.i18n import N_, _, current_language, use_language
 from bot.public_language import public_language

@@ -4,6 +4,7 @@ from discord.ext import commands
 
 from bot.cogs.macros._cog import MacrosCog
 from bot.cogs.macros._panel import MacroButton
+from bot.cogs.macros._panel import post_panel as post_panel
 
 
 async def setup(bot: commands.Bot) -> None:

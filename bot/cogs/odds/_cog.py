@@ -9,11 +9,11 @@ from discord.app_commands import locale_str
 
 from bot.cogs._charts import send_with_chart
 from bot.cogs._common import NarratorCog, actor_from
-from bot.cogs.coda._cog import TN, Modifier, Penalty
-from bot.cogs.drama._cog import Dice as Pool
-from bot.cogs.hogwarts1990._cog import Bonus, Difficulty
-from bot.cogs.infinity._cog import Mods
-from bot.cogs.rps._cog import BaseValue
+from bot.cogs.coda import TN, Modifier, Penalty
+from bot.cogs.drama import Dice as Pool
+from bot.cogs.hogwarts1990 import Bonus, Difficulty
+from bot.cogs.infinity import Mods
+from bot.cogs.rps import BaseValue
 from bot.render.odds import odds_chart, odds_embed
 from bot.services import odds
 from bot.services.odds import OddsTable

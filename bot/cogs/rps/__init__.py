@@ -3,6 +3,7 @@
 from discord.ext import commands
 
 from bot.cogs._side_request import RollSideButton
+from bot.cogs.rps._cog import BaseValue as BaseValue
 from bot.cogs.rps._cog import RpsCog
 
 

@@ -12,11 +12,11 @@ from bot.cogs._sheets import attribute_autocomplete, skill_autocomplete
 from bot.cogs._side_request import register, send_parts
 from bot.i18n import _
 from bot.render import rps as render
-from bot.render.common import signed
 from bot.services import rps as service
 from bot.services import rps_resisted
 from bot.services.rps import BaseRequest
 from bot.services.side_requests import PartsRequest
+from bot.text import signed
 from engine.systems import rps
 
 BaseValue = app_commands.Range[int, rps.MIN_BASE, rps.MAX_BASE]

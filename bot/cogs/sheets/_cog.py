@@ -18,14 +18,14 @@ from bot.cogs._sheets import (
     sheet_names_from,
     skill_autocomplete,
 )
-from bot.cogs.macros._panel import post_panel
+from bot.cogs.macros import post_panel
 from bot.cogs.sheets._forms import FillIn, open_form
 from bot.errors import UserError
 from bot.i18n import _
 from bot.render.sheets import created_embed, list_embed, resource_embed, sheet_pages
 from bot.services import sheet_edit, sheets
-from bot.services.sheet import MAX_VALUE, MIN_VALUE, NAME_LENGTH, NOTES_LENGTH
-from bot.services.sheets import SheetChange
+from bot.services.sheet_model import MAX_VALUE, MIN_VALUE, NAME_LENGTH, NOTES_LENGTH
+from bot.services.sheets_owned import SheetChange
 
 Value = app_commands.Range[int, MIN_VALUE, MAX_VALUE]
 

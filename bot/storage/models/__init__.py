@@ -43,3 +43,5 @@ __all__ = [
     "RpsSustainedTask",
     "SideRequest",
 ]
+from bot.storage.models._channel_state import ACTIVE as ACTIVE
+from bot.storage.models._channel_state import ChannelStateMixin as ChannelStateMixin

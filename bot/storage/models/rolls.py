@@ -28,7 +28,7 @@ class RollLog(Base):
     outcome: Mapped[str] = mapped_column(Text)
     secret: Mapped[bool] = mapped_column(default=False)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
-    # A secret roll's commitment (bot.commitment): the exact record hashed, its salt and the
+    # A secret roll's commitment (engine.commitment): the exact record hashed, its salt and the
     # SHA-256. Empty for public rolls and for rolls logged before commitments existed.
     record: Mapped[str | None] = mapped_column(Text, default=None)
     salt: Mapped[str | None] = mapped_column(String(32), default=None)

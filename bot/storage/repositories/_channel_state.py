@@ -8,7 +8,7 @@ from typing import Any, TypeVar
 from sqlalchemy import Select, bindparam, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from bot.storage.models._channel_state import ACTIVE, ChannelStateMixin
+from bot.storage.models import ACTIVE, ChannelStateMixin
 
 Row = TypeVar("Row", bound=ChannelStateMixin)
 

@@ -6,7 +6,7 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from bot.storage.models.initiative import InitiativeEncounter
+from bot.storage.models import InitiativeEncounter
 from bot.storage.repositories import _channel_state
 
 ENDED = "ended"

@@ -7,7 +7,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from bot.storage.models.quidditch import HousePoints, QuidditchMatch
+from bot.storage.models import HousePoints, QuidditchMatch
 from bot.storage.repositories import _channel_state
 from bot.storage.repositories._atomic import insert_missing
 

@@ -10,12 +10,12 @@ from sqlalchemy import insert, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import Session
 
-from bot import commitment
 from bot.actor import Actor
 from bot.storage.db import Database, deferred
 from bot.storage.models import RollLog
 from bot.storage.models.base import utcnow
 from bot.storage.one_statement import PreparedInsert, insert_one
+from engine import commitment
 
 #: ``session.info`` key of the secret entries added in this unit of work (see :func:`sealed`).
 _SEALED = "narrator.sealed_rolls"

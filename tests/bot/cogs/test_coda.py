@@ -8,7 +8,7 @@ import pytest
 from simcord.backend.errors import OptionError
 
 from bot.app import create_bot
-from bot.cogs.coda._cog import CodaCog
+from bot.cogs.coda import CodaCog
 from bot.config import Settings
 from bot.services import coda as service
 from engine.dice import ScriptedDice

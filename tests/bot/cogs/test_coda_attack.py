@@ -10,9 +10,9 @@ import pytest
 from bot.actor import Actor
 from bot.app import create_bot
 from bot.services import coda_attack as service
-from bot.services.coda_attack import ExchangeClosed
+from bot.services.attack_exchange import ExchangeClosed
 from engine.dice import ScriptedDice
-from engine.systems.coda_attack import Defence
+from engine.systems.coda import Defence
 from tests.conftest import Table, embed_of, text_of
 
 

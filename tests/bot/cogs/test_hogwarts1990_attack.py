@@ -12,9 +12,9 @@ from bot.actor import Actor
 from bot.app import create_bot
 from bot.errors import UserError
 from bot.services import hogwarts1990_attack as service
-from bot.services.hogwarts1990_attack import ExchangeClosed
+from bot.services.attack_exchange import ExchangeClosed
 from engine.dice import ScriptedDice
-from engine.systems.hogwarts1990_attack import Answer
+from engine.systems.hogwarts1990 import Answer
 from tests.bot.cogs.test_coda_attack import labels
 from tests.bot.cogs.test_initiative import tracker_text
 from tests.conftest import Table, embed_of, text_of

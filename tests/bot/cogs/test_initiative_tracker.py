@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from bot.actor import Actor
-from bot.cogs.initiative._edit import edit_tracker
+from bot.cogs.initiative import edit_tracker
 from bot.render import initiative as render
 from bot.services import initiative
 from bot.services.initiative import EncounterView, InitOutcome

@@ -10,7 +10,7 @@ import pytest
 from bot.actor import Actor
 from bot.errors import PermissionDenied
 from bot.services import sheet_edit, sheet_form, sheets
-from bot.services.sheet import CharacterSheet, Skill
+from bot.services.sheet_model import CharacterSheet, Skill
 from tests.conftest import Table, text_of
 
 

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from bot.cogs.dice._cog import SINCE_CHOICES
+from bot.cogs.dice import SINCE_CHOICES
 from bot.services import dice_stats
 from engine.dice import ScriptedDice
 from tests.conftest import Table, embed_of, text_of

@@ -133,7 +133,7 @@ ALLOWED: dict[str, set[str]] = {
         "waiting for the reactive side",
     },
     "bot/services/quidditch.py": {" · snitch caught"},
-    "engine/systems/coda_tables.py": {"duplicate condition name {}"},  # import-time guard
+    "engine/systems/coda/_tables.py": {"duplicate condition name {}"},  # import-time guard
     # 20d (reviewed): roll-log text (/history keeps stored English: issue-20-d.md), engine
     # words stored in English and translated where shown (render.drama.part_label,
     # render.initiative.roll_detail), choice names built at import (each has its catalog

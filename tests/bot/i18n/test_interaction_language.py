@@ -12,7 +12,7 @@ from typing import Any
 import discord
 import pytest
 
-from bot.cogs._confirm import KindView
+from bot.cogs import KindView
 from bot.i18n import current_language
 from bot.interaction_language import install
 from bot.services.languages import LanguageChoices

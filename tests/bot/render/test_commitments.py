@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import hashlib
 
-from bot import commitment
 from bot.render.commitments import reveal_embed, reveal_file_text, reveal_fits
 from bot.render.limits import DESCRIPTION, FIELD_VALUE, TOTAL
 from bot.services.commitments import Reveal
+from engine import commitment
 
 
 def reveal_of(record: str) -> Reveal:

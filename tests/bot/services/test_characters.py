@@ -7,7 +7,7 @@ import pytest
 from bot.actor import Actor
 from bot.errors import PermissionDenied, UserError
 from bot.services import characters, sheets
-from bot.services.characters import Resource, Skill, resolve
+from bot.services.sheet_model import Resource, Skill, resolve
 from bot.storage import Database
 from bot.storage.repositories import rolls as roll_log
 

@@ -9,9 +9,7 @@ from sqlalchemy import select
 
 from bot.services import retention
 from bot.storage import Database
-from bot.storage.models import DramaPriceOffer, RollLog
-from bot.storage.models.initiative import InitiativeEncounter
-from bot.storage.models.quidditch import QuidditchMatch
+from bot.storage.models import DramaPriceOffer, InitiativeEncounter, QuidditchMatch, RollLog
 
 NOW = datetime(2026, 11, 23, 12, 0, tzinfo=UTC)
 

@@ -12,9 +12,9 @@ from sqlalchemy import func, select
 from bot.actor import Actor
 from bot.errors import PermissionDenied, UserError
 from bot.services import drama, drama_opposed, penalty, rps, sheets
-from bot.services.characters import CharacterSheet, Skill
 from bot.services.drama import OfferClosed, PoolRequest
 from bot.services.rps import BaseRequest, PartySpec, parse_parties
+from bot.services.sheet_model import CharacterSheet, Skill
 from bot.storage import Database
 from bot.storage.models import PenaltyLogEntry, RollLog
 from engine.dice import ScriptedDice

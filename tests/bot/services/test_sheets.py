@@ -15,16 +15,15 @@ from hypothesis import strategies as st
 from bot.actor import Actor
 from bot.errors import UserError
 from bot.services import characters, sheets
-from bot.services.characters import Resource
-from bot.services.sheet import (
+from bot.services.sheet_file import SheetFileError, parse_sheet
+from bot.services.sheet_model import (
     MAX_ATTRIBUTES,
     MAX_RESOURCES,
     MAX_SKILLS,
     MAX_VALUE,
     MIN_VALUE,
-    SheetFileError,
+    Resource,
     name_key,
-    parse_sheet,
 )
 from bot.storage import Database
 from engine.systems import SYSTEMS

@@ -9,7 +9,8 @@ from hypothesis import strategies as st
 from sqlalchemy import text
 
 from bot.actor import Actor
-from bot.storage import Database, json_codec
+from bot.storage import json_codec
+from bot.storage.db import Database
 from bot.storage.models import RollLog
 from bot.storage.repositories import rolls as roll_log
 

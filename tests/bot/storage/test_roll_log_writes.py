@@ -12,11 +12,11 @@ import pytest
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from bot import commitment
 from bot.actor import Actor
-from bot.storage import Database
+from bot.storage.db import Database
 from bot.storage.models import RollLog
 from bot.storage.repositories import rolls as roll_log
+from engine import commitment
 
 ACTOR = Actor(user_id=7, channel_id=100, guild_id=1)
 

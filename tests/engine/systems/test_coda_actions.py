@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine.systems.coda_actions import ACTIONS, CUSTOM, TEST_ACTIONS, Kind, find_action, spend
-from engine.systems.coda_degrees import CodaError
+from engine.systems.coda import ACTIONS, CUSTOM, TEST_ACTIONS, CodaError, Kind, find_action, spend
 
 
 def test_the_tables_costs_are_rules_md_s() -> None:

@@ -8,7 +8,7 @@ import pytest
 
 from engine.dice import ScriptedDice
 from engine.systems import coda
-from engine.systems.coda_attack import Defence, allowed, defence_tn, defend, defend_chance
+from engine.systems.coda import Defence, allowed, defence_tn, defend, defend_chance
 
 
 def _attack(faces: list[int], modifier: int, defence: int) -> coda.TestResult:

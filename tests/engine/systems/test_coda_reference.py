@@ -6,9 +6,8 @@ import re
 
 import pytest
 
-from engine.systems import coda, coda_reference
-from engine.systems.coda_reference import ReferenceError, burdens, find_table, titanic_walk
-from engine.systems.coda_tables import conditions_in
+from engine.systems import coda
+from engine.systems.coda import ReferenceError, burdens, conditions_in, find_table, titanic_walk
 from tests.engine.systems.test_coda_tables import SEED
 
 
@@ -24,11 +23,11 @@ def seed() -> str:
 
 
 def test_the_tables_asked_for_and_only_those() -> None:
-    numbers = [t.number for t in coda_reference.TABLES]
+    numbers = [t.number for t in coda.REFERENCE_TABLES]
     assert numbers == ["9-1", *(f"9-{n}" for n in range(5, 14))]
 
 
-@pytest.mark.parametrize("table", coda_reference.TABLES, ids=lambda t: t.number)
+@pytest.mark.parametrize("table", coda.REFERENCE_TABLES, ids=lambda t: t.number)
 def test_every_table_is_the_seeds_text(seed: str, table) -> None:
     assert f"Table {table.number}: {table.title}" in seed
     assert " ".join(table.columns) in seed
@@ -89,7 +88,7 @@ def test_unknown_or_ambiguous_tables_are_explained(name: str, message: str) -> N
 def test_titanic_plus_x() -> None:
     assert titanic_walk(0) == (180, 200)  # plain Titanic
     assert titanic_walk(2) == (540, 600)  # 180 + 2 × 180, 200 + 2 × 200
-    for bad in (-1, coda_reference.MAX_TITANIC_X + 1, 1.5, True):
+    for bad in (-1, coda.MAX_TITANIC_X + 1, 1.5, True):
         with pytest.raises(ReferenceError, match="Titanic"):
             titanic_walk(bad)  # type: ignore[arg-type]
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.systems.coda_tables import (
+from engine.systems.coda import (
     CONDITIONS,
     MAX_CONDITIONS,
     ConditionError,

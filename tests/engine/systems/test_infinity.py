@@ -451,7 +451,7 @@ class TestChances:
     def test_cache_clears(self):
         infinity.ftf_chance(a_attribute=12, a_burst=6, b_attribute=12, b_burst=6)
         infinity.clear_caches()
-        assert infinity._ftf_exact.cache_info().currsize == 0
+        assert infinity.ftf_exact.cache_info().currsize == 0
 
 
 # --------------------------------------------------------------------------- saving rolls

@@ -11,9 +11,16 @@ from hypothesis import strategies as st
 
 from engine.dice import ScriptedDice, SeededDice
 from engine.systems import infinity
-from engine.systems.infinity import InfinityError
-from engine.systems.infinity_burst import Target, split_face_to_face, split_odds
-from engine.systems.infinity_mods import Band, attack_mods, band_for, parse_bands
+from engine.systems.infinity import (
+    Band,
+    InfinityError,
+    Target,
+    attack_mods,
+    band_for,
+    parse_bands,
+    split_face_to_face,
+    split_odds,
+)
 from tests.engine.systems.test_infinity import _judge_ftf
 
 COMBI = "40:+3,80:-3,120:-6"  # seed 002's Combi Rifle

@@ -1,0 +1,279 @@
+"""Generic dice notation (``4d6kh3 + 2``) through the d20 library, drawn from our ``Dice``.
+
+d20 draws its dice from the ``random`` module it imported. Rather than reseeding globals,
+we swap that module reference for a small router that asks the ``Dice`` source of the
+current roll (held in a context variable, so concurrent rolls never share a source) and
+falls back to the real ``random`` module for callers outside :func:`roll_expression`.
+"""
+
+from __future__ import annotations
+
+import random as _stdlib_random
+import re
+from collections.abc import Iterator
+from contextvars import ContextVar
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+import d20
+import d20.expression as _d20_expression
+from d20 import diceast
+
+from engine.dice import Dice
+from engine.errors import N_, InputError
+from engine.notation import _budget as roll_budget
+from engine.notation import _input as notation_input
+
+MAX_DICE = 250
+MAX_SIDES = 1000
+MAX_EXPRESSION_LENGTH = 300
+
+
+class RollError(InputError):
+    """An expression that cannot be rolled; the message is written for the player."""
+
+
+#: A message of d20's own, after the expression; its ``detail`` is d20's English text, and the
+#: ones a player meets are listed below so that the catalog translates them too.
+_D20 = N_("{expression}: {detail}")
+D20_MESSAGES = (N_("Cannot divide by zero."), N_("Cannot roll a 0-sided die."))
+_TOO_MANY = N_("{expression}: at most {most} dice per roll")
+
+_current_dice: ContextVar[Dice | None] = ContextVar("narrator_current_dice", default=None)
+
+
+class _DiceRouter:
+    """Stands in for the ``random`` module inside d20, forwarding to the current ``Dice``."""
+
+    __slots__ = ()
+
+    def randrange(self, start: int, stop: int | None = None, step: int = 1) -> int:
+        dice = _current_dice.get()
+        if dice is None:
+            return _stdlib_random.randrange(start, stop, step)
+        if stop is None:  # randrange(size) + 1 is d20's ordinary die
+            return dice.roll(start) - 1
+        # randrange(0, 100, 10) is d20's percentile die: ten faces 0, 10, ..., 90.
+        return start + (dice.roll((stop - start) // step) - 1) * step
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(_stdlib_random, name)
+
+
+_d20_expression.random = _DiceRouter()  # type: ignore[assignment]
+
+
+class _MeteredContext(d20.RollContext):
+    """d20's dice counter, also charging each die to the roll's work meter."""
+
+    def count_roll(self, n: int = 1) -> None:
+        super().count_roll(n)
+        roll_budget.charge(roll_budget.DIE_STEPS * n)
+
+
+_select = _d20_expression.SetSelector.select
+
+
+def _metered_select(
+    self: _d20_expression.SetSelector,
+    target: _d20_expression.Number,
+    max_targets: int | None = None,
+) -> set[_d20_expression.Number]:
+    """d20's selector, charging the scan (or sort) of its set to the roll's work meter."""
+    size = len(target.keptset)
+    sort = 1 + size.bit_length() if self.cat in {"h", "l"} else 1
+    roll_budget.charge(size * sort)
+    return _select(self, target, max_targets)
+
+
+def _keep(self: _d20_expression.SetOperator, target: _d20_expression.Set) -> None:
+    """d20's ``k``, selecting once instead of once per element (quadratic in d20 2.x).
+
+    Dropping an unselected element never changes what the selectors pick (the highest or
+    lowest N among the rest, or a face test), so one selection gives d20's exact result.
+    """
+    selected = self.select(target)
+    for value in target.keptset:
+        if value not in selected:
+            value.drop()
+
+
+_d20_expression.SetSelector.select = _metered_select  # type: ignore[method-assign]
+_d20_expression.SetOperator.keep = _keep  # type: ignore[method-assign]
+_roller = d20.Roller(_MeteredContext(max_rolls=MAX_DICE))
+
+
+@dataclass(frozen=True, slots=True)
+class NotationRoll:
+    """One rolled expression: the total now; the faces and d20's breakdown when asked for.
+
+    The breakdown and the face list cost more than the roll itself, so they are derived
+    from d20's result tree on access rather than on every roll.
+    """
+
+    expression: str
+    total: int
+    comment: str | None
+    _result: d20.RollResult = field(repr=False, compare=False)
+
+    @property
+    def faces(self) -> tuple[int, ...]:
+        """Every face rolled, kept or not, in the order the expression lists its dice."""
+        return tuple(_faces(self._result.expr))
+
+    @property
+    def breakdown(self) -> str:
+        """d20's Markdown breakdown, e.g. ``4d6kh3 (**6**, 2, 5, ~~**1**~~) + 2 = `15` ``."""
+        return self._result.result
+
+    @property
+    def crit(self) -> bool:
+        """A single kept d20 on the left showing 20 (d20's own reading)."""
+        return self._result.crit == d20.CritType.CRIT
+
+    @property
+    def fumble(self) -> bool:
+        return self._result.crit == d20.CritType.FAIL
+
+
+def roll_expression(dice: Dice, expression: str) -> NotationRoll:
+    """Roll ``expression`` with ``dice``, or raise :class:`RollError` saying what is wrong."""
+    text, tree = read(expression)
+    token = _current_dice.set(dice)
+    metering = roll_budget.current_meter.set(roll_budget.Meter())
+    try:
+        result = _roller.roll(tree, allow_comments=True)
+        # d20 computes totals and the breakdown lazily: evaluate them while errors are caught.
+        rolled = NotationRoll(
+            expression=text,
+            total=result.total,
+            comment=result.comment,
+            _result=result,
+        )
+    except d20.TooManyRolls:
+        raise RollError(
+            N_("{expression}: at most {most} dice per roll, rerolls and explosions included"),
+            expression=_clip(expression),
+            most=MAX_DICE,
+        ) from None
+    except d20.RollError as error:
+        raise RollError(_D20, expression=_clip(expression), detail=str(error)) from None
+    except roll_budget.OverBudget as error:
+        raise RollError(error.template, **error.params) from None
+    except ZeroDivisionError:
+        raise RollError(
+            N_("{expression}: division by zero"), expression=_clip(expression)
+        ) from None
+    finally:
+        roll_budget.current_meter.reset(metering)
+        _current_dice.reset(token)
+    return rolled
+
+
+def cost(expression: str) -> float:
+    """The estimated steps of one roll of ``expression`` (see :mod:`engine.notation._budget`)."""
+    return roll_budget.estimate(parse(expression)).steps
+
+
+def parse(expression: str) -> diceast.Expression:
+    """Parse and bound-check an expression once; the cached tree is rolled as often as asked."""
+    return read(expression)[1]
+
+
+@lru_cache(maxsize=1024)
+def read(expression: str) -> tuple[str, diceast.Expression]:
+    """The expression as understood (player spellings rewritten, see
+    :mod:`engine.notation._input`) and its checked tree; refused when over any limit."""
+    if len(expression.strip()) > MAX_EXPRESSION_LENGTH:
+        raise RollError(
+            N_("The expression has {length} characters; at most {most} are allowed."),
+            length=len(expression.strip()),
+            most=MAX_EXPRESSION_LENGTH,
+        )
+    text = notation_input.normalise(expression)
+    if not text:
+        raise RollError(N_("The expression is empty: try `2d6+3` or `4d6kh3`."))
+    try:
+        notation_input.check_size(text)
+        tree = _parse(text)
+        with_advantage = notation_input.advantage(text, tree.comment)
+        if with_advantage is not None:
+            text, tree = with_advantage, _parse(with_advantage)
+        notation_input.check_label(text, tree.comment)
+    except notation_input.NotationInputError as error:
+        raise RollError(error.template, **error.params) from None
+    _check_annotations(tree)
+    total = 0
+    for node in _dice_nodes(tree):
+        if node.num > MAX_DICE:
+            raise RollError(_TOO_MANY, expression=f"{node.num}d{node.size}", most=MAX_DICE)
+        if node.size != "%" and not 1 <= node.size <= MAX_SIDES:
+            raise RollError(
+                N_("{expression}: dice have 1 to {most} sides"),
+                expression=f"{node.num}d{node.size}",
+                most=MAX_SIDES,
+            )
+        total += node.num
+        if total > MAX_DICE:
+            raise RollError(_TOO_MANY, expression=_clip(text), most=MAX_DICE)
+    try:
+        roll_budget.estimate(tree)
+    except roll_budget.OverBudget as error:
+        raise RollError(error.template, **error.params) from None
+    return text, tree
+
+
+def _parse(text: str) -> diceast.Expression:
+    try:
+        return _roller.parse(text, allow_comments=True)
+    except d20.RollSyntaxError as error:
+        raise RollError(
+            N_(
+                "`{expression}` is not dice notation (col {column}: unexpected `{got}`). "
+                "Try `2d6+3` or `4d6kh3`; words after the dice are kept as a comment."
+            ),
+            expression=_clip(text),
+            column=error.col,
+            got=error.got,
+        ) from None
+    except d20.RollError as error:
+        raise RollError(_D20, expression=_clip(text), detail=str(error)) from None
+
+
+_MARKUP = re.compile(r"[\\*_~|`<>@#:]")
+
+
+def _check_annotations(node: diceast.Node) -> None:
+    """``1d20 [fire]`` annotations are shown in d20's breakdown as they are: plain words only,
+    so none can ping or restyle the message."""
+    if isinstance(node, diceast.AnnotatedNumber):
+        for annotation in node.annotations:
+            if _MARKUP.search(annotation[1:-1]):
+                raise RollError(
+                    N_("The annotation `{annotation}` can hold plain words only, like `[fire]`."),
+                    annotation=_clip(annotation, 40),
+                )
+    for child in getattr(node, "children", ()):
+        _check_annotations(child)
+
+
+def _dice_nodes(node: diceast.Node) -> Iterator[diceast.Dice]:
+    if isinstance(node, diceast.Dice):
+        yield node
+    for child in getattr(node, "children", ()):
+        yield from _dice_nodes(child)
+
+
+def _faces(node: _d20_expression.Number) -> Iterator[int]:
+    if isinstance(node, _d20_expression.Die):
+        for literal in node.values:
+            yield int(literal.values[0])
+        return
+    children = node.values if isinstance(node, _d20_expression.Set) else node.children
+    for child in children:
+        yield from _faces(child)
+
+
+def _clip(text: str, limit: int = 60) -> str:
+    text = text.strip()
+    return text if len(text) <= limit else text[: limit - 1] + "…"

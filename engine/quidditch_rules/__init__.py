@@ -1,1 +1,0 @@
-"""The parts of :mod:`engine.quidditch`, one job each; import from ``engine.quidditch``."""
