@@ -67,7 +67,10 @@ def macros_embed(macros: Sequence[MacroInfo]) -> discord.Embed:
 def panel_embed(panel: Panel) -> discord.Embed:
     embed = discord.Embed(
         title=_("{character} — quick rolls", character=panel.character),
-        description=_("Press a button to roll for this character (its player or a GM)."),
+        description=_(
+            "Press a button to roll for this character (its player or a GM): it always "
+            "rolls as its player."
+        ),
         colour=colours.NEUTRAL,
     )
     return fit_embed(embed)

@@ -279,7 +279,8 @@ class Panel:
 
 
 async def panel(db: Database, actor: Actor) -> Panel:
-    """The caller's active character's macros for its panel, most used first."""
+    """The caller's active character's macros, most used first: every one, since the cog
+    leaves off those a panel may not run before it keeps the first :data:`MAX_PANEL_BUTTONS`."""
     async with db.unit_of_work(read_only=True) as session:
         row = await active_row(session, actor)
         macros = await repo.of_character(session, row.id)
@@ -295,18 +296,23 @@ async def panel(db: Database, actor: Actor) -> Panel:
         character_id=row.id,
         character=row.name,
         owner_id=row.owner_id,
-        macros=tuple(_info(m) for m in macros[:MAX_PANEL_BUTTONS]),
+        macros=tuple(_info(m) for m in macros),
     )
 
 
 @dataclass(frozen=True, slots=True)
 class PanelMacro:
+    """A panel button's macro and whose it is: its command runs as ``owner_id`` (the
+    character's player), whoever pressed, and only for ``character``."""
+
     macro: MacroInfo
     character: str
+    owner_id: int
 
 
 async def panel_macro(db: Database, actor: Actor, macro_id: int) -> PanelMacro:
-    """A panel button's macro, for its character's owner or a GM of the channel."""
+    """A panel button's macro, pressed by its character's owner or a GM of the channel (who
+    may press it, not what it may do: it runs with the owner's rights, see the cog)."""
     async with db.unit_of_work(read_only=True) as session:
         row = await repo.by_id(session, macro_id)
         character = (
@@ -320,7 +326,7 @@ async def panel_macro(db: Database, actor: Actor, macro_id: int) -> PanelMacro:
             raise PermissionDenied(
                 _("Only {character}'s player or a GM can use this panel.", character=character.name)
             )
-        return PanelMacro(macro=_info(row), character=character.name)
+        return PanelMacro(macro=_info(row), character=character.name, owner_id=character.owner_id)
 
 
 # --- a sheet's macros in its export file -------------------------------------------------------

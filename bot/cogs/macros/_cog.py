@@ -8,7 +8,7 @@ from discord.app_commands import locale_str
 
 from bot.cogs._common import Choices, NarratorCog, actor_from, safe_autocomplete
 from bot.cogs._confirm import answer_error
-from bot.cogs.macros._run import check_line, invoke, missing, resolve
+from bot.cogs.macros._run import check_line, check_panel_line, invoke, missing, resolve
 from bot.commandline import Placeholder, parse_values
 from bot.i18n import N_, _
 from bot.render.limits import clip
@@ -41,16 +41,27 @@ async def run_macro(
     macro: service.MacroInfo,
     values: dict[str, str],
     *,
-    character: str | None = None,
+    panel: service.PanelMacro | None = None,
 ) -> None:
-    """Run ``macro`` for the caller: at once, or after a form asks for its missing values."""
+    """Run ``macro`` for the caller: at once, or after a form asks for its missing values.
+
+    From a quick-roll ``panel``: only a roll, run as the panel's player for its character.
+    """
+    if panel is not None:  # checked at each press: the macro may have changed since posting
+        check_panel_line(macro.name, macro.command)
     asked = missing(macro.command, values)
     if asked:
-        modal = ValuesModal(macro, asked, values, character=character)
+        modal = ValuesModal(macro, asked, values, panel=panel)
         await interaction.response.send_modal(modal)
         return
     checked = resolve(interaction.client.tree, macro.command, values)  # type: ignore[attr-defined]
-    await invoke(interaction, macro.name, checked, character=character)
+    await invoke(
+        interaction,
+        macro.name,
+        checked,
+        character=panel.character if panel is not None else None,
+        owner_id=panel.owner_id if panel is not None else None,
+    )
     # Counted once the command has answered (a refused run raised before this line).
     await service.count_use(interaction.client.db, macro.id)  # type: ignore[attr-defined]
 
@@ -64,12 +75,12 @@ class ValuesModal(discord.ui.Modal):
         asked: list[Placeholder],
         given: dict[str, str],
         *,
-        character: str | None,
+        panel: service.PanelMacro | None,
     ) -> None:
         super().__init__(title=clip(_("Macro: {name}", name=macro.name), 45), timeout=600)
         self.macro = macro
         self.given = given
-        self.character = character
+        self.panel = panel
         self.fields: dict[str, discord.ui.TextInput] = {}
         for prompt in asked:
             field: discord.ui.TextInput = discord.ui.TextInput(
@@ -88,7 +99,7 @@ class ValuesModal(discord.ui.Modal):
         asked = {name for name in self.fields if name not in values}
         values.update(dict.fromkeys(asked, ""))  # left empty: the command's default
         try:
-            await run_macro(interaction, self.macro, values, character=self.character)
+            await run_macro(interaction, self.macro, values, panel=self.panel)
         except Exception as error:  # a form is not a command: answer as the tree would
             await answer_error(interaction, error)
 

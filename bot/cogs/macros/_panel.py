@@ -2,10 +2,14 @@
 
 Each button is a :class:`discord.ui.DynamicItem` whose custom_id holds the macro's id, so a
 panel posted before a restart keeps working: nothing about it lives in the bot's memory.
+
+A button runs a roll only (``PANEL_COMMANDS``), as the character's player and for that
+character, whoever pressed it: a GM pressing a player's button has the player's rights.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from typing import Any
 
@@ -14,7 +18,10 @@ import discord
 from bot.cogs._common import actor_from
 from bot.cogs._confirm import answer_error
 from bot.cogs.macros._cog import run_macro
-from bot.render.limits import clip
+from bot.cogs.macros._run import panel_refusal, panel_rolls
+from bot.errors import UserError
+from bot.i18n import _
+from bot.render.limits import MESSAGE, clip
 from bot.render.macros import panel_embed
 from bot.services import macros as service
 
@@ -24,7 +31,8 @@ BUTTONS_PER_ROW = 5
 class MacroButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"narrator:macro:(?P<id>[0-9]{1,19})"
 ):
-    """Runs one macro for its character, pressed by the character's player or a GM."""
+    """Runs one macro for its character, pressed by the character's player or a GM, always
+    with the player's rights."""
 
     def __init__(self, macro_id: int, label: str = "Roll", row: int | None = None) -> None:
         super().__init__(
@@ -47,7 +55,7 @@ class MacroButton(
         try:
             db = interaction.client.db  # type: ignore[attr-defined]
             found = await service.panel_macro(db, actor_from(interaction), self.macro_id)
-            await run_macro(interaction, found.macro, {}, character=found.character)
+            await run_macro(interaction, found.macro, {}, panel=found)
         except Exception as error:  # a button is not a command: answer as the tree would
             await answer_error(interaction, error)
 
@@ -63,4 +71,33 @@ async def post_panel(interaction: discord.Interaction) -> None:
     """``/sheet panel``: post the active character's panel at the bottom of the channel."""
     db = interaction.client.db  # type: ignore[attr-defined]
     panel = await service.panel(db, actor_from(interaction))
+    kept = [m for m in panel.macros if panel_refusal(m.name, m.command) is None]
+    refusals = [
+        f"- {refusal}"
+        for m in panel.macros
+        if (refusal := panel_refusal(m.name, m.command)) is not None
+    ]
+    if not kept:
+        raise UserError(clip(_left_off(panel.character, refusals, posted=False), MESSAGE))
+    panel = dataclasses.replace(panel, macros=tuple(kept[: service.MAX_PANEL_BUTTONS]))
     await interaction.response.send_message(embed=panel_embed(panel), view=panel_view(panel))
+    if refusals:
+        await interaction.followup.send(
+            clip(_left_off(panel.character, refusals, posted=True), MESSAGE), ephemeral=True
+        )
+
+
+def _left_off(character: str, refusals: list[str], *, posted: bool) -> str:
+    """Why macros were left off a panel (or why there is no panel), one line each."""
+    head = (
+        _("Left off {character}'s panel:", character=character)
+        if posted
+        else _("{character}'s panel was not posted:", character=character)
+    )
+    tail = _(
+        "A quick-roll panel runs only rolls ({rolls}), as the character's player, whoever "
+        "presses it. Save other command lines as your own macros (`scope:me`) and run them "
+        "with `/macro run`.",
+        rolls=panel_rolls(),
+    )
+    return "\n".join([head, *refusals, tail])

@@ -5,6 +5,10 @@ callback, with the caller's interaction, so permissions, secret mode and the rol
 exactly the command's. discord.py's tree does the same after reading Discord's payload
 (``Command._invoke_with_namespace``); Discord's client checks (required options, ranges,
 lengths, choices) are redone here, from today's command, every time a macro runs.
+
+A quick-roll panel's button is the exception to "the caller": it runs only rolls
+(:data:`PANEL_COMMANDS`), as the character's player and for that character alone, so a GM
+who presses a player's button lends it no GM rights.
 """
 
 from __future__ import annotations
@@ -30,10 +34,62 @@ from bot.commandline import (
     placeholders,
     split_line,
 )
+from bot.errors import PermissionDenied, UserError
 from bot.i18n import _
+from bot.render.limits import clip
+from bot.render.macros import command_text
+from bot.services.character_lookup import split_owner
+from bot.services.sheet import name_key
 
 #: The option a panel button fills so the command rolls for the panel's character.
 CHARACTER_OPTION = "character"
+#: What a quick-roll panel's button may run: one roller's own dice. Never settings, penalty
+#: pools, sheets, the initiative order, the match, history (secret rolls) nor another macro;
+#: nor opposed tests and attacks, which involve other players' characters.
+PANEL_COMMANDS: tuple[tuple[str, ...], ...] = (
+    ("roll",),
+    *(("coda", sub) for sub in ("test", "skill", "attribute", "reaction", "damage")),
+    ("coda", "extended", "roll"),
+    ("h90", "roll"),
+    ("infinity", "roll"),
+    ("infinity", "save"),
+    ("rps", "check"),
+    ("rps", "sustained", "roll"),
+    ("drama", "test"),
+)
+
+
+def panel_refusal(macro_name: str, text: str) -> str | None:
+    """Why a panel may not hold the macro ``macro_name`` with line ``text`` (None: it may)."""
+    try:
+        path = split_line(text).path
+    except UserError:
+        path = (text,)
+    if tuple(word.casefold() for word in path) in PANEL_COMMANDS:
+        return None
+    return _(
+        "macro `{name}` runs {command}, which is not a roll",
+        name=macro_name,
+        command=command_text(clip(" ".join(path), 40)),
+    )
+
+
+def panel_rolls() -> str:
+    """The commands a panel may run, as a reply lists them."""
+    return ", ".join(f"`/{' '.join(path)}`" for path in PANEL_COMMANDS)
+
+
+def check_panel_line(macro_name: str, text: str) -> None:
+    """Refuse a panel button whose macro is not (or is no longer) a roll."""
+    refusal = panel_refusal(macro_name, text)
+    if refusal is not None:
+        raise PermissionDenied(
+            _(
+                "This button cannot run: {refusal}. A quick-roll panel runs only rolls: {rolls}.",
+                refusal=refusal,
+                rolls=panel_rolls(),
+            )
+        )
 
 
 class _Unknown:
@@ -110,11 +166,13 @@ async def invoke(
     checked: Checked,
     *,
     character: str | None = None,
+    owner_id: int | None = None,
 ) -> None:
     """Run the checked command with ``interaction``, as its user, logged as ``macro_name``.
 
-    ``character`` fills the command's ``character`` option when it has one the line left
-    empty (a panel's button rolls for its own character).
+    A panel's button gives ``character`` and its player ``owner_id``: the command runs as
+    that player (whoever pressed: the presser's rate limit still counts) and only for that
+    character, whose name fills the command's ``character`` option when the line left it empty.
     """
     tree = interaction.client.tree  # type: ignore[attr-defined]
     # A form or a panel button: the tree's own gate (metrics, limits) has not seen it.
@@ -125,7 +183,21 @@ async def invoke(
     options = dict(checked.options)
     declared = {o["name"]: o for o in checked.leaf.get("options") or []}
     if character is not None and CHARACTER_OPTION in declared:
-        options.setdefault(CHARACTER_OPTION, character)
+        named = options.setdefault(CHARACTER_OPTION, character)
+        if not _same_character(str(named), character, owner_id):
+            raise PermissionDenied(
+                _(
+                    "Macro `{name}` rolls for {named}: a button of {character}'s panel rolls "
+                    "only for {character}.",
+                    name=macro_name,
+                    named=discord.utils.escape_markdown(str(named)),
+                    character=discord.utils.escape_markdown(character),
+                )
+            )
+    if owner_id is not None and owner_id != interaction.user.id:
+        # Everything below (the command's checks, its actor, the roll log, the roller's name)
+        # reads the interaction's user: the owner's rights, never the presser's.
+        interaction.user = await _owner(interaction, owner_id)
     payload = [
         {"type": declared[name]["type"], "name": name, "value": value}
         for name, value in options.items()
@@ -138,3 +210,24 @@ async def invoke(
     interaction._cs_namespace = namespace  # type: ignore[attr-defined]
     interaction.extras[MACRO] = macro_name
     await command._invoke_with_namespace(interaction, namespace)
+
+
+def _same_character(named: str, character: str, owner_id: int | None) -> bool:
+    name, owner = split_owner(named)
+    return name_key(name) == name_key(character) and owner in (None, owner_id)
+
+
+async def _owner(interaction: discord.Interaction, owner_id: int) -> discord.Member:
+    """The panel's player, as a member of this server (their roles make their rights)."""
+    guild = interaction.guild
+    member = guild.get_member(owner_id) if guild is not None else None
+    if member is None and guild is not None:
+        try:
+            member = await guild.fetch_member(owner_id)
+        except discord.NotFound:
+            member = None
+    if member is None:
+        raise UserError(
+            _("This panel's player is no longer in this server: its buttons cannot roll.")
+        )
+    return member

@@ -9,8 +9,11 @@ from typing import Any
 
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
+from simcord.components import walk_components
 from sqlalchemy import select
 
+from bot.cogs.macros._run import PANEL_COMMANDS
+from bot.commandline import find_leaf
 from bot.storage.models import Macro, RollLog
 from engine.dice import ScriptedDice
 from tests.conftest import Table, embed_of, text_of
@@ -417,3 +420,178 @@ async def test_any_command_line_is_saved_and_runs_or_is_refused_with_a_message(
         replies = [m for m in [ran.response, *ran.followups] if m is not None]
         assert replies, line
     assert saved >= 5  # the drawn lines reach the commands, not only the refusals
+
+
+# --- a panel's button: rolls only, as the character's player ----------------------------------
+
+
+def _buttons(message: Any) -> list[str]:
+    return [c["label"] for c in walk_components(message.components) if c.get("type") == 2]
+
+
+async def _franky(table: Table) -> None:
+    """Bob's character, used in the channel (so a GM can name it here)."""
+    await table.bob.slash(table.channel, "sheet create", name="Franky", system="coda")
+    await table.bob.slash(table.channel, "sheet set", attribute="Wits", value=1)
+    await table.bob.slash(table.channel, "sheet skill", name="Potions", ranks=1, attribute="wits")
+    await table.bob.slash(table.channel, "sheet use", character="Franky")
+
+
+async def _peter(table: Table) -> None:
+    """Bob's Drama character (penalty pools are Drama's), used in the channel."""
+    await table.bob.slash(table.channel, "sheet create", name="Peter", system="drama")
+    await table.bob.slash(table.channel, "sheet use", character="Peter")
+
+
+async def _secret_mode_text(table: Table) -> str:
+    return text_of(await table.alice.slash(table.channel, "settings show"))
+
+
+async def _peter_penalty(table: Table) -> str:
+    shown = text_of(await table.bob.slash(table.channel, "penalty show", character="Peter"))
+    assert "Penalty pool — Peter" in shown, shown
+    return shown
+
+
+async def _save_for_hermione(table: Table, name: str, command: str) -> None:
+    saved = await table.alice.slash(
+        table.channel, "macro save", name=name, command=command, scope="character"
+    )
+    assert "saved" in text_of(saved), text_of(saved)
+
+
+async def test_a_panel_never_holds_settings_penalties_or_history(table: Table) -> None:
+    await potioneer(table)
+    await _peter(table)
+    before = (await _secret_mode_text(table), await _peter_penalty(table))
+    await _save_for_hermione(table, "pen", "penalty add character:Peter amount:40")
+    await _save_for_hermione(table, "open", "settings secret mode:open")
+    await _save_for_hermione(table, "peek", "history reveal:1")
+    refused = await table.alice.slash(table.channel, "sheet panel")
+    assert refused.ephemeral
+    text = refused.response.content
+    assert text.startswith("Hermione's panel was not posted:")
+    assert "macro `pen` runs `/penalty add`, which is not a roll" in text
+    assert "macro `open` runs `/settings secret`, which is not a roll" in text
+    assert "macro `peek` runs `/history`, which is not a roll" in text
+    assert "runs only rolls (`/roll`, `/coda test`" in text
+    # With a roll among them, the panel holds that roll alone; its poster is told which not.
+    await _save_for_hermione(table, "quick", "coda skill skill:Potions difficulty:Routine")
+    posted = await table.alice.slash(table.channel, "sheet panel")
+    assert not posted.ephemeral and _buttons(posted.response) == ["quick"]
+    (note,) = posted.followups
+    assert note.ephemeral and note.content.startswith("Left off Hermione's panel:")
+    assert "`pen`" in note.content and "`open`" in note.content and "`peek`" in note.content
+    table.bot.dice = ScriptedDice([3, 3])
+    by_gm = await table.gm.click(posted.response, label="quick")
+    assert "Hermione" in text_of(by_gm)
+    assert (await _secret_mode_text(table), await _peter_penalty(table)) == before
+
+
+async def test_a_macro_edited_into_a_non_roll_after_posting_is_refused_on_press(
+    table: Table,
+) -> None:
+    await potioneer(table)
+    await _peter(table)
+    await _save_for_hermione(table, "quick", "coda skill skill:Potions difficulty:Routine")
+    await _save_for_hermione(table, "brew", BREW)
+    panel = (await table.alice.slash(table.channel, "sheet panel")).response
+    before = (await _secret_mode_text(table), await _peter_penalty(table))
+    form = await table.alice.slash(table.channel, "macro edit", name="quick", scope="character")
+    await table.alice.submit_modal(form, {"command": "settings secret mode:open"})
+    form = await table.alice.slash(table.channel, "macro edit", name="brew", scope="character")
+    await table.alice.submit_modal(form, {"command": "penalty add character:Peter amount:40"})
+    runs = len(await logged(table))
+    for presser in (table.gm, table.alice):
+        for label, command in (("quick", "/settings secret"), ("brew", "/penalty add")):
+            refused = await presser.click(panel, label=label)
+            assert refused.ephemeral and refused.modal is None
+            assert refused.response.content.startswith(
+                f"This button cannot run: macro `{label}` runs `{command}`, which is not a roll."
+            )
+    assert (await _secret_mode_text(table), await _peter_penalty(table)) == before
+    assert len(await logged(table)) == runs
+
+
+async def test_a_gm_pressing_a_players_button_rolls_as_the_player(table: Table) -> None:
+    await potioneer(table)
+    await _save_for_hermione(table, "quick", "coda skill skill:Potions difficulty:Routine")
+    panel = (await table.alice.slash(table.channel, "sheet panel")).response
+    table.bot.dice = ScriptedDice([3, 3])
+    by_gm = await table.gm.click(panel, label="quick")
+    assert not by_gm.ephemeral and "Hermione" in text_of(by_gm)
+    entry = (await logged(table))[-1]
+    assert (entry.user_id, entry.macro) == (table.alice.id, "quick")
+    assert table.alice.name in text_of(by_gm)  # the roller shown is the player
+    assert table.gm.name not in text_of(by_gm)
+
+
+async def test_a_gm_pressing_a_players_button_lends_it_no_gm_rights(table: Table) -> None:
+    await potioneer(table)
+    await _franky(table)
+    line = "coda skill skill:Potions difficulty:Routine character:Franky"
+    await _save_for_hermione(table, "steal", line)
+    await _save_for_hermione(
+        table, "pick", "coda skill skill:Potions difficulty:Routine character:{who}"
+    )
+    # Alice herself may not roll for Bob's Franky; the GM may.
+    own = await table.alice.slash(table.channel, "macro run", name="steal")
+    assert own.ephemeral and "Franky" in own.response.content
+    panel = (await table.alice.slash(table.channel, "sheet panel")).response
+    runs = len(await logged(table))
+    refused = await table.gm.click(panel, label="steal")
+    assert refused.ephemeral
+    assert refused.response.content == (
+        "Macro `steal` rolls for Franky: a button of Hermione's panel rolls only for Hermione."
+    )
+    form = await table.gm.click(panel, label="pick")
+    assert form.modal is not None
+    picked = await table.gm.submit_modal(form, {"placeholder:who": f"Franky <@{table.bob.id}>"})
+    assert picked.ephemeral and "rolls only for Hermione" in picked.response.content
+    assert len(await logged(table)) == runs
+    # Named explicitly, the panel's own character is fine (and still rolled as Alice).
+    table.bot.dice = ScriptedDice([3, 3])
+    mine = await table.gm.submit_modal(
+        await table.gm.click(panel, label="pick"), {"placeholder:who": "hermione"}
+    )
+    assert "Hermione" in text_of(mine)
+    assert (await logged(table))[-1].user_id == table.alice.id
+
+
+async def test_channel_and_server_macros_run_with_the_runners_own_rights(table: Table) -> None:
+    await potioneer(table)
+    await _peter(table)
+    await table.gm.slash(
+        table.channel,
+        "macro save",
+        name="tire",
+        command="penalty add character:Peter amount:2",
+        scope="channel",
+    )
+    await table.gm.slash(
+        table.channel,
+        "macro save",
+        name="open",
+        command="settings secret mode:open",
+        scope="server",
+    )
+    before = (await _secret_mode_text(table), await _peter_penalty(table))
+    tire = await table.alice.slash(table.channel, "macro run", name="tire")
+    assert tire.ephemeral
+    opened = await table.alice.slash(table.channel, "macro run", name="open")
+    assert opened.ephemeral and "Only the channel's GM" in opened.response.content
+    assert (await _secret_mode_text(table), await _peter_penalty(table)) == before
+    # A GM who runs the same macros has a GM's rights: their own.
+    tired = await table.gm.slash(table.channel, "macro run", name="tire")
+    assert not tired.ephemeral and "0 → **2**" in text_of(tired)
+    assert await _peter_penalty(table) != before[1]
+    await table.gm.slash(table.channel, "macro run", name="open")
+    assert "`open`" in await _secret_mode_text(table)
+
+
+def test_every_panel_command_is_a_command_of_the_tree(table: Table) -> None:
+    tree = table.bot.tree
+    for path in PANEL_COMMANDS:
+        root = tree.get_command(path[0])
+        assert root is not None, path
+        find_leaf(root.to_dict(tree), path)
