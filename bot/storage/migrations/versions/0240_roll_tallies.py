@@ -6,7 +6,7 @@ count of each face (bot.storage.roll_tally), and the statistics add those up in 
 entries already logged are counted here, in batches.
 
 Revision ID: 0240_roll_tallies
-Revises: 0230_encounter_revision
+Revises: 0002_characters
 Create Date: 2026-11-24
 """
 
@@ -18,7 +18,7 @@ from alembic import op
 from bot.storage.roll_tally import SYSTEMS, tally
 
 revision: str = "0240_roll_tallies"
-down_revision: str | Sequence[str] | None = "0230_encounter_revision"
+down_revision: str | Sequence[str] | None = "0002_characters"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
