@@ -7,7 +7,10 @@ Not a test: ``python -m benchmarks.abuse`` from the project root. Two parts:
    for ``/roll``; building pools and exact odds for Drama and RPS. Min / median / max of
    several runs. Then a random search over the whole d20 grammar prints the slowest
    expression the budget *accepted*. Goal: every accepted roll ≤ 5 ms.
-2. **A concurrent cheap roll's latency** through the real process (``narrator run`` against
+2. **/dice stats on a 5,000-roll × 250-face log**: the event loop's longest stall while it
+   runs, counted the old way (every face read and counted on the loop) and from the tallies
+   the database adds up, against a quiet loop in the same run.
+3. **A concurrent cheap roll's latency** through the real process (``narrator run`` against
    the Discord stand-in): one user floods a channel with every hostile input (and a burst of
    300 ``/roll 1000d1000kh1``) while other users in other channels roll ``1d20`` every 50 ms.
    Prints their p50 / p99 / max latency, with and without the flood. Goal: p99 ≤ 20 ms.
@@ -231,13 +234,121 @@ async def through_the_process(seconds: float) -> None:
     print_table(["", "rolls", "p50", "p99", "max"], rows)
 
 
+# --- /dice stats on a long log -------------------------------------------------------------
+
+STATS_ROLLS = 5000
+STATS_FACES = 250
+
+
+async def _stall_while(
+    work: Callable[[], object] | None, seconds: float
+) -> tuple[float, float, float]:
+    """The event loop's longest stall and the total time lost (ms) while ``work`` runs (or,
+    without work, for ``seconds``): a probe asks for a 1 ms sleep and measures the overshoot."""
+    stalls: list[float] = []
+    done = asyncio.Event()
+
+    async def probe() -> None:
+        while not done.is_set():
+            asked = time.perf_counter()
+            await asyncio.sleep(0.001)
+            stalls.append(max(0.0, time.perf_counter() - asked - 0.001) * 1000)
+
+    task = asyncio.ensure_future(probe())
+    await asyncio.sleep(0.05)
+    stalls.clear()
+    started = time.perf_counter()
+    if work is None:
+        await asyncio.sleep(seconds)
+    else:
+        await work()  # type: ignore[misc]
+    wall = (time.perf_counter() - started) * 1000
+    done.set()
+    await task
+    return max(stalls), sum(stalls), wall
+
+
+async def _count_the_old_way(db, actor) -> None:
+    """``/dice stats`` before the tallies: every entry's faces read and counted on the loop."""
+    from sqlalchemy import select
+
+    from bot.storage.models import RollLog
+    from bot.storage.roll_tally import SYSTEMS, tally
+
+    query = (
+        select(RollLog.system, RollLog.input, RollLog.faces)
+        .where(
+            RollLog.channel_id == actor.channel_id,
+            RollLog.system.in_(SYSTEMS),
+            RollLog.secret.is_(False),
+        )
+        .order_by(RollLog.id.desc())
+        .limit(STATS_ROLLS)
+    )
+    async with db.unit_of_work(read_only=True) as session:
+        rows = list(await session.execute(query))
+    counts: dict[int, list[int]] = {}
+    for row in rows:
+        counted = tally(row.system, row.input, row.faces)
+        if counted is not None:
+            sides, faces = counted
+            per_face = counts.setdefault(sides, [0] * sides)
+            for face, count in faces.items():
+                per_face[int(face) - 1] += count
+
+
+async def stats_stall(url: str | None, runs: int) -> None:
+    from bot.actor import Actor
+    from bot.services import dice_stats
+    from bot.storage import Database
+    from bot.storage.migrate import upgrade_to_head
+    from bot.storage.repositories import rolls
+
+    rng = random.Random(5)
+    with tempfile.TemporaryDirectory() as directory:
+        url = url or f"sqlite+aiosqlite:///{Path(directory) / 'stats.db'}"
+        await asyncio.to_thread(upgrade_to_head, url)
+        db = Database(url)
+        try:
+            actor = Actor(user_id=1, channel_id=777_000 + rng.randrange(10**6), guild_id=1)
+            for start in range(0, STATS_ROLLS, 500):
+                async with db.unit_of_work() as session:
+                    for _ in range(start, start + 500):
+                        faces = [rng.randint(1, 6) for _ in range(STATS_FACES)]
+                        rolls.add(session, actor, system="dice", input="250d6", faces=faces,
+                                  outcome="")  # fmt: skip
+            rows = [("quiet loop, 1 s", *await _stall_while(None, 1.0))]
+            for name, work in (
+                ("before: faces counted on the loop", lambda: _count_the_old_way(db, actor)),
+                ("after: tallies added up in SQL", lambda: dice_stats.stats(db, actor)),
+            ):
+                measured = [await _stall_while(work, 0) for _ in range(runs)]
+                worst = max(m[0] for m in measured)
+                lost = statistics.median(m[1] for m in measured)
+                rows.append((name, worst, lost, statistics.median(m[2] for m in measured)))
+        finally:
+            await db.dispose()
+    print(
+        f"\n/dice stats on a {STATS_ROLLS:,}-roll × {STATS_FACES}-face log "
+        f"({url.split(':')[0]}): event-loop stall (ms), worst of {runs} runs"
+    )
+    print_table(["", "longest stall", "stalls summed (median)", "command (median)"], rows)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=9)
     parser.add_argument("--search", type=int, default=2000)
     parser.add_argument("--seconds", type=float, default=8.0)
     parser.add_argument("--no-process", action="store_true", help="skip part 2")
+    parser.add_argument(
+        "--stats-only", action="store_true", help="only /dice stats on a 5,000-roll log"
+    )
+    parser.add_argument("--stats-url", help="database for it (default: a new SQLite file)")
     args = parser.parse_args(argv)
+    asyncio.run(stats_stall(args.stats_url, max(3, args.runs // 3)))
+    if args.stats_only:
+        return 0
     costs(args.runs)
     search(args.search, seed=12)
     if not args.no_process:

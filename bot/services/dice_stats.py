@@ -4,11 +4,8 @@ a test of the production dice source itself (``/dice stats``, ``/dice test``).""
 from __future__ import annotations
 
 import asyncio
-import re
-from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import timedelta
-from typing import Any
 
 from bot.actor import Actor
 from bot.errors import UserError
@@ -16,22 +13,10 @@ from bot.i18n import _
 from bot.storage import Database
 from bot.storage.models.base import utcnow
 from bot.storage.repositories import rolls as roll_log
+from bot.storage.roll_tally import SYSTEMS
 from engine.dice import Dice
 from engine.fairness import FaceTest, check_counts
-from engine.systems import coda as coda_degrees
-from engine.systems import drama, hogwarts1990, infinity, rps
 
-#: Every face these systems log is a plain face of one die size.
-SYSTEM_SIDES: dict[str, int] = {
-    "coda": coda_degrees.DIE_SIDES,
-    "drama": drama.SIDES,
-    "h90": hogwarts1990.SIDES,
-    "infinity": infinity.D20,
-    "rps": rps.DIE_SIDES,
-}
-#: Generic notation: counted when the expression uses one die size (``4d6kh3``, not ``1d20+1d4``).
-NOTATION = "dice"
-SYSTEMS = (*SYSTEM_SIDES, NOTATION)
 #: Roll log rows read at most for one ``/dice stats``: the newest ones.
 MAX_ROWS = 5000
 SINCE: dict[str, timedelta] = {
@@ -46,8 +31,6 @@ MAX_TEST_COUNT = 100_000
 #: Above this many dice, ``/dice test`` rolls in a worker thread (100,000 dice from the
 #: production source take tens of milliseconds: too long for the event loop).
 THREAD_ABOVE = 1000
-
-_DIE_SIZE = re.compile(r"d(\d+)", re.IGNORECASE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,7 +70,7 @@ async def stats(
         raise UserError(_("Since is one of {choices}.", choices=", ".join(SINCE)))
     start = utcnow() - SINCE[since] if since else None
     async with db.unit_of_work(read_only=True) as session:
-        rows = await roll_log.faces_since(
+        totals = await roll_log.face_totals(
             session,
             actor.channel_id,
             systems=[system] if system else SYSTEMS,
@@ -95,42 +78,24 @@ async def stats(
             since=start,
             limit=MAX_ROWS,
         )
-    counts: dict[int, list[int]] = {}
-    uncounted = 0
-    for row_system, expression, faces in rows:
-        sides = _sides(row_system, expression)
-        flat = list(_flatten(faces))
-        if sides is None or not all(isinstance(f, int) and 1 <= f <= sides for f in flat):
-            uncounted += 1
-            continue
-        tally = counts.setdefault(sides, [0] * sides)
-        for face in flat:
-            tally[face - 1] += 1
+    # One step per die size and per (die size, face) the database added up: never per roll.
+    rows = sum(entries for _sides, entries in totals.entries)
+    uncounted = sum(entries for sides, entries in totals.entries if sides is None)
+    counts: dict[int, list[int]] = {
+        sides: [0] * sides for sides, _entries in totals.entries if sides is not None
+    }
+    for sides, face, count in totals.faces:
+        counts[sides][face - 1] += count
     return DiceStats(
         tests=tuple(check_counts(counts[sides]) for sides in sorted(counts)),
-        rows=len(rows),
+        rows=rows,
         limit=MAX_ROWS,
-        capped=len(rows) >= MAX_ROWS,
+        capped=rows >= MAX_ROWS,
         uncounted=uncounted,
         player_id=player_id,
         system=system,
         since=since,
     )
-
-
-def _sides(system: str, expression: str) -> int | None:
-    if system in SYSTEM_SIDES:
-        return SYSTEM_SIDES[system]
-    sizes = {int(size) for size in _DIE_SIZE.findall(expression)}
-    return sizes.pop() if len(sizes) == 1 and "%" not in expression else None
-
-
-def _flatten(faces: Any) -> Iterator[Any]:
-    if isinstance(faces, list | tuple):
-        for item in faces:
-            yield from _flatten(item)
-    else:
-        yield faces
 
 
 async def roll_source(dice: Dice, *, sides: int, count: int) -> FaceTest:

@@ -33,3 +33,7 @@ class RollLog(Base):
     record: Mapped[str | None] = mapped_column(Text, default=None)
     salt: Mapped[str | None] = mapped_column(String(32), default=None)
     commitment: Mapped[str | None] = mapped_column(String(64), default=None)
+    # A public roll's die size and count of each face ({"face": count}) for dice statistics
+    # (bot.storage.roll_tally); empty for secret rolls and for rolls of no single die size.
+    tally_sides: Mapped[int | None] = mapped_column(default=None)
+    tally: Mapped[dict[str, Any] | None] = mapped_column(default=None)

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import insert, or_, select
+from sqlalchemy import Integer, cast, func, insert, or_, select, true
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import Session
 
@@ -16,6 +17,7 @@ from bot.storage.models import RollLog
 from bot.storage.models.base import utcnow
 from bot.storage.one_statement import PreparedInsert, insert_one
 from engine import commitment
+from bot.storage.roll_tally import tally
 
 #: ``session.info`` key of the secret entries added in this unit of work (see :func:`sealed`).
 _SEALED = "narrator.sealed_rolls"
@@ -92,7 +94,9 @@ def _values(
     secret: bool,
     label: str | None,
 ) -> dict[str, Any]:
-    """A log entry's columns (bounded: a hostile input cannot make a huge row)."""
+    """A log entry's columns (bounded: a hostile input cannot make a huge row). A public
+    entry's faces are counted here for dice statistics (:mod:`bot.storage.roll_tally`)."""
+    counted = None if secret else tally(system, input, faces)
     return {
         "guild_id": actor.guild_id,
         "channel_id": actor.channel_id,
@@ -108,6 +112,8 @@ def _values(
         "record": None,
         "salt": None,
         "commitment": None,
+        "tally_sides": counted[0] if counted else None,
+        "tally": counted[1] if counted else None,
     }
 
 
@@ -179,7 +185,16 @@ async def latest(
     return list((await session.execute(query)).scalars())
 
 
-async def faces_since(
+@dataclass(frozen=True, slots=True)
+class FaceTotals:
+    """What dice statistics read of a channel's newest public entries: one row per die size
+    (None: entries that cannot be counted) and one per die size and face, never per entry."""
+
+    entries: list[tuple[int | None, int]]  # (die size, how many entries)
+    faces: list[tuple[int, int, int]]  # (die size, face, how often it came up)
+
+
+async def face_totals(
     session: AsyncSession,
     channel_id: int,
     *,
@@ -187,17 +202,33 @@ async def faces_since(
     user_id: int | None,
     since: datetime | None,
     limit: int,
-) -> list[tuple[str, str, list[Any]]]:
-    """The newest ``limit`` public entries' (system, input, faces) of this channel, for dice
-    statistics: only the columns they need, newest first, bounded before the query runs."""
-    query = select(RollLog.system, RollLog.input, RollLog.faces).where(
+) -> FaceTotals:
+    """The newest ``limit`` public entries of this channel (of these systems, this user, since
+    then), added up by the database from each entry's tally: two grouped queries, whose rows
+    are bounded by the distinct die sizes and faces, not by the entries or their faces."""
+    newest = select(RollLog.tally_sides, RollLog.tally).where(
         RollLog.channel_id == channel_id,
         RollLog.system.in_(list(systems)),
         RollLog.secret.is_(False),
     )
     if user_id is not None:
-        query = query.where(RollLog.user_id == user_id)
+        newest = newest.where(RollLog.user_id == user_id)
     if since is not None:
-        query = query.where(RollLog.created_at >= since)
-    query = query.order_by(RollLog.id.desc()).limit(limit)
-    return [(row.system, row.input, row.faces) for row in await session.execute(query)]
+        newest = newest.where(RollLog.created_at >= since)
+    newest_sq = newest.order_by(RollLog.id.desc()).limit(limit).subquery("newest")
+    entries = select(newest_sq.c.tally_sides, func.count()).group_by(newest_sq.c.tally_sides)
+    # {"face": count} as (key, value) rows: json_each on SQLite, json_each_text on PostgreSQL
+    # (its json_each gives the values as JSON, which SUM cannot add).
+    name = "json_each_text" if session.bind.dialect.name == "postgresql" else "json_each"
+    each = getattr(func, name)(newest_sq.c.tally).table_valued("key", "value").alias("tally_face")
+    sides, face = newest_sq.c.tally_sides, cast(each.c.key, Integer)
+    faces = (
+        select(sides, face, func.sum(cast(each.c.value, Integer)))
+        .select_from(newest_sq.join(each, true()))
+        .where(sides.is_not(None))
+        .group_by(sides, face)
+    )
+    return FaceTotals(
+        entries=[(row[0], row[1]) for row in await session.execute(entries)],
+        faces=[(row[0], row[1], row[2]) for row in await session.execute(faces)],
+    )
