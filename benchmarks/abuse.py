@@ -1,4 +1,4 @@
-"""What hostile input costs, and whether other players notice (issue 12).
+"""What hostile input costs, and whether other players notice (docs/decisions/fair-use.md).
 
 Not a test: ``python -m benchmarks.abuse`` from the project root. Two parts:
 

@@ -8,7 +8,7 @@ and initiative changes (``benchmarks/_mix.py``) at open-loop rates, each rate fo
 served, p50/p99/max from writing INTERACTION_CREATE on the gateway to the first response,
 the bot's CPU per command and this process's (load generator + stand-in), errors, "very
 busy" answers, interactions past Discord's 3-second deadline, the bot's peak RSS; then the
-spread of each rate's runs and issue 21's goals, PASS or FAIL.
+spread of each rate's runs and the goals (docs/performance.md), PASS or FAIL.
 
 The stand-in keeps every interaction and message it saw, so its heap grows run after run, and
 a full collection of that heap paused this process for 110-315 ms (measured on 2026-11-23): the
@@ -411,7 +411,7 @@ def goals(rows: list[RateResult]) -> list[tuple[str, bool | None, str]]:
 
 
 def print_goals(backend: str, rows: list[RateResult]) -> None:
-    print(f"\n{backend}: issue 21 goals")
+    print(f"\n{backend}: goals")
     for goal, met, why in goals(rows):
         mark = "PASS" if met else ("n/a " if met is None else "FAIL")
         print(f"  {mark}  {goal}: {why}")

@@ -12,7 +12,7 @@ wall-clock µs min / median / max, and the process CPU per command over the whol
 (aiosqlite's thread included). ``--profile`` adds where the main thread's time goes, by
 package and by function (cProfile: it slows everything down, read the shares, not the µs).
 
-A quick comparison tool while working on the hot path (issue 21); the end-to-end figures
+A quick comparison tool for hot-path work (docs/decisions/hot-path.md); the end-to-end figures
 (network, gateway, load) come from ``benchmarks/e2e_load.py``.
 """
 

@@ -1,6 +1,6 @@
 """``/roll``'s engine path against bare ``d20.roll`` on the same expressions, in the same run.
 
-Goal (issue 2): our path costs at most 1.3× bare d20. Run: ``python -m benchmarks.rolls``.
+Goal: our path costs at most 1.3× bare d20. Run: ``python -m benchmarks.rolls``.
 """
 
 from __future__ import annotations

@@ -63,7 +63,7 @@ class NarratorBot(commands.Bot):
         self.sync_globally = sync_globally
         self.serve_metrics = serve_metrics
         self.metrics = BotMetrics(self)
-        # The language of every interaction (issue 20): choices cached per process.
+        # Every interaction's language (docs/decisions/languages.md): choices cached per process.
         self.languages = LanguageChoices(database)
         install_language_hook(self, self.languages)
         self.add_listener(self.metrics.on_app_command_completion, "on_app_command_completion")

@@ -36,7 +36,7 @@ class Settings(BaseSettings):
     )
     shard_count: int | None = Field(default=None, ge=1, alias="SHARD_COUNT")
     shard_ids: Annotated[tuple[int, ...] | None, NoDecode] = Field(default=None, alias="SHARD_IDS")
-    # Fair use (README "Fair use and limits"): a burst, then a steady rate; burst 0 turns it off.
+    # Fair use (docs/hosting.md): a burst, then a steady rate; burst 0 turns it off.
     rate_user_burst: int = Field(default=10, ge=0, alias="RATE_USER_BURST")
     rate_user_per_second: float = Field(default=2.0, ge=0, alias="RATE_USER_PER_SECOND")
     rate_channel_burst: int = Field(default=30, ge=0, alias="RATE_CHANNEL_BURST")

@@ -4,7 +4,7 @@ discord.py asks for the callback's response (``with_response=1``) and builds an
 :class:`discord.InteractionMessage` from it on every reply, defer and edit: a ``Message``
 with its author, embeds, components and mentions. The bot almost never reads it (it needs
 the message id at most, for a view), and building it was about 9% of a ``/roll``'s CPU
-(issue 21's profile). :class:`LazyCallbackResponse` keeps every attribute eager except
+(docs/decisions/hot-path.md). :class:`LazyCallbackResponse` keeps every attribute eager except
 ``resource``, which it builds on first access from the same data, so a caller that reads it
 sees exactly what discord.py would have given.
 

@@ -1,4 +1,4 @@
-"""deploy/narrator.service: hardened as the README says, and valid for systemd."""
+"""deploy/narrator.service: hardened as docs/hosting.md says, and valid for systemd."""
 
 from __future__ import annotations
 

@@ -251,10 +251,10 @@ def faces_imported_from_inside(modules: dict[str, Module]) -> list[str]:
                 cycle = face is not None and any(
                     inner == module.name for _l, inner, _n, _a in face.from_imports
                 )
-                if cycle and face.is_package and module.name.startswith(imported + "."):
-                    if imported.count(".") and _first_party(imported):
-                        where = f"{module.path.relative_to(ROOT)}:{line}"
-                        found.append(f"{where}: imports its own package's face {imported}")
+                inside = module.name.startswith(imported + ".") and imported.count(".")
+                if cycle and face.is_package and inside and _first_party(imported):
+                    where = f"{module.path.relative_to(ROOT)}:{line}"
+                    found.append(f"{where}: imports its own package's face {imported}")
     return sorted(set(found))
 
 

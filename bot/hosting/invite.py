@@ -14,7 +14,7 @@ SCOPES = ("bot", "applications.commands")
 
 
 # (discord.Permissions flag, the name Discord shows, why the bot needs it). Interaction
-# replies need no permission; only what the bot posts into channels itself does. The README's
+# replies need no permission; only what the bot posts into channels itself does. docs/hosting.md's
 # "Invite" table repeats these lines (a test keeps the two in step).
 PERMISSIONS = (
     (

@@ -1,4 +1,4 @@
-"""CODA rolls and the channel's tracker (issue 15): actions spent, NPCs' Health.
+"""CODA rolls and the channel's tracker: actions spent, NPCs' Health.
 
 RULES.md §1: a combatant has two actions a round; an attack, a defence and any other test
 is one of them, and each action beyond the allowance takes a cumulative −5. So a CODA roll
@@ -10,7 +10,7 @@ taken from there.
 Every function runs inside the caller's unit of work and locks the encounter row, so the
 roll, its log entry and the action it spent commit together (or not at all).
 
-Precedence (documented in the README): an ``extra_actions`` given on the command is the
+Precedence (documented in docs/players.md): an ``extra_actions`` given on the command is the
 player counting by hand; it is used as given and nothing is spent on the tracker.
 """
 

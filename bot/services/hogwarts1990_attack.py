@@ -389,7 +389,7 @@ async def answer(
             defended = h90.defend(dice, exchange.attack, values)
             new_state, turn, turn_params = _spend_turn(state, dodger, found, choice is Answer.COVER)
             if new_state is not None and encounter is not None:
-                # Bumps the revision the tracker compares (issue 21).
+                # Bumps the revision the tracker compares (docs/decisions/many-processes.md).
                 encounters.store(encounter, ini.to_dict(new_state))
             drawn = defended.faces[len(exchange.attack.faces) :]
             roll_log.add(

@@ -295,7 +295,7 @@ def parse_targets(text: str) -> list[tuple[str, Target]]:
 
 async def _split_reads_no_other_player(session: AsyncSession, actor: Actor, side: Side) -> None:
     """A Burst split rolls every target at once, so its reactive side may be another
-    player's character only for a GM (issue 12: nobody rolls another player's character).
+    player's character only for a GM (docs/decisions/other-players.md).
 
     The other targets (``targets``) are numbers that read no sheet; a typed attribute with
     ``reactive_character`` only names the side. Without ``targets``, the face to face asks

@@ -7,7 +7,7 @@ so twenty simultaneous ``next`` presses advance exactly twenty turns and a reply
 reports a state that is on disk. Whoever starts an encounter is a GM of the channel while it
 runs (DESIGN.md).
 
-Who may do what (issue 7): the GM runs everything; a player may join, and may ``delay`` or
+Who may do what: the GM runs everything; a player may join, and may ``delay`` or
 ``next`` only while the current turn is their own combatant's.
 """
 
@@ -72,7 +72,7 @@ class EncounterView:
     #: Its starter's language: the tracker's when the channel has none (bot.public_language).
     language: str | None = None
     #: The encounter's row and the revision of its state this view shows: the tracker never
-    #: replaces a view with an older revision of the same encounter (issue 21).
+    #: replaces a view with an older revision of its encounter (docs/decisions/many-processes.md).
     encounter_id: int = 0
     revision: int = 0
 
@@ -122,7 +122,7 @@ class InitOutcome:
     def tracker(self) -> EncounterView:
         """The channel's tracker as this change left it: exactly what :func:`latest` reads
         right after the commit (everyone's view, the current state without its history), so
-        the tracker is refreshed without a second transaction (issue 21)."""
+        the tracker is refreshed without a second transaction (docs/decisions/hot-path.md)."""
         return dataclasses.replace(self.view, gm=False, state=self.view.state.core())
 
     @property
@@ -716,7 +716,7 @@ async def latest(db: Database, channel_id: int) -> EncounterView | None:
         return (
             None
             if row is None
-            # The tracker shows the order, never the undo history: not parsed (issue 21).
+            # The tracker never shows the undo history: not parsed (docs/decisions/hot-path.md).
             else await _view(session, row, ini.current_from_dict(row.state), gm=False)
         )
 

@@ -50,7 +50,7 @@ LOCK_TIMEOUT = 10.0
 STATEMENT_EXTRA = 10.0
 #: SQLite's fsync policy. FULL: every commit is on disk before the reply, through a power
 #: loss; NORMAL skips that fsync in WAL mode (the last commits may be lost, the file is never
-#: corrupted). The README gives the measured cost (``benchmarks/sqlite_durability.py``).
+#: corrupted). docs/performance.md gives the measured cost (``benchmarks/sqlite_durability.py``).
 SQLITE_SYNCHRONOUS = "FULL"
 #: lock_not_available, query_canceled (lock_timeout, statement_timeout).
 _TIMEOUT_STATES = frozenset({"55P03", "57014"})

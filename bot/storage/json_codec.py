@@ -3,7 +3,7 @@
 Every command writes or reads a JSON column (a roll's faces, an encounter's whole state and
 undo history, a sheet), and SQLAlchemy's default, the standard ``json`` module, costs several
 times orjson's: 29 µs against 3 µs to write a small encounter and 416 µs against 28 µs at its
-1,000-event history limit, on this project's 2-core machine (issue 21). Both write the same
+1,000-event history limit on the project's 2-core machine (docs/performance.md). Both write the same
 JSON values. What orjson refuses to write (an integer beyond 64 bits), would read inexactly
 (the same integer, which it reads as a float) or refuses to read (the
 ``NaN``/``Infinity`` tokens only the standard library writes, in rows stored before) goes to

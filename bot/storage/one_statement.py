@@ -2,7 +2,7 @@
 
 Most commands write one row and nothing else (a public ``/roll`` logs its entry). Through
 :meth:`~bot.storage.db.Database.unit_of_work` that costs about 0.45 ms of CPU on the 2-core
-machine the benchmarks run on (issue 21): SQLAlchemy's async session, connection and
+machine the benchmarks run on (docs/performance.md): SQLAlchemy's async session, connection and
 execution context, three greenlet switches and two trips to the driver (the statement, then
 ``COMMIT``), before the statement does anything. A single statement outside an explicit
 transaction is a transaction of its own on both databases (SQLite and PostgreSQL commit it

@@ -15,11 +15,11 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
-from engine.systems import coda_degrees, drama, hogwarts1990, infinity, rps
+from engine.systems import coda, drama, hogwarts1990, infinity, rps
 
 #: Every face these systems log is a plain face of one die size.
 SYSTEM_SIDES: dict[str, int] = {
-    "coda": coda_degrees.DIE_SIDES,
+    "coda": coda.DIE_SIDES,
     "drama": drama.SIDES,
     "h90": hogwarts1990.SIDES,
     "infinity": infinity.D20,

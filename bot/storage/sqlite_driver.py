@@ -6,7 +6,7 @@ the thread waking, the GIL changing hands and a ``call_soon_threadsafe`` back. S
 adapter makes three or four of those per statement. Here a statement is one function run
 on that thread, which makes the cursor, executes, fetches every row and closes it, and
 hands back the rows with the cursor's description, row count and last row id: the same
-results, a quarter of the hand-offs (profiled in docs/issues/issue-21.md).
+results, a quarter of the hand-offs (profiled in docs/decisions/hot-path.md).
 
 Only the plain (buffered) cursor changes; server-side cursors, the connection's commit and
 rollback, and error translation are SQLAlchemy's own. :class:`~bot.storage.db.Database`

@@ -1,4 +1,4 @@
-"""Conditions with durations on combatants (issue 15): added, removed, counted down.
+"""Conditions with durations on combatants: added, removed, counted down.
 
 A condition counts down by one at each start (or end, as chosen) of its bearer's turn and
 goes when it reaches 0. A turn a delayer resumes with ``Act`` is the same turn, so it does

@@ -1,4 +1,4 @@
-"""Health kept on the tracker for combatants without a sheet (NPCs), issue 15.
+"""Health kept on the tracker for combatants without a sheet (NPCs).
 
 A character played from a sheet keeps its Health there; an NPC the GM adds has no sheet,
 so its Health lives on the combatant, changed by events like every other step (so ``undo``

@@ -21,7 +21,7 @@ __all__ = ["STATE_VERSION", "event_from_dict", "event_to_dict", "from_dict", "to
 STATE_VERSION = 1
 # Field names, read once: every change stores the whole encounter, history included, so
 # these run for each combatant and each logged event (``dataclasses.asdict`` deep-copies
-# every value and ``dataclasses.fields`` rebuilds its tuple on each call: issue 21).
+# every value and ``dataclasses.fields`` rebuilds its tuple on each call: docs/performance.md).
 _COMBATANT_NAMES = tuple(f.name for f in dataclasses.fields(Combatant))
 _COMBATANT_FIELDS = frozenset(_COMBATANT_NAMES)
 _CONDITION_NAMES = tuple(f.name for f in dataclasses.fields(Condition))

@@ -16,8 +16,6 @@ from engine.notation._roll import MAX_SIDES as MAX_SIDES
 from engine.notation._roll import NotationRoll as NotationRoll
 from engine.notation._roll import RollError as RollError
 from engine.notation._roll import cost as cost
-from engine.notation._roll import notation_input as notation_input
 from engine.notation._roll import parse as parse
 from engine.notation._roll import read as read
-from engine.notation._roll import roll_budget as roll_budget
 from engine.notation._roll import roll_expression as roll_expression

@@ -22,9 +22,10 @@ Decisions beyond RULES.md, all taken so the machine never stalls or guesses:
   chaser of the fouled team), ``"none"`` waives them all.
 * A seeker's interference is set before a snitch phase and applies to that phase only.
 
-Three jobs, each in its own module under :mod:`engine.quidditch_rules`: the match state and
-roster (``roster``), playing turns (``turns``) and simulating whole matches
-(``simulation``). Everything is re-exported here: ``engine.quidditch`` is the API.
+The package's private modules, one job each: the match state and roster (``_roster``), a
+turn's phases in order (``_turn_phases``) and what it reports (``_turn_reports``), the GM's
+beater targets (``_beaters``), penalty shots (``_penalty_shots``) and whole simulated matches
+(``_simulation``). This face is the API: import from ``engine.quidditch``.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The console as a process (issue 16): buttons after a private reply, readable mentions and
+"""The console as a process: buttons after a private reply, readable mentions and
 times, a closed pipe, line editing at a terminal, and saving the files the bot sends."""
 
 from __future__ import annotations

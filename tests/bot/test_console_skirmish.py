@@ -1,4 +1,4 @@
-"""A Hogwarts 1990 skirmish start to finish through the console (issue 15): initiative from
+"""A Hogwarts 1990 skirmish start to finish through the console: initiative from
 the sheets, the initiator's lost round-1 action, delays, attacks with the defender's buttons
 pressed in the console (a dodge on one's own turn refused, a delayer dodging for a friend,
 an NPC's dodge that uses up its turn), damage taken from Health, rounds ending.

@@ -61,7 +61,7 @@ EXAMPLES = int(os.environ.get("NARRATOR_FUZZ_EXAMPLES", "10"))
 SEED = os.environ.get("NARRATOR_FUZZ_SEED")
 #: Commands whose one call is slow (a 2,000-match simulation) get fewer examples.
 SLOW = {"quidditch odds": 1, "dice test": 2}  # dice test: up to 100,000 dice and a chart
-#: Each command runs again with Spanish clients (issue 20), with fewer examples: the same
+#: Each command runs again with Spanish clients, with fewer examples: the same
 #: checks (answered, within Discord's limits with the longer text, no bug), and for the
 #: every reply must be Spanish (every group: ``NARRATOR_SPANISH_GROUPS=roll,sheet`` narrows
 #: the check to some groups while a new language or area is being translated).

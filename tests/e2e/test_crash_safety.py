@@ -252,7 +252,7 @@ def _acknowledged(result: InteractionResult) -> bool:
 
 
 def turned_away(result: InteractionResult) -> bool:
-    """Answered "very busy, try again" (issue 21): the command never ran."""
+    """Answered "very busy, try again" (docs/decisions/admission.md): the command never ran."""
     return result.callback_type == 4 and result.content == VERY_BUSY
 
 

@@ -874,7 +874,7 @@ class EncounterMachine(RuleBasedStateMachine):
     @invariant()
     def stored_record_is_every_field_in_order(self):
         # The record other processes (and older versions) read: byte for byte what the
-        # dataclasses' own asdict gives, whatever shortcut to_dict takes (issue 21).
+        # dataclasses' own asdict gives, whatever shortcut to_dict takes (docs/performance.md).
         assert json.dumps(to_dict(self.state)) == json.dumps(_reference_record(self.state))
 
     @invariant()

@@ -1,4 +1,4 @@
-"""Health kept on the tracker for NPCs without a sheet (issue 15): set, damaged, undone."""
+"""Health kept on the tracker for NPCs without a sheet: set, damaged, undone."""
 
 from __future__ import annotations
 

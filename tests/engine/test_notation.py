@@ -138,7 +138,7 @@ def test_any_dice_expression_rolls_within_limits_or_raises_roll_error(
     assert isinstance(roll.total, int)
 
 
-# What players type (issue 16): read as they mean it, or refused, never a label hiding dice.
+# What players type (docs/decisions/fair-use.md): read as meant or refused; no label hides dice.
 
 
 @pytest.mark.parametrize(
@@ -216,7 +216,7 @@ def test_any_string_rolls_what_it_says_or_is_refused(text: str) -> None:
     assert len(roll.faces) <= MAX_DICE
 
 
-# The work budget (issue 12): every roll costs at most BUDGET steps, checked before rolling.
+# The work budget (docs/decisions/fair-use.md): at most BUDGET steps a roll, checked before rolling.
 
 
 @pytest.mark.parametrize(

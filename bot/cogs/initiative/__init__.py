@@ -1,4 +1,4 @@
-"""``/init``: a GM-managed, persistent turn order per channel (issue 7)."""
+"""``/init``: a GM-managed, persistent turn order per channel."""
 
 from discord.ext import commands
 

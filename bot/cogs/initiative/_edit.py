@@ -1,4 +1,4 @@
-"""The tracker's edit without building the edited message nobody reads (issue 21).
+"""The tracker's edit without building the edited message nobody reads (docs/decisions/hot-path.md).
 
 discord.py's :meth:`discord.PartialMessage.edit` parses Discord's answer into a
 :class:`discord.Message` (author, embeds, components) and returns it. The tracker never

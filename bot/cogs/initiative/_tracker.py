@@ -1,7 +1,7 @@
 """The channel's initiative tracker: its buttons, its refresh, and answering a change.
 
 Every change answers the command and then brings the channel's one tracker message up to
-date, from the state the change committed (issue 21: no second transaction), never back
+date, from the state the change committed (docs/decisions/hot-path.md), never back
 to an older one. :class:`TrackerCog` is the initiative cog's base; the commands are in
 ``_cog``.
 """
@@ -170,7 +170,7 @@ class TrackerCog(NarratorCog):
         return lock
 
     def _buttons(self, view: EncounterView) -> discord.ui.View:
-        """The tracker's buttons; a CODA tracker adds a row of common actions (issue 15).
+        """The tracker's buttons; a CODA tracker adds a row of common actions.
 
         One view per language, reused for every tracker like :meth:`buttons_for`: its
         custom ids are fixed, so discord.py dispatches a press on any message to it."""
@@ -255,7 +255,7 @@ class TrackerCog(NarratorCog):
             await interaction.response.send_message(
                 clip(gm_only or _("Done."), MESSAGE), ephemeral=True, **extra
             )
-        # The state this change committed: no second read (issue 21). refresh_tracker drops
+        # The committed state, not read again (docs/decisions/hot-path.md). refresh_tracker drops
         # it if a change committed meanwhile is on the tracker already.
         await self.refresh_tracker(
             interaction.channel, interaction.channel_id or 0, outcome.tracker

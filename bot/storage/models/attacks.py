@@ -1,4 +1,4 @@
-"""Attack exchanges of any game system, waiting for the defender's answer (issue 15).
+"""Attack exchanges of any game system, waiting for the defender's answer.
 
 One table for every system's exchange (``system`` says whose rules read ``data``): the
 shape is the same everywhere (an attack, a defender who answers with a button, Health taken),

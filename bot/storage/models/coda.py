@@ -69,7 +69,7 @@ class CodaAttack(Base):
 
 
 class CodaActionTest(Base):
-    """An attribute test an action beyond the allowance asks for (RULES.md §1, issue 15).
+    """An attribute test an action beyond the allowance asks for (RULES.md §1).
 
     Stored when ``/init action`` (or a tracker button) spends such an action for a character
     played from a sheet, so that its player's **Roll the test** button works after a restart

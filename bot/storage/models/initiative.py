@@ -27,5 +27,5 @@ class InitiativeEncounter(ChannelStateMixin, Base):
     # (bot.public_language).
     language: Mapped[str | None] = mapped_column(String(16))
     # Bumped in the same UPDATE as every change to ``state`` (repositories.initiative.store):
-    # the tracker never shows a view older than the one it shows (issue 21).
+    # the tracker never shows a view older than the one it shows (docs/decisions/many-processes.md).
     revision: Mapped[int] = mapped_column(default=0, server_default=text("0"))

@@ -15,7 +15,7 @@ Row = TypeVar("Row", bound=ChannelStateMixin)
 
 @functools.cache
 def _active_query(model: type[Row], for_update: bool) -> Select[tuple[Row]]:
-    # Built once: building a SELECT costs more than running it (issue 21's profile).
+    # Built once: building a SELECT costs more than running it (docs/decisions/hot-path.md).
     query = select(model).where(model.active_channel_id == bindparam("channel_id"))
     return query.with_for_update() if for_update else query
 

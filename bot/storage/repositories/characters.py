@@ -22,7 +22,7 @@ _OWNED = (
     select(Character)
     .where(Character.guild_id == bindparam("guild_id"), Character.owner_id == bindparam("owner"))
     .order_by(Character.name_key)
-)  # built once: every sheet read and sheet roll runs it (issue 21)
+)  # built once: every sheet read and sheet roll runs it (docs/decisions/hot-path.md)
 
 
 async def owned(session: AsyncSession, guild_id: int, owner_id: int) -> list[Character]:

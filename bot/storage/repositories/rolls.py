@@ -16,8 +16,8 @@ from bot.storage.db import Database, deferred
 from bot.storage.models import RollLog
 from bot.storage.models.base import utcnow
 from bot.storage.one_statement import PreparedInsert, insert_one
-from engine import commitment
 from bot.storage.roll_tally import tally
+from engine import commitment
 
 #: ``session.info`` key of the secret entries added in this unit of work (see :func:`sealed`).
 _SEALED = "narrator.sealed_rolls"

@@ -180,7 +180,7 @@ async def test_sheet_names_keep_their_first_spelling_and_are_trimmed(table: Tabl
 async def test_the_drama_limit_names_where_each_die_came_from(table: Table) -> None:
     await table.alice.slash(table.channel, "sheet create", name="William", system="drama")
     await table.gm.slash(table.channel, "penalty add", character="William", amount=50)
-    # Penalty dice come on top of the 60 a player may add (issue 12): this one rolls.
+    # Penalty dice come on top of the 60 a player may add (docs/rules.md): this one rolls.
     rolled = await table.alice.slash(table.channel, "drama test", base=2, resistance=11)
     assert not rolled.ephemeral
     result = await table.alice.slash(

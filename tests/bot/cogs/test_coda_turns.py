@@ -1,4 +1,4 @@
-"""CODA rolls and the tracker (issue 15): a roll on your turn spends an action and takes its
+"""CODA rolls and the tracker: a roll on your turn spends an action and takes its
 penalty by itself, a Dodge or Parry spends the defender's, an action beyond the allowance
 offers its attribute test as a button, the tracker's action buttons, and NPCs' Health."""
 

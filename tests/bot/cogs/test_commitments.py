@@ -1,7 +1,7 @@
 """Committed secret rolls as a table uses them: the notice, the reveal, the check.
 
 The commitment is recomputed here with nothing but :mod:`hashlib` (and, where the machine has
-it, with the README's exact ``sha256sum`` line), never with the bot's own code.
+it, with docs/players.md's exact ``sha256sum`` line), never with the bot's own code.
 """
 
 from __future__ import annotations

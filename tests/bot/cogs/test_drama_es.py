@@ -1,4 +1,4 @@
-"""``/drama test|opposed``, "Pay the price" and "Roll my side" in Spanish (issue 20).
+"""``/drama test|opposed``, "Pay the price" and "Roll my side" in Spanish.
 
 The same rolls as in ``test_drama.py`` read in Spanish and stay correct (nets, pools,
 penalty dice); players on an English client still read English.

@@ -1,4 +1,4 @@
-"""Safe in a public server (issue 12), as players would try it: names that try to ping or
+"""Safe in a public server (docs/decisions/fair-use.md), as players would try it: names that ping or
 restyle, hidden combatants that must not leak, floods and costly rolls."""
 
 from __future__ import annotations
@@ -101,7 +101,7 @@ def limits(table: Table) -> Clock:
     fields = type(table.bot.settings).model_fields
     user = Rate(fields["rate_user_burst"].default, fields["rate_user_per_second"].default)
     channel = Rate(fields["rate_channel_burst"].default, fields["rate_channel_per_second"].default)
-    assert (user, channel) == (Rate(10, 2.0), Rate(30, 5.0))  # as README says
+    assert (user, channel) == (Rate(10, 2.0), Rate(30, 5.0))  # as docs/hosting.md says
     table.bot.rate_limiter = RateLimiter(user, channel, clock=clock)
     return clock
 

@@ -1,4 +1,4 @@
-"""``/h90 roll|defended|opposed`` in Spanish (issue 20): the same rolls as in
+"""``/h90 roll|defended|opposed`` in Spanish: the same rolls as in
 ``test_hogwarts1990.py``, read in Spanish and still correct (kept die, totals, winners)."""
 
 from __future__ import annotations

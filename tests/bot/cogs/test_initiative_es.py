@@ -1,4 +1,4 @@
-"""``/init`` in Spanish (issue 20): every subcommand, the tracker and its buttons, refusals.
+"""``/init`` in Spanish: every subcommand, the tracker and its buttons, refusals.
 
 The table's users play with a Spanish Discord client (``as_spanish``); the same encounters as
 in ``test_initiative.py`` must read in Spanish and stay correct (order, totals, turns).

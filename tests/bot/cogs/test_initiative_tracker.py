@@ -1,4 +1,4 @@
-"""The tracker is refreshed from the state a change committed, never going back (issue 21).
+"""The tracker shows each committed state, never going back (docs/decisions/many-processes.md).
 
 A change's reply and its tracker edit are not one step: two changes committing close
 together may reach the tracker in either order. The tracker must end on the newest state,

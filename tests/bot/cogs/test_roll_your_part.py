@@ -1,4 +1,4 @@
-"""Multi-party rolls naming other players' characters (issue 12, item 3): the roller's own
+"""Multi-party rolls with others' characters (docs/decisions/other-players.md): the roller's own
 parts are rolled now, each other player is pinged once and rolls their own part from their
 own sheet with **Roll my part**, and one message shows the result when every part is in.
 A GM still runs everything at once.

@@ -1,4 +1,4 @@
-"""Helpers naming other players' characters (issue 12, item 3): in a Drama test worked
+"""Helpers naming others' characters (docs/decisions/other-players.md): in a Drama test worked
 together and a CODA combined test, each of those players rolls their own help with
 **Roll my part**; the roll completes when every help is in. A GM still rolls everyone at once.
 

@@ -1,4 +1,4 @@
-"""Opposed rolls against another player's character (issues 12 and 16): the challenger
+"""Opposed rolls against someone else's character (docs/decisions/other-players.md): the challenger
 rolls their side, the other player rolls theirs from their own sheet with **Roll my side**,
 and the result appears when both have rolled. A GM still rolls both sides at once.
 

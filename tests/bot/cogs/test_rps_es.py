@@ -1,4 +1,4 @@
-"""``/rps check|resisted|sustained …`` in Spanish (issue 20): the same rolls as in
+"""``/rps check|resisted|sustained …`` in Spanish: the same rolls as in
 ``test_rps.py``, read in Spanish and still correct (Base, SL, pools, winners)."""
 
 from __future__ import annotations

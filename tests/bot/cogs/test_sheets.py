@@ -118,7 +118,7 @@ async def test_a_gm_reads_the_sheets_used_in_the_channel(table: Table) -> None:
 
 async def test_set_changes_and_removes_attributes(table: Table) -> None:
     await hermione(table)
-    # The name keeps its first spelling (issue 16): WITS changes Wits' value only.
+    # The name keeps its first spelling: WITS changes Wits' value only.
     changed = await table.alice.slash(table.channel, "sheet set", attribute="WITS", value=4)
     assert "Hermione — Wits = 4" in text_of(changed)
     assert "Wits **4**" in text_of(changed) and "WITS" not in text_of(changed)

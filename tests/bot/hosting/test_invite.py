@@ -19,7 +19,7 @@ from bot.hosting.invite import (
     required_permissions,
 )
 
-README = Path(__file__).parents[3] / "README.md"
+README = Path(__file__).parents[3] / "docs" / "hosting.md"  # the invite table
 APP_ID = 1234567890123456789
 
 

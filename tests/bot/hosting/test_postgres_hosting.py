@@ -1,4 +1,4 @@
-"""The README's PostgreSQL steps, run as written: a user and a database, migrate, doctor, and
+"""docs/hosting.md's PostgreSQL steps, run as written: a user and a database, migrate, doctor, and
 the printed pg_dump / pg_restore commands."""
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ NARRATOR = Path(sys.executable).with_name("narrator")
 
 @pytest.fixture
 def readme_database() -> Iterator[str]:
-    """`CREATE USER … WITH PASSWORD …; CREATE DATABASE … OWNER …` as the README says."""
+    """`CREATE USER … WITH PASSWORD …; CREATE DATABASE … OWNER …` as docs/hosting.md says."""
     if not POSTGRES_URL:
         pytest.skip("TEST_DATABASE_URL is not set")
     name = f"narrator_host_{uuid.uuid4().hex[:8]}"

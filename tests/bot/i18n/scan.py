@@ -134,7 +134,7 @@ ALLOWED: dict[str, set[str]] = {
     },
     "bot/services/quidditch.py": {" · snitch caught"},
     "engine/systems/coda/_tables.py": {"duplicate condition name {}"},  # import-time guard
-    # 20d (reviewed): roll-log text (/history keeps stored English: issue-20-d.md), engine
+    # Reviewed: roll-log text (/history keeps stored English: docs/decisions/languages.md), engine
     # words stored in English and translated where shown (render.drama.part_label,
     # render.initiative.roll_detail), choice names built at import (each has its catalog
     # entry: locale_str at use), examples typed as they are, and TypeErrors (bugs).

@@ -1,4 +1,4 @@
-"""Discord's embed limits still hold in Spanish (issue 20), whose text runs longer: the worst
+"""Discord's embed limits still hold in Spanish, whose text runs longer: the worst
 cases of initiative, Drama and RPS rendered in Spanish."""
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """The tracker view a change carries (``InitOutcome.tracker``) and the encounter's revision.
 
 The cog refreshes the tracker from the state a change committed instead of re-reading it
-(issue 21). That is only right if the view is exactly what :func:`initiative.latest` reads
+(no second read). That is only right if the view is exactly what :func:`initiative.latest` reads
 right after the commit, and if every write of the state bumps the revision the cog compares.
 """
 

@@ -57,7 +57,7 @@ def test_drama_pools_from_the_sheet_and_penalty() -> None:
     )
     # 2 + 3 Bd; 3 indirect Rd; 3 backgrounds counted > attribute 2: +1 Rd.
     assert (pools.base, pools.resistance) == (5, 4)
-    # The cap is on what the player adds; penalty dice come on top (issue 12).
+    # The cap is on what the player adds; penalty dice come on top (docs/rules.md).
     assert (
         drama.pools_from(PoolRequest(base=2, resistance=60), None, penalty_dice=11).resistance == 71
     )

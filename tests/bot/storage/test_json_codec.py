@@ -1,4 +1,4 @@
-"""The JSON columns' codec: orjson's speed, the standard library's range (issue 21)."""
+"""The JSON columns' codec: orjson's speed, the standard library's range (docs/performance.md)."""
 
 from __future__ import annotations
 

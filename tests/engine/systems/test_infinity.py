@@ -390,7 +390,7 @@ class TestChances:
         self._check(sv_a, 2, sv_b, 2)
 
     def test_the_benchmarked_b3_against_b1(self):
-        # The figures issue 5's note quotes, counted once over all 20^4 faces by a separate
+        # The figures docs/performance.md quotes, counted once over all 20^4 faces by a separate
         # enumeration (too slow to repeat here): SV 12 B3 against SV 11 B1.
         odds = infinity.ftf_odds(a_attribute=12, a_burst=3, b_attribute=11, b_burst=1)
         assert odds.a_wins == float(Fraction(119_447, 160_000))

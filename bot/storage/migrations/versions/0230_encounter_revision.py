@@ -1,6 +1,6 @@
 """An initiative encounter's revision: bumped by every change to its state
 
-The tracker is refreshed from the state a change committed, not re-read (issue 21); the
+The tracker shows the state a change committed, not re-read (docs/decisions/hot-path.md); the
 revision lets it refuse a view older than the one it already shows when changes race.
 
 Revision ID: 0230_encounter_revision
