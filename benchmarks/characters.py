@@ -13,9 +13,8 @@ from pathlib import Path
 
 from benchmarks._timing import microseconds, print_table
 from bot.actor import Actor
-from bot.services import characters, sheets
-from bot.services.sheet_file import parse_sheet
-from bot.services.sheet_model import CharacterSheet, Resource, Skill, resolve, substitute
+from bot.services import sheets
+from bot.services.sheets import CharacterSheet, Resource, Skill, parse_sheet, resolve, substitute
 from bot.storage import Database
 from bot.storage.migrate import upgrade_to_head
 
@@ -43,7 +42,7 @@ async def database_rows(url: str, count: int = 200) -> list[tuple[str, float]]:
 
         async def read() -> None:
             async with db.unit_of_work(read_only=True) as session:
-                sheet = await characters.active_character(session, ACTOR)
+                sheet = await sheets.active_character(session, ACTOR)
                 resolve(sheet, "skill S127")
 
         async def change() -> None:

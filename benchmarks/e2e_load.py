@@ -36,8 +36,7 @@ from pathlib import Path
 
 from benchmarks import _mix as load_mix
 from benchmarks._timing import print_table
-from bot.admission import VERY_BUSY
-from bot.tree import GENERIC_FAILURE
+from bot.gateway import GENERIC_FAILURE, VERY_BUSY
 from tests.e2e.fake_discord import FakeDiscord, InteractionResult
 from tests.e2e.process import BotProcess
 

@@ -9,19 +9,22 @@ from typing import Any
 import discord
 from discord.ext import commands
 
-from bot import lazy_callback
-from bot.admission import Admission
-from bot.admission import install as install_admission
+from bot import gateway
 from bot.cogs import EXTENSIONS
 from bot.config import Settings
+from bot.gateway import (
+    Admission,
+    NarratorTree,
+    Rate,
+    RateLimiter,
+    install_admission,
+    install_language_hook,
+)
 from bot.hosting.errors import DATABASE_ERRORS, DatabaseUnavailable, database_error_line
 from bot.hosting.metrics import BotMetrics
 from bot.i18n.commands import CatalogTranslator
-from bot.interaction_language import install as install_language_hook
-from bot.ratelimit import Rate, RateLimiter
 from bot.services.languages import LanguageChoices
 from bot.storage import Database
-from bot.tree import NarratorTree
 from engine.dice import Dice, SecureDice
 
 log = logging.getLogger(__name__)
@@ -67,7 +70,7 @@ class NarratorBot(commands.Bot):
         self.languages = LanguageChoices(database)
         install_language_hook(self, self.languages)
         self.add_listener(self.metrics.on_app_command_completion, "on_app_command_completion")
-        # Past capacity, "very busy" at once rather than silence after 3 s (bot.admission).
+        # Past capacity, "very busy" at once rather than silence after 3 s (bot.gateway._admission).
         self.admission: Admission | None = None
         if admit:
             self.admission = Admission(
@@ -145,7 +148,7 @@ def create_bot(
     opens when METRICS_PORT is set; the shards are the settings'; ``admit`` answers "very
     busy" past capacity, by the wall clock, which SimCord's tests do not keep)."""
     settings = settings or Settings()
-    lazy_callback.install()
+    gateway.install_lazy_callbacks()
     common: dict[str, Any] = {
         "dice": dice if dice is not None else SecureDice(),
         "database": Database(settings.database_url, synchronous=settings.sqlite_synchronous),

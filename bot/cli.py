@@ -80,10 +80,10 @@ def _dispatch(args: argparse.Namespace, settings: Settings) -> int:
         logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
         return run_command(args, settings)
     if args.command == "console":
-        from bot.console import configure_console_logging, run_console
+        from bot.console._console import configure_console_logging, run_console
 
         configure_console_logging(settings.log_level)
-        from bot.console_locale import LocaleError, parse_locale
+        from bot.console._locale import LocaleError, parse_locale
 
         try:
             locale = parse_locale(args.locale)
@@ -136,8 +136,8 @@ def _run(settings: Settings, token: str) -> int:
     import uvloop
 
     from bot.app import create_bot, freeze_long_lived_objects
+    from bot.gateway._proxy import apply_endpoints
     from bot.hosting.backup import hold_run_lock
-    from bot.proxy import apply_endpoints
 
     apply_endpoints(settings)
     # Held until the process ends, so `narrator restore` cannot replace the file under us.
@@ -178,7 +178,7 @@ def _discord_errors() -> Iterator[None]:
 
 async def _sync(settings: Settings, token: str, guild_id: int | None) -> int:
     from bot.app import create_bot
-    from bot.proxy import apply_endpoints
+    from bot.gateway._proxy import apply_endpoints
 
     apply_endpoints(settings)
     bot = create_bot(settings.model_copy(update={"dev_guild_id": None}))
@@ -193,11 +193,11 @@ async def _sync_commands(bot: NarratorBot, token: str, guild_id: int | None) -> 
         await bot.login(token)  # runs setup_hook: migrations and cogs, no sync
         if guild_id is not None:
             guild = discord.Object(id=guild_id)
-            bot.tree.copy_global_to(guild=guild)
-            synced = await bot.tree.sync(guild=guild)
+            bot.gateway._tree.copy_global_to(guild=guild)
+            synced = await bot.gateway._tree.sync(guild=guild)
             print(f"synced {len(synced)} commands to guild {guild_id}")
         else:
-            synced = await bot.tree.sync()
+            synced = await bot.gateway._tree.sync()
             print(f"synced {len(synced)} commands globally (Discord may take up to an hour)")
     return 0
 

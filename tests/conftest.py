@@ -21,9 +21,9 @@ import pytest
 
 from bot.app import NarratorBot, create_bot
 from bot.config import Settings
+from bot.gateway import user_message
 from bot.storage import Database
 from bot.storage.migrate import upgrade_to_head
-from bot.tree import user_message
 from engine.dice import Dice, SeededDice
 
 POSTGRES_URL = os.environ.get("TEST_DATABASE_URL")

@@ -16,12 +16,11 @@ import discord
 
 from bot.cogs._common import send_roll
 from bot.cogs._confirm import answer_error
+from bot.gateway import public_language, send_ephemeral
 from bot.i18n import current_language, use_language
-from bot.public_language import public_language
 from bot.services.attack_exchange import ExchangeClosed
-from bot.services.character_resources import ResourceChange
 from bot.services.secrecy import Secrecy
-from bot.tree import send_ephemeral
+from bot.services.sheets import ResourceChange
 
 
 class Shown(Protocol):
@@ -83,7 +82,7 @@ async def refresh_tracker(interaction: discord.Interaction) -> None:
 
 
 async def _table_language(interaction: discord.Interaction, exchange: Any) -> str:
-    """The language the exchange's public message is drawn in (bot.public_language): an
+    """The language the exchange's public message is drawn in (bot.gateway._public_language): an
     exchange that keeps its creator's language (``.language``) is the table's; one that
     keeps none is drawn in the presser's, as before."""
     if not hasattr(exchange, "language"):

@@ -13,10 +13,9 @@ from typing import Any
 
 import discord
 
+from bot.gateway import failure_message, send_ephemeral, user_message, within_limits
 from bot.i18n import N_, _
-from bot.ratelimit import within_limits
 from bot.storage.db import track_writes
-from bot.tree import failure_message, send_ephemeral, user_message
 
 log = logging.getLogger(__name__)
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from discord import app_commands
 from discord.app_commands import locale_str
 
-from bot.services.sheet_model import NAME_LENGTH
+from bot.services.sheets import NAME_LENGTH
 from engine.systems import SYSTEMS
 
 LABEL_LENGTH = 100

@@ -13,8 +13,8 @@ from discord import app_commands
 
 from bot.cogs._common import Choices, actor_from, safe_autocomplete
 from bot.i18n import _
-from bot.services import characters
-from bot.services.character_names import NameLookup
+from bot.services import sheets
+from bot.services.sheets import NameLookup
 
 AutocompleteCallback = app_commands.commands.AutocompleteCallback
 
@@ -33,7 +33,7 @@ def sheet_names_from(
         character = getattr(interaction.namespace, character_option, None) or None
         if needs_character and character is None:
             return []
-        names = await characters.suggest(
+        names = await sheets.suggest(
             interaction.client.db,  # type: ignore[attr-defined]
             actor_from(interaction),
             lookup,
@@ -47,7 +47,7 @@ def sheet_names_from(
 
 def _shown(interaction: discord.Interaction, value: str) -> str:
     """How a suggestion reads: "Hermione <@123>" (one player's Hermione) as "Hermione (alice)"."""
-    name, owner_id = characters.split_owner(value)
+    name, owner_id = sheets.split_owner(value)
     if owner_id is None:
         return value
     member = interaction.guild.get_member(owner_id) if interaction.guild else None
@@ -55,6 +55,6 @@ def _shown(interaction: discord.Interaction, value: str) -> str:
     return f"{name} ({player})"[:100]
 
 
-character_autocomplete = sheet_names_from(characters.character_names)
-attribute_autocomplete = sheet_names_from(characters.attribute_names)
-skill_autocomplete = sheet_names_from(characters.skill_names)
+character_autocomplete = sheet_names_from(sheets.character_names)
+attribute_autocomplete = sheet_names_from(sheets.attribute_names)
+skill_autocomplete = sheet_names_from(sheets.skill_names)

@@ -17,9 +17,8 @@ import discord
 
 from bot.cogs._common import actor_from
 from bot.cogs._confirm import answer_error
+from bot.gateway import public_language, send_ephemeral, within_limits
 from bot.i18n import _, current_language, use_language
-from bot.public_language import public_language
-from bot.ratelimit import within_limits
 from bot.render.side_requests import (
     BUTTON_LABEL,
     PART_LABEL,
@@ -29,7 +28,6 @@ from bot.render.side_requests import (
 )
 from bot.services.side_requests import Challenge, PartsRequest, RequestClosed, Waiting
 from bot.storage.db import track_writes
-from bot.tree import send_ephemeral
 
 #: A system's ``roll_their_side(db, dice, presser, request_id, now=…)`` → its outcome.
 Roll = Callable[..., Awaitable[Any]]
@@ -166,8 +164,8 @@ class RollSideButton(
             await interaction.response.edit_message(**edit)
             await send_ephemeral(interaction, str(closed))
             return
-        # The request's message is the table's: drawn in its language (bot.public_language),
-        # whoever presses.
+        # The request's message is the table's: drawn in its language
+        # (bot.gateway._public_language), whoever presses.
         with use_language(await self._table_language(interaction)):
             if isinstance(outcome, Waiting):
                 # A part is in, others are awaited: the line says who has rolled (no new ping).

@@ -4,7 +4,7 @@ line. Names typed by users are escaped: they never ping or format."""
 from __future__ import annotations
 
 from bot.i18n import N_, _
-from bot.services.character_resources import ResourceChange
+from bot.services.sheets import ResourceChange
 from bot.text import escape, number
 
 #: Marked only: shown through ``_()`` where drawn (the language is the reader's).

@@ -11,8 +11,7 @@ from bot.render import colours
 from bot.render.common import percent, roll_footer, titled
 from bot.render.limits import FIELD_VALUE, clip, fit_embed
 from bot.render.penalty import change_line, dice_count, level_line
-from bot.services.drama import PRICE_WINDOW, PriceOutcome, RollOutcome
-from bot.services.drama_opposed import OpposedOutcome
+from bot.services.drama import PRICE_WINDOW, OpposedOutcome, PriceOutcome, RollOutcome
 from bot.text import escape, escape_party, signed
 from engine import penalty
 from engine.systems.drama import (

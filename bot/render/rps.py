@@ -13,10 +13,10 @@ from bot.render.limits import FIELD_VALUE, clip, fit_embed
 from bot.services.rps import (
     Base,
     CheckOutcome,
+    ResistedOutcome,
     SustainedOutcome,
     SustainedView,
 )
-from bot.services.rps_resisted import ResistedOutcome
 from bot.text import escape, escape_party, number, signed
 from engine.systems import rps
 from engine.systems.rps import CheckResult, Special, TaskStatus

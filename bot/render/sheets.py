@@ -7,10 +7,14 @@ import discord
 from bot.i18n import _
 from bot.render import colours
 from bot.render.limits import FIELD_VALUE, FIELDS, TOTAL, clip, fit_embed
-from bot.services.character_resources import ResourceChange
-from bot.services.sheet_model import CharacterSheet, Resource, Skill
-from bot.services.sheet_templates import TEMPLATES
-from bot.services.sheets_owned import CharacterList
+from bot.services.sheets import (
+    TEMPLATES,
+    CharacterList,
+    CharacterSheet,
+    Resource,
+    ResourceChange,
+    Skill,
+)
 from bot.text import escape, number
 from engine.systems import SYSTEMS
 

@@ -18,10 +18,9 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from bot.actor import Actor
 from bot.errors import PermissionDenied, UserError
 from bot.i18n import _
-from bot.services import characters
-from bot.services.character_resources import ResourceChange
+from bot.services import sheets
 from bot.services.permissions import is_gm
-from bot.services.sheet_model import CharacterSheet, sheet_from_row
+from bot.services.sheets import CharacterSheet, ResourceChange, sheet_from_row
 from bot.storage.repositories import characters as characters_repo
 
 #: How long a defender has to answer; afterwards the buttons refuse.
@@ -50,8 +49,8 @@ async def resolve_target(
     cleaned = " ".join(name.split())
     if not cleaned:
         raise UserError(_("Name the target: a character in this channel, or an NPC."))
-    key = characters.name_key(cleaned)
-    guild = characters.guild_key(actor)
+    key = sheets.name_key(cleaned)
+    guild = sheets.guild_key(actor)
     own = await characters_repo.by_name(session, guild, actor.user_id, key)
     if own is not None:
         return own.name, sheet_from_row(own)
@@ -70,7 +69,7 @@ async def resolve_target(
         )
     if found:
         return found[0].name, sheet_from_row(found[0])
-    return cleaned[: characters.NAME_LENGTH], None
+    return cleaned[: sheets.NAME_LENGTH], None
 
 
 def answerer(defender_id: int | None) -> str:
@@ -123,11 +122,11 @@ def change_of(data: dict[str, Any] | None) -> ResourceChange | None:
     """The stored Health change back (None when nothing was taken)."""
     if data is None:
         return None
-    before = characters.Resource(*data["before"]) if data["before"] else None
+    before = sheets.Resource(*data["before"]) if data["before"] else None
     return ResourceChange(
         data["character"],
         data["owner"],
         data["resource"],
         before,
-        characters.Resource(*data["after"]),
+        sheets.Resource(*data["after"]),
     )

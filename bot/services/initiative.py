@@ -27,9 +27,8 @@ from bot.errors import PermissionDenied, UserError
 from bot.i18n import N_, _, current_language
 from bot.i18n.numbers import decimal
 from bot.services import channel_settings
-from bot.services.character_lookup import named_or_active
 from bot.services.permissions import WHO_IS_GM, is_gm, register_gm_source, require_gm
-from bot.services.sheet_model import CharacterSheet, find_key, name_key
+from bot.services.sheets import CharacterSheet, find_key, name_key, named_or_active
 from bot.storage import Database
 from bot.storage.models import InitiativeEncounter
 from bot.storage.repositories import characters as characters_repo
@@ -69,7 +68,8 @@ class EncounterView:
     gm: bool = False
     #: Health (current, max) of the combatants played from a sheet that has it, by name.
     health: tuple[tuple[str, int, int | None], ...] = ()
-    #: Its starter's language: the tracker's when the channel has none (bot.public_language).
+    #: Its starter's language: the tracker's when the channel has none
+    #: (bot.gateway._public_language).
     language: str | None = None
     #: The encounter's row and the revision of its state this view shows: the tracker never
     #: replaces a view with an older revision of its encounter (docs/decisions/many-processes.md).

@@ -18,10 +18,8 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from bot.actor import Actor
 from bot.errors import PermissionDenied, UserError
 from bot.i18n import N_, _
-from bot.services.character_lookup import active_row, guild_key
 from bot.services.permissions import is_gm, require_gm
-from bot.services.sheet_file import SheetFileError, storable
-from bot.services.sheet_model import name_key
+from bot.services.sheets import SheetFileError, active_row, guild_key, name_key, storable
 from bot.storage import Database
 from bot.storage.models import Character, Macro
 from bot.storage.models.macros import MAX_PER_SCOPE

@@ -17,9 +17,8 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.actor import Actor
 from bot.i18n import N_, _
-from bot.services.character_lookup import character_by_name, named_or_active
 from bot.services.permissions import require_gm
-from bot.services.sheet_model import CharacterSheet
+from bot.services.sheets import CharacterSheet, character_by_name, named_or_active
 from bot.storage import Database
 from bot.storage.models import PenaltyPool
 from bot.storage.repositories import penalty as repo

@@ -6,9 +6,8 @@ from dataclasses import dataclass
 
 from bot.actor import Actor
 from bot.services import secrecy
-from bot.services.character_lookup import active_character
 from bot.services.permissions import is_gm
-from bot.services.sheet_model import ResolvedValue, substitute
+from bot.services.sheets import ResolvedValue, active_character, substitute
 from bot.storage import Database
 from bot.storage.models import RollLog
 from bot.storage.repositories import rolls as roll_log

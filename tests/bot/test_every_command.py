@@ -891,8 +891,8 @@ async def test_twenty_concurrent_changes_in_three_channels_lose_nothing(database
     """20 state-changing commands at once, through two database handles (as two bot
     processes would hold): no "database is locked", no lost update, one log row per roll."""
     from bot.services import coda, initiative, penalty, rps
-    from bot.services.characters import Resource, active_character
     from bot.services.rps import BaseRequest
+    from bot.services.sheets import Resource, active_character
     from bot.storage import Database
     from bot.storage.repositories import rolls as roll_log
     from engine.dice import SeededDice

@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 import pytest_asyncio
 
-from bot.admission import VERY_BUSY
+from bot.gateway import VERY_BUSY
 from tests.e2e.conftest import migrated_copy
 from tests.e2e.fake_discord import FakeDiscord, InteractionResult
 from tests.e2e.fake_discord import payloads as p

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.admission import VERY_BUSY
+from bot.gateway import VERY_BUSY
 from tests.e2e.conftest import migrated_copy
 from tests.e2e.fake_discord import FakeDiscord, InteractionResult
 from tests.e2e.process import BotProcess
@@ -114,7 +114,8 @@ async def test_kill_9_mid_burst_keeps_every_acknowledged_change(
     tmp_path: Path, migrated_template: Path
 ) -> None:
     async with FakeDiscord(channels=20) as fake:
-        # The most patient admission (bot.admission): on a loaded machine a lagging bot's quick
+        # The most patient admission (bot.gateway._admission): on a loaded machine a lagging
+        # bot's quick
         # "very busy" answers could reach the kill's count and the rest before the kill lands;
         # this test is about what was saved (a "very busy" answer is checked to save nothing).
         bot = BotProcess(

@@ -15,14 +15,13 @@ import discord
 
 from bot.cogs._common import actor_from, send_roll
 from bot.cogs._confirm import answer_error
+from bot.gateway import send_ephemeral, within_limits
 from bot.i18n import N_, _
-from bot.ratelimit import within_limits
 from bot.render.coda import coda_test_embed
-from bot.services import coda_actions as service
-from bot.services.coda_actions import PendingTest, TestClosed
+from bot.services import coda as service
+from bot.services.coda import PendingTest, TestClosed
 from bot.services.initiative import InitOutcome
 from bot.storage.db import track_writes
-from bot.tree import send_ephemeral
 
 #: The tracker's action buttons: custom-id key → (the action of Tables 9-9…9-11, label).
 TRACKER_ACTIONS: dict[str, tuple[str, str, str]] = {

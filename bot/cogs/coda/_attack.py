@@ -14,9 +14,9 @@ import discord
 
 from bot.cogs._attack import post, press, refresh_tracker
 from bot.cogs._common import actor_from
-from bot.render.coda_attack import defence_label, exchange_embed
-from bot.services import coda_attack as service
-from bot.services.coda_attack import AttackRequest, Exchange
+from bot.render.coda import defence_label, exchange_embed
+from bot.services import coda as service
+from bot.services.coda import AttackRequest, Exchange
 from engine.systems.coda import Defence
 
 STYLES = {

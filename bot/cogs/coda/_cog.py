@@ -34,19 +34,17 @@ from bot.cogs.coda._coda_options import (
 )
 from bot.i18n import N_
 from bot.render import coda as render
-from bot.render.coda_reference import table_embed
+from bot.render.coda import table_embed
 from bot.services import coda as service
-from bot.services import coda_combined
-from bot.services import coda_opposed as opposed
-from bot.services.coda_attack import AttackRequest
+from bot.services.coda import AttackRequest
 from bot.services.side_requests import Challenge, PartsRequest
 from engine.systems import coda
 
 __all__ = ["TN", "CodaCog", "Modifier", "Penalty"]
 
 
-register(opposed.KIND, opposed.roll_their_side, render.opposed_embed)
-register(coda_combined.KIND, coda_combined.roll_their_part, render.combined_embed, parts=True)
+register(service.OPPOSED_KIND, service.roll_their_side, render.opposed_embed)
+register(service.COMBINED_KIND, service.roll_their_part, render.combined_embed, parts=True)
 
 
 class CodaCog(NarratorCog):
@@ -312,7 +310,7 @@ class CodaCog(NarratorCog):
         label: Label | None = None,
         secret: bool = False,
     ) -> None:
-        outcome = await opposed.roll_opposed(
+        outcome = await service.roll_opposed(
             self.db,
             self.dice,
             actor_from(interaction),
@@ -327,7 +325,7 @@ class CodaCog(NarratorCog):
             secret=secret,
         )
         if isinstance(outcome, Challenge):
-            await send_challenge(interaction, opposed.KIND, outcome)
+            await send_challenge(interaction, service.OPPOSED_KIND, outcome)
             return
         embed = render.opposed_embed(outcome, interaction.user.display_name)
         await send_roll(interaction, embed, outcome.secrecy)
@@ -370,7 +368,7 @@ class CodaCog(NarratorCog):
         label: Label | None = None,
         secret: bool = False,
     ) -> None:
-        outcome = await coda_combined.combined(
+        outcome = await service.combined(
             self.db,
             self.dice,
             actor_from(interaction),
@@ -386,7 +384,7 @@ class CodaCog(NarratorCog):
             now=interaction.created_at,
         )
         if isinstance(outcome, PartsRequest):
-            await send_parts(interaction, coda_combined.KIND, outcome)
+            await send_parts(interaction, service.COMBINED_KIND, outcome)
             return
         embed = render.combined_embed(outcome, interaction.user.display_name)
         await send_roll(interaction, embed, outcome.secrecy)

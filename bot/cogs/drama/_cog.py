@@ -14,17 +14,14 @@ from bot.cogs._confirm import answer_error
 from bot.cogs._options import CHARACTER_HELP, ROLL_HELP, Label, SheetName
 from bot.cogs._sheets import attribute_autocomplete, character_autocomplete, skill_autocomplete
 from bot.cogs._side_request import register, send_challenge, send_parts
+from bot.gateway import send_ephemeral, within_limits
 from bot.i18n import _
-from bot.ratelimit import within_limits
 from bot.render import drama as render
 from bot.services import drama as service
-from bot.services import drama_helpers
-from bot.services import drama_opposed as opposed_service
 from bot.services.drama import OfferClosed, PoolRequest
 from bot.services.rps import PARTIES_LENGTH
 from bot.services.side_requests import Challenge, PartsRequest
 from bot.storage.db import track_writes
-from bot.tree import send_ephemeral
 from engine.systems import drama
 
 log = logging.getLogger(__name__)
@@ -136,7 +133,7 @@ class PayPriceButton(
         )
 
 
-register(opposed_service.KIND, opposed_service.roll_their_side, render.opposed_embed)
+register(service.OPPOSED_KIND, service.roll_their_side, render.opposed_embed)
 
 
 def _price_button(outcome: service.RollOutcome) -> list[discord.ui.Item[Any]]:
@@ -145,8 +142,8 @@ def _price_button(outcome: service.RollOutcome) -> list[discord.ui.Item[Any]]:
 
 
 register(
-    drama_helpers.KIND,
-    drama_helpers.roll_their_part,
+    service.HELPERS_KIND,
+    service.roll_their_part,
     render.test_embed,
     parts=True,
     extra=_price_button,
@@ -213,7 +210,7 @@ class DramaCog(NarratorCog):
             hand,
             risk,
         )
-        outcome = await drama_helpers.test(
+        outcome = await service.test_together(
             self.db,
             self.dice,
             actor_from(interaction),
@@ -225,7 +222,7 @@ class DramaCog(NarratorCog):
             character=character,
         )
         if isinstance(outcome, PartsRequest):
-            await send_parts(interaction, drama_helpers.KIND, outcome)
+            await send_parts(interaction, service.HELPERS_KIND, outcome)
             return
         embed = render.test_embed(outcome, interaction.user.display_name)
         view = price_view(outcome.offer_id) if outcome.offer_id is not None else None
@@ -283,7 +280,7 @@ class DramaCog(NarratorCog):
         request = PoolRequest(
             base, attribute, skill, backgrounds, indirect, None, resistance, 0, drama, hand
         )
-        their = opposed_service.their_request(
+        their = service.their_request(
             their_base,
             attribute=their_attribute,
             skill=their_skill,
@@ -292,7 +289,7 @@ class DramaCog(NarratorCog):
             resistance=their_resistance,
             drama_dice=their_drama,
         )
-        outcome = await opposed_service.opposed(
+        outcome = await service.opposed(
             self.db,
             self.dice,
             actor_from(interaction),
@@ -305,7 +302,7 @@ class DramaCog(NarratorCog):
             now=interaction.created_at,
         )
         if isinstance(outcome, Challenge):
-            await send_challenge(interaction, opposed_service.KIND, outcome)
+            await send_challenge(interaction, service.OPPOSED_KIND, outcome)
             return
         embed = render.opposed_embed(outcome, interaction.user.display_name)
         await send_roll(interaction, embed, outcome.secrecy)

@@ -11,7 +11,7 @@ from bot.errors import UserError
 from bot.i18n import _
 from bot.render.help import command_embed, gm_embed, help_embed
 from bot.services import channel_settings, gm_roles
-from bot.services.character_names import matching
+from bot.services.sheets import matching
 
 #: ``/help command:gm``: the GM rule in full (refusals point here in one line).
 GM_TOPIC = "gm"

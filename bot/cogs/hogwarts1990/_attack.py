@@ -4,7 +4,7 @@ The buttons are :class:`discord.ui.DynamicItem` with the exchange's id (and the 
 name) in the custom id, and the exchange lives in the database, so a press after a restart
 finds it again. Posting, pressing and secrecy are every system's
 (:mod:`bot.cogs._attack`); the answer's rules are Hogwarts 1990's
-(:mod:`bot.services.hogwarts1990_attack`).
+(:mod:`bot.services.hogwarts1990._attack`).
 """
 
 from __future__ import annotations
@@ -15,13 +15,12 @@ import discord
 
 from bot.cogs._attack import post, press
 from bot.cogs._common import actor_from
+from bot.gateway import within_limits
 from bot.i18n import _
-from bot.ratelimit import within_limits
-from bot.render.hogwarts1990_attack import exchange_embed
+from bot.render.hogwarts1990 import exchange_embed
 from bot.render.limits import clip
-from bot.services import hogwarts1990_attack as service
-from bot.services.hogwarts1990_attack import AttackRequest
-from bot.services.hogwarts1990_exchange import Exchange
+from bot.services import hogwarts1990 as service
+from bot.services.hogwarts1990 import AttackRequest, Exchange
 from bot.storage.db import track_writes
 from engine.systems.hogwarts1990 import Answer
 

@@ -12,9 +12,9 @@ from bot.cogs._sheets import attribute_autocomplete, character_autocomplete, she
 from bot.cogs._side_request import register, send_challenge
 from bot.cogs.hogwarts1990._attack import run_attack
 from bot.render import hogwarts1990 as render
-from bot.services import characters
 from bot.services import hogwarts1990 as service
-from bot.services.hogwarts1990_attack import DEFAULT_DODGE, AttackRequest
+from bot.services import sheets
+from bot.services.hogwarts1990 import DEFAULT_DODGE, AttackRequest
 from bot.services.side_requests import Challenge
 from engine.systems import hogwarts1990 as h90
 
@@ -222,8 +222,8 @@ class Hogwarts1990Cog(NarratorCog):
             return []
         head, plus, last = current.rpartition("+")
         prefix = f"{head.strip()} + " if plus else ""
-        names = await characters.suggest(
-            self.db, actor_from(interaction), characters.attribute_names, last.strip(), character
+        names = await sheets.suggest(
+            self.db, actor_from(interaction), sheets.attribute_names, last.strip(), character
         )
         return [
             app_commands.Choice(name=prefix + name, value=prefix + name)
@@ -236,6 +236,6 @@ class Hogwarts1990Cog(NarratorCog):
     opposed.autocomplete("vs_character")(character_autocomplete)
     opposed.autocomplete("vs_attribute")(
         sheet_names_from(
-            characters.attribute_names, character_option="vs_character", needs_character=True
+            sheets.attribute_names, character_option="vs_character", needs_character=True
         )
     )

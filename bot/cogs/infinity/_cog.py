@@ -11,9 +11,8 @@ from bot.cogs._options import CHARACTER_HELP, ROLL_HELP, Label, SheetName
 from bot.cogs._sheets import attribute_autocomplete, character_autocomplete, sheet_names_from
 from bot.cogs._side_request import register, send_challenge
 from bot.render import infinity as render
-from bot.services import characters
 from bot.services import infinity as service
-from bot.services import infinity_ftf as ftf_service
+from bot.services import sheets
 from bot.services.side_requests import Challenge
 from engine.systems import infinity
 from engine.systems.infinity import MAX_DISTANCE
@@ -51,7 +50,7 @@ Distance = app_commands.Range[int, 0, MAX_DISTANCE]
 RangeBands = app_commands.Range[str, 1, 200]
 
 
-register(ftf_service.KIND, ftf_service.roll_their_side, render.ftf_embed)
+register(service.KIND, service.roll_their_side, render.ftf_embed)
 
 
 class InfinityCog(NarratorCog):
@@ -172,7 +171,7 @@ class InfinityCog(NarratorCog):
             )
             await send_roll(interaction, render.split_embed(split, roller), split.secrecy)
             return
-        outcome = await ftf_service.face_to_face(
+        outcome = await service.face_to_face(
             self.db,
             self.dice,
             actor_from(interaction),
@@ -184,7 +183,7 @@ class InfinityCog(NarratorCog):
             now=interaction.created_at,
         )
         if isinstance(outcome, Challenge):
-            await send_challenge(interaction, ftf_service.KIND, outcome)
+            await send_challenge(interaction, service.KIND, outcome)
             return
         await send_roll(interaction, render.ftf_embed(outcome, roller), outcome.secrecy)
 
@@ -235,8 +234,8 @@ class InfinityCog(NarratorCog):
     ftf.autocomplete("active_character")(character_autocomplete)
     ftf.autocomplete("reactive_character")(character_autocomplete)
     ftf.autocomplete("active_attribute")(
-        sheet_names_from(characters.attribute_names, character_option="active_character")
+        sheet_names_from(sheets.attribute_names, character_option="active_character")
     )
     ftf.autocomplete("reactive_attribute")(
-        sheet_names_from(characters.attribute_names, character_option="reactive_character")
+        sheet_names_from(sheets.attribute_names, character_option="reactive_character")
     )

@@ -22,12 +22,12 @@ from bot.cogs._options import CHARACTER_HELP, SYSTEM_CHOICES, SheetName
 from bot.cogs._sheets import attribute_autocomplete, character_autocomplete
 from bot.cogs.coda import run_action
 from bot.cogs.initiative._tracker import TrackerCog
+from bot.gateway import public_language
 from bot.i18n import _, use_language
-from bot.public_language import public_language
 from bot.render import initiative as render
 from bot.render.limits import MESSAGE, clip
 from bot.services import initiative
-from bot.services.character_names import matching
+from bot.services.sheets import matching
 from engine import initiative as ini
 from engine.initiative.rolls import MODIFIER_MAX, MODIFIER_MIN
 from engine.notation import MAX_EXPRESSION_LENGTH
@@ -106,7 +106,9 @@ class InitiativeCog(TrackerCog):
         # arriving meanwhile would find no tracker and post a second one.
         language = await public_language(self.bot, view.channel_id, view.language)
         async with self._tracker_lock(view.channel_id):
-            with use_language(language):  # the tracker is the table's (bot.public_language)
+            with use_language(
+                language
+            ):  # the tracker is the table's (bot.gateway._public_language)
                 content = "⚔️ " + _(
                     "An encounter begins: players `/init join`, the GM `/init add`s NPCs."
                 )

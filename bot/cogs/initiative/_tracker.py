@@ -22,8 +22,8 @@ from bot.cogs._common import NarratorCog, actor_from
 from bot.cogs._confirm import Confirm, KindView
 from bot.cogs.coda import add_action_buttons
 from bot.cogs.initiative._edit import edit_tracker
+from bot.gateway import public_language
 from bot.i18n import N_, _, current_language, use_language
-from bot.public_language import public_language
 from bot.render import initiative as render
 from bot.render.limits import MESSAGE, clip
 from bot.services import initiative
@@ -207,7 +207,7 @@ class TrackerCog(NarratorCog):
                 return
             message_id = view.tracker_message_id
         # The table's message: the channel's language, else its starter's, never the
-        # language of whoever pressed last (bot.public_language).
+        # language of whoever pressed last (bot.gateway._public_language).
         with use_language(await public_language(self.bot, channel_id, view.language)):
             embed = render.tracker_embed(view)
             buttons = None if view.state.ended else self._buttons(view)

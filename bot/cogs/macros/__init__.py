@@ -5,6 +5,7 @@ from discord.ext import commands
 from bot.cogs.macros._cog import MacrosCog
 from bot.cogs.macros._panel import MacroButton
 from bot.cogs.macros._panel import post_panel as post_panel
+from bot.cogs.macros._run import PANEL_COMMANDS as PANEL_COMMANDS
 
 
 async def setup(bot: commands.Bot) -> None:

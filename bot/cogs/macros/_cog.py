@@ -9,7 +9,7 @@ from discord.app_commands import locale_str
 from bot.cogs._common import Choices, NarratorCog, actor_from, safe_autocomplete
 from bot.cogs._confirm import answer_error
 from bot.cogs.macros._run import check_line, check_panel_line, invoke, missing, resolve
-from bot.commandline import Placeholder, parse_values
+from bot.gateway import Placeholder, parse_values
 from bot.i18n import N_, _
 from bot.render.limits import clip
 from bot.render.macros import macro_embed, macros_embed

@@ -22,7 +22,8 @@ from discord import app_commands
 from discord.app_commands.namespace import Namespace
 
 from bot.cogs._common import MACRO
-from bot.commandline import (
+from bot.errors import PermissionDenied, UserError
+from bot.gateway import (
     CommandLine,
     CommandLineError,
     Kind,
@@ -34,12 +35,10 @@ from bot.commandline import (
     placeholders,
     split_line,
 )
-from bot.errors import PermissionDenied, UserError
 from bot.i18n import _
 from bot.render.limits import clip
 from bot.render.macros import command_text
-from bot.services.character_lookup import split_owner
-from bot.services.sheet import name_key
+from bot.services.sheets import name_key, split_owner
 
 #: The option a panel button fills so the command rolls for the panel's character.
 CHARACTER_OPTION = "character"

@@ -12,7 +12,7 @@ from bot.cogs._sheets import character_autocomplete
 from bot.cogs.quidditch._roster import open_team_form, show_roster_change
 from bot.i18n import _
 from bot.render import quidditch as render
-from bot.services import quidditch, quidditch_undo
+from bot.services import quidditch
 from engine import quidditch as q
 
 Stat = app_commands.Range[int, 0, q.STAT_MAX]
@@ -185,7 +185,7 @@ class QuidditchCog(NarratorCog):
 
     @group.command(name="undo", description=locale_str("Take back the last turn played (GM)"))
     async def undo(self, interaction: discord.Interaction) -> None:
-        outcome = await quidditch_undo.undo(self.db, actor_from(interaction))
+        outcome = await quidditch.undo(self.db, actor_from(interaction))
         await interaction.response.send_message(embed=render.undo_embed(outcome))
 
     @group.command(name="penalty", description=locale_str("Award a penalty shot for a foul (GM)"))

@@ -21,9 +21,8 @@ from bot.errors import UserError
 from bot.i18n import _, _n
 from bot.render import quidditch as render
 from bot.render.limits import clip
-from bot.services import quidditch_team
-from bot.services.quidditch import MatchView
-from bot.services.quidditch_team import LINE_HINT, TeamForm
+from bot.services import quidditch as quidditch_team
+from bot.services.quidditch import LINE_HINT, MatchView, TeamForm
 from engine.errors import InputError
 
 log = logging.getLogger(__name__)

@@ -13,7 +13,6 @@ from bot.cogs._side_request import register, send_parts
 from bot.i18n import _
 from bot.render import rps as render
 from bot.services import rps as service
-from bot.services import rps_resisted
 from bot.services.rps import BaseRequest
 from bot.services.side_requests import PartsRequest
 from bot.text import signed
@@ -46,7 +45,7 @@ AUTOMATIC_HELP = locale_str(
 )
 
 
-register(rps_resisted.KIND, rps_resisted.roll_their_part, render.resisted_embed, parts=True)
+register(service.KIND, service.roll_their_part, render.resisted_embed, parts=True)
 
 
 class RpsCog(NarratorCog):
@@ -115,7 +114,7 @@ class RpsCog(NarratorCog):
         label: Label | None = None,
         secret: bool = False,
     ) -> None:
-        outcome = await rps_resisted.resisted(
+        outcome = await service.resisted(
             self.db,
             self.dice,
             actor_from(interaction),
@@ -127,7 +126,7 @@ class RpsCog(NarratorCog):
             now=interaction.created_at,
         )
         if isinstance(outcome, PartsRequest):
-            await send_parts(interaction, rps_resisted.KIND, outcome)
+            await send_parts(interaction, service.KIND, outcome)
             return
         embed = render.resisted_embed(outcome, interaction.user.display_name)
         await send_roll(interaction, embed, outcome.secrecy)

@@ -23,9 +23,8 @@ from bot.cogs.sheets._forms import FillIn, open_form
 from bot.errors import UserError
 from bot.i18n import _
 from bot.render.sheets import created_embed, list_embed, resource_embed, sheet_pages
-from bot.services import sheet_edit, sheets
-from bot.services.sheet_model import MAX_VALUE, MIN_VALUE, NAME_LENGTH, NOTES_LENGTH
-from bot.services.sheets_owned import SheetChange
+from bot.services import sheets
+from bot.services.sheets import MAX_VALUE, MIN_VALUE, NAME_LENGTH, NOTES_LENGTH, SheetChange
 
 Value = app_commands.Range[int, MIN_VALUE, MAX_VALUE]
 
@@ -82,7 +81,7 @@ class SheetsCog(NarratorCog):
     async def rename(
         self, interaction: discord.Interaction, character: SheetName, new_name: SheetName
     ) -> None:
-        change = await sheet_edit.rename(self.db, actor_from(interaction), character, new_name)
+        change = await sheets.rename(self.db, actor_from(interaction), character, new_name)
         await _reply_change(interaction, change)
 
     @sheet.command(name="copy", description=locale_str("Copy a sheet to a new character of yours"))
@@ -97,7 +96,7 @@ class SheetsCog(NarratorCog):
         new_name: SheetName,
         character: SheetName | None = None,
     ) -> None:
-        sheet = await sheet_edit.copy(self.db, actor_from(interaction), character, new_name)
+        sheet = await sheets.copy(self.db, actor_from(interaction), character, new_name)
         change = SheetChange(sheet, _("a copy; `/sheet use` plays it here"))
         await _reply_change(interaction, change)
 

@@ -1,7 +1,7 @@
 """The ``/sheet edit`` modals, and the buttons that open them.
 
-A modal is built from a :class:`~bot.services.sheet_form.SheetForm`; its submission goes to
-:func:`bot.services.sheet_edit.submit`, which re-reads the sheet. A form that cannot be
+A modal is built from a :class:`~bot.services.sheets._form.SheetForm`; its submission goes to
+:func:`bot.services.sheets._edit.submit`, which re-reads the sheet. A form that cannot be
 read is answered privately with the reason (naming the line) and a **Fix it** button that
 reopens the form with what was typed, so nothing typed is lost.
 """
@@ -21,8 +21,8 @@ from bot.errors import UserError
 from bot.i18n import N_, _
 from bot.render.limits import clip
 from bot.render.sheets import sheet_pages
-from bot.services import sheet_edit
-from bot.services.sheet_form import FIELD_TEXT, LABEL, Part, SheetForm
+from bot.services import sheets
+from bot.services.sheets import FIELD_TEXT, LABEL, Part, SheetForm
 
 
 class SheetModal(discord.ui.Modal):
@@ -51,7 +51,7 @@ class SheetModal(discord.ui.Modal):
     async def on_submit(self, interaction: discord.Interaction) -> None:
         typed = typed_values(self)
         try:
-            change = await sheet_edit.submit(
+            change = await sheets.submit(
                 self.db(interaction), actor_from(interaction), self.form.character_id,
                 self.form.part, typed,
             )  # fmt: skip
@@ -78,7 +78,7 @@ async def open_form(
     interaction: discord.Interaction, part: Part, character: str | None = None
 ) -> None:
     """Answer ``interaction`` with the modal for ``part`` of the caller's character."""
-    form = await sheet_edit.form(
+    form = await sheets.form(
         interaction.client.db,  # type: ignore[attr-defined]
         actor_from(interaction),
         part,

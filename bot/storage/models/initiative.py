@@ -24,7 +24,7 @@ class InitiativeEncounter(ChannelStateMixin, Base):
     # The channel's tracker message, edited in place on every change.
     tracker_message_id: Mapped[int | None] = mapped_column(Snowflake)
     # The language of the player who started it: the tracker's when the channel has none
-    # (bot.public_language).
+    # (bot.gateway._public_language).
     language: Mapped[str | None] = mapped_column(String(16))
     # Bumped in the same UPDATE as every change to ``state`` (repositories.initiative.store):
     # the tracker never shows a view older than the one it shows (docs/decisions/many-processes.md).

@@ -9,7 +9,7 @@ import pytest
 
 from bot.actor import Actor
 from bot.app import create_bot
-from bot.services import coda_attack as service
+from bot.services import coda as service
 from bot.services.attack_exchange import ExchangeClosed
 from engine.dice import ScriptedDice
 from engine.systems.coda import Defence

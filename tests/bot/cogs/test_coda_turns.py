@@ -10,7 +10,7 @@ import pytest
 
 from bot.actor import Actor
 from bot.app import create_bot
-from bot.services.coda_actions import TestClosed, roll_action_test
+from bot.services.coda import TestClosed, roll_action_test
 from engine.dice import ScriptedDice
 from tests.bot.cogs.test_coda_attack import harry_and_draco, labels
 from tests.bot.cogs.test_initiative import add, gm_next, ok, start, tracker, tracker_text

@@ -7,7 +7,7 @@ import gc
 import time
 from typing import Any
 
-from bot.ratelimit import Rate, RateLimiter
+from bot.gateway import Rate, RateLimiter
 from engine.dice import ScriptedDice
 from tests.conftest import Table, embed_of, text_of
 

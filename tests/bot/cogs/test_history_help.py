@@ -48,12 +48,12 @@ async def test_a_bug_is_logged_with_context_and_answered_kindly(
         raise KeyError("internal detail")
 
     monkeypatch.setattr(rolls, "roll_notation", broken)
-    with caplog.at_level(logging.ERROR, logger="bot.tree"):
+    with caplog.at_level(logging.ERROR, logger="bot.gateway._tree"):
         result = await table.alice.slash(table.channel, "roll", expression="1d6")
     assert result.ephemeral
     assert "Something went wrong on our side" in result.response.content
     assert "internal detail" not in result.response.content
-    record = next(r for r in caplog.records if r.name == "bot.tree")
+    record = next(r for r in caplog.records if r.name == "bot.gateway._tree")
     assert f"user {table.alice.id}" in record.getMessage()
     assert f"channel {table.channel.id}" in record.getMessage()
     assert "/roll" in record.getMessage()

@@ -11,7 +11,7 @@ import pytest
 from bot.actor import Actor
 from bot.app import create_bot
 from bot.errors import UserError
-from bot.services import hogwarts1990_attack as service
+from bot.services import hogwarts1990 as service
 from bot.services.attack_exchange import ExchangeClosed
 from engine.dice import ScriptedDice
 from engine.systems.hogwarts1990 import Answer

@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 from simcord.components import walk_components
 from sqlalchemy import select
 
-from bot.cogs.macros._run import PANEL_COMMANDS
-from bot.commandline import find_leaf
+from bot.cogs.macros import PANEL_COMMANDS
+from bot.gateway import find_leaf
 from bot.storage.models import Macro, RollLog
 from engine.dice import ScriptedDice
 from tests.conftest import Table, embed_of, text_of

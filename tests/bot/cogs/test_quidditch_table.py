@@ -10,7 +10,6 @@ import pytest
 from bot.actor import Actor
 from bot.errors import PermissionDenied
 from bot.services import quidditch as quidditch_service
-from bot.services import quidditch_team, quidditch_undo
 from engine.dice import ScriptedDice, SeededDice
 from tests.bot.cogs.test_quidditch import (
     AWAY,
@@ -64,7 +63,7 @@ async def test_one_roster_message_is_edited_in_place(table: Table) -> None:
 async def test_a_lost_roster_message_is_posted_again(table: Table) -> None:
     await new_match(table)
     await add(table, "home", HOME[0])
-    await quidditch_team.set_roster_message(table.bot.db, table.channel.id, 12345)
+    await quidditch_service.set_roster_message(table.bot.db, table.channel.id, 12345)
     result = await add(table, "home", HOME[1])
     assert not result.ephemeral and embed_of(result).title.endswith("— rosters")
     assert len(rosters(table)) == 2  # the old one is simply no longer updated
@@ -148,7 +147,7 @@ async def test_only_the_matchs_gm_enters_a_team(table: Table) -> None:
     shown = await table.gm.slash(table.channel, "quidditch team", team="home")
     alice = Actor(table.alice.id, table.channel.id, table.guild.id)
     with pytest.raises(PermissionDenied, match="Only the channel's GM"):
-        await quidditch_team.set_team(table.bot.db, alice, "home", team_values(HOME))
+        await quidditch_service.set_team(table.bot.db, alice, "home", team_values(HOME))
     assert shown.modal is not None
 
 
@@ -230,7 +229,7 @@ async def test_until_snitch_invariants_over_many_seeds(table: Table) -> None:
         if last.view.state.finished:
             break
         for _ in outcomes:
-            await quidditch_undo.undo(table.bot.db, gm)
+            await quidditch_service.undo(table.bot.db, gm)
 
 
 # --- undo -----------------------------------------------------------------------------------
@@ -293,7 +292,7 @@ async def test_undo_is_bounded(table: Table) -> None:
     for _ in range(quidditch_service.MAX_UNDO + 2):
         await quidditch_service.play_turn(table.bot.db, misses(1, 4), gm)
     for _ in range(quidditch_service.MAX_UNDO):
-        await quidditch_undo.undo(table.bot.db, gm)
+        await quidditch_service.undo(table.bot.db, gm)
     last = await table.gm.slash(table.channel, "quidditch undo")
     assert last.ephemeral and f"the last {quidditch_service.MAX_UNDO} were undone" in (
         last.response.content

@@ -19,7 +19,8 @@ import pytest
 from bot.actor import Actor
 from bot.app import create_bot
 from bot.errors import UserError
-from bot.services import retention, rps_resisted, side_requests
+from bot.services import retention, side_requests
+from bot.services import rps as rps_resisted
 from bot.services.side_requests import RequestClosed, Waiting
 from engine.dice import ScriptedDice
 from engine.systems import rps

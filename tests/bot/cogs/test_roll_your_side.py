@@ -14,7 +14,7 @@ import pytest
 
 from bot.actor import Actor
 from bot.app import create_bot
-from bot.services import coda_opposed
+from bot.services import coda as coda_opposed
 from bot.services.side_requests import RequestClosed
 from engine.dice import ScriptedDice
 from tests.conftest import Table, embed_of, text_of

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.ratelimit import Rate, RateLimiter
+from bot.gateway import Rate, RateLimiter
 from tests.conftest import Table, embed_of, text_of
 
 

@@ -9,8 +9,8 @@ import pytest
 
 from bot.actor import Actor
 from bot.errors import PermissionDenied
-from bot.services import sheet_edit, sheet_form, sheets
-from bot.services.sheet_model import CharacterSheet, Skill
+from bot.services import sheets
+from bot.services.sheets import CharacterSheet, Skill
 from tests.conftest import Table, text_of
 
 
@@ -191,12 +191,12 @@ async def test_nobody_edits_another_players_sheet(table: Table) -> None:
     # A form opened by its owner cannot be submitted by anyone else (SimCord, like Discord,
     # sends it only to its opener); the service checks the owner too.
     shown = await table.alice.slash(table.channel, "sheet edit")
-    form = await sheet_edit.form(
+    form = await sheets.form(
         table.bot.db, Actor(table.alice.id, table.channel.id, table.guild.id), "attributes"
     )
     bob = Actor(table.bob.id, table.channel.id, table.guild.id)
     with pytest.raises(PermissionDenied, match="Only Hermione's owner"):
-        await sheet_edit.submit(table.bot.db, bob, form.character_id, "attributes", {})
+        await sheets.submit(table.bot.db, bob, form.character_id, "attributes", {})
     assert shown.modal is not None
 
 
@@ -263,9 +263,9 @@ async def test_rename_is_for_owners_and_a_gm_copies_an_npc(table: Table) -> None
 def test_a_full_skill_list_spreads_over_fields() -> None:
     skills = {f"Skill number {i:03}": Skill(10, "Wits", ("Specialty one",)) for i in range(128)}
     sheet = CharacterSheet(1, 1, 1, "X", "rps", {"Wits": 1}, skills)
-    form = sheet_form.build_form(sheet, "skills")
-    assert 2 <= len(form.fields) <= sheet_form.FIELDS
-    assert all(len(f.value) <= sheet_form.FIELD_TEXT for f in form.fields)
+    form = sheets.build_form(sheet, "skills")
+    assert 2 <= len(form.fields) <= sheets.FIELDS
+    assert all(len(f.value) <= sheets.FIELD_TEXT for f in form.fields)
     values = {f.key: f.value for f in form.fields}
-    read = sheet_form.read_form(form, values, sheet.attributes)
+    read = sheets.read_form(form, values, sheet.attributes)
     assert read.skills is not None and len(read.skills) == 128

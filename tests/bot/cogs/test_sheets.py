@@ -9,7 +9,7 @@ from simcord.backend.errors import OptionError
 
 from bot.app import create_bot
 from bot.cogs import _confirm
-from bot.services.sheet_model import MAX_ATTRIBUTES, MAX_RESOURCES, MAX_SKILLS
+from bot.services.sheets import MAX_ATTRIBUTES, MAX_RESOURCES, MAX_SKILLS
 from bot.text import number
 from engine.dice import ScriptedDice
 from tests.conftest import Table, embed_of, text_of

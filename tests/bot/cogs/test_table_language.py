@@ -1,4 +1,4 @@
-"""The table's messages keep one language at a mixed table (``bot.public_language``).
+"""The table's messages keep one language at a mixed table (``bot.gateway._public_language``).
 
 The initiative tracker, a "Roll my part" request and a ``/h90 attack`` exchange are redrawn
 by other players' presses: they are drawn in the channel's language (``/settings

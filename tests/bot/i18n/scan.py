@@ -26,17 +26,17 @@ SCANNED = (
     "bot/render",
     "bot/services",
     "engine",
-    "bot/tree.py",
+    "bot/gateway/_tree.py",
     "bot/errors.py",
-    "bot/deadline.py",
-    "bot/ratelimit.py",
+    "bot/gateway/_deadline.py",
+    "bot/gateway/_ratelimit.py",
     "bot/text.py",
-    "bot/interaction_language.py",
-    "bot/commandline.py",
-    "bot/console.py",
-    "bot/console_forms.py",
-    "bot/console_locale.py",
-    "bot/console_text.py",
+    "bot/gateway/_language.py",
+    "bot/gateway/_commandline.py",
+    "bot/console/_console.py",
+    "bot/console/_forms.py",
+    "bot/console/_locale.py",
+    "bot/console/_text.py",
 )
 #: Engine modules are scanned for the messages of errors they raise only.
 ENGINE = "engine"
@@ -81,7 +81,7 @@ _COMMAND_LINE = re.compile(r"^/[a-z][\w-]*( [\w-]+)*( [\w-]+:.*)?$")
 
 #: Reviewed exceptions: path → literal texts (exactly as scanned) that stay as they are.
 ALLOWED: dict[str, set[str]] = {
-    "bot/console.py": {"Narrator console"},  # the simulated server's name, never shown
+    "bot/console/_console.py": {"Narrator console"},  # the simulated server's name, never shown
     # CODA, Infinity, quidditch (20c): the roll log's stored lines (``/history``, English as
     # written), engine keys and the system's stored name; never shown through ``_``.
     "bot/cogs/coda/_actions.py": {
@@ -89,35 +89,35 @@ ALLOWED: dict[str, set[str]] = {
         "Stand from prone",
         "the initiative cog is not loaded",  # a bug's RuntimeError, never a user's message
     },
-    "bot/render/coda.py": {"opposed test", "combined test", "extended test"},  # footer keys
+    "bot/render/coda/_rolls.py": {"opposed test", "combined test", "extended test"},  # footer keys
     "bot/render/infinity.py": {"Infinity CodeOne"},  # the system's stored name
-    "bot/services/coda_roller.py": {"{} {} vs TN {}{}"},
-    "bot/services/coda_single.py": {"skill test", "attribute test", "reaction test"},
-    "bot/services/coda_combined_roll.py": {
+    "bot/services/coda/_roller.py": {"{} {} vs TN {}{}"},
+    "bot/services/coda/_single.py": {"skill test", "attribute test", "reaction test"},
+    "bot/services/coda/_combined_roll.py": {
         "combined helper {}",
         "combined leader {} (helpers {})",
     },
-    "bot/services/coda_extended.py": {"extended '{}' stage {}"},
-    "bot/services/coda_actions.py": {"{} beyond the allowance"},
-    "bot/services/coda_attack.py": {
+    "bot/services/coda/_extended.py": {"extended '{}' stage {}"},
+    "bot/services/coda/_actions.py": {"{} beyond the allowance"},
+    "bot/services/coda/_attack.py": {
         "attack on {}",
         "attack {} on {}",
         "damage {}d6{} to {}",
     },
-    "bot/services/coda_combined.py": {
+    "bot/services/coda/_combined.py": {
         "combined leader {}, helpers ",
         "waiting for {}",
         "combined helper {} (waiting for the other helpers)",
         "combined helper {}",
         "combined leader {} (helpers {})",
     },
-    "bot/services/coda_opposed.py": {
+    "bot/services/coda/_opposed.py": {
         "opposed {} ({}) vs {} ({})",
         "opposed {} ({}) vs {} (its player rolls)",
         "{} · waiting for side B",
     },
-    "bot/services/coda_turn.py": {"extra action, {}"},  # a stored part label; shown translated
-    "bot/services/infinity.py": {
+    "bot/services/coda/_turn.py": {"extra action, {}"},  # a stored part label; shown translated
+    "bot/services/infinity/_rolls.py": {
         "roll {} MOD {} B{}: SV {}",
         "ftf {} MOD {} B{} (SV {}) split: ",
         "save damage {} armor {}{} MOD {} hits {}",
@@ -127,12 +127,12 @@ ALLOWED: dict[str, set[str]] = {
         "nobody wins ({})",
         "{} wins, {} hit(s) ({})",
     },
-    "bot/services/infinity_ftf.py": {
+    "bot/services/infinity/_ftf.py": {
         "ftf {} MOD {} B{} (SV {}) vs {} MOD {} B{} (SV {})",
         "ftf {} MOD {} B{} (SV {}) vs {} (its player rolls)",
         "waiting for the reactive side",
     },
-    "bot/services/quidditch.py": {" · snitch caught"},
+    "bot/services/quidditch/_match.py": {" · snitch caught"},
     "engine/systems/coda/_tables.py": {"duplicate condition name {}"},  # import-time guard
     # Reviewed: roll-log text (/history keeps stored English: docs/decisions/languages.md), engine
     # words stored in English and translated where shown (render.drama.part_label,
@@ -158,26 +158,26 @@ ALLOWED: dict[str, set[str]] = {
         "keep lower",
         "rolling 6s!",
     },
-    "bot/services/drama.py": {
+    "bot/services/drama/_rolls.py": {
         "Tom:3, @bob",
         "{}Bd {}Rd {}Dd",
     },
-    "bot/services/drama_helpers.py": {
+    "bot/services/drama/_helpers.py": {
         "net {} · waiting for the other helpers",
         "net {} · waiting for {}",
         "{}: helping test {}",
     },
-    "bot/services/drama_opposed.py": {
+    "bot/services/drama/_opposed.py": {
         "net {} · waiting for the other side",
         "opposed {} {} vs <@{}> (they roll their side)",
         "opposed {} {} vs {} {}",
         "{} wins by {}",
     },
-    "bot/services/hogwarts1990.py": {
+    "bot/services/hogwarts1990/_rolls.py": {
         "{} vs {} (its player rolls)",
         "{} · waiting for the other side",
     },
-    "bot/services/hogwarts1990_attack.py": {
+    "bot/services/hogwarts1990/_attack.py": {
         "attack on {}",
         "{} dodges {}'s attack on {}: difficulty {} + ",
     },
@@ -185,12 +185,12 @@ ALLOWED: dict[str, set[str]] = {
         "initiative {} (round {}): {}",
         "set by the GM",
     },
-    "bot/services/rps.py": {
+    "bot/services/rps/_rolls.py": {
         ", automatic success (GM)",
         ", roll forgone",
         "sustained check {}",
     },
-    "bot/services/rps_resisted.py": {
+    "bot/services/rps/_resisted.py": {
         " · waiting for {}",
         "SL {} · waiting for the other parts",
         "tie between {}",
@@ -215,7 +215,7 @@ ALLOWED: dict[str, set[str]] = {
     "bot/render/help.py": {"#gm-notes"},  # a channel name in an example
     "bot/render/help_examples.py": {"the gate", "a long march"},  # sample values typed as-is
     "bot/services/dice_stats.py": {"sides 2–{} and count 1–{}"},  # a ValueError: a bug
-    "bot/services/sheet_model.py": {"set attribute:{} value"},  # a command line (English)
+    "bot/services/sheets/_model.py": {"set attribute:{} value"},  # a command line (English)
     "engine/dice.py": {  # misused dice sources: bugs in tests, never a player's message
         "ScriptedDice exhausted: draw #{} (a d{}) was asked for, but only {} faces were "
         "scripted: {}",

@@ -13,8 +13,8 @@ import discord
 import pytest
 
 from bot.cogs import KindView
+from bot.gateway import install_language_hook as install
 from bot.i18n import current_language
-from bot.interaction_language import install
 from bot.services.languages import LanguageChoices
 from tests.conftest import Table, text_of
 

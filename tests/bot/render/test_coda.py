@@ -4,9 +4,7 @@ from __future__ import annotations
 
 from bot.render import coda as render
 from bot.render.limits import TOTAL
-from bot.services.coda_combined_roll import CombinedOutcome
-from bot.services.coda_extended import TaskView
-from bot.services.coda_roller import Roller
+from bot.services.coda import CombinedOutcome, Roller, TaskView
 from bot.services.secrecy import PUBLIC
 from engine.dice import SeededDice
 from engine.systems import coda

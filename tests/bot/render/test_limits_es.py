@@ -10,10 +10,9 @@ from bot.render import drama as render_drama
 from bot.render import initiative as render_initiative
 from bot.render import rps as render_rps
 from bot.render.limits import DESCRIPTION, FIELDS, TOTAL
-from bot.services.drama import RollOutcome
-from bot.services.drama_opposed import OpposedOutcome
+from bot.services.drama import OpposedOutcome, RollOutcome
 from bot.services.initiative import EncounterView
-from bot.services.rps_resisted import ResistedOutcome
+from bot.services.rps import ResistedOutcome
 from bot.services.secrecy import PUBLIC
 from engine import initiative as ini
 from engine import penalty

@@ -8,10 +8,8 @@ from bot.render import drama as render_drama
 from bot.render import penalty as render_penalty
 from bot.render import rps as render_rps
 from bot.render.limits import FIELDS, TOTAL
-from bot.services.drama import PriceOutcome, RollOutcome
-from bot.services.drama_opposed import OpposedOutcome
-from bot.services.rps import Base
-from bot.services.rps_resisted import ResistedOutcome
+from bot.services.drama import OpposedOutcome, PriceOutcome, RollOutcome
+from bot.services.rps import Base, ResistedOutcome
 from bot.services.secrecy import PUBLIC
 from engine import penalty
 from engine.dice import ScriptedDice, SeededDice

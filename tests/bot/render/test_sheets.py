@@ -5,7 +5,7 @@ from __future__ import annotations
 from bot.i18n import use_language
 from bot.render.limits import FIELD_VALUE, FIELDS, TOTAL
 from bot.render.sheets import sheet_pages
-from bot.services.sheet_model import (
+from bot.services.sheets import (
     MAX_ATTRIBUTES,
     MAX_RESOURCES,
     MAX_SKILLS,

@@ -6,8 +6,8 @@ import pytest
 
 from bot.actor import Actor
 from bot.errors import PermissionDenied, UserError
-from bot.services import characters, sheets
-from bot.services.sheet_model import Resource, Skill, resolve
+from bot.services import sheets
+from bot.services.sheets import Resource, Skill, resolve
 from bot.storage import Database
 from bot.storage.repositories import rolls as roll_log
 
@@ -28,13 +28,13 @@ async def make(db: Database, actor: Actor, name: str, system: str = "coda") -> N
 async def test_no_character_says_how_to_create_one(db: Database) -> None:
     async with db.unit_of_work() as session:
         with pytest.raises(UserError, match="You have no character here: create one with"):
-            await characters.active_character(session, ALICE)
+            await sheets.active_character(session, ALICE)
 
 
 async def test_a_single_character_is_active_everywhere(db: Database) -> None:
     await make(db, ALICE, "Hermione")
     async with db.unit_of_work() as session:
-        sheet = await characters.active_character(session, elsewhere(ALICE, 555))
+        sheet = await sheets.active_character(session, elsewhere(ALICE, 555))
     assert sheet.name == "Hermione"
     assert sheet.owner_id == ALICE.user_id
 
@@ -43,21 +43,21 @@ async def test_with_several_characters_the_channel_choice_decides(db: Database) 
     await make(db, ALICE, "Hermione")
     await make(db, ALICE, "Luna")  # created in TABLE: active there
     async with db.unit_of_work() as session:
-        assert (await characters.active_character(session, ALICE)).name == "Luna"
+        assert (await sheets.active_character(session, ALICE)).name == "Luna"
         with pytest.raises(UserError, match=r"choose one for this channel with `/sheet use"):
-            await characters.active_character(session, elsewhere(ALICE))
+            await sheets.active_character(session, elsewhere(ALICE))
     await sheets.use(db, elsewhere(ALICE), "hermione")
     async with db.unit_of_work() as session:
-        assert (await characters.active_character(session, elsewhere(ALICE))).name == "Hermione"
-        assert (await characters.active_character(session, ALICE)).name == "Luna"
+        assert (await sheets.active_character(session, elsewhere(ALICE))).name == "Hermione"
+        assert (await sheets.active_character(session, ALICE)).name == "Luna"
 
 
 async def test_system_mismatch_names_both_systems(db: Database) -> None:
     await make(db, ALICE, "Hermione", "coda")
     async with db.unit_of_work() as session:
         with pytest.raises(UserError) as error:
-            await characters.active_character(session, ALICE, system="infinity")
-        assert await characters.active_character(session, ALICE, system="coda")
+            await sheets.active_character(session, ALICE, system="infinity")
+        assert await sheets.active_character(session, ALICE, system="coda")
     assert str(error.value) == (
         "Hermione is a CODA (Harry Potter RPG) character; this command needs Infinity CodeOne."
     )
@@ -67,13 +67,11 @@ async def test_by_name_is_case_insensitive_and_private_to_the_owner(db: Database
     await make(db, ALICE, "Hermione")
     await make(db, BOB, "Ron")
     async with db.unit_of_work() as session:
-        assert (
-            await characters.character_by_name(session, ALICE, "  HERMIONE ")
-        ).name == "Hermione"
+        assert (await sheets.character_by_name(session, ALICE, "  HERMIONE ")).name == "Hermione"
         with pytest.raises(UserError, match=r"no character called `Ron`.*Yours: Hermione\.$"):
-            await characters.character_by_name(session, ALICE, "Ron")
+            await sheets.character_by_name(session, ALICE, "Ron")
         with pytest.raises(PermissionDenied, match="Only the channel's GM"):
-            await characters.character_by_name(session, ALICE, "Ron", owner_id=BOB.user_id)
+            await sheets.character_by_name(session, ALICE, "Ron", owner_id=BOB.user_id)
 
 
 async def test_a_gm_reads_characters_used_in_the_channel_only(db: Database) -> None:
@@ -83,18 +81,16 @@ async def test_a_gm_reads_characters_used_in_the_channel_only(db: Database) -> N
     carol = Actor(user_id=300, channel_id=OTHER, guild_id=GUILD)
     await make(db, carol, "Ginny")  # created elsewhere, never used in TABLE
     async with db.unit_of_work() as session:
-        assert (
-            await characters.character_by_name(session, GM, "hermione")
-        ).owner_id == ALICE.user_id
-        assert (await characters.character_by_name(session, GM, "Percy")).name == "Percy"
+        assert (await sheets.character_by_name(session, GM, "hermione")).owner_id == ALICE.user_id
+        assert (await sheets.character_by_name(session, GM, "Percy")).name == "Percy"
         with pytest.raises(UserError, match=r"In this channel: Hermione, Percy\."):
-            await characters.character_by_name(session, GM, "Neville")
+            await sheets.character_by_name(session, GM, "Neville")
         # A character of the guild not used here: the GM is told why, and what to do.
         with pytest.raises(UserError, match=r"^Ginny is not used in this channel yet: its pl"):
-            await characters.character_by_name(session, GM, "ginny")
+            await sheets.character_by_name(session, GM, "ginny")
         with pytest.raises(UserError, match=r"Percy is a CODA .* needs Infinity CodeOne"):
-            await characters.character_by_name(session, GM, "Percy", system="infinity")
-        names = await characters.character_names(session, GM, "")
+            await sheets.character_by_name(session, GM, "Percy", system="infinity")
+        names = await sheets.character_names(session, GM, "")
     assert names == ["Hermione", "Percy"]
 
 
@@ -104,12 +100,12 @@ async def test_a_single_character_of_a_player_who_rolled_here_counts_as_used(
     carol = Actor(user_id=300, channel_id=OTHER, guild_id=GUILD)
     await make(db, carol, "Ginny")
     async with db.unit_of_work() as session:
-        assert await characters.character_names(session, GM, "g") == []
+        assert await sheets.character_names(session, GM, "g") == []
         roll_log.add(
             session, elsewhere(carol, TABLE), system="dice", input="1d6", faces=[3], outcome="3"
         )
     async with db.unit_of_work() as session:
-        assert await characters.character_names(session, GM, "g") == ["Ginny"]
+        assert await sheets.character_names(session, GM, "g") == ["Ginny"]
 
 
 async def test_autocomplete_names_prefer_prefix_matches(db: Database) -> None:
@@ -120,19 +116,19 @@ async def test_autocomplete_names_prefer_prefix_matches(db: Database) -> None:
     await sheets.set_skill(db, ALICE, "Stealth", 2)
     await sheets.set_skill(db, ALICE, "Investigation", 4)
     async with db.unit_of_work(read_only=True) as session:
-        assert await characters.attribute_names(session, ALICE, "") == [
+        assert await sheets.attribute_names(session, ALICE, "") == [
             "Strength",
             "Wits",
             "Bearing",
         ]
-        assert await characters.attribute_names(session, ALICE, "s") == ["Strength", "Wits"]
-        assert await characters.skill_names(session, ALICE, "st") == ["Stealth", "Investigation"]
-        assert await characters.skill_names(session, ALICE, "", "hermione") == [
+        assert await sheets.attribute_names(session, ALICE, "s") == ["Strength", "Wits"]
+        assert await sheets.skill_names(session, ALICE, "st") == ["Stealth", "Investigation"]
+        assert await sheets.skill_names(session, ALICE, "", "hermione") == [
             "Stealth",
             "Investigation",
         ]
-        assert await characters.skill_names(session, BOB, "") == []  # no sheet: no error
-        assert await characters.character_names(session, ALICE, "her") == ["Hermione"]
+        assert await sheets.skill_names(session, BOB, "") == []  # no sheet: no error
+        assert await sheets.character_names(session, ALICE, "her") == ["Hermione"]
 
 
 async def test_sheet_lookups_ignore_case_and_explain_what_is_missing(db: Database) -> None:
@@ -143,7 +139,7 @@ async def test_sheet_lookups_ignore_case_and_explain_what_is_missing(db: Databas
     )
     await sheets.set_resource(db, ALICE, "Health", current=8, maximum=10)
     async with db.unit_of_work() as session:
-        sheet = await characters.active_character(session, ALICE)
+        sheet = await sheets.active_character(session, ALICE)
     assert sheet.attribute("WITS") == 3
     assert sheet.skill("stealth") == Skill(2, "Wits", ("Hiding", "Sneaking"))
     assert sheet.skill("Flying") is None
@@ -167,7 +163,7 @@ async def test_resolver_turns_references_into_numbers(db: Database) -> None:
     await sheets.set_skill(db, ALICE, "Flying", 1)
     await sheets.set_resource(db, ALICE, "Health", current=8, maximum=10)
     async with db.unit_of_work() as session:
-        sheet = await characters.active_character(session, ALICE)
+        sheet = await sheets.active_character(session, ALICE)
     skill = resolve(sheet, "skill stealth")
     assert (skill.kind, skill.name, skill.value) == ("skill", "Stealth", 2)
     assert (skill.attribute, skill.attribute_value, skill.specialties) == ("Wits", 3, ("Hiding",))
@@ -194,7 +190,7 @@ async def test_resolver_reports_a_missing_parent_attribute(db: Database) -> None
     await sheets.set_skill(db, ALICE, "Stealth", 2, attribute="Wits")
     await sheets.set_attribute(db, ALICE, "Wits", None)  # removed afterwards
     async with db.unit_of_work() as session:
-        sheet = await characters.active_character(session, ALICE)
+        sheet = await sheets.active_character(session, ALICE)
     with pytest.raises(UserError, match="uses the attribute Wits, which the sheet does not have"):
         resolve(sheet, "skill Stealth")
 
@@ -202,51 +198,49 @@ async def test_resolver_reports_a_missing_parent_attribute(db: Database) -> None
 async def test_owner_sets_adds_and_changes_resources(db: Database) -> None:
     await make(db, ALICE, "Hermione")
     async with db.unit_of_work() as session:
-        added = await characters.adjust_resource(
-            session, ALICE, None, "Health", current=10, maximum=12
-        )
-        healed = await characters.adjust_resource(session, ALICE, None, "health", delta=5)
-        hurt = await characters.adjust_resource(session, ALICE, "Hermione", "HEALTH", delta=-20)
-        capped = await characters.adjust_resource(session, ALICE, None, "Health", maximum=5)
+        added = await sheets.adjust_resource(session, ALICE, None, "Health", current=10, maximum=12)
+        healed = await sheets.adjust_resource(session, ALICE, None, "health", delta=5)
+        hurt = await sheets.adjust_resource(session, ALICE, "Hermione", "HEALTH", delta=-20)
+        capped = await sheets.adjust_resource(session, ALICE, None, "Health", maximum=5)
     assert added.before is None and added.after == Resource(10, 12)
     assert healed.after == Resource(12, 12) and healed.clamped
     assert hurt.after == Resource(-8, 12) and not hurt.clamped
     assert capped.after == Resource(-8, 5)
     async with db.unit_of_work() as session:
         with pytest.raises(UserError, match="cannot be above its max"):
-            await characters.adjust_resource(session, ALICE, None, "Health", current=6)
+            await sheets.adjust_resource(session, ALICE, None, "Health", current=6)
         with pytest.raises(UserError, match="between -100 and 1000"):
-            await characters.adjust_resource(session, ALICE, None, "Health", current=-101)
+            await sheets.adjust_resource(session, ALICE, None, "Health", current=-101)
         with pytest.raises(UserError, match="give its current value"):
-            await characters.adjust_resource(session, ALICE, None, "Courage", delta=1)
+            await sheets.adjust_resource(session, ALICE, None, "Courage", delta=1)
         with pytest.raises(UserError, match="not both"):
-            await characters.adjust_resource(session, ALICE, None, "Health", current=1, delta=1)
+            await sheets.adjust_resource(session, ALICE, None, "Health", current=1, delta=1)
 
 
 async def test_a_gm_changes_existing_resources_of_channel_characters_only(db: Database) -> None:
     await make(db, ALICE, "Hermione")
     await sheets.set_resource(db, ALICE, "Health", current=10, maximum=10)
     async with db.unit_of_work() as session:
-        change = await characters.adjust_resource(session, GM, "Hermione", "Health", delta=-4)
+        change = await sheets.adjust_resource(session, GM, "Hermione", "Health", delta=-4)
         assert (change.character, change.owner_id, change.after) == (
             "Hermione",
             100,
             Resource(6, 10),
         )
         with pytest.raises(PermissionDenied, match="only its owner can add one"):
-            await characters.adjust_resource(session, GM, "Hermione", "Courage", current=3)
+            await sheets.adjust_resource(session, GM, "Hermione", "Courage", current=3)
     async with db.unit_of_work() as session:
         with pytest.raises(UserError, match="There is no character called `Hermione`"):
-            await characters.adjust_resource(session, BOB, "Hermione", "Health", delta=-1)
+            await sheets.adjust_resource(session, BOB, "Hermione", "Health", delta=-1)
         with pytest.raises(UserError, match="Hermione is not used in this channel yet"):
-            await characters.adjust_resource(session, elsewhere(GM), "Hermione", "Health", delta=-1)
+            await sheets.adjust_resource(session, elsewhere(GM), "Hermione", "Health", delta=-1)
 
 
 async def test_names_ignore_case_and_runs_of_whitespace(db: Database) -> None:
     await make(db, ALICE, "Tom  Riddle")
     await sheets.set_attribute(db, ALICE, "Dark  Arts", 5)
     async with db.unit_of_work() as session:
-        sheet = await characters.character_by_name(session, ALICE, "tom riddle")
+        sheet = await sheets.character_by_name(session, ALICE, "tom riddle")
     assert sheet.name == "Tom Riddle"  # stored with single spaces
     assert sheet.attribute("dark   ARTS") == 5
     with pytest.raises(UserError, match="already have a character called TOM RIDDLE"):
@@ -267,8 +261,8 @@ async def test_channel_characters_query_runs_on_every_database(any_database_url:
                 session, elsewhere(carol, TABLE), system="dice", input="1d6", faces=[3], outcome="3"
             )
         async with db.unit_of_work(read_only=True) as session:
-            names = await characters.character_names(session, GM, "")
-            ginny = await characters.character_by_name(session, GM, "GINNY")
+            names = await sheets.character_names(session, GM, "")
+            ginny = await sheets.character_by_name(session, GM, "GINNY")
     finally:
         await db.dispose()
     assert names == ["Ginny", "Ron"]

@@ -12,7 +12,8 @@ import asyncio
 from bot.actor import Actor
 from bot.i18n import use_language
 from bot.render.initiative import tracker_embed
-from bot.services import coda_turn, initiative, sheets
+from bot.services import coda as coda_turn
+from bot.services import initiative, sheets
 from bot.services.initiative import InitOutcome
 from bot.storage import Database
 from engine.dice import ScriptedDice
@@ -36,7 +37,9 @@ async def same_as_latest(db: Database, outcome: InitOutcome) -> None:
 async def test_every_change_carries_the_tracker_latest_reads(any_db: Database) -> None:
     await sheets.create(any_db, ALICE, "Hermione", "coda")
     await sheets.set_resource(any_db, ALICE, "Health", current=8, maximum=10)
-    with use_language("es"):  # the starter's language is the tracker's (bot.public_language)
+    with use_language(
+        "es"
+    ):  # the starter's language is the tracker's (bot.gateway._public_language)
         started = await initiative.start(any_db, GM, system="coda")
     await same_as_latest(any_db, started)
     assert started.tracker.language == "es" and started.tracker.revision == 0

@@ -9,7 +9,7 @@ import pytest
 
 from bot.actor import Actor
 from bot.errors import PermissionDenied, UserError
-from bot.services import quidditch, quidditch_undo
+from bot.services import quidditch
 from bot.services.permissions import is_gm
 from bot.storage import Database
 from bot.storage.repositories import quidditch as matches
@@ -189,9 +189,9 @@ async def test_undoing_a_won_match_on_both_databases(any_database_url: str) -> N
         won = await home_wins_at_turn_ten(database, STARTER)
         assert won.house_total == 150
         with pytest.raises(PermissionDenied):
-            await quidditch_undo.undo(database, ALICE)
+            await quidditch.undo(database, ALICE)
         # The starter is no GM of the channel once the match is over, but undoes it.
-        undone = await quidditch_undo.undo(database, STARTER)
+        undone = await quidditch.undo(database, STARTER)
         assert undone.reopened == ("Gryffindor", 150) and undone.undone == 10
         assert undone.view.state.turn == 9 and not undone.view.state.finished
         assert await quidditch.houses(database, STARTER) == []

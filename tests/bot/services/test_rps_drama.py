@@ -11,10 +11,10 @@ from sqlalchemy import func, select
 
 from bot.actor import Actor
 from bot.errors import PermissionDenied, UserError
-from bot.services import drama, drama_opposed, penalty, rps, sheets
+from bot.services import drama, penalty, rps, sheets
 from bot.services.drama import OfferClosed, PoolRequest
 from bot.services.rps import BaseRequest, PartySpec, parse_parties
-from bot.services.sheet_model import CharacterSheet, Skill
+from bot.services.sheets import CharacterSheet, Skill
 from bot.storage import Database
 from bot.storage.models import PenaltyLogEntry, RollLog
 from engine.dice import ScriptedDice
@@ -90,12 +90,12 @@ async def test_a_mention_no_user_can_have_is_refused_before_any_query(
     with pytest.raises(UserError, match="mentions nobody"):
         parse_parties(f"{mention}:3, Bob:3")
     with pytest.raises(UserError, match="mentions nobody"):
-        await drama_opposed.opposed(
+        await drama.opposed(
             db,
             ScriptedDice([]),
             ALICE,
             PoolRequest(base=2),
-            drama_opposed.their_request(2),
+            drama.their_request(2),
             their_name=mention,
             now=datetime.now(UTC),
         )

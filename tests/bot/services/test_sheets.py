@@ -14,16 +14,17 @@ from hypothesis import strategies as st
 
 from bot.actor import Actor
 from bot.errors import UserError
-from bot.services import characters, sheets
-from bot.services.sheet_file import SheetFileError, parse_sheet
-from bot.services.sheet_model import (
+from bot.services import sheets
+from bot.services.sheets import (
     MAX_ATTRIBUTES,
     MAX_RESOURCES,
     MAX_SKILLS,
     MAX_VALUE,
     MIN_VALUE,
     Resource,
+    SheetFileError,
     name_key,
+    parse_sheet,
 )
 from bot.storage import Database
 from engine.systems import SYSTEMS
@@ -181,7 +182,7 @@ async def test_fifty_simultaneous_resource_changes_lose_no_update(any_database_u
         ]
         results = await asyncio.gather(*changes)
         async with db.unit_of_work(read_only=True) as session:
-            sheet = await characters.active_character(session, ALICE)
+            sheet = await sheets.active_character(session, ALICE)
     finally:
         await db.dispose()
     assert sheet.resource("Health") == Resource(25 * 3 - 25, None)

@@ -1,0 +1,32 @@
+"""TODO package docstring."""
+
+from bot.gateway._admission import VERY_BUSY as VERY_BUSY
+from bot.gateway._admission import Admission as Admission
+from bot.gateway._admission import install_admission as install_admission
+from bot.gateway._commandline import CommandLine as CommandLine
+from bot.gateway._commandline import CommandLineError as CommandLineError
+from bot.gateway._commandline import Kind as Kind
+from bot.gateway._commandline import Placeholder as Placeholder
+from bot.gateway._commandline import check_limits as check_limits
+from bot.gateway._commandline import convert as convert
+from bot.gateway._commandline import fill as fill
+from bot.gateway._commandline import find_leaf as find_leaf
+from bot.gateway._commandline import parse_values as parse_values
+from bot.gateway._commandline import placeholders as placeholders
+from bot.gateway._commandline import read_words as read_words
+from bot.gateway._commandline import split_line as split_line
+from bot.gateway._commandline import split_words as split_words
+from bot.gateway._deadline import ANSWERED_PRIVATELY as ANSWERED_PRIVATELY
+from bot.gateway._deadline import DeadlineResponse as DeadlineResponse
+from bot.gateway._language import install_language_hook as install_language_hook
+from bot.gateway._lazy_callback import install_lazy_callbacks as install_lazy_callbacks
+from bot.gateway._public_language import public_language as public_language
+from bot.gateway._ratelimit import Rate as Rate
+from bot.gateway._ratelimit import RateLimiter as RateLimiter
+from bot.gateway._ratelimit import within_limits as within_limits
+from bot.gateway._tree import GENERIC_FAILURE as GENERIC_FAILURE
+from bot.gateway._tree import SAVED_BUT_FAILED as SAVED_BUT_FAILED
+from bot.gateway._tree import NarratorTree as NarratorTree
+from bot.gateway._tree import failure_message as failure_message
+from bot.gateway._tree import send_ephemeral as send_ephemeral
+from bot.gateway._tree import user_message as user_message

@@ -1,0 +1,174 @@
+"""Past capacity, a short "very busy" instead of silence: admission control at the gateway.
+
+Discord gives an interaction 3 seconds for its first response. A bot offered more commands
+than it can serve falls behind: events wait in the gateway socket and on the event loop,
+every command takes longer, and past 3 s the users see "The application did not respond"
+whatever the bot does next. :class:`Admission` looks at each INTERACTION_CREATE before
+discord.py builds anything from it and, when the bot is behind, answers it at once with a
+short ephemeral "very busy, try again in a few seconds" (one HTTP call, no database, no
+command), so that the queue drains and the commands it does run answer in time.
+
+"Behind" is either of:
+
+- the interaction's age when the bot reads it, over :data:`BUSY_AGE` (``BUSY_AFTER``). Its id is a
+  snowflake holding Discord's creation time; what counts is the age above the smallest age
+  seen lately, so a skewed clock or a slow network path cancels out
+  (:class:`AgeFloor`);
+- :data:`MAX_IN_FLIGHT` (``MAX_IN_FLIGHT``) commands already running (started, not yet
+  finished): each one shares the loop with the others and with the gateway reader.
+
+Deferrals already given are unaffected: a command that was admitted runs to its end. Only
+``narrator run`` installs it (tests and the console run on SimCord's clock).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord.http import MultipartParameters
+from discord.webhook.async_ import async_context
+
+if TYPE_CHECKING:
+    from bot.hosting.metrics import BotMetrics
+
+log = logging.getLogger(__name__)
+
+#: Seconds an interaction may have waited (above the usual) before it is turned away
+#: (``BUSY_AFTER``).
+BUSY_AGE = 1.0
+#: Commands running at once before new ones are turned away (``MAX_IN_FLIGHT``): a bound on
+#: memory and on the loop's share each gets, well above what a burst the bot can serve in
+#: time reaches (a 600-roll burst at 400/s was served in time with ~300 running).
+MAX_IN_FLIGHT = 512
+#: Seconds over which the smallest age seen is kept (two windows: the floor moves slowly).
+FLOOR_WINDOW = 30.0
+VERY_BUSY = "⏳ Narrator is very busy right now: please try again in a few seconds."
+DISCORD_EPOCH_MS = 1_420_070_400_000
+_EPHEMERAL = 64
+_CHANNEL_MESSAGE = 4
+_AUTOCOMPLETE_RESULT = 8
+_PING, _AUTOCOMPLETE = 1, 4
+
+
+def created_at(snowflake: int) -> float:
+    """A snowflake's creation time, in Unix seconds."""
+    return ((snowflake >> 22) + DISCORD_EPOCH_MS) / 1000
+
+
+class AgeFloor:
+    """The smallest age seen in the last one or two windows: what "no waiting" looks like
+    with this host's clock and network (negative when the clock is behind Discord's)."""
+
+    def __init__(self, window: float = FLOOR_WINDOW) -> None:
+        self.window = window
+        self._previous = float("inf")
+        self._current = float("inf")
+        self._window_ends: float | None = None
+
+    def waited(self, age: float, now: float) -> float:
+        """Record ``age`` (seen at monotonic ``now``); how much longer than usual it is."""
+        if self._window_ends is None:
+            self._window_ends = now + self.window
+        elif now >= self._window_ends:
+            self._previous, self._current = self._current, float("inf")
+            self._window_ends = now + self.window
+        self._current = min(self._current, age)
+        return self.above(age)
+
+    def above(self, age: float) -> float:
+        """``age`` above the floor (0 before any age was seen)."""
+        floor = min(self._previous, self._current)
+        return 0.0 if floor == float("inf") else age - floor
+
+
+class Admission:
+    """Decides, per raw interaction, whether the bot takes it on; counts what it turned away."""
+
+    def __init__(
+        self,
+        *,
+        busy_age: float = BUSY_AGE,
+        max_in_flight: int = MAX_IN_FLIGHT,
+        wall_clock: Callable[[], float] = time.time,
+        monotonic: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.busy_age = busy_age
+        self.max_in_flight = max_in_flight
+        self.in_flight = 0
+        self.turned_away = 0
+        self._floor = AgeFloor()
+        self._wall_clock = wall_clock
+        self._monotonic = monotonic
+
+    def behind(self, interaction_id: int) -> bool:
+        """True when an interaction with this id should be answered "very busy"."""
+        age = self._wall_clock() - created_at(interaction_id)
+        waited = self._floor.waited(age, self._monotonic())
+        return waited > self.busy_age or self.in_flight >= self.max_in_flight
+
+    def waited(self, interaction_id: int) -> float:
+        """How much longer than usual this interaction had waited when seen now (≥ 0)."""
+        age = self._wall_clock() - created_at(interaction_id)
+        return max(0.0, self._floor.above(age))
+
+    def started(self) -> None:
+        self.in_flight += 1
+
+    def finished(self) -> None:
+        self.in_flight -= 1
+
+
+def install_admission(bot: Any, admission: Admission, metrics: BotMetrics | None = None) -> None:
+    """Put ``admission`` in front of the bot's INTERACTION_CREATE handling (every shard)."""
+    state = bot._connection
+    parse = state.parsers["INTERACTION_CREATE"]
+    replies: set[asyncio.Task[None]] = set()
+
+    def parse_interaction_create(data: dict[str, Any]) -> None:
+        kind = data.get("type")
+        if kind == _PING or not admission.behind(int(data["id"])):
+            parse(data)
+            return
+        admission.turned_away += 1
+        if metrics is not None:
+            metrics.turned_away()
+        task = asyncio.get_running_loop().create_task(
+            _answer_busy(bot, data), name="very-busy-reply"
+        )
+        replies.add(task)
+        task.add_done_callback(replies.discard)
+
+    state.parsers["INTERACTION_CREATE"] = parse_interaction_create
+
+
+def busy_payload(kind: int | None) -> dict[str, Any]:
+    """The raw callback: no suggestions for autocomplete, else the short ephemeral line."""
+    if kind == _AUTOCOMPLETE:
+        return {"type": _AUTOCOMPLETE_RESULT, "data": {"choices": []}}
+    return {
+        "type": _CHANNEL_MESSAGE,
+        "data": {"content": VERY_BUSY, "flags": _EPHEMERAL, "allowed_mentions": {"parse": []}},
+    }
+
+
+async def _answer_busy(bot: Any, data: dict[str, Any]) -> None:
+    """One callback, built and sent without discord.py's interaction objects."""
+    http = bot.http
+    try:
+        await async_context.get().create_interaction_response(
+            int(data["id"]),
+            data["token"],
+            session=http._HTTPClient__session,
+            proxy=http.proxy,
+            proxy_auth=http.proxy_auth,
+            params=MultipartParameters(
+                payload=busy_payload(data.get("type")), multipart=None, files=None
+            ),
+        )
+    except (TimeoutError, discord.HTTPException, OSError):
+        log.info("could not answer an interaction 'very busy'", exc_info=True)

@@ -1,0 +1,74 @@
+"""The interaction callback's returned message, parsed only when someone reads it.
+
+discord.py asks for the callback's response (``with_response=1``) and builds an
+:class:`discord.InteractionMessage` from it on every reply, defer and edit: a ``Message``
+with its author, embeds, components and mentions. The bot almost never reads it (it needs
+the message id at most, for a view), and building it was about 9% of a ``/roll``'s CPU
+(docs/decisions/hot-path.md). :class:`LazyCallbackResponse` keeps every attribute eager except
+``resource``, which it builds on first access from the same data, so a caller that reads it
+sees exactly what discord.py would have given.
+
+:func:`install_lazy_callbacks` points ``discord.interactions``'s name at it, since discord.py
+builds the response inside ``InteractionResponse.send_message`` / ``defer`` / ``edit_message`` /
+``send_modal`` by that module-level name. It is a subclass, so ``isinstance`` checks hold.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+import discord.interactions as _interactions
+from discord import utils
+from discord.enums import InteractionResponseType, try_enum
+
+_UNPARSED = object()
+
+
+class LazyCallbackResponse(_interactions.InteractionCallbackResponse):  # type: ignore[type-arg]
+    """discord.py's callback response with ``resource`` built on first read."""
+
+    __slots__ = ("_resource", "_resource_data")
+
+    def _update(self, data: Any) -> None:
+        # discord.py's own _update, except that the message resource is kept raw.
+        interaction = data["interaction"]
+        self.id = int(interaction["id"])
+        self._thinking = interaction.get("response_message_loading", False)
+        self._ephemeral = interaction.get("response_message_ephemeral", False)
+        self.message_id = utils._get_as_snowflake(interaction, "response_message_id")
+        self.activity_id = interaction.get("activity_instance_id")
+        self._resource_data = data.get("resource")
+        self._resource = _UNPARSED
+        if self._resource_data is not None:
+            self.type = try_enum(InteractionResponseType, self._resource_data["type"])
+
+    @property  # type: ignore[override]
+    def resource(self) -> Any:
+        if self._resource is _UNPARSED:
+            self._resource = self._parse(self._resource_data)
+        return self._resource
+
+    @resource.setter
+    def resource(self, value: Any) -> None:
+        self._resource = value
+
+    def _parse(self, resource: Any) -> Any:
+        if resource is None:
+            return None
+        message = resource.get("message")
+        if message is not None:
+            return discord.InteractionMessage(
+                state=_interactions._InteractionMessageState(self._parent, self._state),  # type: ignore[arg-type]
+                channel=self._parent.channel,  # type: ignore[arg-type]
+                data=message,
+            )
+        activity_instance = resource.get("activity_instance")
+        if activity_instance is not None:
+            return _interactions.InteractionCallbackActivityInstance(activity_instance)
+        return None
+
+
+def install_lazy_callbacks() -> None:
+    """Make discord.py build :class:`LazyCallbackResponse` (idempotent)."""
+    _interactions.InteractionCallbackResponse = LazyCallbackResponse  # type: ignore[misc]

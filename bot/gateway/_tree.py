@@ -1,0 +1,142 @@
+"""The command tree: one place where every command error becomes a short, kind reply."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from bot.errors import UserError
+from bot.gateway import _deadline as deadline
+from bot.gateway._admission import Admission
+from bot.gateway._deadline import answer_in_time
+from bot.gateway._language import apply_language
+from bot.gateway._ratelimit import within_limits
+from bot.hosting.metrics import BotMetrics
+from bot.i18n import N_, _, translate_error
+from bot.render.limits import MESSAGE, clip
+from bot.storage.db import track_writes, tracked_writes
+from engine.errors import InputError
+
+log = logging.getLogger(__name__)
+
+GENERIC_FAILURE = N_(
+    "Something went wrong on our side and it has been logged. Nothing was saved; please try again."
+)
+SAVED_BUT_FAILED = N_(
+    "Your change was saved, but something went wrong after it (it has been logged), so a reply "
+    "may be missing. Please don't repeat the command: check the result instead."
+)
+SAVE_IN_DOUBT = N_(
+    "The database connection failed while saving (it has been logged): your change may or may "
+    "not have been saved. Please check before trying again."
+)
+
+
+def failure_message() -> str:
+    """What to tell the user after a bug, true to what this interaction's transactions did.
+
+    "Nothing was saved" only when no commit happened: a reply that fails after the commit
+    must not make the user repeat a change that is already on disk.
+    """
+    writes = tracked_writes()
+    if writes.in_doubt:
+        return _(SAVE_IN_DOUBT)
+    if writes.committed:
+        return _(SAVED_BUT_FAILED)
+    return _(GENERIC_FAILURE)
+
+
+def user_message(error: BaseException) -> str | None:
+    """The message a user should see for ``error``, or None when it is a bug."""
+    if isinstance(error, app_commands.CommandInvokeError):
+        error = error.original
+    if isinstance(error, UserError | InputError):
+        return translate_error(error)
+    if isinstance(error, app_commands.TransformerError):
+        return _(
+            "`{value}` is not a valid value for this option.", value=clip(str(error.value), 100)
+        )
+    if isinstance(error, app_commands.CommandOnCooldown):
+        return _("Slow down: try again in {seconds} s.", seconds=f"{error.retry_after:.0f}")
+    if isinstance(error, app_commands.CheckFailure):
+        return translate_error(error) if str(error) else _("You can't use this command here.")
+    return None  # a bug, DiceError (a misused dice source) included
+
+
+async def send_ephemeral(interaction: discord.Interaction, message: str) -> None:
+    """Answer ``interaction`` ephemerally, whether or not it was answered already."""
+    message = clip(message, MESSAGE)
+    try:
+        if interaction.response.is_done():
+            await interaction.followup.send(message, ephemeral=True)
+        else:
+            await interaction.response.send_message(message, ephemeral=True)
+    except discord.HTTPException:
+        log.warning("could not send an error reply", exc_info=True)
+
+
+class NarratorTree(app_commands.CommandTree):
+    """Turns every command error into an ephemeral reply; bugs are logged with context."""
+
+    async def _call(self, interaction: discord.Interaction) -> None:
+        # A command still working after ~1.5 s is deferred, so Discord's 3 s never lapses.
+        admission: Admission | None = getattr(interaction.client, "admission", None)
+        if admission is None:
+            async with answer_in_time(interaction):
+                await super()._call(interaction)
+            return
+        # Past capacity (bot.gateway._admission): the 1.5 s count from when Discord created the
+        # interaction, and the commands running at once are counted.
+        admission.started()
+        try:
+            after = max(0.0, deadline.DEFER_AFTER - admission.waited(interaction.id))
+            async with answer_in_time(interaction, after=after):
+                await super()._call(interaction)
+        finally:
+            admission.finished()
+
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        # Runs before options are parsed: text options lose NUL characters here, once, since
+        # PostgreSQL refuses to store them and no player types one on purpose.
+        track_writes()  # the error handler below tells the user whether anything was saved
+        data = interaction.data
+        if data is not None:
+            _strip_nul(data.get("options") or [])
+        BotMetrics.started(interaction)
+        await apply_language(interaction)  # every reply below, refusals included
+        if interaction.type is discord.InteractionType.autocomplete:
+            return True  # suggestions as one types are not commands: never limited
+        return await within_limits(interaction)
+
+    async def on_error(
+        self, interaction: discord.Interaction, error: app_commands.AppCommandError
+    ) -> None:
+        message = user_message(error)
+        original = getattr(error, "original", error)
+        metrics: BotMetrics | None = getattr(interaction.client, "metrics", None)
+        if metrics is not None:
+            metrics.finished(
+                interaction, "refused" if message else "error", None if message else original
+            )
+        if message is None:
+            command = interaction.command.qualified_name if interaction.command else "?"
+            log.error(
+                "command /%s failed (user %s, channel %s, guild %s)",
+                command,
+                interaction.user.id if interaction.user else None,
+                interaction.channel_id,
+                interaction.guild_id,
+                exc_info=original,
+            )
+            message = failure_message()
+        await send_ephemeral(interaction, message)
+
+
+def _strip_nul(options: list[Any]) -> None:
+    for option in options:
+        if isinstance(option.get("value"), str):
+            option["value"] = option["value"].replace("\x00", "")
+        _strip_nul(option.get("options") or [])
