@@ -23,6 +23,7 @@ from contextvars import ContextVar
 from typing import Any
 
 from bot.i18n._catalogs import SOURCE_LANGUAGE, available_languages, catalog
+from bot.i18n._catalogs import catalog_paths as catalog_paths
 
 __all__ = [
     "N_",

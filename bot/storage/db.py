@@ -37,6 +37,7 @@ from sqlalchemy.orm import Session
 
 from bot.errors import StorageBusy
 from bot.storage import json_codec, sqlite_driver
+from bot.storage.migrate import upgrade_to_head
 
 log = logging.getLogger(__name__)
 
@@ -170,8 +171,6 @@ class Database:
 
     def upgrade(self) -> None:
         """Bring the schema to the newest migration (blocking: call it off the event loop)."""
-        from bot.storage.migrate import upgrade_to_head
-
         upgrade_to_head(self.url)
 
     async def upgrade_async(self) -> None:

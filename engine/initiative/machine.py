@@ -26,6 +26,7 @@ from engine.initiative.errors import (
 from engine.initiative.events import Add, Event, Reroll
 from engine.initiative.names import make_room
 from engine.initiative.rolloff import roll_off
+from engine.initiative.rolls import roll_initiative
 from engine.initiative.state import (
     MAX_COMBATANTS,
     MAX_NAME_LENGTH,
@@ -135,7 +136,6 @@ def _check_total(total: object) -> None:
 
 def default_roller(state: Encounter, dice: Dice) -> Roller:
     """The system's own initiative roll + each combatant's modifier (no stress after round 1)."""
-    from engine.initiative.rolls import roll_initiative  # imports this package's errors
 
     def roll(combatant: Combatant) -> tuple[int, str]:
         rolled = roll_initiative(dice, system=state.system, modifier=combatant.modifier)

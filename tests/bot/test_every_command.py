@@ -46,7 +46,7 @@ from sqlalchemy.engine import make_url
 
 from bot.actor import Actor
 from bot.cogs import EXTENSIONS
-from bot.i18n import _catalogs
+from bot.i18n import catalog_paths
 from bot.render import limits
 from bot.services import sheets
 from engine.systems.coda import condition_options
@@ -549,7 +549,7 @@ def _catalog_chunks() -> tuple[frozenset[str], frozenset[str]]:
     """English parts that a Spanish reply must not show, and Spanish parts it should."""
     english: set[str] = set()
     spanish: set[str] = set()
-    for message in read_po(_catalogs.catalog_paths("es")[0].open("rb")):
+    for message in read_po(catalog_paths("es")[0].open("rb")):
         if not message.id or isinstance(message.id, tuple) or message.id == message.string:
             continue
         english.update(_chunks(message.id, 12))
