@@ -18,7 +18,7 @@ from bot.gateway import (
     Rate,
     RateLimiter,
     install_admission,
-    install_language_hook,
+    install_component_hook,
 )
 from bot.hosting.errors import DATABASE_ERRORS, DatabaseUnavailable, database_error_line
 from bot.hosting.metrics import BotMetrics
@@ -68,7 +68,7 @@ class NarratorBot(commands.Bot):
         self.metrics = BotMetrics(self)
         # Every interaction's language (docs/decisions/languages.md): choices cached per process.
         self.languages = LanguageChoices(database)
-        install_language_hook(self, self.languages)
+        install_component_hook(self, self.languages)
         self.add_listener(self.metrics.on_app_command_completion, "on_app_command_completion")
         # Past capacity, "very busy" at once rather than silence after 3 s (bot.gateway._admission).
         self.admission: Admission | None = None

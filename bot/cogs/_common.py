@@ -6,7 +6,7 @@ import functools
 import logging
 import re
 from collections.abc import Awaitable, Callable, Sequence
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import discord
 from discord import app_commands
@@ -19,8 +19,10 @@ from bot.i18n import N_, _
 from bot.render.limits import clip
 from bot.services import gm_roles
 from bot.services.secrecy import Secrecy
-from bot.storage import Database
 from engine.dice import Dice
+
+if TYPE_CHECKING:  # the cogs hand the database to services; they never use storage
+    from bot.storage import Database
 
 log = logging.getLogger(__name__)
 

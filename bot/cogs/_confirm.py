@@ -15,7 +15,6 @@ import discord
 
 from bot.gateway import failure_message, send_ephemeral, user_message, within_limits
 from bot.i18n import N_, _
-from bot.storage.db import track_writes
 
 log = logging.getLogger(__name__)
 
@@ -43,7 +42,6 @@ class KindView(discord.ui.View):
     presses count against the presser's rate limit like commands."""
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
-        track_writes()  # so that answer_error can tell whether the press saved anything
         return await within_limits(interaction)
 
     async def on_error(

@@ -27,7 +27,6 @@ from bot.render.side_requests import (
     parts_text,
 )
 from bot.services.side_requests import Challenge, PartsRequest, RequestClosed, Waiting
-from bot.storage.db import track_writes
 
 #: A system's ``roll_their_side(db, dice, presser, request_id, now=…)`` → its outcome.
 Roll = Callable[..., Awaitable[Any]]
@@ -133,7 +132,6 @@ class RollSideButton(
         return await within_limits(interaction)  # a press counts like a command
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        track_writes()  # answer_error then knows whether the press was saved
         try:
             await self._answer(interaction)
         except Exception as error:  # a button has no command tree to answer its errors

@@ -18,7 +18,7 @@ from bot.gateway._commandline import split_line as split_line
 from bot.gateway._commandline import split_words as split_words
 from bot.gateway._deadline import ANSWERED_PRIVATELY as ANSWERED_PRIVATELY
 from bot.gateway._deadline import DeadlineResponse as DeadlineResponse
-from bot.gateway._language import install_language_hook as install_language_hook
+from bot.gateway._language import install_component_hook as install_component_hook
 from bot.gateway._lazy_callback import install_lazy_callbacks as install_lazy_callbacks
 from bot.gateway._public_language import public_language as public_language
 from bot.gateway._ratelimit import Rate as Rate

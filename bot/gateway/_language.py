@@ -1,4 +1,5 @@
-"""Every interaction is answered in its language: commands, buttons, selects and modals.
+"""Every interaction is answered in its language: commands, buttons, selects and modals; and
+every component and modal press has its commits recorded, like a command's.
 
 The language (:mod:`bot.i18n`'s context variable) is set before any of the bot's code runs
 for an interaction, from the user's choice, the channel's, else the Discord client's locale
@@ -6,7 +7,7 @@ for an interaction, from the user's choice, the channel's, else the Discord clie
 
 * commands and autocomplete: :func:`apply_language`, from the tree's ``interaction_check``
   (inside the deadline guard, before options are parsed);
-* components and modals: :func:`install_language_hook` wraps discord.py's
+* components and modals: :func:`install_component_hook` wraps discord.py's
   INTERACTION_CREATE handler, the one place every view, ``DynamicItem`` and modal is
   dispatched from, so no view can forget it. discord.py starts each callback in a new task,
   which copies the context variables of
@@ -30,6 +31,7 @@ import discord
 from bot.i18n import SOURCE_LANGUAGE, set_language, use_language
 from bot.i18n.choice import choose_language, language_of
 from bot.services.languages import LanguageChoices
+from bot.storage.db import writes_tracked
 
 log = logging.getLogger(__name__)
 
@@ -75,14 +77,16 @@ def _facts(data: dict[str, Any]) -> tuple[object, int | None, int | None]:
     )
 
 
-def install_language_hook(client: discord.Client, choices: LanguageChoices) -> None:
-    """Set the language around every component and modal dispatch of ``client``."""
+def install_component_hook(client: discord.Client, choices: LanguageChoices) -> None:
+    """Around every component and modal dispatch of ``client``: set its language, and record
+    its commits (so that an error's answer can tell whether the press saved anything, with no
+    view having to remember to start the record)."""
     parsers: dict[str, Callable[[Any], None]] = client._connection.parsers
     original = parsers["INTERACTION_CREATE"]
     pending: set[asyncio.Task[None]] = set()
 
     def dispatch(data: dict[str, Any], language: str) -> None:
-        with use_language(language):
+        with use_language(language), writes_tracked():
             original(data)
 
     async def look_up_then_dispatch(data: dict[str, Any]) -> None:

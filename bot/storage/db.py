@@ -17,8 +17,8 @@ from __future__ import annotations
 import asyncio
 import logging
 import sqlite3
-from collections.abc import AsyncIterator, Callable
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Callable, Iterator
+from contextlib import asynccontextmanager, contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
 from pathlib import Path
@@ -254,6 +254,18 @@ def track_writes() -> Writes:
     writes = Writes()
     current_writes.set(writes)
     return writes
+
+
+@contextmanager
+def writes_tracked() -> Iterator[Writes]:
+    """Record the commits of whatever runs inside (and of the tasks it starts, which copy the
+    context): the gateway wraps each component and modal dispatch in it."""
+    writes = Writes()
+    token = current_writes.set(writes)
+    try:
+        yield writes
+    finally:
+        current_writes.reset(token)
 
 
 def tracked_writes() -> Writes:

@@ -21,7 +21,6 @@ from bot.render.coda import coda_test_embed
 from bot.services import coda as service
 from bot.services.coda import PendingTest, TestClosed
 from bot.services.initiative import InitOutcome
-from bot.storage.db import track_writes
 
 #: The tracker's action buttons: custom-id key → (the action of Tables 9-9…9-11, label).
 TRACKER_ACTIONS: dict[str, tuple[str, str, str]] = {
@@ -102,7 +101,6 @@ class ActionButton(
         return await within_limits(interaction)  # a press counts like a command
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        track_writes()
         cog = interaction.client.get_cog("InitiativeCog")  # type: ignore[attr-defined]
         try:
             if cog is None:
@@ -146,7 +144,6 @@ class RollTestButton(
         return await within_limits(interaction)
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        track_writes()
         try:
             outcome = await service.roll_action_test(
                 interaction.client.db,  # type: ignore[attr-defined]

@@ -21,7 +21,6 @@ from bot.services import drama as service
 from bot.services.drama import OfferClosed, PoolRequest
 from bot.services.rps import PARTIES_LENGTH
 from bot.services.side_requests import Challenge, PartsRequest
-from bot.storage.db import track_writes
 from engine.systems import drama
 
 log = logging.getLogger(__name__)
@@ -104,7 +103,6 @@ class PayPriceButton(
         return await within_limits(interaction)  # a press counts like a command
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        track_writes()  # answer_error then knows whether the press was saved
         try:
             await self._pay(interaction)
         except Exception as error:  # a button has no command tree to answer its errors

@@ -21,7 +21,6 @@ from bot.render.hogwarts1990 import exchange_embed
 from bot.render.limits import clip
 from bot.services import hogwarts1990 as service
 from bot.services.hogwarts1990 import AttackRequest, Exchange
-from bot.storage.db import track_writes
 from engine.systems.hogwarts1990 import Answer
 
 LABEL = 80
@@ -68,7 +67,6 @@ class AnswerButton(
         return await within_limits(interaction)  # a press counts like a command
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        track_writes()  # answer_error then knows whether the press was saved
         answered = service.answer(
             interaction.client.db,  # type: ignore[attr-defined]
             interaction.client.dice,  # type: ignore[attr-defined]
