@@ -21,13 +21,13 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable
 from typing import Any
 
 import discord
 
 from bot.i18n import SOURCE_LANGUAGE, set_language, use_language
 from bot.i18n.choice import choose_language, language_of
+from bot.internals import gateway_parsers
 from bot.services.languages import LanguageChoices
 
 log = logging.getLogger(__name__)
@@ -76,7 +76,7 @@ def _facts(data: dict[str, Any]) -> tuple[object, int | None, int | None]:
 
 def install(client: discord.Client, choices: LanguageChoices) -> None:
     """Set the language around every component and modal dispatch of ``client``."""
-    parsers: dict[str, Callable[[Any], None]] = client._connection.parsers
+    parsers = gateway_parsers(client)
     original = parsers["INTERACTION_CREATE"]
     pending: set[asyncio.Task[None]] = set()
 
