@@ -176,7 +176,7 @@ class HotPath:
 
     def __init__(self, database_url: str, channels: int) -> None:
         from bot.app import create_bot
-        from bot.config import Settings
+        from bot.hosting.config import Settings
 
         self.fake = FakeDiscord(channels=channels, players=mix.players(channels))
         self.answerer = Answerer(self.fake)

@@ -11,7 +11,6 @@ from discord.ext import commands
 
 from bot import gateway
 from bot.cogs import EXTENSIONS
-from bot.config import Settings
 from bot.gateway import (
     Admission,
     NarratorTree,
@@ -20,6 +19,7 @@ from bot.gateway import (
     install_admission,
     install_component_hook,
 )
+from bot.hosting.config import Settings
 from bot.hosting.errors import DATABASE_ERRORS, DatabaseUnavailable, database_error_line
 from bot.hosting.metrics import BotMetrics
 from bot.i18n.commands import CatalogTranslator

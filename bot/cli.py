@@ -14,8 +14,8 @@ from typing import TYPE_CHECKING
 
 from pydantic import ValidationError
 
-from bot.config import ConfigError, Settings
 from bot.hosting.commands import HOSTING_COMMANDS, add_commands, run_command
+from bot.hosting.config import ConfigError, Settings
 from bot.hosting.errors import (
     DATABASE_ERRORS,
     SQLALCHEMY_ERRORS,

@@ -20,8 +20,8 @@ import discord
 import pytest
 
 from bot.app import NarratorBot, create_bot
-from bot.config import Settings
 from bot.gateway import user_message
+from bot.hosting.config import Settings
 from bot.storage import Database
 from bot.storage.migrate import upgrade_to_head
 from engine.dice import Dice, SeededDice

@@ -21,14 +21,15 @@ from typing import Any, TextIO
 import discord
 
 from bot.app import NarratorBot, create_bot
-from bot.config import Settings
 from bot.console import _forms as console_forms
 from bot.console._locale import DEFAULT_LOCALE, LocaleError, client_locale, parse_locale
 from bot.console._text import format_text, line_editor
 from bot.gateway import CommandLineError, Kind, convert, find_leaf, read_words, split_words
+from bot.hosting.config import Settings
 from bot.i18n import N_, _, use_language
 from bot.i18n.choice import language_of
 from bot.i18n.names import native_name
+from bot.internals import simcord_message
 from engine.dice import Dice
 
 GUILD_ID = 1_000_000_000_000_001  # fixed, so the database recognises the console's guild
@@ -378,7 +379,7 @@ class Console:
 
     def _saved(self, message: Any, payload: dict[str, Any]) -> dict[str, Any]:
         """With ``--save-files``: write the message's attachments, and say where (``saved``)."""
-        attachments = getattr(message, "_message", message).attachments
+        attachments = simcord_message(message).attachments
         if self.save_files is None or not attachments:
             return payload
         self.save_files.mkdir(parents=True, exist_ok=True)
@@ -441,8 +442,8 @@ def _payload(message: Any) -> dict[str, Any]:
     """An interaction's reply."""
     buttons = _button_labels(message)
     payload = _shown(message, ephemeral=bool(message.flags.ephemeral), buttons=buttons)
-    payload["allowed_mentions"] = _mention_policy(message._message)
-    attachments = getattr(message._message, "attachments", None)
+    payload["allowed_mentions"] = _mention_policy(simcord_message(message))
+    attachments = getattr(simcord_message(message), "attachments", None)
     if attachments:
         payload["attachments"] = [
             a.get("filename") if isinstance(a, dict) else str(a) for a in attachments

@@ -30,8 +30,8 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import discord
-from discord.http import MultipartParameters
-from discord.webhook.async_ import async_context
+
+from bot.internals import gateway_parsers, send_interaction_callback
 
 if TYPE_CHECKING:
     from bot.hosting.metrics import BotMetrics
@@ -125,8 +125,8 @@ class Admission:
 
 def install_admission(bot: Any, admission: Admission, metrics: BotMetrics | None = None) -> None:
     """Put ``admission`` in front of the bot's INTERACTION_CREATE handling (every shard)."""
-    state = bot._connection
-    parse = state.parsers["INTERACTION_CREATE"]
+    parsers = gateway_parsers(bot)
+    parse = parsers["INTERACTION_CREATE"]
     replies: set[asyncio.Task[None]] = set()
 
     def parse_interaction_create(data: dict[str, Any]) -> None:
@@ -143,7 +143,7 @@ def install_admission(bot: Any, admission: Admission, metrics: BotMetrics | None
         replies.add(task)
         task.add_done_callback(replies.discard)
 
-    state.parsers["INTERACTION_CREATE"] = parse_interaction_create
+    parsers["INTERACTION_CREATE"] = parse_interaction_create
 
 
 def busy_payload(kind: int | None) -> dict[str, Any]:
@@ -158,17 +158,9 @@ def busy_payload(kind: int | None) -> dict[str, Any]:
 
 async def _answer_busy(bot: Any, data: dict[str, Any]) -> None:
     """One callback, built and sent without discord.py's interaction objects."""
-    http = bot.http
     try:
-        await async_context.get().create_interaction_response(
-            int(data["id"]),
-            data["token"],
-            session=http._HTTPClient__session,
-            proxy=http.proxy,
-            proxy_auth=http.proxy_auth,
-            params=MultipartParameters(
-                payload=busy_payload(data.get("type")), multipart=None, files=None
-            ),
+        await send_interaction_callback(
+            bot, int(data["id"]), data["token"], busy_payload(data.get("type"))
         )
     except (TimeoutError, discord.HTTPException, OSError):
         log.info("could not answer an interaction 'very busy'", exc_info=True)

@@ -25,6 +25,7 @@ import discord
 from discord.utils import MISSING
 
 from bot.i18n import N_, _
+from bot.internals import set_cached_followup, set_cached_response
 
 log = logging.getLogger(__name__)
 
@@ -38,6 +39,7 @@ class DeadlineResponse(discord.InteractionResponse):  # type: ignore[type-arg]
 
     def __init__(self, parent: discord.Interaction) -> None:
         super().__init__(parent)
+        self.interaction = parent
         self._gate = asyncio.Lock()
         self.auto_deferred = False
         self.deferring = False
@@ -69,7 +71,7 @@ class DeadlineResponse(discord.InteractionResponse):  # type: ignore[type-arg]
         kwargs.pop("delete_after", None)
         if content is not None:
             kwargs["content"] = content
-        return await self._parent.followup.send(**kwargs)
+        return await self.interaction.followup.send(**kwargs)
 
     async def before_followup(self, *, ephemeral: bool) -> None:
         """Complete the public "thinking" message before a private first follow-up."""
@@ -78,7 +80,7 @@ class DeadlineResponse(discord.InteractionResponse):  # type: ignore[type-arg]
                 return
             self._completed = True
             if ephemeral:
-                await self._parent.edit_original_response(content=_(ANSWERED_PRIVATELY))
+                await self.interaction.edit_original_response(content=_(ANSWERED_PRIVATELY))
 
 
 class DeadlineFollowup:
@@ -107,8 +109,8 @@ async def answer_in_time(
         return
     response = DeadlineResponse(interaction)
     webhook = interaction.followup
-    interaction._cs_response = response  # type: ignore[attr-defined]
-    interaction._cs_followup = DeadlineFollowup(response, webhook)  # type: ignore[attr-defined]
+    set_cached_response(interaction, response)
+    set_cached_followup(interaction, DeadlineFollowup(response, webhook))
     # A timer, not a task per command: most commands answer long before it fires, and
     # cancelling a timer costs far less than starting, cancelling and awaiting a task.
     loop = asyncio.get_running_loop()

@@ -23,13 +23,13 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable
 from typing import Any
 
 import discord
 
 from bot.i18n import SOURCE_LANGUAGE, set_language, use_language
 from bot.i18n.choice import choose_language, language_of
+from bot.internals import gateway_parsers
 from bot.services.languages import LanguageChoices
 from bot.storage.db import writes_tracked
 
@@ -81,7 +81,7 @@ def install_component_hook(client: discord.Client, choices: LanguageChoices) -> 
     """Around every component and modal dispatch of ``client``: set its language, and record
     its commits (so that an error's answer can tell whether the press saved anything, with no
     view having to remember to start the record)."""
-    parsers: dict[str, Callable[[Any], None]] = client._connection.parsers
+    parsers = gateway_parsers(client)
     original = parsers["INTERACTION_CREATE"]
     pending: set[asyncio.Task[None]] = set()
 

@@ -11,32 +11,34 @@ sees exactly what discord.py would have given.
 :func:`install_lazy_callbacks` points ``discord.interactions``'s name at it, since discord.py
 builds the response inside ``InteractionResponse.send_message`` / ``defer`` / ``edit_message`` /
 ``send_modal`` by that module-level name. It is a subclass, so ``isinstance`` checks hold.
+The private parts of discord.py it relies on are reached through :mod:`bot.internals`.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-import discord
-import discord.interactions as _interactions
-from discord import utils
 from discord.enums import InteractionResponseType, try_enum
+
+from bot.internals import CallbackResponseHooks, get_as_snowflake, install_callback_response
 
 _UNPARSED = object()
 
 
-class LazyCallbackResponse(_interactions.InteractionCallbackResponse):  # type: ignore[type-arg]
+class LazyCallbackResponse(CallbackResponseHooks):
     """discord.py's callback response with ``resource`` built on first read."""
 
     __slots__ = ("_resource", "_resource_data")
 
-    def _update(self, data: Any) -> None:
+    def read_callback(self, data: Any) -> None:
         # discord.py's own _update, except that the message resource is kept raw.
         interaction = data["interaction"]
         self.id = int(interaction["id"])
-        self._thinking = interaction.get("response_message_loading", False)
-        self._ephemeral = interaction.get("response_message_ephemeral", False)
-        self.message_id = utils._get_as_snowflake(interaction, "response_message_id")
+        self.set_flags(
+            thinking=interaction.get("response_message_loading", False),
+            ephemeral=interaction.get("response_message_ephemeral", False),
+        )
+        self.message_id = get_as_snowflake(interaction, "response_message_id")
         self.activity_id = interaction.get("activity_instance_id")
         self._resource_data = data.get("resource")
         self._resource = _UNPARSED
@@ -58,17 +60,13 @@ class LazyCallbackResponse(_interactions.InteractionCallbackResponse):  # type: 
             return None
         message = resource.get("message")
         if message is not None:
-            return discord.InteractionMessage(
-                state=_interactions._InteractionMessageState(self._parent, self._state),  # type: ignore[arg-type]
-                channel=self._parent.channel,  # type: ignore[arg-type]
-                data=message,
-            )
+            return self.interaction_message(message)
         activity_instance = resource.get("activity_instance")
         if activity_instance is not None:
-            return _interactions.InteractionCallbackActivityInstance(activity_instance)
+            return self.activity_instance(activity_instance)
         return None
 
 
 def install_lazy_callbacks() -> None:
     """Make discord.py build :class:`LazyCallbackResponse` (idempotent)."""
-    _interactions.InteractionCallbackResponse = LazyCallbackResponse  # type: ignore[misc]
+    install_callback_response(LazyCallbackResponse)

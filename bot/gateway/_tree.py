@@ -16,6 +16,7 @@ from bot.gateway._language import apply_language
 from bot.gateway._ratelimit import within_limits
 from bot.hosting.metrics import BotMetrics
 from bot.i18n import N_, _, translate_error
+from bot.internals import CommandTreeHooks
 from bot.render.limits import MESSAGE, clip
 from bot.storage.db import track_writes, tracked_writes
 from engine.errors import InputError
@@ -78,15 +79,15 @@ async def send_ephemeral(interaction: discord.Interaction, message: str) -> None
         log.warning("could not send an error reply", exc_info=True)
 
 
-class NarratorTree(app_commands.CommandTree):
+class NarratorTree(CommandTreeHooks):
     """Turns every command error into an ephemeral reply; bugs are logged with context."""
 
-    async def _call(self, interaction: discord.Interaction) -> None:
+    async def around_call(self, interaction: discord.Interaction, call: Any) -> None:
         # A command still working after ~1.5 s is deferred, so Discord's 3 s never lapses.
         admission: Admission | None = getattr(interaction.client, "admission", None)
         if admission is None:
             async with answer_in_time(interaction):
-                await super()._call(interaction)
+                await call(interaction)
             return
         # Past capacity (bot.gateway._admission): the 1.5 s count from when Discord created the
         # interaction, and the commands running at once are counted.
@@ -94,7 +95,7 @@ class NarratorTree(app_commands.CommandTree):
         try:
             after = max(0.0, deadline.DEFER_AFTER - admission.waited(interaction.id))
             async with answer_in_time(interaction, after=after):
-                await super()._call(interaction)
+                await call(interaction)
         finally:
             admission.finished()
 

@@ -20,7 +20,7 @@ from typing import IO
 
 from sqlalchemy.engine import URL, make_url
 
-from bot.config import ConfigError
+from bot.hosting.config import ConfigError
 from bot.hosting.errors import ServiceUnavailable
 
 

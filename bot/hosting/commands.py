@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from bot.config import Settings
+from bot.hosting.config import Settings
 
 HOSTING_COMMANDS = ("invite", "doctor", "backup", "restore", "copy-db")
 

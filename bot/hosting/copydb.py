@@ -17,7 +17,7 @@ from typing import TextIO
 from sqlalchemy import Table, func, select, text
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 
-from bot.config import ConfigError, database_url_problem
+from bot.hosting.config import ConfigError, database_url_problem
 from bot.hosting.errors import (
     DATABASE_ERRORS,
     SQLALCHEMY_ERRORS,

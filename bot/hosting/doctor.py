@@ -15,8 +15,8 @@ import aiohttp
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import create_async_engine
 
-from bot.config import Settings
 from bot.hosting.backup import sqlite_path
+from bot.hosting.config import Settings
 from bot.hosting.errors import DATABASE_ERRORS, database_error_line, safe_url
 from bot.hosting.invite import client_id_from_token
 from bot.hosting.schema import schema_state

@@ -7,7 +7,7 @@ import sqlite3
 from sqlalchemy import exc
 from sqlalchemy.engine import make_url
 
-from bot.config import ConfigError
+from bot.hosting.config import ConfigError
 
 # What a wrong DATABASE_URL raises before or at the first query: a refused or unknown host
 # (OSError), a timeout, a driver's refusal (bad password, no such database: DBAPIError), a

@@ -8,7 +8,7 @@ from urllib.parse import quote, urlencode
 
 import discord
 
-from bot.config import ConfigError, Settings
+from bot.hosting.config import ConfigError, Settings
 
 SCOPES = ("bot", "applications.commands")
 

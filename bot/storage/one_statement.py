@@ -38,9 +38,9 @@ from typing import Any
 from sqlalchemy.engine import Dialect
 from sqlalchemy.sql import Select
 from sqlalchemy.sql.dml import Insert
-from sqlalchemy.util.concurrency import greenlet_spawn
 
 from bot.errors import StorageBusy
+from bot.internals import greenlet_spawn, run_on_sqlite_thread
 from bot.storage.db import Database, current_writes, driver_gave_up
 
 
@@ -122,7 +122,7 @@ async def select_rows(
     try:
         driver = pooled.driver_connection
         if db.is_sqlite:
-            raw = await driver._execute(_select_on_sqlite, driver._conn, compiled.sql, values)
+            raw = await run_on_sqlite_thread(driver, _select_on_sqlite, compiled.sql, values)
         else:
             raw = await driver.fetch(compiled.sql, *values)
     except BaseException as error:
@@ -181,7 +181,7 @@ async def insert_one(db: Database, prepared: PreparedInsert, values: Mapping[str
         try:
             driver = pooled.driver_connection
             if db.is_sqlite:
-                await driver._execute(_run_on_sqlite, driver._conn, compiled.sql, parameters)
+                await run_on_sqlite_thread(driver, _run_on_sqlite, compiled.sql, parameters)
             else:
                 await driver.execute(compiled.sql, *parameters)
         except BaseException as error:

@@ -15,20 +15,20 @@ uses this dialect for every ``sqlite+aiosqlite`` URL (registered as ``sqlite+nar
 
 from __future__ import annotations
 
-import collections
 import sqlite3
 from collections.abc import Sequence
 from typing import Any
 
 from sqlalchemy.dialects import registry
-from sqlalchemy.dialects.sqlite.aiosqlite import (
-    AsyncAdapt_aiosqlite_connection,
-    AsyncAdapt_aiosqlite_cursor,
-    AsyncAdapt_aiosqlite_dbapi,
-    SQLiteDialect_aiosqlite,
+
+from bot.internals import (
+    AiosqliteConnectionBase,
+    AiosqliteCursorBase,
+    AiosqliteDBAPI,
+    AiosqliteDialect,
+    await_,
+    run_on_sqlite_thread,
 )
-from sqlalchemy.util import EMPTY_DICT
-from sqlalchemy.util.concurrency import await_
 
 DRIVER = "narrator"
 
@@ -61,20 +61,14 @@ def _run(
         cursor.close()
 
 
-class OneTripCursor(AsyncAdapt_aiosqlite_cursor):
+class OneTripCursor(AiosqliteCursorBase):
     """A buffered cursor whose ``execute`` is one hand-off to the SQLite thread."""
 
     __slots__ = ("_description", "_lastrowid", "_rowcount")
 
-    _awaitable_cursor_close = False
-
-    def __init__(self, adapt_connection: AsyncAdapt_aiosqlite_connection) -> None:
+    def __init__(self, adapt_connection: Any) -> None:
         # No aiosqlite cursor: each statement makes and closes its own on the thread.
-        self._adapt_connection = adapt_connection
-        self._connection = adapt_connection._connection
-        self._cursor = None  # type: ignore[assignment]
-        self._soft_closed_memoized = EMPTY_DICT
-        self._rows = collections.deque()
+        super().__init__(adapt_connection)
         self._description: Any = None
         self._rowcount = -1
         self._lastrowid: int | None = None
@@ -99,36 +93,29 @@ class OneTripCursor(AsyncAdapt_aiosqlite_cursor):
     def arraysize(self, value: int) -> None:
         pass
 
-    async def _async_soft_close(self) -> None:
-        return None  # nothing is open between statements
-
-    def close(self) -> None:
-        self._rows.clear()
-
     def execute(self, operation: Any, parameters: Any = None) -> Any:
         try:
             return await_(self._trip(operation, parameters, many=False))
         except Exception as error:
-            self._adapt_connection._handle_exception(error)
+            self.raise_dbapi_error(error)
 
     def executemany(self, operation: Any, seq_of_parameters: Sequence[Any]) -> Any:
         try:
             return await_(self._trip(operation, seq_of_parameters, many=True))
         except Exception as error:
-            self._adapt_connection._handle_exception(error)
+            self.raise_dbapi_error(error)
 
     async def _trip(self, operation: Any, parameters: Any, *, many: bool) -> None:
-        connection = self._connection
-        adapted = self._adapt_connection
-        async with adapted._execute_mutex:
+        adapted = self.adapted_connection
+        async with self.execute_mutex():
             first: tuple[str, ...] = ()
             if isinstance(adapted, OneTripConnection) and adapted.pending:
                 first, adapted.pending = tuple(adapted.pending), []
-            outcome = await connection._execute(
-                _run, connection._conn, first, operation, parameters, many
+            outcome = await run_on_sqlite_thread(
+                self.driver_connection, _run, first, operation, parameters, many
             )
         self._description, rows, self._rowcount, self._lastrowid = outcome
-        self._rows = collections.deque(rows)
+        self.set_rows(rows)
 
     def nextset(self) -> None:
         return None
@@ -137,13 +124,12 @@ class OneTripCursor(AsyncAdapt_aiosqlite_cursor):
         return None
 
 
-class OneTripConnection(AsyncAdapt_aiosqlite_connection):
+class OneTripConnection(AiosqliteConnectionBase, cursor_class=OneTripCursor):
     """The connection: a transaction's ``BEGIN`` rides along with its first statement (one
     trip fewer per transaction). SQLite takes its locks then: nothing ran on this connection
     in between, so the transaction is the same; one without statements never begins."""
 
     __slots__ = ("pending",)
-    _cursor_cls = OneTripCursor
 
     def __init__(self, dbapi: Any, connection: Any) -> None:
         super().__init__(dbapi, connection)
@@ -166,13 +152,13 @@ class OneTripConnection(AsyncAdapt_aiosqlite_connection):
         super().rollback()
 
 
-class OneTripDBAPI(AsyncAdapt_aiosqlite_dbapi):
+class OneTripDBAPI(AiosqliteDBAPI):
     def connect(self, *arg: Any, **kw: Any) -> OneTripConnection:
         adapted = super().connect(*arg, **kw)
-        return OneTripConnection(self, adapted._connection)
+        return OneTripConnection(self, adapted.driver_connection)
 
 
-class NarratorSQLiteDialect(SQLiteDialect_aiosqlite):
+class NarratorSQLiteDialect(AiosqliteDialect):
     """``sqlite+aiosqlite`` with :class:`OneTripCursor`."""
 
     driver = DRIVER

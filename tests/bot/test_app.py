@@ -9,8 +9,8 @@ import pytest
 
 from bot.app import NarratorBot, create_bot
 from bot.cogs import EXTENSIONS
-from bot.config import Settings
 from bot.gateway import NarratorTree
+from bot.hosting.config import Settings
 from engine.dice import ScriptedDice, SecureDice
 
 

@@ -6,7 +6,7 @@ import pytest
 from pydantic import ValidationError
 
 from bot.cli import main
-from bot.config import DEFAULT_GM_ROLE_NAMES, ConfigError, Settings
+from bot.hosting.config import DEFAULT_GM_ROLE_NAMES, ConfigError, Settings
 
 
 def make(**values: str) -> Settings:

@@ -11,7 +11,8 @@ byte for byte the one ``PartialMessage.edit`` sends and that the buttons still a
 from __future__ import annotations
 
 import discord
-from discord.http import handle_message_parameters
+
+from bot.internals import handle_message_parameters, message_state
 
 
 async def edit_tracker(
@@ -22,7 +23,7 @@ async def edit_tracker(
     ``content=None`` drops ``/init start``'s welcome line; ``view=None`` takes the buttons
     away (an ended encounter). Raises :class:`discord.HTTPException` as ``edit`` does.
     """
-    state = message._state
+    state = message_state(message)
     # As PartialMessage.edit: a view given (even None) stops tracking the message's old one,
     # and content given re-sends the bot's default allowed mentions.
     state.prevent_view_updates_for(message.id)

@@ -19,7 +19,6 @@ from typing import Any
 
 import discord
 from discord import app_commands
-from discord.app_commands.namespace import Namespace
 
 from bot.cogs._common import MACRO
 from bot.errors import PermissionDenied, UserError
@@ -36,6 +35,7 @@ from bot.gateway import (
     split_line,
 )
 from bot.i18n import _
+from bot.internals import invoke_with_namespace, make_namespace, set_cached_command
 from bot.render.limits import clip
 from bot.render.macros import command_text
 from bot.services.sheets import name_key, split_owner
@@ -202,13 +202,12 @@ async def invoke(
         for name, value in options.items()
         if Kind(declared[name]["type"]) in (Kind.string, Kind.integer, Kind.number, Kind.boolean)
     ]
-    namespace = Namespace(interaction, {}, payload)  # type: ignore[arg-type]
+    namespace = make_namespace(interaction, payload)
     # What the tree caches for the interaction it runs: error logs and metrics name the
     # macro's command, and autocomplete-style helpers read its options.
-    interaction._cs_command = command  # type: ignore[attr-defined]
-    interaction._cs_namespace = namespace  # type: ignore[attr-defined]
+    set_cached_command(interaction, command, namespace)
     interaction.extras[MACRO] = macro_name
-    await command._invoke_with_namespace(interaction, namespace)
+    await invoke_with_namespace(command, interaction, namespace)
 
 
 def _same_character(named: str, character: str, owner_id: int | None) -> bool:

@@ -22,7 +22,7 @@ target_metadata = Base.metadata
 def _url() -> str:
     url = config.get_main_option("sqlalchemy.url")
     if not url:
-        from bot.config import Settings
+        from bot.hosting.config import Settings
 
         url = Settings().database_url
     return url

@@ -9,7 +9,7 @@ from simcord.backend.errors import OptionError
 
 from bot.app import create_bot
 from bot.cogs.coda import CodaCog
-from bot.config import Settings
+from bot.hosting.config import Settings
 from bot.services import coda as service
 from engine.dice import ScriptedDice
 from tests.conftest import Table, embed_of, text_of

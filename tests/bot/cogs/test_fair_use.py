@@ -96,7 +96,7 @@ class Clock:
 
 
 def limits(table: Table) -> Clock:
-    """The shipped figures (bot/config.py), on a clock the test moves."""
+    """The shipped figures (bot/hosting/config.py), on a clock the test moves."""
     clock = Clock()
     fields = type(table.bot.settings).model_fields
     user = Rate(fields["rate_user_burst"].default, fields["rate_user_per_second"].default)

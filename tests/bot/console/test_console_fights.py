@@ -12,8 +12,8 @@ from typing import Any
 import simcord
 
 from bot.app import create_bot
-from bot.config import Settings
 from bot.console._console import Console
+from bot.hosting.config import Settings
 from engine.dice import SeededDice
 
 

@@ -10,7 +10,7 @@ every run plays the same skirmish.
 
 from __future__ import annotations
 
-from bot.config import Settings
+from bot.hosting.config import Settings
 from tests.bot.console.test_console_fights import after, play
 
 H90_SKIRMISH = """

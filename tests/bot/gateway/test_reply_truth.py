@@ -106,7 +106,7 @@ def deferrals(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     async def auto_defer(self: gateway.DeadlineResponse) -> None:
         await original(self)
         if self.auto_deferred:
-            seen.append(self._parent.command.qualified_name)
+            seen.append(self.interaction.command.qualified_name)
 
     monkeypatch.setattr(gateway.DeadlineResponse, "auto_defer", auto_defer)
     return seen

@@ -10,7 +10,6 @@ from pathlib import Path
 import pytest
 
 from bot.cli import main
-from bot.config import ConfigError
 from bot.hosting.backup import (
     RunLockError,
     backup,
@@ -19,6 +18,7 @@ from bot.hosting.backup import (
     restore,
     sqlite_path,
 )
+from bot.hosting.config import ConfigError
 
 
 def path_of(url: str) -> Path:

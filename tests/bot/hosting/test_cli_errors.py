@@ -68,7 +68,7 @@ def test_migrate_is_quiet(
 
 
 def test_env_example_parses_as_is(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    from bot.config import Settings
+    from bot.hosting.config import Settings
 
     example = Path(__file__).parents[3] / ".env.example"
     for name in ("DATABASE_URL", "METRICS_PORT", "METRICS_HOST", "DISCORD_CLIENT_ID"):

@@ -15,7 +15,7 @@ import pytest
 from sqlalchemy import func, select, text
 from sqlalchemy.ext.asyncio import create_async_engine
 
-from bot.config import ConfigError
+from bot.hosting.config import ConfigError
 from bot.hosting.copydb import BATCH, copy_database
 from bot.storage.models import Base
 from tests.conftest import POSTGRES_URL, _postgres_admin

@@ -11,7 +11,7 @@ import pytest_asyncio
 from aiohttp import web
 
 from bot.cli import main
-from bot.config import Settings
+from bot.hosting.config import Settings
 from bot.hosting.doctor import (
     FAIL,
     GATEWAY_GUILD_MEMBERS,

@@ -11,7 +11,7 @@ import discord
 import pytest
 
 from bot.cli import main
-from bot.config import Settings
+from bot.hosting.config import Settings
 from bot.hosting.invite import (
     PERMISSIONS,
     client_id_from_token,
