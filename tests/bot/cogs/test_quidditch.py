@@ -1,6 +1,6 @@
 """``/quidditch`` as a table plays it: a match from new to the snitch, and every refusal.
 
-Rosters mirror tests/engine/test_quidditch.py: home chasers Strength 5 against the away
+Rosters mirror tests/engine/quidditch/test_quidditch.py: home chasers Strength 5 against the away
 keeper's 8 + 3 = 11, away chasers Strength 4 against 8 + 2 = 10, beaters (home 4, away 3)
 against the keeper's Toughness 8, so (1, 2) misses every roll.
 """

@@ -8,7 +8,7 @@ import pytest
 
 from engine.systems import coda
 from engine.systems.coda import ReferenceError, burdens, conditions_in, find_table, titanic_walk
-from tests.engine.systems.test_coda_tables import SEED
+from tests.engine.systems.coda.test_coda_tables import SEED
 
 
 def _flat(text: str) -> str:

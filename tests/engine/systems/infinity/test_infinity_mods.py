@@ -21,7 +21,7 @@ from engine.systems.infinity import (
     split_face_to_face,
     split_odds,
 )
-from tests.engine.systems.test_infinity import _judge_ftf
+from tests.engine.systems.infinity.test_infinity import _judge_ftf
 
 COMBI = "40:+3,80:-3,120:-6"  # seed 002's Combi Rifle
 
