@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
-from math import comb
+from math import exp, lgamma, log, log1p
 
 from engine.distributions import SERIES_REMAINDER, Pmf, add_shifted, convolve
 from engine.systems.drama._dice import CRITICAL_SIXES, NEGLIGIBLE, Outcome, checked_pools
@@ -23,25 +23,59 @@ def _negated(pmf: Mapping[int, float]) -> Pmf:
     return {-value: p for value, p in pmf.items()}
 
 
+#: Table cells below this are left out: thousands of them together stay far below 1e-12.
+_TINY = 1e-30
+
+
+def _binomial(n: int, p: float) -> Pmf:
+    """P(k successes in n trials of chance p), every term of at least ``_TINY``.
+
+    Computed from the mode outwards in log space (the distribution is unimodal, so the walk
+    stops where the terms fall below ``_TINY``): a pool of a thousand dice costs a few dozen
+    terms, not a thousand big-integer binomial coefficients, which no float holds anyway.
+    """
+    if n == 0:
+        return {0: 1.0}
+    log_p, log_q, log_n = log(p), log1p(-p), lgamma(n + 1)
+
+    def term(k: int) -> float:
+        return exp(log_n - lgamma(k + 1) - lgamma(n - k + 1) + k * log_p + (n - k) * log_q)
+
+    mode = min(n, int((n + 1) * p))
+    pmf: Pmf = {}
+    for step in (-1, 1):
+        k = mode if step < 0 else mode + 1
+        while 0 <= k <= n:
+            value = term(k)
+            if value < _TINY:
+                break
+            pmf[k] = value
+            k += step
+    return pmf
+
+
 @lru_cache(maxsize=256)
-def _counted_with_sixes(dice: int) -> tuple[Pmf, ...]:
+def counted_with_sixes(dice: int) -> tuple[Pmf, ...]:
     """For a pool where 2 faces of 6 count, ``[s][c]`` = P(c counted and s of them special).
 
     A Bd counts on 5 or 6 and is a critical 6 on a 6; an Rd counts on 1 or 2 and is a
-    critical-cancelling 1 on a 1. Both are the same shape: 1/6 special, 1/6 plain, 4/6 not.
+    critical-cancelling 1 on a 1. Both are the same shape: 1/6 special, 1/6 plain, 4/6 not:
+    s is binomial (n, 1/6), and of the other n − s dice each is plain with chance 1/5. With
+    penalty dice an Rd pool reaches about a thousand dice, so cells below ``_TINY`` are left
+    out (their rows stay, empty).
     """
-    table: list[Pmf] = []
-    for special in range(dice + 1):
-        row: Pmf = {}
-        for counted in range(special, dice + 1):
-            ways = comb(dice, special) * comb(dice - special, counted - special)
-            row[counted] = ways * (1 / 6) ** counted * (4 / 6) ** (dice - counted)
-        table.append(row)
+    table: list[Pmf] = [{} for _ in range(dice + 1)]
+    for special, p_special in _binomial(dice, 1 / 6).items():
+        table[special] = {
+            special + plain: p_special * p_plain
+            for plain, p_plain in _binomial(dice - special, 1 / 5).items()
+            if p_special * p_plain >= _TINY
+        }
     return tuple(table)
 
 
 def _marginal(rows: Sequence[Mapping[int, float]], *, special_weight: int) -> Pmf:
-    """P(counted + special_weight × special) over a ``_counted_with_sixes`` table."""
+    """P(counted + special_weight × special) over a ``counted_with_sixes`` table."""
     result: Pmf = {}
     for special, row in enumerate(rows):
         add_shifted(result, row, shift=special_weight * special)
@@ -72,8 +106,8 @@ def _sixes_series(dice: int) -> list[float]:
 def _net_pmf(
     base: int, resistance: int, drama: int, criticals: bool
 ) -> tuple[tuple[int, float], ...]:
-    base_rows = _counted_with_sixes(base)
-    resistance_rows = _counted_with_sixes(resistance)
+    base_rows = counted_with_sixes(base)
+    resistance_rows = counted_with_sixes(resistance)
     sixes = _sixes_series(drama)
     terminals = _drama_terminals(drama)
     plain_against = _negated(_marginal(resistance_rows, special_weight=0))
@@ -171,5 +205,5 @@ def _outcomes(base: int, resistance: int, drama: int, criticals: bool) -> tuple[
 
 def clear_caches() -> None:
     """Forget every cached distribution (for benchmarks that time the computation)."""
-    for cached in (_outcomes, _net_pmf, _counted_with_sixes, _drama_terminals):
+    for cached in (_outcomes, _net_pmf, counted_with_sixes, _drama_terminals):
         cached.cache_clear()

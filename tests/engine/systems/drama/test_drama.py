@@ -7,6 +7,7 @@ import itertools
 import math
 from collections import Counter
 from collections.abc import Sequence
+from fractions import Fraction
 
 import pytest
 from hypothesis import given, settings
@@ -15,7 +16,7 @@ from hypothesis import strategies as st
 from engine.dice import ScriptedDice, SeededDice
 from engine.errors import InputError
 from engine.systems import drama
-from engine.systems.drama import DramaDie, OpposedOutcome, Outcome, Pools
+from engine.systems.drama import DramaDie, OpposedOutcome, Outcome, Pools, _odds
 
 
 def roll(
@@ -642,3 +643,32 @@ def test_together_chances_of_big_pools_keep_their_exactness() -> None:
     assert got[Outcome.SUCCESS] == pytest.approx(
         sum(p for n, p in full.items() if n >= 2), abs=1e-11
     )
+
+
+def test_a_full_penalty_pool_still_has_exact_odds() -> None:
+    """Rd reaches MAX_POOL + MAX_PENALTY dice (1,059): the chance is worked out, not an
+    OverflowError (binomial coefficients of 653+ dice hold no float), and the net's
+    distribution still sums to one."""
+    resistance = drama.MAX_POOL + drama.MAX_PENALTY
+    for criticals in (False, True):
+        dist = drama.net_distribution(
+            base=drama.MAX_POOL, resistance=resistance, drama=drama.MAX_POOL, criticals=criticals
+        )
+        assert abs(sum(dist.values()) - 1.0) < 1e-9
+        assert 0.0 <= drama.chance(base=5, resistance=resistance, drama=3) < 1e-9
+
+
+def test_the_pool_table_matches_the_exact_binomial_count() -> None:
+    """The table of counted dice (log-space terms from the mode outwards) equals the exact
+    integer count for a pool small enough to count exactly."""
+    n = 40
+    table = _odds.counted_with_sixes(n)
+    for special in range(n + 1):
+        for counted in range(special, n + 1):
+            exact = (
+                math.comb(n, special)
+                * math.comb(n - special, counted - special)
+                * Fraction(1, 6) ** counted
+                * Fraction(4, 6) ** (n - counted)
+            )
+            assert abs(table[special].get(counted, 0.0) - float(exact)) < 1e-15
