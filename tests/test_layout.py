@@ -198,18 +198,13 @@ def _inside(importer: str, package: str) -> bool:
     return importer == package or importer.startswith(package + ".")
 
 
-def _as_placed(importer: str) -> str:
-    """Tests mirror the tree: ``tests/bot/x/test_y.py`` stands inside ``bot.x``."""
-    return importer.removeprefix("tests.")
-
-
 def expected_source(modules: dict[str, Module], importer: str, home: str, name: str) -> str:
     """The one path to import ``name`` (defined in ``home``) from ``importer``.
 
     Inside the package that holds it, from its home; from outside, through the face of the
     outermost package that exports it, which a private module's package must do.
     """
-    placed = _as_placed(importer)
+    placed = importer  # tests import names as any outside code does: through the face
     parts = home.split(".")
     for end in range(1, len(parts)):
         package = ".".join(parts[:end])

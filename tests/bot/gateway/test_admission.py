@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from bot.gateway._admission import DISCORD_EPOCH_MS, Admission, AgeFloor, busy_payload, created_at
+from bot.gateway import Admission
+from bot.gateway._admission import DISCORD_EPOCH_MS, AgeFloor, busy_payload, created_at
 
 
 def snowflake_at(unix_seconds: float) -> int:

@@ -16,8 +16,8 @@ from sqlalchemy import select
 from bot import gateway
 from bot.actor import Actor
 from bot.errors import StorageBusy
+from bot.gateway import GENERIC_FAILURE, SAVED_BUT_FAILED
 from bot.gateway import _deadline as deadline
-from bot.gateway._tree import GENERIC_FAILURE, SAVED_BUT_FAILED
 from bot.services import penalty, sheets
 from bot.storage import Database
 from bot.storage.models import PenaltyPool

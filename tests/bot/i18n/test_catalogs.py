@@ -19,8 +19,7 @@ from babel.messages.pofile import read_po
 # Imported before any test adds a pseudo-language: the cog's choices are built at import,
 # and a later test checks that they hold exactly the installed catalogs.
 from bot.cogs.settings import language_choices
-from bot.i18n import _, _catalogs, use_language
-from bot.i18n._catalogs import available_languages
+from bot.i18n import _, _catalogs, available_languages, use_language
 from bot.i18n.choice import language_of
 from bot.i18n.commands import CatalogTranslator
 from bot.i18n.extract import extract

@@ -8,7 +8,7 @@ import pytest
 from sqlalchemy import func, select, text
 
 from bot.actor import Actor
-from bot.storage.db import Database
+from bot.storage import Database
 from bot.storage.models import ChannelSettings, RollLog
 from bot.storage.repositories import channels
 from bot.storage.repositories import rolls as roll_log

@@ -7,7 +7,7 @@ import asyncio
 from sqlalchemy import func, select
 
 from bot.actor import Actor
-from bot.storage.db import Database
+from bot.storage import Database
 from bot.storage.models import RollLog
 from bot.storage.repositories import rolls as roll_log
 

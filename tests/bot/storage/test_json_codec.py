@@ -9,8 +9,7 @@ from hypothesis import strategies as st
 from sqlalchemy import text
 
 from bot.actor import Actor
-from bot.storage import json_codec
-from bot.storage.db import Database
+from bot.storage import Database, json_codec
 from bot.storage.models import RollLog
 from bot.storage.repositories import rolls as roll_log
 

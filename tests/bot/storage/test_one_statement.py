@@ -22,7 +22,8 @@ from sqlalchemy.ext.asyncio import create_async_engine
 
 from bot.actor import Actor
 from bot.errors import StorageBusy
-from bot.storage.db import Database, track_writes
+from bot.storage import Database
+from bot.storage.db import track_writes
 from bot.storage.models import Character, RollLog
 from bot.storage.one_statement import PreparedInsert, insert_one
 from bot.storage.repositories import characters as characters_repo

@@ -12,7 +12,7 @@ import asyncio
 import pytest
 from sqlalchemy import text
 
-from bot.storage.db import Database
+from bot.storage import Database
 from tests.conftest import POSTGRES_URL, empty_postgres
 
 pytestmark = [

@@ -18,7 +18,7 @@ from sqlalchemy import func, select
 from bot.actor import Actor
 from bot.errors import UserError
 from bot.services import channel_settings, coda, penalty, rps, sheets
-from bot.storage.db import Database
+from bot.storage import Database
 from bot.storage.models import Character, CodaExtendedTask, HousePoints
 from bot.storage.repositories import quidditch as matches
 
