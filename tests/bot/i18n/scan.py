@@ -153,7 +153,7 @@ ALLOWED: dict[str, set[str]] = {
         "situational resistance",
         "target's stat",
     },
-    "bot/render/initiative.py": {
+    "bot/render/initiative/_reply.py": {
         "keep higher",
         "keep lower",
         "rolling 6s!",
@@ -181,10 +181,8 @@ ALLOWED: dict[str, set[str]] = {
         "attack on {}",
         "{} dodges {}'s attack on {}: difficulty {} + ",
     },
-    "bot/services/initiative.py": {
-        "initiative {} (round {}): {}",
-        "set by the GM",
-    },
+    "bot/services/initiative/_joining.py": {"set by the GM"},
+    "bot/services/initiative/_rolls.py": {"initiative {} (round {}): {}"},
     "bot/services/rps/_rolls.py": {
         ", automatic success (GM)",
         ", roll forgone",

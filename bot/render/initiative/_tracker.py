@@ -1,0 +1,189 @@
+"""The tracker: the channel's initiative embed, whose turn it is, and the condition list.
+
+Hidden combatants appear only when ``gm`` is true (the GM's ephemeral views); the public
+tracker never names them, and a hidden combatant's turn reads as "the GM's turn". A usual
+order fits the description with room to spare; only 50 combatants with 64-character names
+would not, and then the list is cut at its end while whose turn it is stays on the first
+line; fit_embed guards every embed. The marks used here are shared with the reply lines.
+"""
+
+from __future__ import annotations
+
+import discord
+
+from bot.i18n import _
+from bot.render import colours
+from bot.render.limits import clip, fit_embed
+from bot.services.initiative import EncounterView
+from bot.text import escape, number
+from engine import initiative as ini
+
+SWORDS = "⚔️"
+HIDDEN = "🙈"
+PAUSE = "⏸️"
+CONDITION = "🩹"
+RUN = "🏃"
+
+
+def visible(combatant: ini.Combatant, gm: bool) -> bool:
+    return gm or not combatant.hidden
+
+
+def _turn_of(combatant: ini.Combatant) -> str:
+    """``**Hermione**'s turn — @alice`` (the mention pings the player whose turn starts)."""
+    hidden = f" {HIDDEN}" if combatant.hidden else ""
+    owner = f" — <@{combatant.owner_id}>" if combatant.owner_id else ""
+    return _("**{name}**{hidden}'s turn", name=escape(combatant.name), hidden=hidden) + owner
+
+
+def _score(state: ini.Encounter, combatant: ini.Combatant, gm: bool) -> str:
+    """The total, with the roll-off dice when someone this viewer sees shares it."""
+    tied = any(
+        other is not combatant and other.total == combatant.total and visible(other, gm)
+        for other in state.combatants
+    )
+    if not (tied and combatant.tiebreak):
+        return number(combatant.total)
+    return _(
+        "{total} (roll-off {dice})",
+        total=number(combatant.total),
+        dice=", ".join(map(str, combatant.tiebreak)),
+    )
+
+
+def _line(state: ini.Encounter, index: int, combatant: ini.Combatant, gm: bool) -> str:
+    hidden = f" {HIDDEN}" if combatant.hidden else ""
+    score = _score(state, combatant, gm)
+    safe = escape(combatant.name)
+    if state.ended:
+        return f"{safe}{hidden} — {score}"
+    skip = ini.skip_reason(state, combatant, _) if state.started else None
+    if combatant.delaying is not None:
+        return f"{PAUSE} {safe}{hidden} — {score} · *{skip}*{_conditions(combatant)}"
+    name = f"~~{safe}~~" if skip else safe
+    if index == state.turn:
+        text = f"▶ **{name}**{hidden} — {score}"
+    else:
+        mark = "✓ " if combatant.acted and state.started else ""
+        text = f"{mark}{name}{hidden} — {score}"
+    if skip:
+        text += f" · *{skip}*"
+    return text + _actions(state, combatant) + _conditions(combatant)
+
+
+def _health(view: EncounterView, combatant: ini.Combatant) -> str:
+    """`` · ❤️ 4/10`` for a combatant played from a sheet with Health."""
+    found = view.health_of(combatant.name)
+    if found is None:
+        return ""
+    current, top = found
+    shown = number(current) + (f"/{number(top)}" if top is not None else "")
+    return f" · ❤️ {shown}"
+
+
+def _actions(state: ini.Encounter, combatant: ini.Combatant) -> str:
+    """CODA: `` · 🏃 1 of 2 actions left`` once a combatant has spent some this round."""
+    if state.system != "coda" or not combatant.actions:
+        return ""
+    left = ini.action_budget(state, combatant).left_label(combatant.actions, _)
+    return f" · {RUN} {left}"
+
+
+def _conditions(combatant: ini.Combatant) -> str:
+    """`` · 🩹 Stunned (2 rounds, ticks at start), Prone`` (nothing without conditions)."""
+    if not combatant.conditions:
+        return ""
+    return f" · {CONDITION} " + ", ".join(escape(c.label_in(_)) for c in combatant.conditions)
+
+
+def now_text(view: EncounterView, *, gm: bool) -> str:
+    """Whose turn it is, as this viewer may know it."""
+    state = view.state
+    current = state.current
+    if state.ended:
+        return _("The encounter ended after {count} round(s).", count=state.round)
+    if not state.started:
+        return _("Gathering: join with `/init join`; the GM starts round 1 with **Next**.")
+    if current is None and state.order and all(c.delaying is not None for c in state.order):
+        return _(
+            "Round {round} · everyone is delaying: `/init act` brings one back; "
+            "**Next** starts round {next}.",
+            round=state.round,
+            next=state.round + 1,
+        )
+    if current is None:
+        return _(
+            "Round {round}: nobody is up; **Next** starts round {next}.",
+            round=state.round,
+            next=state.round + 1,
+        )
+    if not visible(current, gm):
+        return _("Round {round} · the GM's turn.", round=state.round)
+    text = _("Round {round} · {turn}.", round=state.round, turn=_turn_of(current))
+    if view.system == "coda":
+        budget = ini.action_budget(state, current)
+        left = budget.left_label(current.actions, _) if current.actions else budget.label_in(_)
+        text += f" {left}."
+    return text
+
+
+def tracker_embed(view: EncounterView, *, gm: bool = False) -> discord.Embed:
+    """The channel's tracker (``gm``: the GM's ephemeral view with hidden combatants)."""
+    state = view.state
+    if state.ended:
+        title = f"{SWORDS} " + _("Initiative — ended")
+        colour = colours.NEUTRAL
+    elif state.started:
+        title = f"{SWORDS} " + _("Initiative — Round {round}", round=state.round)
+        colour = colours.INFO
+    else:
+        title = f"{SWORDS} " + _("Initiative — gathering")
+        colour = colours.INFO
+    lines = [now_text(view, gm=gm), ""]
+    shown = [
+        _line(state, index, c, gm) + _health(view, c)
+        for index, c in enumerate(state.order)
+        if visible(c, gm)
+    ]
+    lines += shown or ["*" + _("Nobody has joined yet.") + "*"]
+    embed = discord.Embed(title=title, description=clip("\n".join(lines), 4096), colour=colour)
+    delayed = [c for c in state.delayed if visible(c, gm)]
+    if delayed and not state.ended:
+        embed.add_field(
+            name=_("Delayed (act with `/init act`)"),
+            value=clip(
+                "\n".join(
+                    f"{escape(c.name)}{f' {HIDDEN}' if c.hidden else ''} — {_score(state, c, gm)}"
+                    for c in delayed
+                ),
+                1024,
+            ),
+            inline=False,
+        )
+    footer = [_(view.system_title)]
+    if view.dice:
+        footer.append(_("initiative {dice}", dice=view.dice))
+    elif view.attribute:
+        footer.append(_("initiative + {attribute}", attribute=view.attribute))
+    if state.initiator:  # a footer shows no markdown: the name as typed
+        footer.append(_("initiator {name}", name=state.initiator))
+    if state.reroll:
+        footer.append(_("re-roll each round"))
+    if gm:
+        footer.append(_("GM view · undo: {count} step(s)", count=len(state.log)))
+    embed.set_footer(text=" · ".join(footer))
+    return fit_embed(embed)
+
+
+def conditions_text(view: EncounterView, *, gm: bool) -> str:
+    """``/init condition list``: every visible combatant's conditions, notes included."""
+    lines = []
+    for combatant in view.state.order:
+        if not visible(combatant, gm) or not combatant.conditions:
+            continue
+        parts = [
+            escape(c.label_in(_)) + (f" — {escape(c.note)}" if c.note else "")
+            for c in combatant.conditions
+        ]
+        lines.append(f"**{escape(combatant.name)}**: " + "; ".join(parts))
+    return "\n".join(lines) or _("No combatant has a condition.")

@@ -1,0 +1,166 @@
+"""Changing a running encounter: one engine event per use case, under the permission rules.
+
+:func:`change` reads the row locked, applies one event and writes the result back in the
+same transaction, so twenty simultaneous ``next`` presses advance exactly twenty turns and a
+reply only ever reports a state that is on disk. The GM runs everything; a player may
+``delay`` or ``next`` only while the current turn is their own combatant's. The turn moves,
+undo and the end of an encounter live here; the changes to one combatant's conditions,
+actions and Health (:mod:`bot.services.initiative._combatants`) go through :func:`change` too.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from bot.actor import Actor
+from bot.errors import PermissionDenied
+from bot.i18n import N_, _
+from bot.services.initiative._outcome import EncounterView, InitOutcome
+from bot.services.initiative._rolls import log_rerolls, reroller
+from bot.services.initiative._store import gm_encounter, require_encounter, save, view_of
+from bot.services.permissions import WHO_IS_GM, is_gm, require_gm
+from bot.storage import Database
+from bot.storage.models import InitiativeEncounter
+from bot.storage.repositories import initiative as encounters
+from engine import initiative as ini
+from engine.dice import Dice
+
+NOT_YOUR_TURN = N_("Only the GM, or the player whose combatant's turn it is, can {action} ({who}).")
+
+#: A step run in a change's transaction after its event applied: (session, row, before, after).
+Then = Callable[[AsyncSession, InitiativeEncounter, ini.Encounter, ini.Encounter], Awaitable[Any]]
+
+
+async def change(
+    db: Database,
+    actor: Actor,
+    event: ini.Event,
+    *,
+    action: str,
+    players_on_their_turn: bool = False,
+    dice: Dice | None = None,
+    then: Then | None = None,
+) -> InitOutcome:
+    """Apply one event to the channel's encounter under the permission rules.
+
+    ``players_on_their_turn``: a player may also do it while the current turn is their own
+    combatant's (next, delay); otherwise only a GM may. ``dice`` rolls the re-rolls of an
+    encounter that re-rolls each round. ``then`` runs in the same transaction after the
+    event applied (its result is the outcome's ``extra``).
+    """
+    async with db.unit_of_work() as session:
+        row = await require_encounter(session, actor.channel_id, lock=True)
+        state = ini.from_dict(row.state)
+        if isinstance(event, ini.NamedEvent) and not event.name and state.current is not None:
+            # No name: whoever is up, stored by name so that undo and replay read it back.
+            event = dataclasses.replace(event, name=state.current.name)
+        gm = await is_gm(session, actor)
+        if not gm:
+            current = state.current
+            if not players_on_their_turn:
+                await require_gm(session, actor, action)
+            elif current is None or current.owner_id != actor.user_id:
+                raise PermissionDenied(_(NOT_YOUR_TURN, action=action, who=_(WHO_IS_GM)))
+            elif isinstance(event, ini.NamedEvent) and event.name.strip().casefold() != current.key:
+                raise PermissionDenied(
+                    _(
+                        "On your turn you {action} for {name} only; the GM does it for others.",
+                        action=action,
+                        name=current.name,
+                    )
+                )
+        roller = None if dice is None else reroller(dice, row, state)
+        new = ini.apply(state, event, dice, roller)
+        log_rerolls(session, actor, new)
+        save(row, new)
+        subject = None
+        if isinstance(event, ini.NamedEvent):
+            subject = state.find(event.name).name  # its own spelling, not what was typed
+        elif isinstance(event, ini.Delay) and state.current is not None:
+            subject = state.current.name
+        extra = None if then is None else await then(session, row, state, new)
+        view = await view_of(session, row, new, gm=gm)
+        return InitOutcome(view, event.kind, state, subject, extra=extra)
+
+
+# --------------------------------------------------------------------------------- turns
+
+
+async def next_turn(db: Database, actor: Actor, *, dice: Dice | None = None) -> InitOutcome:
+    return await change(
+        db,
+        actor,
+        ini.Next(),
+        action=_("move to the next turn"),
+        players_on_their_turn=True,
+        dice=dice,
+    )
+
+
+async def prev_turn(db: Database, actor: Actor) -> InitOutcome:
+    return await change(db, actor, ini.Prev(), action=_("go back a turn"))
+
+
+async def delay(db: Database, actor: Actor, *, dice: Dice | None = None) -> InitOutcome:
+    return await change(
+        db, actor, ini.Delay(), action=_("delay this turn"), players_on_their_turn=True, dice=dice
+    )
+
+
+async def remove(db: Database, actor: Actor, *, name: str, dice: Dice | None = None) -> InitOutcome:
+    return await change(db, actor, ini.Remove(name), action=_("remove combatants"), dice=dice)
+
+
+async def act(db: Database, actor: Actor, *, name: str) -> InitOutcome:
+    return await change(db, actor, ini.Act(name), action=_("let a delayed combatant act"))
+
+
+async def defend(
+    db: Database, actor: Actor, *, name: str, protects: str | None = None
+) -> InitOutcome:
+    """A defensive roll (GM); ``protects``: a delayer dodging on behalf of another."""
+    return await change(
+        db, actor, ini.Defend(name, protects=protects), action=_("spend a turn on defence")
+    )
+
+
+async def reveal(db: Database, actor: Actor, *, name: str) -> InitOutcome:
+    return await change(db, actor, ini.Reveal(name), action=_("reveal combatants"))
+
+
+async def undo(db: Database, actor: Actor) -> InitOutcome:
+    """Revert the encounter's last change (GM), any number of times back to its start."""
+    async with db.unit_of_work() as session:
+        row, state = await gm_encounter(session, actor, _("undo initiative changes"))
+        new = ini.undo(state)
+        save(row, new)
+        return InitOutcome(
+            await view_of(session, row, new, gm=True), "undo", state, undone=state.log[-1]
+        )
+
+
+# --------------------------------------------------------------------------------- ending
+
+
+async def check_end(db: Database, actor: Actor) -> EncounterView:
+    """What ``/init end`` asks to confirm: the GM's own view of the running encounter."""
+    async with db.unit_of_work(read_only=True) as session:
+        await require_gm(session, actor, _("end the encounter"))
+        row = await require_encounter(session, actor.channel_id, lock=False)
+        return await view_of(session, row, ini.from_dict(row.state), gm=True)
+
+
+async def end(db: Database, actor: Actor) -> InitOutcome:
+    """End the channel's encounter (GM) and sum it up: rounds, and who acted how often."""
+    async with db.unit_of_work() as session:
+        row, state = await gm_encounter(session, actor, _("end the encounter"))
+        new = ini.apply(state, ini.End())
+        save(row, new)
+        encounters.close(row)
+        return InitOutcome(
+            await view_of(session, row, new, gm=True), "end", state, summary=ini.summary(new)
+        )

@@ -1,0 +1,112 @@
+"""The encounter's row: finding it (locked for a change), showing it as a view, saving it.
+
+Every use case reads and writes the channel's one active encounter through these, so the
+locking rule (``FOR UPDATE`` on PostgreSQL; SQLite's write transactions are ``BEGIN
+IMMEDIATE``) and the revision the tracker compares live in one place. Whoever starts an
+encounter is a GM of the channel while it runs (DESIGN.md): :func:`encounter_starter` tells
+the permission rules so.
+"""
+
+from __future__ import annotations
+
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from bot.actor import Actor
+from bot.errors import UserError
+from bot.i18n import N_, _
+from bot.services.initiative._outcome import EncounterView
+from bot.services.permissions import register_gm_source, require_gm
+from bot.services.sheets import find_key, name_key
+from bot.storage import Database
+from bot.storage.models import InitiativeEncounter
+from bot.storage.repositories import characters as characters_repo
+from bot.storage.repositories import initiative as encounters
+from engine import initiative as ini
+
+NO_ENCOUNTER = N_("No encounter is running in this channel. A GM starts one with `/init start`.")
+#: The sheet resource the tracker shows beside a combatant (damage from /coda attack).
+HEALTH = "Health"
+
+
+@register_gm_source
+async def encounter_starter(session: AsyncSession, channel_id: int) -> int | None:
+    """DESIGN.md: whoever started the channel's current encounter is one of its GMs."""
+    row = await encounters.active(session, channel_id)
+    return row.started_by if row is not None else None
+
+
+async def view_of(
+    session: AsyncSession, row: InitiativeEncounter, state: ini.Encounter, *, gm: bool
+) -> EncounterView:
+    """The encounter in ``row`` at ``state``, as a command shows it."""
+    return EncounterView(
+        state=state,
+        channel_id=row.channel_id,
+        started_by=row.started_by,
+        attribute=row.attribute,
+        dice=row.dice,
+        tracker_message_id=row.tracker_message_id,
+        status=row.status,
+        gm=gm,
+        health=await _health(session, state),
+        language=row.language,
+        encounter_id=row.id,
+        revision=row.revision,
+    )
+
+
+async def _health(session: AsyncSession, state: ini.Encounter) -> tuple:
+    """Each combatant's Health (damage from ``/coda attack`` shows here): a sheet-played
+    one's from its sheet, an NPC's as the encounter keeps it.
+
+    A combatant names its player and character; a player with two characters of that name
+    (in two guilds) shows none rather than the wrong one.
+    """
+    kept = tuple((c.name, c.health, c.max_health) for c in state.combatants if c.health is not None)
+    played = [c for c in state.combatants if c.owner_id is not None and c.character]
+    if not played:
+        return kept
+    rows = await characters_repo.of_owners(session, {c.owner_id for c in played if c.owner_id})
+    found = []
+    for combatant in played:
+        key = name_key(combatant.character or "")
+        matches = [r for r in rows if r.owner_id == combatant.owner_id and r.name_key == key]
+        if len(matches) != 1:
+            continue
+        resources = matches[0].resources or {}
+        health = find_key(resources, HEALTH)
+        if health is not None:
+            entry = resources[health]
+            found.append((combatant.name, int(entry["current"]), entry.get("max")))
+    return kept + tuple(found)
+
+
+async def require_encounter(
+    session: AsyncSession, channel_id: int, *, lock: bool
+) -> InitiativeEncounter:
+    """The channel's running encounter (``lock``: for a change), or a UserError saying none."""
+    row = await encounters.active(session, channel_id, for_update=lock)
+    if row is None:
+        raise UserError(_(NO_ENCOUNTER))
+    return row
+
+
+async def gm_encounter(
+    session: AsyncSession, actor: Actor, doing: str
+) -> tuple[InitiativeEncounter, ini.Encounter]:
+    """The encounter a GM is about to change, locked, with its state."""
+    await require_gm(session, actor, doing)
+    row = await require_encounter(session, actor.channel_id, lock=True)
+    return row, ini.from_dict(row.state)
+
+
+def save(row: InitiativeEncounter, state: ini.Encounter) -> None:
+    encounters.store(row, ini.to_dict(state))  # bumps the revision the tracker compares
+
+
+async def set_tracker(db: Database, channel_id: int, message_id: int) -> None:
+    """Remember the channel's new tracker message (after the old one could not be edited)."""
+    async with db.unit_of_work() as session:
+        row = await encounters.active(session, channel_id, for_update=True)
+        if row is not None:
+            row.tracker_message_id = message_id
