@@ -25,7 +25,7 @@ from discord.enums import InteractionResponseType, try_enum
 _UNPARSED = object()
 
 
-class LazyCallbackResponse(_interactions.InteractionCallbackResponse):  # type: ignore[type-arg]
+class LazyCallbackResponse(_interactions.InteractionCallbackResponse):
     """discord.py's callback response with ``resource`` built on first read."""
 
     __slots__ = ("_resource", "_resource_data")
@@ -43,7 +43,7 @@ class LazyCallbackResponse(_interactions.InteractionCallbackResponse):  # type: 
         if self._resource_data is not None:
             self.type = try_enum(InteractionResponseType, self._resource_data["type"])
 
-    @property  # type: ignore[override]
+    @property
     def resource(self) -> Any:
         if self._resource is _UNPARSED:
             self._resource = self._parse(self._resource_data)
@@ -71,4 +71,4 @@ class LazyCallbackResponse(_interactions.InteractionCallbackResponse):  # type: 
 
 def install_lazy_callbacks() -> None:
     """Make discord.py build :class:`LazyCallbackResponse` (idempotent)."""
-    _interactions.InteractionCallbackResponse = LazyCallbackResponse  # type: ignore[misc]
+    _interactions.InteractionCallbackResponse = LazyCallbackResponse  # type: ignore[misc,assignment]

@@ -143,7 +143,7 @@ class OneTripConnection(AsyncAdapt_aiosqlite_connection):
     in between, so the transaction is the same; one without statements never begins."""
 
     __slots__ = ("pending",)
-    _cursor_cls = OneTripCursor
+    _cursor_cls = OneTripCursor  # type: ignore[assignment]
 
     def __init__(self, dbapi: Any, connection: Any) -> None:
         super().__init__(dbapi, connection)
@@ -179,7 +179,7 @@ class NarratorSQLiteDialect(SQLiteDialect_aiosqlite):
     supports_statement_cache = True
 
     @classmethod
-    def import_dbapi(cls) -> OneTripDBAPI:  # type: ignore[override]
+    def import_dbapi(cls) -> OneTripDBAPI:
         import aiosqlite
 
         return OneTripDBAPI(aiosqlite, sqlite3)
