@@ -8,7 +8,7 @@ RUNTIME := $(VENV)/.runtime
 STAMP := $(VENV)/.installed
 PIP := $(BIN)/python -m pip install --quiet --disable-pip-version-check
 
-.PHONY: console test run migrate sync lint format bench load clean messages
+.PHONY: console test run migrate sync lint typecheck format bench load clean messages
 
 $(RUNTIME): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -38,6 +38,9 @@ sync: $(RUNTIME)
 lint: $(STAMP)
 	$(BIN)/ruff format --check .
 	$(BIN)/ruff check .
+
+typecheck: $(STAMP)
+	$(BIN)/python -m mypy engine bot
 
 format: $(STAMP)
 	$(BIN)/ruff format .

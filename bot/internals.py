@@ -125,7 +125,7 @@ T = TypeVar("T")
 # discord.py
 
 
-class CommandTreeHooks(app_commands.CommandTree):  # type: ignore[type-arg]
+class CommandTreeHooks(app_commands.CommandTree):
     """A command tree whose private dispatch (``CommandTree._call``) goes through
     :meth:`around_call`, so that subclasses never name the private method."""
 
@@ -204,7 +204,7 @@ get_as_snowflake: Callable[[Any, str], int | None] = _dpy_utils._get_as_snowflak
 """``data[key]`` as an int, ``None`` when missing (discord.py's own helper)."""
 
 
-class CallbackResponseHooks(_dpy_interactions.InteractionCallbackResponse):  # type: ignore[type-arg]
+class CallbackResponseHooks(_dpy_interactions.InteractionCallbackResponse):
     """discord.py's interaction callback response, with the private parts a subclass needs
     given public names: :meth:`read_callback` (its ``_update``), :meth:`set_flags`,
     :meth:`interaction_message` and :meth:`activity_instance`."""
@@ -239,7 +239,7 @@ class CallbackResponseHooks(_dpy_interactions.InteractionCallbackResponse):  # t
 def install_callback_response(cls: type[CallbackResponseHooks]) -> None:
     """Make discord.py build ``cls`` for every interaction callback (it builds the response
     inside ``InteractionResponse``'s methods by this module-level name)."""
-    _dpy_interactions.InteractionCallbackResponse = cls  # type: ignore[misc]
+    _dpy_interactions.InteractionCallbackResponse = cls  # type: ignore[misc,assignment]
 
 
 def message_state(message: discord.PartialMessage | discord.Message) -> Any:
@@ -278,7 +278,7 @@ class AiosqliteCursorBase(AsyncAdapt_aiosqlite_cursor):
 
     @property
     def adapted_connection(self) -> AsyncAdapt_aiosqlite_connection:
-        return self._adapt_connection
+        return self._adapt_connection  # type: ignore[return-value]
 
     @property
     def driver_connection(self) -> Any:

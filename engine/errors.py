@@ -32,8 +32,8 @@ def whole_number(
     ``bool`` is an int in Python, but a ``True`` where a number belongs is a bug, not a 1.
     Rolls check every input, so the common case (a plain int in bounds) is tested first.
     """
-    if value.__class__ is int and low <= value <= high:  # type: ignore[operator]
-        return value  # type: ignore[return-value]
+    if value.__class__ is int and low <= value <= high:
+        return value
     if isinstance(value, bool) or not isinstance(value, int):
         raise error(N_("{what} must be a whole number, not {value}."), what=what, value=repr(value))
     if not low <= value <= high:

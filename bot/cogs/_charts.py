@@ -38,6 +38,6 @@ async def send_with_chart(
     """Answer a deferred interaction with ``embed`` and its chart."""
     file = await chart_file(embed, chart)
     kwargs = {"file": file} if file is not None else {}
-    await interaction.followup.send(
+    await interaction.followup.send(  # type: ignore[call-overload]
         embed=embed, ephemeral=ephemeral, allowed_mentions=discord.AllowedMentions.none(), **kwargs
     )

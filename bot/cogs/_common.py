@@ -220,8 +220,8 @@ class Pages(OwnedView):
             refusal=_("Only whoever asked for these pages can turn them."),
             timeout=timeout,
         )
-        self.previous.label = _(self.previous.label)
-        self.next.label = _(self.next.label)
+        self.previous.label = _(self.previous.label)  # type: ignore[arg-type]
+        self.next.label = _(self.next.label)  # type: ignore[arg-type]
         self.pages = list(pages)
         self.index = 0
         self._sync_buttons()

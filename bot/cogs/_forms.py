@@ -36,7 +36,7 @@ class FixIt(OwnedView):
             owner_id, refusal=_("Only whoever filled the form can fix it."), timeout=FORM_SECONDS
         )
         self.reopen = reopen
-        self.fix.label = _(self.fix.label)
+        self.fix.label = _(self.fix.label)  # type: ignore[arg-type]
 
     @discord.ui.button(label=N_("Fix it"), style=discord.ButtonStyle.primary)
     async def fix(self, interaction: discord.Interaction, _button: discord.ui.Button) -> None:

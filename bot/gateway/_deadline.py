@@ -34,7 +34,7 @@ DEFER_AFTER = 1.5
 ANSWERED_PRIVATELY = N_("✅ Answered privately.")
 
 
-class DeadlineResponse(discord.InteractionResponse):  # type: ignore[type-arg]
+class DeadlineResponse(discord.InteractionResponse):
     """An interaction's response that may be deferred behind the command's back."""
 
     def __init__(self, parent: discord.Interaction) -> None:

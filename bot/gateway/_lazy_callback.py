@@ -45,7 +45,7 @@ class LazyCallbackResponse(CallbackResponseHooks):
         if self._resource_data is not None:
             self.type = try_enum(InteractionResponseType, self._resource_data["type"])
 
-    @property  # type: ignore[override]
+    @property
     def resource(self) -> Any:
         if self._resource is _UNPARSED:
             self._resource = self._parse(self._resource_data)

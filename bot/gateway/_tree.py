@@ -105,7 +105,7 @@ class NarratorTree(CommandTreeHooks):
         track_writes()  # the error handler below tells the user whether anything was saved
         data = interaction.data
         if data is not None:
-            _strip_nul(data.get("options") or [])
+            _strip_nul(data.get("options") or [])  # type: ignore[arg-type]
         BotMetrics.started(interaction)
         await apply_language(interaction)  # every reply below, refusals included
         if interaction.type is discord.InteractionType.autocomplete:

@@ -10,7 +10,7 @@ from bot.hosting.config import Settings
 HOSTING_COMMANDS = ("invite", "doctor", "backup", "restore", "copy-db")
 
 
-def add_commands(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def add_commands(commands: argparse._SubParsersAction) -> None:
     commands.add_parser("invite", help="print the URL that adds the bot to a server")
     commands.add_parser("doctor", help="check settings, database and Discord; one line each")
     backup = commands.add_parser("backup", help="copy the live database to PATH (SQLite)")

@@ -17,7 +17,12 @@ SQLALCHEMY_ERRORS: tuple[type[BaseException], ...] = (
     exc.ArgumentError,
     exc.NoSuchModuleError,
 )
-DATABASE_ERRORS = (OSError, TimeoutError, sqlite3.Error, *SQLALCHEMY_ERRORS)
+DATABASE_ERRORS: tuple[type[BaseException], ...] = (
+    OSError,
+    TimeoutError,
+    sqlite3.Error,
+    *SQLALCHEMY_ERRORS,
+)
 
 
 def safe_url(url: str) -> str:

@@ -6,6 +6,8 @@ Anything cut is cut with "…" and the footer says so, rather than the send fail
 
 from __future__ import annotations
 
+from typing import Any, cast
+
 import discord
 
 from bot.i18n import N_, _
@@ -30,7 +32,8 @@ def clip(text: str, limit: int) -> str:
 
 def fit_embed(embed: discord.Embed) -> discord.Embed:
     """Return ``embed`` cut down to every Discord limit (a new embed only when something is cut)."""
-    data = embed.to_dict()
+    # Edited in place as a plain dict (EmbedData's keys become optional on the way).
+    data = cast("dict[str, Any]", embed.to_dict())
     cut = False
     note = _(TRUNCATED_NOTE)
 

@@ -139,7 +139,7 @@ def _party(name: str, result: CheckResult) -> str:
 def resisted_embed(outcome: ResistedOutcome, roller: str) -> discord.Embed:
     result = outcome.result
     if result.winner is not None:
-        winner, sl = escape_party(result.winner), number(result.success_level)
+        winner, sl = escape_party(result.winner), number(result.success_level)  # type: ignore[arg-type]
         title = "⚔️ " + _("{winner} wins — SL {sl}", winner=winner, sl=sl)
         colour = colours.SUCCESS
         summary = _(

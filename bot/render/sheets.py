@@ -93,8 +93,8 @@ def sheet_pages(sheet: CharacterSheet, *, changed: str | None = None) -> list[di
             pages.append(page())
         pages[-1].add_field(name=name, value=value, inline=False)
     if len(pages) > 1:
-        for page, embed in enumerate(pages, start=1):
-            embed.set_footer(text=_("Page {page}/{pages}", page=page, pages=len(pages)))
+        for page_no, embed in enumerate(pages, start=1):
+            embed.set_footer(text=_("Page {page}/{pages}", page=page_no, pages=len(pages)))
     return [fit_embed(embed) for embed in pages]
 
 

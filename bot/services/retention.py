@@ -51,7 +51,7 @@ async def prune(db: Database, *, now: datetime, keep_rolls: int, batch: int = BA
         if oldest_kept is not None:
             rolls += await _in_batches(
                 db,
-                lambda session, c=channel_id, k=oldest_kept: repo.delete_rolls_before(
+                lambda session, c=channel_id, k=oldest_kept: repo.delete_rolls_before(  # type: ignore[misc]
                     session, c, k, batch=batch
                 ),
                 batch,

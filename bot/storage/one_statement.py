@@ -120,7 +120,7 @@ async def select_rows(
     values = compiled.parameters(parameters)
     pooled = await greenlet_spawn(db.engine.sync_engine.pool.connect)
     try:
-        driver = pooled.driver_connection
+        driver: Any = pooled.driver_connection  # aiosqlite's or asyncpg's connection
         if db.is_sqlite:
             raw = await run_on_sqlite_thread(driver, _select_on_sqlite, compiled.sql, values)
         else:
@@ -179,7 +179,7 @@ async def insert_one(db: Database, prepared: PreparedInsert, values: Mapping[str
                 raise StorageBusy from error
             raise
         try:
-            driver = pooled.driver_connection
+            driver: Any = pooled.driver_connection  # aiosqlite's or asyncpg's connection
             if db.is_sqlite:
                 await run_on_sqlite_thread(driver, _run_on_sqlite, compiled.sql, parameters)
             else:

@@ -165,7 +165,7 @@ class NarratorSQLiteDialect(AiosqliteDialect):
     supports_statement_cache = True
 
     @classmethod
-    def import_dbapi(cls) -> OneTripDBAPI:  # type: ignore[override]
+    def import_dbapi(cls) -> OneTripDBAPI:
         import aiosqlite
 
         return OneTripDBAPI(aiosqlite, sqlite3)

@@ -174,7 +174,7 @@ Event = (
     | SetHealth
     | End
 )
-EVENT_TYPES: dict[str, type] = {
+EVENT_TYPES: dict[str, type[Event]] = {
     cls.kind: cls
     for cls in (
         Add,

@@ -23,7 +23,7 @@ from engine.initiative.errors import (
     NothingToUndo,
     TooManyCombatants,
 )
-from engine.initiative.events import Add, Event, Reroll
+from engine.initiative.events import Add, Delay, Event, Next, Remove, Reroll
 from engine.initiative.names import make_room
 from engine.initiative.rolloff import roll_off
 from engine.initiative.rolls import roll_initiative
@@ -59,8 +59,8 @@ def apply(
         raise EncounterEnded(N_("This encounter has ended; start a new one (or undo the end)."))
     if isinstance(event, Add):
         event = _resolve_add(state, event, dice)
-    elif _needs_reroll(state, event):
-        event = replace(event, rerolls=_reroll(state, dice, roller))  # type: ignore[arg-type]
+    elif isinstance(event, Next | Delay | Remove) and _needs_reroll(state, event):
+        event = replace(event, rerolls=_reroll(state, dice, roller))
     new = step(state, event)
     log = (*state.log, event)
     base = state.base
@@ -75,7 +75,8 @@ def apply(
 def _needs_reroll(state: Encounter, event: Event) -> bool:
     """A round-starting event not yet resolved, in an encounter that re-rolls each round.
 
-    Round 1 keeps the initiative rolled on joining; every later round re-rolls.
+    Round 1 keeps the initiative rolled on joining; every later round re-rolls. Only the
+    events carrying ``rerolls`` (``Next``, ``Delay``, ``Remove``) can be unresolved.
     """
     unresolved = getattr(event, "rerolls", True) is None
     return state.reroll and state.started and unresolved and new_round_needed(state, event)

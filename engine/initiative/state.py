@@ -13,6 +13,7 @@ from dataclasses import dataclass, field, replace
 
 from engine.errors import N_
 from engine.initiative.errors import InvalidName, UnknownCombatant
+from engine.initiative.events import Event
 from engine.wording import Translate, english
 
 __all__ = [
@@ -145,7 +146,7 @@ class Encounter:
     #: The state the log starts from (``None``: the empty encounter with these options).
     base: Encounter | None = field(default=None, repr=False)
     #: Every applied event, resolved, oldest first.
-    log: tuple = field(default=(), repr=False)
+    log: tuple[Event, ...] = field(default=(), repr=False)
 
     @property
     def current(self) -> Combatant | None:

@@ -95,7 +95,12 @@ def new_round_needed(state: Encounter, event: Event) -> bool:
 # ------------------------------------------------------------------ ordering
 
 
-def _sort_key(state: Encounter, combatant: Combatant, round_: int) -> tuple:
+_Rank = tuple[int, tuple[int, ...]]  # Combatant.rank
+
+
+def _sort_key(
+    state: Encounter, combatant: Combatant, round_: int
+) -> tuple[bool, _Rank] | tuple[_Rank]:
     """Higher goes first: in CODA's round 1 the unsurprised before the surprised."""
     if state.system == CODA and round_ == 1:
         return (not combatant.surprised, combatant.rank)

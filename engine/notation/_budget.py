@@ -179,11 +179,12 @@ def _match_chance(operation: diceast.SetOperator, faces: list[int] | None, size:
 
 
 def _matches(selector: diceast.SetSelector, face: int) -> bool:
+    number: int = selector.num
     if selector.cat == "<":
-        return face < selector.num
+        return face < number
     if selector.cat == ">":
-        return face > selector.num
-    return face == selector.num
+        return face > number
+    return face == number
 
 
 class Meter:

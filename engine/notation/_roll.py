@@ -60,10 +60,10 @@ class _DiceRouter:
         return getattr(_stdlib_random, name)
 
 
-_d20_expression.random = _DiceRouter()  # type: ignore[assignment]
+_d20_expression.random = _DiceRouter()
 
 
-class _MeteredContext(d20.RollContext):
+class _MeteredContext(d20.RollContext):  # type: ignore[misc]  # d20 is untyped (Any)
     """d20's dice counter, also charging each die to the roll's work meter."""
 
     def count_roll(self, n: int = 1) -> None:
@@ -83,7 +83,8 @@ def _metered_select(
     size = len(target.keptset)
     sort = 1 + size.bit_length() if self.cat in {"h", "l"} else 1
     roll_budget.charge(size * sort)
-    return _select(self, target, max_targets)
+    selected: set[_d20_expression.Number] = _select(self, target, max_targets)
+    return selected
 
 
 def _keep(self: _d20_expression.SetOperator, target: _d20_expression.Set) -> None:
@@ -98,8 +99,8 @@ def _keep(self: _d20_expression.SetOperator, target: _d20_expression.Set) -> Non
             value.drop()
 
 
-_d20_expression.SetSelector.select = _metered_select  # type: ignore[method-assign]
-_d20_expression.SetOperator.keep = _keep  # type: ignore[method-assign]
+_d20_expression.SetSelector.select = _metered_select
+_d20_expression.SetOperator.keep = _keep
 _roller = d20.Roller(_MeteredContext(max_rolls=MAX_DICE))
 
 
@@ -124,16 +125,19 @@ class NotationRoll:
     @property
     def breakdown(self) -> str:
         """d20's Markdown breakdown, e.g. ``4d6kh3 (**6**, 2, 5, ~~**1**~~) + 2 = `15` ``."""
-        return self._result.result
+        breakdown: str = self._result.result
+        return breakdown
 
     @property
     def crit(self) -> bool:
         """A single kept d20 on the left showing 20 (d20's own reading)."""
-        return self._result.crit == d20.CritType.CRIT
+        crit: bool = self._result.crit == d20.CritType.CRIT
+        return crit
 
     @property
     def fumble(self) -> bool:
-        return self._result.crit == d20.CritType.FAIL
+        fumble: bool = self._result.crit == d20.CritType.FAIL
+        return fumble
 
 
 def roll_expression(dice: Dice, expression: str) -> NotationRoll:

@@ -114,8 +114,9 @@ def default_target(shots: Iterable[ShotReport]) -> str | None:
     """RULES.md's Decision: the opposing chaser with the largest scoring margin (ties: first
     listed); if no opposing chaser scored, None: the beater holds back (no roll, no foul)."""
     best: ShotReport | None = None
+    best_margin = 0
     for shot in shots:
         margin = shot.margin
-        if margin is not None and (best is None or margin > best.margin):  # type: ignore[operator]
-            best = shot
+        if margin is not None and (best is None or margin > best_margin):
+            best, best_margin = shot, margin
     return None if best is None else best.chaser

@@ -74,7 +74,7 @@ def _capital(text: str) -> str:
 def check_side(side: str) -> Side:
     if side not in SIDES:
         raise QuidditchError(N_("The team must be 'home' or 'away' (got {side})."), side=repr(side))
-    return side  # type: ignore[return-value]
+    return side
 
 
 def _check_name(name: str, what: str) -> str:

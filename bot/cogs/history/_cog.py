@@ -51,7 +51,7 @@ class HistoryCog(NarratorCog):
         if not reveal_fits(opened):
             data = io.BytesIO(reveal_file_text(opened).encode())
             kwargs["file"] = discord.File(data, filename=f"roll-{opened.roll_id}.txt")
-        await interaction.response.send_message(
+        await interaction.response.send_message(  # type: ignore[call-overload]
             embed=reveal_embed(opened),
             view=RevealView(opened),
             allowed_mentions=discord.AllowedMentions.none(),

@@ -268,7 +268,7 @@ class InitiativeCog(TrackerCog):
         attribute: SheetName | None = None,
     ) -> None:
         # CODA's: the action, and the attribute test it may ask for with its button.
-        await run_action(self, interaction, kind=kind, cost=cost, name=name, attribute=attribute)
+        await run_action(self, interaction, kind=kind, cost=cost, name=name, attribute=attribute)  # type: ignore[arg-type]
 
     condition = app_commands.Group(
         name="condition",

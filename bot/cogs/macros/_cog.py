@@ -103,7 +103,7 @@ class ValuesModal(discord.ui.Modal):
         except Exception as error:  # a form is not a command: answer as the tree would
             await answer_error(interaction, error)
 
-    async def on_error(self, interaction: discord.Interaction, error: Exception) -> None:
+    async def on_error(self, interaction: discord.Interaction, error: Exception) -> None:  # type: ignore[override]
         await answer_error(interaction, error)
 
 
@@ -139,7 +139,7 @@ class EditModal(discord.ui.Modal):
             embed=macro_embed(macro, changed=_("edited")), ephemeral=True
         )
 
-    async def on_error(self, interaction: discord.Interaction, error: Exception) -> None:
+    async def on_error(self, interaction: discord.Interaction, error: Exception) -> None:  # type: ignore[override]
         await answer_error(interaction, error)
 
 

@@ -47,7 +47,10 @@ class MacroButton(
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button[Any], match: re.Match[str]
+        cls,
+        interaction: discord.Interaction,
+        item: discord.ui.Button[Any],  # type: ignore[override]
+        match: re.Match[str],
     ) -> MacroButton:
         return cls(int(match["id"]), item.label or "Roll")
 

@@ -119,7 +119,7 @@ class TeamModal(discord.ui.Modal):
         )
         await show_roster_change(interaction, view, changed)
 
-    async def on_error(self, interaction: discord.Interaction, error: Exception) -> None:
+    async def on_error(self, interaction: discord.Interaction, error: Exception) -> None:  # type: ignore[override]
         await answer_error(interaction, error)
 
 

@@ -65,7 +65,7 @@ class SheetModal(discord.ui.Modal):
     def db(interaction: discord.Interaction) -> Any:
         return interaction.client.db  # type: ignore[attr-defined]
 
-    async def on_error(self, interaction: discord.Interaction, error: Exception) -> None:
+    async def on_error(self, interaction: discord.Interaction, error: Exception) -> None:  # type: ignore[override]
         await answer_error(interaction, error)
 
 

@@ -259,7 +259,7 @@ async def roll_their_part(
                     session,
                     actor,
                     _helper_test(helper, options),
-                    what=f"combined helper {_roller(helper['roller']).name} (waiting for the "
+                    what=f"combined helper {_roller(helper['roller']).name} (waiting for the "  # type: ignore[arg-type]
                     "other helpers)",
                     visibility=secrecy.PUBLIC,
                     label=options["label"],

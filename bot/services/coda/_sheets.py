@@ -171,7 +171,7 @@ def skill_roller(
         key, ranks, parent = skill.strip(), None, attribute
     else:
         key, data = found
-        ranks, parent = data.ranks, attribute or data.attribute
+        ranks, parent = data.ranks, attribute or data.attribute  # type: ignore[assignment]
         if parent is None:
             raise UserError(
                 _(

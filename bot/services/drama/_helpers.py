@@ -144,13 +144,13 @@ async def _ask(
     recording = RecordingDice(dice)
     rolled = drama.roll_pools(recording, roller.pools.validated(), criticals=roller.criticals)
     gained = gain_penalty(session, actor, roller.pool, rolled)
-    for helper in team:
-        if "name" in helper:
+    for member in team:
+        if "name" in member:
             helping = RecordingDice(dice)
             result = drama.roll_pools(
-                helping, pools_of(helper["pools"]), criticals=roller.criticals
+                helping, pools_of(member["pools"]), criticals=roller.criticals
             )
-            helper |= {"faces": helping.faces, "net": result.net}
+            member |= {"faces": helping.faces, "net": result.net}
     me = roller.character or actor.display_name
     waiting = ", ".join(f"<@{user}>" for user in asked)
     roll_log.add(

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, replace
 from datetime import datetime
+from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -356,7 +357,7 @@ def _opposed(
 ) -> OpposedOutcome:
     """Roll (side A's dice first: replayed when it rolled earlier) and log the roll."""
     (a, roller), (b, vs) = first, second
-    sides = {
+    sides: dict[str, Any] = {
         "a_bonus": a.bonus,
         "a_stress": roller.stress,
         "a_advantage": roller.advantage,

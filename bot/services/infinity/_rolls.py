@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -354,7 +355,11 @@ async def burst_split(
         b = await read_value(session, actor, reactive.attribute, character=reactive.character)
         first = Target(b.value, reactive.mods, reactive.burst, rest, REACTIVE)
         chosen = (first, *(t for _, t in others))
-        kwargs = {"a_attribute": a.value, "a_mods": named.for_roll, "targets": chosen}
+        kwargs: dict[str, Any] = {
+            "a_attribute": a.value,
+            "a_mods": named.for_roll,
+            "targets": chosen,
+        }
         try:
             odds = split_odds(**kwargs)
         except InputError as error:
@@ -409,7 +414,12 @@ async def save(
             what=N_("armor"),
             bounds=infinity.ARMOR_RANGE,
         )
-        args = {"damage": damage, "armor": source.value, "cover": cover, "mods": mods}
+        args: dict[str, Any] = {
+            "damage": damage,
+            "armor": source.value,
+            "cover": cover,
+            "mods": mods,
+        }
         odds = infinity.save_odds(**args, hits=hits)
         visibility = await secrecy.decide(session, actor.channel_id, secret)
         result = infinity.save(dice, **args, hits=hits)

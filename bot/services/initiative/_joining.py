@@ -194,11 +194,11 @@ async def add(
         for combatant in _numbered_names(state, name, count):
             rolled = None if roll is not None else roll_for(dice, row, state, modifier, stress)
             total = roll if rolled is None else rolled.total
-            entry = Joined(combatant, total, rolled, hidden)
+            entry = Joined(combatant, total, rolled, hidden)  # type: ignore[arg-type]
             detail = "set by the GM" if rolled is None else rolled.detail
             event = ini.Add(
                 combatant,
-                total,
+                total,  # type: ignore[arg-type]
                 hidden=hidden,
                 surprised=stress,
                 detail=detail,

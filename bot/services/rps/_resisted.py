@@ -106,7 +106,7 @@ def _log(
         input="resisted " + ", ".join(f"{n}:{b}" for n, b in named),
         faces=[[p.check.faces for p in round_] for round_ in result.rounds],
         outcome=(
-            f"{result.winner} wins, SL {number(result.success_level)}"
+            f"{result.winner} wins, SL {number(result.success_level)}"  # type: ignore[arg-type]
             if result.winner
             else f"tie between {', '.join(result.tied)}"
         ),
@@ -199,7 +199,7 @@ async def _ask(
     for party in parties:
         if "name" in party:
             recording = RecordingDice(dice)
-            check = rps.check(recording, base=party["base"])
+            check = rps.check(recording, base=party["base"])  # type: ignore[arg-type]
             party["faces"] = recording.faces
             rolled.append((party, check))
     waiting = ", ".join(f"<@{user}>" for user in asked_others)
@@ -212,7 +212,7 @@ async def _ask(
             f"{p['name']}:{p['base']}" if "name" in p else f"<@{p['user_id']}> (their player rolls)"
             for p in parties
         ),
-        faces=[list(party["faces"]) for party, _ in rolled],
+        faces=[list(party["faces"]) for party, _ in rolled],  # type: ignore[call-overload]
         outcome=", ".join(f"{p['name']} SL {number(c.success_level)}" for p, c in rolled)
         + f" · waiting for {waiting}",
         secret=False,

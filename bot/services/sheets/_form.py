@@ -125,7 +125,7 @@ def _attribute_fields(sheet: CharacterSheet) -> list[FormField]:
     label = _("Other attributes") if groups else _(OTHER_ATTRIBUTES)
     fields.append(_field("attributes", label, lines, _("Strength 3 (one per line)")))
     resources = list(sheet.resources.items())
-    names = {name_key(n) for n, _ in resources}
+    names = {name_key(n) for n, _ in resources}  # type: ignore[assignment]
     lines = [f"{n} {_resource_text(r.current, r.max)}" for n, r in resources]
     lines += [
         n for n in TEMPLATES.get(sheet.system, {}).get("resources", ()) if name_key(n) not in names

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from logging.config import fileConfig
+from typing import Any, Literal
 
 from alembic import context
 from sqlalchemy import pool
@@ -28,7 +29,7 @@ def _url() -> str:
     return url
 
 
-def _render_item(type_: str, obj: object, autogen_context: object) -> str | bool:
+def _render_item(type_: str, obj: object, autogen_context: object) -> str | Literal[False]:
     """Render our column types as plain SQLAlchemy ones, so migrations never import the bot."""
     from bot.storage.models.base import UTCDateTime
 
@@ -37,7 +38,7 @@ def _render_item(type_: str, obj: object, autogen_context: object) -> str | bool
     return False
 
 
-def _configure(connection: Connection | None = None, **kwargs: object) -> None:
+def _configure(connection: Connection | None = None, **kwargs: Any) -> None:
     context.configure(
         connection=connection,
         target_metadata=target_metadata,

@@ -9,7 +9,7 @@ feature of this shape has the same columns, constraint and index names.
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import Index, String, UniqueConstraint
 from sqlalchemy.orm import Mapped, declared_attr, mapped_column
@@ -21,6 +21,10 @@ ACTIVE = "active"
 
 class ChannelStateMixin:
     """Mix into a ``Base`` model that sets ``__tablename__``."""
+
+    if TYPE_CHECKING:
+        # The declarative ``Base`` it is mixed into takes the columns as keywords.
+        def __init__(self, **columns: Any) -> None: ...
 
     @declared_attr.directive
     @classmethod

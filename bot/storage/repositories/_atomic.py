@@ -32,7 +32,7 @@ async def insert_missing(
     Column defaults apply as for an ORM insert. Read the row afterwards, locked, to use it.
     """
     statement = _insert(session, model).values(**values)
-    await session.execute(statement.on_conflict_do_nothing(index_elements=list(keys)))
+    await session.execute(statement.on_conflict_do_nothing(index_elements=list(keys)))  # type: ignore[attr-defined]
 
 
 async def upsert(
@@ -45,9 +45,9 @@ async def upsert(
     """Insert the row, or set the ``update`` columns of the existing one to these values."""
     statement = _insert(session, model).values(**values)
     await session.execute(
-        statement.on_conflict_do_update(
+        statement.on_conflict_do_update(  # type: ignore[attr-defined]
             index_elements=list(keys),
-            set_={column: statement.excluded[column] for column in update},
+            set_={column: statement.excluded[column] for column in update},  # type: ignore[attr-defined]
         )
     )
 

@@ -14,7 +14,7 @@ Row = TypeVar("Row", bound=ChannelStateMixin)
 
 
 @functools.cache
-def _active_query(model: type[Row], for_update: bool) -> Select[tuple[Row]]:
+def _active_query(model: type[Row], for_update: bool) -> Select[Row]:
     # Built once: building a SELECT costs more than running it (docs/decisions/hot-path.md).
     query = select(model).where(model.active_channel_id == bindparam("channel_id"))
     return query.with_for_update() if for_update else query
@@ -24,7 +24,7 @@ async def active(
     session: AsyncSession, model: type[Row], channel_id: int, *, for_update: bool = False
 ) -> Row | None:
     """The channel's running row, locked for this transaction when ``for_update``."""
-    query = _active_query(model, for_update)
+    query = _active_query(model, for_update)  # type: ignore[arg-type]  # mypy: a class is Hashable
     return (await session.execute(query, {"channel_id": channel_id})).scalar_one_or_none()
 
 

@@ -31,4 +31,4 @@ async def remove(session: AsyncSession, guild_id: int, role_id: int) -> bool:
     result = await session.execute(
         delete(GuildGmRole).where(GuildGmRole.guild_id == guild_id, GuildGmRole.role_id == role_id)
     )
-    return bool(result.rowcount)
+    return bool(result.rowcount)  # type: ignore[attr-defined]

@@ -25,9 +25,9 @@ _SEALED = "narrator.sealed_rolls"
 _TABLE = RollLog.__table__
 #: Every column but the id: one set of keys for every row of an executemany.
 _COLUMNS = tuple(column.key for column in _TABLE.columns if column.key != "id")
-_INSERT = insert(_TABLE)
-_INSERT_RETURNING_ID = insert(_TABLE).returning(_TABLE.c.id)
-_PREPARED = PreparedInsert(insert(_TABLE), _COLUMNS)
+_INSERT = insert(_TABLE)  # type: ignore[arg-type]
+_INSERT_RETURNING_ID = insert(_TABLE).returning(_TABLE.c.id)  # type: ignore[arg-type]
+_PREPARED = PreparedInsert(insert(_TABLE), _COLUMNS)  # type: ignore[arg-type]
 
 
 def add(
@@ -179,7 +179,7 @@ async def latest(
     if not include_secret:
         visible = RollLog.secret.is_(False)
         if viewer_id is not None:
-            visible = or_(visible, RollLog.user_id == viewer_id)
+            visible = or_(visible, RollLog.user_id == viewer_id)  # type: ignore[assignment]
         query = query.where(visible)
     query = query.order_by(RollLog.id.desc()).limit(count)
     return list((await session.execute(query)).scalars())
@@ -219,7 +219,7 @@ async def face_totals(
     entries = select(newest_sq.c.tally_sides, func.count()).group_by(newest_sq.c.tally_sides)
     # {"face": count} as (key, value) rows: json_each on SQLite, json_each_text on PostgreSQL
     # (its json_each gives the values as JSON, which SUM cannot add).
-    name = "json_each_text" if session.bind.dialect.name == "postgresql" else "json_each"
+    name = "json_each_text" if session.bind.dialect.name == "postgresql" else "json_each"  # type: ignore[union-attr]
     each = getattr(func, name)(newest_sq.c.tally).table_valued("key", "value").alias("tally_face")
     sides, face = newest_sq.c.tally_sides, cast(each.c.key, Integer)
     faces = (

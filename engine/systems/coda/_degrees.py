@@ -52,7 +52,7 @@ class Ones(enum.Enum):
     @classmethod
     def parse(cls, value: str | Ones) -> Ones:
         if value.__class__ is cls:
-            return value  # type: ignore[return-value]
+            return value
         found = _ONES_BY_TEXT.get(value)  # type: ignore[arg-type]
         if found is not None:
             return found

@@ -24,6 +24,7 @@ import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import TypedDict
 
 from engine.errors import N_, InputError
 
@@ -179,7 +180,13 @@ _CATEGORIES = {
 }
 _HALF = Fraction(1, 2)
 _ONE_AND_HALF = Fraction(3, 2)
-_PM = {"either_sign": True}
+
+
+class _Signed(TypedDict):
+    either_sign: bool
+
+
+_PM: _Signed = {"either_sign": True}
 
 CONDITIONS: tuple[Condition, ...] = (
     # Table 9-2: Academic Test Modifiers
