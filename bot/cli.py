@@ -80,11 +80,9 @@ def _dispatch(args: argparse.Namespace, settings: Settings) -> int:
         logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
         return run_command(args, settings)
     if args.command == "console":
-        from bot.console._console import configure_console_logging, run_console
+        from bot.console import LocaleError, configure_console_logging, parse_locale, run_console
 
         configure_console_logging(settings.log_level)
-        from bot.console._locale import LocaleError, parse_locale
-
         try:
             locale = parse_locale(args.locale)
         except LocaleError as error:

@@ -1,40 +1,39 @@
-"""The offline console: the bot's own commands, typed as slash commands, without Discord.
+"""The offline console's session: one line at a time, a slash command sent to the real bot
+inside SimCord, a button pressed, a form submitted, or one of the console's own commands
+(``/as``, ``/in``, ``/whoami``, ``/locale``, ``/click``, ``/submit``); then what the bot
+replied, posted or edited, emitted as payloads (:mod:`bot.console._payloads`).
 
-It runs the real bot inside SimCord's in-memory Discord, so every command, option check,
-permission and error message is exactly the one Discord users get: nothing is written twice.
+Every command, option check, permission and error message is exactly the one Discord users
+get: nothing is written twice. Reading lines and printing them is :mod:`bot.console._run`'s.
 """
 
 from __future__ import annotations
 
-import asyncio
-import hashlib
-import json
-import logging
-import os
 import re
-import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any
 
 import discord
 
-from bot.app import NarratorBot, create_bot
+from bot.app import NarratorBot
 from bot.console import _forms as console_forms
-from bot.console._locale import DEFAULT_LOCALE, LocaleError, client_locale, parse_locale
-from bot.console._text import format_text, line_editor
+from bot.console._locale import DEFAULT_LOCALE, LocaleError, parse_locale
+from bot.console._payloads import (
+    button_labels,
+    fingerprint,
+    mention_policy,
+    message_payload,
+    reply_payload,
+    write_attachments,
+)
+from bot.console._world import GM_ROLE, World
 from bot.gateway import CommandLineError, Kind, convert, find_leaf, read_words, split_words
-from bot.hosting.config import Settings
 from bot.i18n import N_, _, use_language
 from bot.i18n.choice import language_of
 from bot.i18n.names import native_name
-from bot.internals import simcord_message
-from engine.dice import Dice
 
-GUILD_ID = 1_000_000_000_000_001  # fixed, so the database recognises the console's guild
-CAST = ("gm", "alice", "bob", "carol")  # created in this order so their ids are stable
-GM_ROLE = "GM"
 #: Messages with buttons remembered for /click (the newest first wins).
 CLICKABLE = 50
 
@@ -71,11 +70,6 @@ class Console:
     env: Any
     bot: NarratorBot
     emit: Callable[[dict[str, Any]], None]
-    guild: Any = None
-    gm_role: Any = None
-    users: dict[str, Any] = field(default_factory=dict)
-    members: dict[str, Any] = field(default_factory=dict)
-    channels: dict[str, Any] = field(default_factory=dict)
     user: str = "gm"
     channel: str = "table"
     # Messages with buttons, oldest first, each with who can see it (None: everyone).
@@ -87,54 +81,18 @@ class Console:
     # The Discord client locale every interaction carries (``--locale``, ``/locale``).
     locale: str = DEFAULT_LOCALE
 
+    # The guild, its members and channels (:mod:`bot.console._world`).
+    world: World = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.world = World(self.env)
+
     def setup(self) -> None:
-        import simcord  # noqa: F401 - the console needs SimCord at run time
+        self.world.setup()
 
-        self.guild = self.env.create_guild("Narrator console", id=GUILD_ID)
-        self.gm_role = self.guild.create_role(GM_ROLE)
-        self.channel_handle("table")
-        for name in CAST:
-            self.member(name, gm=name == "gm")
-
-    def channel_handle(self, name: str) -> Any:
-        if name not in self.channels:
-            self.channels[name] = self._with_stable_id(
-                f"channel:{name}", lambda: self.guild.create_text_channel(name)
-            )
-        return self.channels[name]
-
-    def member(self, name: str, *, gm: bool = False) -> Any:
-        if name not in self.users:
-            self.users[name] = self._with_stable_id(
-                f"user:{name}", lambda: self.env.create_user(name)
-            )
-        elif gm and not self._is_gm(name):
-            # Same user (same id, same sheets), rejoining with the GM role.
-            self.guild.remove_member(self.members.pop(name))
-        if name not in self.members:
-            roles = [self.gm_role] if gm else []
-            self.members[name] = self.guild.add_member(self.users[name], roles=roles)
-        return self.members[name]
-
-    def _with_stable_id(self, key: str, create: Callable[[], Any]) -> Any:
-        """Create a user or channel whose id depends only on its name.
-
-        The database keys sheets, settings and encounters by Discord ids; with ids derived
-        from names, ``#lab`` and ``dave`` are the same channel and player in every session.
-        SimCord numbers everything in creation order, so its next id is swapped for ours.
-        """
-        backend = self.env.backend
-        ids = iter([stable_id(key)])
-        allocate = backend.snowflake
-        backend.snowflake = lambda: next(ids, None) or allocate()
-        try:
-            return create()
-        finally:
-            del backend.snowflake
-
-    def _is_gm(self, name: str) -> bool:
-        member = self.members[name].member
-        return member is not None and any(r.name == GM_ROLE for r in member.roles)
+    def names(self) -> dict[int, str]:
+        """Who and where each id is, for showing mentions as names."""
+        return self.world.names()
 
     async def run_line(self, line: str) -> bool:
         """Run one input line; False when the user asked to quit."""
@@ -163,7 +121,7 @@ class Console:
         elif head == "/whoami":
             text = (
                 _("You are {user} (GM) in #{channel}.", user=self.user, channel=self.channel)
-                if self._is_gm(self.user)
+                if self.world.is_gm(self.user)
                 else _("You are {user} in #{channel}.", user=self.user, channel=self.channel)
             )
             self._info(text)
@@ -202,11 +160,11 @@ class Console:
             self._error(_("Usage: /as NAME [gm]"))
             return
         name = args[0].lstrip("@").lower()
-        self.member(name, gm=len(args) > 1 and args[1].lower() == "gm")
+        self.world.member(name, gm=len(args) > 1 and args[1].lower() == "gm")
         self.user = name
         self._info(
             _("You are now {name} (GM).", name=name)
-            if self._is_gm(name)
+            if self.world.is_gm(name)
             else _("You are now {name}.", name=name)
         )
 
@@ -215,7 +173,7 @@ class Console:
             self._error(_("Usage: /in CHANNEL"))
             return
         name = args[0].lstrip("#").lower()
-        self.channel_handle(name)
+        self.world.channel_handle(name)
         self.channel = name
         self._info(_("You are now in #{channel}.", channel=name))
 
@@ -227,8 +185,8 @@ class Console:
             return
         command = line.command
         raw = line.options
-        actor = self.members[self.user]
-        channel = self.channel_handle(self.channel)
+        actor = self.world.members[self.user]
+        channel = self.world.channel_handle(self.channel)
         before = self._snapshot()
         try:
             options = self._convert(command, raw)
@@ -243,7 +201,7 @@ class Console:
 
     def _convert(self, command: str, raw: dict[str, str]) -> dict[str, Any]:
         parts = command.split()
-        root = self.env.backend.find_command(parts[0], self.guild.id, type=1)
+        root = self.env.backend.find_command(parts[0], self.world.guild.id, type=1)
         leaf = find_leaf(root, parts)
         return convert(command, leaf, raw, self._value)
 
@@ -251,17 +209,17 @@ class Console:
         """Values only the console's world can turn into objects: members, channels, files."""
         if kind in (Kind.user, Kind.mentionable):
             who = value.lstrip("@").lower()
-            if who not in self.members:
+            if who not in self.world.members:
                 raise ConsoleError(
                     _("Nobody called `{who}` here yet (use /as {who} first).", who=who)
                 )
-            return self.members[who]
+            return self.world.members[who]
         if kind == Kind.channel:
-            return self.channel_handle(value.lstrip("#").lower())
+            return self.world.channel_handle(value.lstrip("#").lower())
         if kind == Kind.role:
             if value.lstrip("@") != GM_ROLE:
                 raise ConsoleError(_("The console has one role, {role}.", role=GM_ROLE))
-            return self.gm_role
+            return self.world.gm_role
         if kind == Kind.string:
             return self._mentions(value)
         if kind == Kind.attachment:
@@ -280,7 +238,7 @@ class Console:
         """A typed @alice in a text option, as Discord's client sends a picked mention."""
 
         def mention(match: re.Match[str]) -> str:
-            member = self.members.get(match.group(1).lower())
+            member = self.world.members.get(match.group(1).lower())
             return f"<@{member.id}>" if member is not None else match.group(0)
 
         return _AT_NAME.sub(mention, text)
@@ -294,11 +252,11 @@ class Console:
             return
         wanted = label.strip().casefold()
         target = next(
-            (m for m in visible if any(str(b).casefold() == wanted for b in _button_labels(m))),
+            (m for m in visible if any(str(b).casefold() == wanted for b in button_labels(m))),
             None,
         )
         if target is None:
-            labels = dict.fromkeys(str(b) for m in visible for b in _button_labels(m))
+            labels = dict.fromkeys(str(b) for m in visible for b in button_labels(m))
             self._error(
                 _(
                     "No button `{label}` that you can see. Buttons: {labels}.",
@@ -307,7 +265,7 @@ class Console:
                 )
             )
             return
-        actor = self.members[self.user]
+        actor = self.world.members[self.user]
         before = self._snapshot()
         try:
             result = await actor.click(target, label=label)
@@ -330,26 +288,15 @@ class Console:
         del self.forms[self.user]
         before = self._snapshot()
         try:
-            result = await self.members[self.user].submit_modal(shown, values)
+            result = await self.world.members[self.user].submit_modal(shown, values)
         except Exception as error:
             self._error(_simcord_message(error, "submit"))
             return
         self._show_result(result, before)
 
-    def _places(self) -> list[tuple[str, Any]]:
-        """Every channel and existing direct-message channel, with how to say where it is."""
-        places = [(f"#{name}", handle) for name, handle in self.channels.items()]
-        opened = self.env.backend.dm_channels
-        places += [
-            (_("direct message to {name}", name=name), user.dm_channel)
-            for name, user in self.users.items()
-            if user.id in opened
-        ]
-        return places
-
     def _snapshot(self) -> dict[int, str]:
         """Every message now, to show what a command posted or edited besides its reply."""
-        return {m.id: _fingerprint(m) for _, place in self._places() for m in place.history()}
+        return {m.id: fingerprint(m) for _, place in self.world.places() for m in place.history()}
 
     def _show_result(self, result: Any, before: dict[int, str]) -> None:
         messages = [m for m in [result.response, *result.followups] if m is not None]
@@ -360,18 +307,18 @@ class Console:
         for message in messages:
             if message.components:
                 self._remember_buttons(self.user if message.flags.ephemeral else None, message)
-            self.emit(self._saved(message, _payload(message)))
+            self.emit(self._saved(message, reply_payload(message)))
         replies = {m.id for m in messages}
         here = f"#{self.channel}"
-        for where, place in self._places():
+        for where, place in self.world.places():
             for message in place.history():
-                if message.id in replies or before.get(message.id) == _fingerprint(message):
+                if message.id in replies or before.get(message.id) == fingerprint(message):
                     continue
                 if message.components and where == here:
                     self._remember_buttons(None, message)
-                payload = _message_payload(message)
+                payload = message_payload(message)
                 stored = self.env.backend.get_message(message.channel.id, message.id)
-                payload["allowed_mentions"] = _mention_policy(stored)
+                payload["allowed_mentions"] = mention_policy(stored)
                 payload["channel_message"] = "edited" if message.id in before else "posted"
                 if where != here:
                     payload["where"] = where
@@ -379,37 +326,7 @@ class Console:
 
     def _saved(self, message: Any, payload: dict[str, Any]) -> dict[str, Any]:
         """With ``--save-files``: write the message's attachments, and say where (``saved``)."""
-        attachments = simcord_message(message).attachments
-        if self.save_files is None or not attachments:
-            return payload
-        self.save_files.mkdir(parents=True, exist_ok=True)
-        saved = []
-        for attachment in attachments:
-            url, filename = (
-                (attachment["url"], attachment["filename"])
-                if isinstance(attachment, dict)
-                else (attachment.url, attachment.filename)
-            )
-            data = self.env.backend.cdn.get(url)
-            if data is None:
-                continue
-            name = Path(filename).name or "file"
-            path = self.save_files / name
-            number = 2
-            while path.exists():  # never overwrite an earlier reply's file
-                path = self.save_files / f"{Path(name).stem}-{number}{Path(name).suffix}"
-                number += 1
-            path.write_bytes(data)
-            saved.append(str(path))
-        payload["saved"] = saved
-        return payload
-
-    def names(self) -> dict[int, str]:
-        """Who and where each id is, for showing mentions as names."""
-        found = {user.id: f"@{name}" for name, user in self.users.items()}
-        found.update({channel.id: f"#{name}" for name, channel in self.channels.items()})
-        found[self.gm_role.id] = f"@{GM_ROLE}"
-        return found
+        return write_attachments(self.save_files, self.env.backend.cdn, message, payload)
 
     def _info(self, text: str) -> None:
         self.emit({"console": True, "content": text})
@@ -418,170 +335,8 @@ class Console:
         self.emit({"console": True, "error": True, "content": text})
 
 
-def _button_labels(message: Any) -> list[Any]:
-    """The button labels of a reply (SimCord gives its components as raw dicts) or of a
-    channel message (component objects)."""
-    labels = []
-    for row in message.components:
-        if isinstance(row, dict):
-            labels += [
-                child.get("label")
-                for child in row.get("components", [])
-                if child.get("type") == discord.ComponentType.button.value
-            ]
-        else:
-            labels += [
-                child.label
-                for child in getattr(row, "children", [])
-                if getattr(child, "label", None)
-            ]
-    return labels
-
-
-def _payload(message: Any) -> dict[str, Any]:
-    """An interaction's reply."""
-    buttons = _button_labels(message)
-    payload = _shown(message, ephemeral=bool(message.flags.ephemeral), buttons=buttons)
-    payload["allowed_mentions"] = _mention_policy(simcord_message(message))
-    attachments = getattr(simcord_message(message), "attachments", None)
-    if attachments:
-        payload["attachments"] = [
-            a.get("filename") if isinstance(a, dict) else str(a) for a in attachments
-        ]
-    return payload
-
-
-def stable_id(key: str) -> int:
-    """A snowflake-shaped id that depends only on ``key`` (below 2**63, as Discord's are)."""
-    digest = hashlib.sha256(key.encode()).digest()
-    return (1 << 60) | int.from_bytes(digest[:7], "big")
-
-
-def _fingerprint(message: Any) -> str:
-    return json.dumps(
-        [message.content, [e.to_dict() for e in message.embeds], len(message.components)],
-        sort_keys=True,
-        default=str,
-    )
-
-
-def _message_payload(message: Any) -> dict[str, Any]:
-    """A channel message (not an interaction reply) in the same shape as a reply."""
-    return _shown(message, ephemeral=False, buttons=_button_labels(message))
-
-
-def _shown(message: Any, *, ephemeral: bool, buttons: list[Any]) -> dict[str, Any]:
-    """What every emitted message carries; ``buttons`` only when it has some."""
-    payload: dict[str, Any] = {
-        "ephemeral": ephemeral,
-        "content": message.content or None,
-        "embeds": [embed.to_dict() for embed in message.embeds],
-    }
-    if buttons:
-        payload["buttons"] = buttons
-    return payload
-
-
-def _mention_policy(stored: Any) -> dict[str, Any]:
-    """Whom a message may ping (its ``allowed_mentions``) and whom it did ping: a check can
-    see that user text pings nobody while a turn pings its player."""
-    policy = stored.allowed_mentions
-    return {
-        "everyone": policy.everyone,
-        "users": sorted(str(u) for u in policy.users) if policy.users is not None else "all",
-        "roles": sorted(str(r) for r in policy.roles) if policy.roles is not None else "all",
-        "pinged": [str(u) for u in stored.ping_user_ids]
-        + [f"role:{r}" for r in stored.ping_role_ids]
-        + (["everyone"] if stored.mention_everyone else []),
-    }
-
-
 def _simcord_message(error: Exception, command: str) -> str:
     text = str(error).strip() or type(error).__name__
     if "not found" in text.lower() or ("unknown" in text.lower() and "command" in text.lower()):
         return _("Unknown command /{command}. Type /help for the list.", command=command)
     return text
-
-
-async def run_console(
-    settings: Settings,
-    *,
-    as_json: bool = False,
-    stdin: TextIO | None = None,
-    stdout: TextIO | None = None,
-    dice: Dice | None = None,
-    save_files: Path | None = None,
-    locale: str = DEFAULT_LOCALE,
-) -> int:
-    stdout = stdout or sys.stdout
-    try:
-        return await _run(
-            settings, as_json, stdin or sys.stdin, stdout, dice, save_files, parse_locale(locale)
-        )
-    except BrokenPipeError:
-        # The reader left (`| head`): stop quietly, and keep Python's exit-time flush of
-        # stdout from complaining about the closed pipe.
-        if stdout is sys.stdout:
-            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return 0
-
-
-async def _run(
-    settings: Settings,
-    as_json: bool,
-    stdin: TextIO,
-    stdout: TextIO,
-    dice: Dice | None,
-    save_files: Path | None,
-    locale: str = DEFAULT_LOCALE,
-) -> int:
-    import simcord
-
-    interactive = stdin.isatty() and not as_json
-    console: Console | None = None
-
-    def emit(payload: dict[str, Any]) -> None:
-        if as_json:
-            stdout.write(json.dumps(payload, ensure_ascii=False) + "\n")
-        else:
-            names = console.names() if console is not None else {}
-            stdout.write(format_text(payload, names) + "\n")
-        stdout.flush()
-
-    # One person at a terminal, whose pasted scripts run at machine speed: no rate limits.
-    unlimited = settings.model_copy(update={"rate_user_burst": 0, "rate_channel_burst": 0})
-    bot = create_bot(unlimited, dice=dice, sync_globally=True)
-    async with simcord.run(bot, check_errors=False, settle_timeout=30.0) as env:
-        session = Console(env=env, bot=bot, emit=emit, save_files=save_files, locale=locale)
-        console = session
-        session.setup()
-        with client_locale(lambda: session.locale):
-            return await _read_lines(session, stdin, stdout, interactive)
-
-
-async def _read_lines(console: Console, stdin: TextIO, stdout: TextIO, interactive: bool) -> int:
-    """Run the lines typed or piped in until the end of input or /quit."""
-    read = line_editor(stdin, stdout) if interactive else None
-    if interactive:
-        with use_language(language_of(console.locale)):
-            stdout.write(
-                _("Narrator console — /help for commands, /help console for the console's own.")
-                + "\n"
-            )
-    while True:
-        if read is not None:
-            line = await asyncio.to_thread(read, f"{console.user}@#{console.channel}> ")
-        else:
-            line = await asyncio.to_thread(stdin.readline)
-        if not line or not await console.run_line(line):
-            return 0
-
-
-def configure_console_logging(level: str) -> None:
-    # The console's output is the replies; the bot's own logs go to stderr, quietly.
-    logging.basicConfig(
-        level=max(logging.WARNING, logging.getLevelName(level)),
-        stream=sys.stderr,
-        format="%(levelname)s %(name)s: %(message)s",
-    )
-    logging.getLogger("discord").setLevel(logging.ERROR)

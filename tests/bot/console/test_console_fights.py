@@ -12,7 +12,7 @@ from typing import Any
 import simcord
 
 from bot.app import create_bot
-from bot.console._console import Console
+from bot.console import Console
 from bot.hosting.config import Settings
 from engine.dice import SeededDice
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.console._locale import LocaleError, parse_locale
+from bot.console import LocaleError, parse_locale
 from tests.bot.console.test_console import run_console
 
 
