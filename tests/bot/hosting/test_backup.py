@@ -259,6 +259,17 @@ def _corrupt(database_url: str, tmp_path: Path) -> Path:
     return saved
 
 
+def _rewritten(database_url: str, tmp_path: Path, table: str, old: str, new: str) -> Path:
+    """A backup with ``old`` replaced by ``new`` in ``table``'s CREATE TABLE, as an editor
+    with ``writable_schema`` could (the rows stay valid, so the integrity check passes)."""
+    return _saved(
+        database_url,
+        tmp_path,
+        "PRAGMA writable_schema=ON",
+        f"UPDATE sqlite_master SET sql = replace(sql, '{old}', '{new}') WHERE name = '{table}'",
+    )
+
+
 REFUSED: dict[str, tuple[Callable[[str, Path], Path], str]] = {
     "only alembic_version": (_only_alembic_version, "missing tables .*characters.*roll_log"),
     "a trigger": (
@@ -288,6 +299,19 @@ REFUSED: dict[str, tuple[Callable[[str, Path], Path], str]] = {
     "a missing index": (
         lambda url, tmp: _saved(url, tmp, "DROP INDEX ix_roll_log_channel_id_id"),
         "table roll_log: missing index ix_roll_log_channel_id_id",
+    ),
+    "a cascade": (
+        lambda url, tmp: _rewritten(
+            url, tmp, "coda_attacks", "ON DELETE SET NULL", "ON DELETE CASCADE"
+        ),
+        "table coda_attacks: foreign key .target_character_id. → characters .id. is ON UPDATE "
+        "NO ACTION ON DELETE CASCADE MATCH NONE, expected .*ON DELETE SET NULL",
+    ),
+    "a dropped check": (
+        lambda url, tmp: _rewritten(
+            url, tmp, "macros", "CHECK (slot >= 0 AND slot < 100)", "CHECK (1)"
+        ),
+        r"table macros: missing CHECK \(slot >= 0 AND slot < 100\)",
     ),
     "a future revision": (
         lambda url, tmp: _saved(
