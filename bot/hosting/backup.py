@@ -1,7 +1,9 @@
 """``narrator backup`` / ``narrator restore``, and the lock that keeps a restore off a live bot.
 
-SQLite: a backup is made with SQLite's online backup API, which copies a consistent
-snapshot page by page while the bot keeps writing (WAL mode). ``narrator run`` holds a shared
+SQLite: a backup is made with SQLite's online backup API, every page in one step, so the
+copy is one consistent snapshot while the bot keeps writing (WAL mode). A restore puts back
+only a file that is exactly a database this Narrator made (:mod:`bot.hosting.restorable`)
+and keeps the database it replaces beside it. ``narrator run`` holds a shared
 ``flock`` on ``<database>.lock`` for as long as it runs; a restore takes the same lock
 exclusively and refuses when it cannot, so it never overwrites a database a bot is using.
 The kernel drops the lock when the process dies, even by ``kill -9``: no stale lock files.
@@ -13,15 +15,20 @@ printed with the connection details filled in.
 from __future__ import annotations
 
 import fcntl
+import os
 import shlex
+import shutil
 import sqlite3
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import IO
+from urllib.parse import quote
 
 from sqlalchemy.engine import URL, make_url
 
 from bot.hosting.config import ConfigError
 from bot.hosting.errors import ServiceUnavailable
+from bot.hosting.restorable import check_restorable
 
 
 class RunLockError(ServiceUnavailable):
@@ -90,10 +97,15 @@ def pg_restore_command(database_url: str, source: Path) -> str:
     )
 
 
+def _read_only(path: Path) -> sqlite3.Connection:
+    return sqlite3.connect(f"file:{quote(str(path.resolve()))}?mode=ro", uri=True)
+
+
 def _copy(source: sqlite3.Connection, target: sqlite3.Connection) -> None:
-    # 256 pages per step: the bot's writers get the database between steps (a write
-    # between steps makes SQLite restart the copy, so the result is always one snapshot).
-    source.backup(target, pages=256)
+    # Every page in one step, under one read transaction: in WAL mode the bot keeps writing
+    # meanwhile (only checkpoints wait). Copying in several steps let each write between
+    # two steps restart the copy, so a busy bot's backup never finished.
+    source.backup(target, pages=-1)
 
 
 def backup(database_url: str, target: Path) -> str:
@@ -108,59 +120,129 @@ def backup(database_url: str, target: Path) -> str:
         raise ConfigError(f"DATABASE_URL: {source_path} does not exist: nothing to back up")
     if target.exists():
         raise ConfigError(f"{target} exists already: choose a new file name")
-    source = sqlite3.connect(f"file:{source_path}?mode=ro", uri=True)
-    destination = sqlite3.connect(target)
+    source = _read_only(source_path)
     try:
-        _copy(source, destination)
-        destination.execute("PRAGMA journal_mode=DELETE")  # one self-contained file
+        destination = sqlite3.connect(target)
+        try:
+            _copy(source, destination)
+            destination.execute("PRAGMA journal_mode=DELETE")  # one self-contained file
+        finally:
+            destination.close()
+    except BaseException:
+        target.unlink(missing_ok=True)  # never leave half a backup behind
+        raise
     finally:
-        destination.close()
         source.close()
     return f"backed up {source_path} to {target} ({target.stat().st_size:,} bytes)"
 
 
-def _check_backup(path: Path) -> None:
-    if not path.is_file():
-        raise ConfigError(f"{path} is not a file")
-    try:
-        connection = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
-        try:
-            ok = connection.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
-            versioned = connection.execute(
-                "SELECT count(*) FROM sqlite_master WHERE name = 'alembic_version'"
-            ).fetchone()[0]
-        finally:
-            connection.close()
-    except sqlite3.DatabaseError as error:
-        raise ConfigError(f"{path} is not an SQLite database ({error})") from None
-    if not ok:
-        raise ConfigError(f"{path} fails SQLite's integrity check: not restoring it")
-    if not versioned:
-        raise ConfigError(f"{path} is not a Narrator database (no alembic_version table)")
-
-
 def restore(database_url: str, source: Path) -> str:
-    """Replace the SQLite database with ``source``, unless a running bot holds it."""
-    target_path = sqlite_path(database_url)
-    if target_path is None:
+    """Replace the SQLite database with ``source`` if it is exactly a Narrator database.
+
+    The file is copied beside the database first and the copy is checked
+    (:mod:`bot.hosting.restorable`), so what was checked is what is put in place; the
+    database it replaces is kept beside it under a timestamped name.
+    """
+    target = sqlite_path(database_url)
+    if target is None:
         raise ConfigError(
             "DATABASE_URL is PostgreSQL: stop the bot, then restore a pg_dump file with:\n  "
             + pg_restore_command(database_url, source)
         )
-    _check_backup(source)
-    target_path.parent.mkdir(parents=True, exist_ok=True)
-    with open(lock_path(target_path), "ab") as lock:
+    if not source.is_file():
+        raise ConfigError(f"{source} is not a file")
+    target.parent.mkdir(parents=True, exist_ok=True)
+    with open(lock_path(target), "ab") as lock:
         try:
             fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
             raise RunLockError(
-                f"a running narrator uses {target_path}: stop it first, then restore"
+                f"a running narrator uses {target}: stop it first, then restore"
             ) from None
-        backup_connection = sqlite3.connect(f"file:{source}?mode=ro", uri=True)
-        destination = sqlite3.connect(target_path)
+        staged = target.with_name(target.name + ".restoring")
         try:
-            _copy(backup_connection, destination)
+            _stage(source, staged)
+            checked = check_restorable(staged, source)
+            kept = _keep(target)
+            os.replace(staged, target)
+            _sync_directory(target.parent)
         finally:
-            destination.close()
-            backup_connection.close()
-    return f"restored {target_path} from {source}"
+            staged.unlink(missing_ok=True)
+    lines = [f"restored {target} from {source}"]
+    lines.append(
+        f"the database it replaced is kept as {kept}"
+        if kept
+        else "there was no database to replace"
+    )
+    if not checked.at_head:
+        lines.append(
+            f"{source} is at an older schema ({', '.join(sorted(checked.revisions))}): "
+            "narrator run upgrades it at start (or narrator migrate now)"
+        )
+    return "\n".join(lines)
+
+
+def _stage(source: Path, staged: Path) -> None:
+    """Copy ``source`` to ``staged`` as one self-contained file (no -wal beside it)."""
+    staged.unlink(missing_ok=True)
+    try:
+        reader = _read_only(source)
+        try:
+            writer = sqlite3.connect(staged)
+            try:
+                _copy(reader, writer)
+                writer.execute("PRAGMA journal_mode=DELETE")
+            finally:
+                writer.close()
+        finally:
+            reader.close()
+    except sqlite3.DatabaseError as error:
+        if error.sqlite_errorcode == sqlite3.SQLITE_NOTADB:
+            raise ConfigError(f"{source} is not an SQLite database ({error})") from None
+        raise ConfigError(
+            f"{source} fails SQLite's integrity check ({error}): not restoring it"
+        ) from None
+
+
+def _keep(database: Path) -> Path | None:
+    """Keep the database about to be replaced as ``<name>.before-restore-<UTC time>``.
+
+    Its write-ahead log is folded in first, so the kept copy is one file and no old -wal is
+    left to be read with the restored database. A hard link keeps it without copying; the
+    restored file then takes the name by one atomic rename.
+    """
+    if not database.exists():
+        return None
+    try:
+        connection = sqlite3.connect(database)
+        try:
+            connection.execute("PRAGMA journal_mode=DELETE")  # checkpoints and drops the -wal
+        finally:
+            connection.close()
+    except sqlite3.Error:
+        pass  # not readable as SQLite: its side files go with it below, as they are
+    stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
+    kept = database.with_name(f"{database.name}.before-restore-{stamp}")
+    number = 1
+    while kept.exists():
+        number += 1
+        kept = database.with_name(f"{database.name}.before-restore-{stamp}-{number}")
+    for suffix in ("-wal", "-journal"):
+        side = database.with_name(database.name + suffix)
+        if side.exists():
+            os.replace(side, kept.with_name(kept.name + suffix))
+    database.with_name(database.name + "-shm").unlink(missing_ok=True)
+    try:
+        os.link(database, kept)
+    except OSError:  # a file system without hard links
+        shutil.copy2(database, kept)
+    return kept
+
+
+def _sync_directory(directory: Path) -> None:
+    """Make the renames in ``directory`` durable."""
+    descriptor = os.open(directory, os.O_RDONLY)
+    try:
+        os.fsync(descriptor)
+    finally:
+        os.close(descriptor)
