@@ -23,6 +23,8 @@ from bot.gateway._lazy_callback import install_lazy_callbacks as install_lazy_ca
 from bot.gateway._public_language import public_language as public_language
 from bot.gateway._ratelimit import Rate as Rate
 from bot.gateway._ratelimit import RateLimiter as RateLimiter
+from bot.gateway._ratelimit import Standings as Standings
+from bot.gateway._ratelimit import forget_standing as forget_standing
 from bot.gateway._ratelimit import within_limits as within_limits
 from bot.gateway._tree import GENERIC_FAILURE as GENERIC_FAILURE
 from bot.gateway._tree import SAVED_BUT_FAILED as SAVED_BUT_FAILED
