@@ -16,6 +16,7 @@ from bot.gateway import (
     NarratorTree,
     Rate,
     RateLimiter,
+    Standings,
     install_admission,
     install_component_hook,
 )
@@ -60,7 +61,12 @@ class NarratorBot(commands.Bot):
         self.rate_limiter = RateLimiter(
             Rate(settings.rate_user_burst, settings.rate_user_per_second),
             Rate(settings.rate_channel_burst, settings.rate_channel_per_second),
+            autocomplete=Rate(
+                settings.rate_autocomplete_burst, settings.rate_autocomplete_per_second
+            ),
         )
+        # Who is a GM, or up, in a crowded channel: read then, and kept a few seconds.
+        self.standings = Standings(database)
         self.dice = dice
         self.db = database
         self.sync_globally = sync_globally

@@ -124,7 +124,11 @@ def settings(database_url: str) -> Settings:
     # No rate limits: a test plays a whole session in a second (tests/bot/cogs/test_fair_use.py
     # turns them on, with a clock it controls).
     return Settings(  # type: ignore[call-arg]
-        _env_file=None, DATABASE_URL=database_url, RATE_USER_BURST=0, RATE_CHANNEL_BURST=0
+        _env_file=None,
+        DATABASE_URL=database_url,
+        RATE_USER_BURST=0,
+        RATE_CHANNEL_BURST=0,
+        RATE_AUTOCOMPLETE_BURST=0,
     )
 
 

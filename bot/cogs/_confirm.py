@@ -13,7 +13,7 @@ from typing import Any
 
 import discord
 
-from bot.gateway import failure_message, send_ephemeral, user_message, within_limits
+from bot.gateway import failure_message, send_ephemeral, user_message
 from bot.i18n import N_, _
 
 log = logging.getLogger(__name__)
@@ -38,11 +38,8 @@ async def answer_error(interaction: discord.Interaction, error: BaseException) -
 
 
 class KindView(discord.ui.View):
-    """A view whose button errors reach the presser as an ephemeral message, and whose
-    presses count against the presser's rate limit like commands."""
-
-    async def interaction_check(self, interaction: discord.Interaction) -> bool:
-        return await within_limits(interaction)
+    """A view whose button errors reach the presser as an ephemeral message (its presses
+    count against the presser's rate limit like every press: bot.gateway._ratelimit)."""
 
     async def on_error(
         self, interaction: discord.Interaction, error: Exception, _item: discord.ui.Item[Any]
@@ -59,8 +56,6 @@ class OwnedView(KindView):
         self.refusal = refusal
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
-        if not await super().interaction_check(interaction):
-            return False
         if interaction.user.id != self.owner_id:
             await interaction.response.send_message(self.refusal, ephemeral=True)
             return False

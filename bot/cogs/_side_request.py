@@ -17,7 +17,7 @@ import discord
 
 from bot.cogs._common import actor_from
 from bot.cogs._confirm import answer_error
-from bot.gateway import public_language, send_ephemeral, within_limits
+from bot.gateway import public_language, send_ephemeral
 from bot.i18n import _, current_language, use_language
 from bot.render.side_requests import (
     BUTTON_LABEL,
@@ -127,9 +127,6 @@ class RollSideButton(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: Any
     ) -> RollSideButton:
         return cls(match["kind"], int(match["request"]), language=match["lang"])
-
-    async def interaction_check(self, interaction: discord.Interaction) -> bool:
-        return await within_limits(interaction)  # a press counts like a command
 
     async def callback(self, interaction: discord.Interaction) -> None:
         try:

@@ -71,7 +71,9 @@ async def _run(
         stdout.flush()
 
     # One person at a terminal, whose pasted scripts run at machine speed: no rate limits.
-    unlimited = settings.model_copy(update={"rate_user_burst": 0, "rate_channel_burst": 0})
+    unlimited = settings.model_copy(
+        update={"rate_user_burst": 0, "rate_channel_burst": 0, "rate_autocomplete_burst": 0}
+    )
     bot = create_bot(unlimited, dice=dice, sync_globally=True)
     async with simcord.run(bot, check_errors=False, settle_timeout=30.0) as env:
         session = Console(env=env, bot=bot, emit=emit, save_files=save_files, locale=locale)

@@ -1,4 +1,18 @@
-"""TODO package docstring."""
+"""What sits between discord.py and the cogs for every interaction.
+
+Commands go through the command tree (``_tree``: the deadline guard, rate limits, the
+interaction's language, write tracking and the truthful error answer); every component and
+modal press through one hook on discord.py's INTERACTION_CREATE (``_language``: its language,
+its rate limit and its write record); admission answers "very busy" past capacity
+(``_admission``); the deadline defers what would miss Discord's 3 s (``_deadline``); rate
+limits and fair shares (``_ratelimit``); lazy callback responses (``_lazy_callback``); the
+REST and gateway proxy (``_proxy``); the language of a table's public messages
+(``_public_language``); and the command-line reader that macros and the console share
+(``_commandline``). Every discord.py internal these touch is reached through
+:mod:`bot.internals`. This face is the API.
+"""
+
+from __future__ import annotations
 
 from bot.gateway._admission import VERY_BUSY as VERY_BUSY
 from bot.gateway._admission import Admission as Admission
@@ -23,6 +37,8 @@ from bot.gateway._lazy_callback import install_lazy_callbacks as install_lazy_ca
 from bot.gateway._public_language import public_language as public_language
 from bot.gateway._ratelimit import Rate as Rate
 from bot.gateway._ratelimit import RateLimiter as RateLimiter
+from bot.gateway._ratelimit import Standings as Standings
+from bot.gateway._ratelimit import forget_standing as forget_standing
 from bot.gateway._ratelimit import within_limits as within_limits
 from bot.gateway._tree import GENERIC_FAILURE as GENERIC_FAILURE
 from bot.gateway._tree import SAVED_BUT_FAILED as SAVED_BUT_FAILED

@@ -1,5 +1,7 @@
-"""Every interaction is answered in its language: commands, buttons, selects and modals; and
-every component and modal press has its commits recorded, like a command's.
+"""Every interaction is answered in its language: commands, buttons, selects and modals; every
+component and modal press has its commits recorded, like a command's; and every component,
+modal and autocomplete is counted against the fair-use limits (:mod:`bot.gateway._ratelimit`)
+before anything else is done for it.
 
 The language (:mod:`bot.i18n`'s context variable) is set before any of the bot's code runs
 for an interaction, from the user's choice, the channel's, else the Discord client's locale
@@ -27,6 +29,16 @@ from typing import Any
 
 import discord
 
+from bot.gateway._ratelimit import (
+    Who,
+    admit,
+    answer_raw,
+    gate,
+    no_suggestions,
+    should_tell,
+    slow_down_payload,
+    suggestions_allowed,
+)
 from bot.i18n import SOURCE_LANGUAGE, set_language, use_language
 from bot.i18n.choice import choose_language, language_of
 from bot.internals import gateway_parsers
@@ -35,6 +47,7 @@ from bot.storage.db import writes_tracked
 
 log = logging.getLogger(__name__)
 
+_AUTOCOMPLETE = 4
 _COMPONENT = 3
 _MODAL_SUBMIT = 5
 
@@ -78,9 +91,11 @@ def _facts(data: dict[str, Any]) -> tuple[object, int | None, int | None]:
 
 
 def install_component_hook(client: discord.Client, choices: LanguageChoices) -> None:
-    """Around every component and modal dispatch of ``client``: set its language, and record
-    its commits (so that an error's answer can tell whether the press saved anything, with no
-    view having to remember to start the record)."""
+    """Around every component and modal dispatch of ``client``: count it against the fair-use
+    limits (:mod:`bot.gateway._ratelimit`), set its language, and record its commits (so that
+    an error's answer can tell whether the press saved anything, with no view having to
+    remember to start the record). Autocomplete past its user's budget is answered with no
+    suggestions here, before discord.py or the database sees it."""
     parsers = gateway_parsers(client)
     original = parsers["INTERACTION_CREATE"]
     pending: set[asyncio.Task[None]] = set()
@@ -89,21 +104,57 @@ def install_component_hook(client: discord.Client, choices: LanguageChoices) -> 
         with use_language(language), writes_tracked():
             original(data)
 
-    async def look_up_then_dispatch(data: dict[str, Any]) -> None:
+    def refuse(data: dict[str, Any], who: Who, wait: float) -> None:
+        if not should_tell(client, who.user_id, wait):
+            return  # told already: the rest of a flood goes unanswered
         locale, channel_id, user_id = _facts(data)
-        dispatch(data, await _safely(choices, locale, channel_id, user_id))
+        cached = choices.cached(channel_id, user_id)  # no query for a refusal
+        language = choose_language(locale, *cached) if cached else language_of(locale)
+        with use_language(language):
+            answer_raw(client, data, slow_down_payload(wait))
 
-    def parse_interaction_create(data: dict[str, Any]) -> None:
-        if data.get("type") not in (_COMPONENT, _MODAL_SUBMIT):
-            original(data)  # commands: the tree's interaction_check sets the language
-            return
+    def admitted(data: dict[str, Any]) -> None:
         locale, channel_id, user_id = _facts(data)
         cached = choices.cached(channel_id, user_id)
         if cached is not None:
             dispatch(data, choose_language(locale, *cached))
             return
-        task = asyncio.get_running_loop().create_task(look_up_then_dispatch(data))
+        later(look_up_then_dispatch(data))
+
+    async def look_up_then_dispatch(data: dict[str, Any]) -> None:
+        locale, channel_id, user_id = _facts(data)
+        dispatch(data, await _safely(choices, locale, channel_id, user_id))
+
+    async def admit_then_dispatch(data: dict[str, Any], who: Who) -> None:
+        wait = await admit(client, who)  # the channel is crowded: is this a GM, or up?
+        if wait > 0:
+            refuse(data, who, wait)
+        else:
+            admitted(data)
+
+    def later(work: Any) -> None:
+        task = asyncio.get_running_loop().create_task(work)
         pending.add(task)
         task.add_done_callback(pending.discard)
+
+    def parse_interaction_create(data: dict[str, Any]) -> None:
+        kind = data.get("type")
+        if kind == _AUTOCOMPLETE:
+            if suggestions_allowed(client, data):
+                original(data)  # the tree's interaction_check sets the language
+            else:
+                answer_raw(client, data, no_suggestions())
+            return
+        if kind not in (_COMPONENT, _MODAL_SUBMIT):
+            original(data)  # commands: the tree's interaction_check limits them
+            return
+        who = Who.of_payload(data)
+        wait = gate(client, who)
+        if wait is None:
+            later(admit_then_dispatch(data, who))
+        elif wait > 0:
+            refuse(data, who, wait)
+        else:
+            admitted(data)
 
     parsers["INTERACTION_CREATE"] = parse_interaction_create

@@ -108,8 +108,8 @@ class NarratorTree(CommandTreeHooks):
             _strip_nul(data.get("options") or [])  # type: ignore[arg-type]
         BotMetrics.started(interaction)
         await apply_language(interaction)  # every reply below, refusals included
-        if interaction.type is discord.InteractionType.autocomplete:
-            return True  # suggestions as one types are not commands: never limited
+        # Commands are counted here; autocomplete, buttons and modals at the gateway, with
+        # their own budget (bot.gateway._ratelimit).
         return await within_limits(interaction)
 
     async def on_error(

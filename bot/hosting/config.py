@@ -41,6 +41,11 @@ class Settings(BaseSettings):
     rate_user_per_second: float = Field(default=2.0, ge=0, alias="RATE_USER_PER_SECOND")
     rate_channel_burst: int = Field(default=30, ge=0, alias="RATE_CHANNEL_BURST")
     rate_channel_per_second: float = Field(default=5.0, ge=0, alias="RATE_CHANNEL_PER_SECOND")
+    # Autocomplete (suggestions as one types) has its own, more generous, budget per user.
+    rate_autocomplete_burst: int = Field(default=20, ge=0, alias="RATE_AUTOCOMPLETE_BURST")
+    rate_autocomplete_per_second: float = Field(
+        default=5.0, ge=0, alias="RATE_AUTOCOMPLETE_PER_SECOND"
+    )
     discord_api_base: str | None = Field(default=None, alias="DISCORD_API_BASE")
     discord_gateway_url: str | None = Field(default=None, alias="DISCORD_GATEWAY_URL")
     discord_client_id: int | None = Field(default=None, alias="DISCORD_CLIENT_ID")

@@ -56,7 +56,7 @@ class BotProcess:
             if not key.startswith(("DISCORD_", "DATABASE_", "DEV_GUILD", "GM_ROLE", "RATE_"))
         }
         if not self.rate_limits:
-            env.update(RATE_USER_BURST="0", RATE_CHANNEL_BURST="0")
+            env.update(RATE_USER_BURST="0", RATE_CHANNEL_BURST="0", RATE_AUTOCOMPLETE_BURST="0")
         env.update(self.fake.bot_env())
         env.update(
             DATABASE_URL=self.database_url,

@@ -15,7 +15,7 @@ import discord
 
 from bot.cogs._common import actor_from, send_roll
 from bot.cogs._confirm import answer_error
-from bot.gateway import send_ephemeral, within_limits
+from bot.gateway import send_ephemeral
 from bot.i18n import N_, _
 from bot.render.coda import coda_test_embed
 from bot.services import coda as service
@@ -97,9 +97,6 @@ class ActionButton(
     ) -> ActionButton:
         return cls(match["key"])
 
-    async def interaction_check(self, interaction: discord.Interaction) -> bool:
-        return await within_limits(interaction)  # a press counts like a command
-
     async def callback(self, interaction: discord.Interaction) -> None:
         cog = interaction.client.get_cog("InitiativeCog")  # type: ignore[attr-defined]
         try:
@@ -139,9 +136,6 @@ class RollTestButton(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: Any
     ) -> RollTestButton:
         return cls(int(match["test"]))
-
-    async def interaction_check(self, interaction: discord.Interaction) -> bool:
-        return await within_limits(interaction)
 
     async def callback(self, interaction: discord.Interaction) -> None:
         try:

@@ -14,7 +14,7 @@ from bot.cogs._confirm import answer_error
 from bot.cogs._options import CHARACTER_HELP, ROLL_HELP, Label, SheetName
 from bot.cogs._sheets import attribute_autocomplete, character_autocomplete, skill_autocomplete
 from bot.cogs._side_request import register, send_challenge, send_parts
-from bot.gateway import send_ephemeral, within_limits
+from bot.gateway import send_ephemeral
 from bot.i18n import _
 from bot.render import drama as render
 from bot.services import drama as service
@@ -98,9 +98,6 @@ class PayPriceButton(
         match: Any,
     ) -> PayPriceButton:
         return cls(int(match["offer"]))
-
-    async def interaction_check(self, interaction: discord.Interaction) -> bool:
-        return await within_limits(interaction)  # a press counts like a command
 
     async def callback(self, interaction: discord.Interaction) -> None:
         try:

@@ -15,7 +15,6 @@ import discord
 
 from bot.cogs._attack import post, press
 from bot.cogs._common import actor_from
-from bot.gateway import within_limits
 from bot.i18n import _
 from bot.render.hogwarts1990 import exchange_embed
 from bot.render.limits import clip
@@ -62,9 +61,6 @@ class AnswerButton(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: Any
     ) -> AnswerButton:
         return cls(int(match["attack"]), Answer(match["choice"]), match["name"])
-
-    async def interaction_check(self, interaction: discord.Interaction) -> bool:
-        return await within_limits(interaction)  # a press counts like a command
 
     async def callback(self, interaction: discord.Interaction) -> None:
         answered = service.answer(

@@ -22,7 +22,7 @@ from bot.cogs._common import NarratorCog, actor_from
 from bot.cogs._confirm import Confirm, KindView
 from bot.cogs.coda import add_action_buttons
 from bot.cogs.initiative._edit import edit_tracker
-from bot.gateway import public_language
+from bot.gateway import forget_standing, public_language
 from bot.i18n import N_, _, current_language, use_language
 from bot.render import initiative as render
 from bot.render.limits import MESSAGE, clip
@@ -241,6 +241,7 @@ class TrackerCog(NarratorCog):
         """Reply to a change (public line, GM-only line), then update the tracker.
 
         ``view``: buttons for the reply (a CODA action's Roll the test)."""
+        forget_standing(interaction.client, interaction.channel_id)  # whose turn: read anew
         reply = render.reply(outcome)
         gm_only = reply.gm_only if outcome.view.gm else None
         extra: dict[str, Any] = {} if view is None else {"view": view}

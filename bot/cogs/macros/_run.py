@@ -174,7 +174,8 @@ async def invoke(
     character, whose name fills the command's ``character`` option when the line left it empty.
     """
     tree = interaction.client.tree  # type: ignore[attr-defined]
-    # A form or a panel button: the tree's own gate (metrics, limits) has not seen it.
+    # A form or a panel button: the tree's own gate (metrics, language) has not seen it
+    # (its rate limit was counted at the gateway, bot.gateway._ratelimit).
     gated = interaction.type is discord.InteractionType.application_command
     if not gated and not await tree.interaction_check(interaction):
         return

@@ -47,5 +47,6 @@ from bot.services.initiative._reading import latest as latest
 from bot.services.initiative._reading import names as names
 from bot.services.initiative._reading import show as show
 from bot.services.initiative._rolls import MAX_COUNT as MAX_COUNT
+from bot.services.initiative._store import current_player as current_player
 from bot.services.initiative._store import encounter_starter as encounter_starter
 from bot.services.initiative._store import set_tracker as set_tracker

@@ -35,6 +35,16 @@ async def encounter_starter(session: AsyncSession, channel_id: int) -> int | Non
     return row.started_by if row is not None else None
 
 
+async def current_player(session: AsyncSession, channel_id: int) -> int | None:
+    """Whose turn it is in the channel's encounter: the current combatant's player (None
+    for an NPC, between rounds, or with no encounter). Only the current state is parsed."""
+    row = await encounters.active(session, channel_id)
+    if row is None:
+        return None
+    current = ini.current_from_dict(row.state).current
+    return current.owner_id if current is not None else None
+
+
 async def view_of(
     session: AsyncSession, row: InitiativeEncounter, state: ini.Encounter, *, gm: bool
 ) -> EncounterView:

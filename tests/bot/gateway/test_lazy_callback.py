@@ -32,7 +32,8 @@ def spy_on_responses(monkeypatch: pytest.MonkeyPatch) -> list[tuple[LazyCallback
 
 async def test_discord_py_builds_the_lazy_response(table: Table) -> None:
     assert interactions.InteractionCallbackResponse is LazyCallbackResponse
-    lazy_callback.install()  # twice: still the same class, still a subclass of discord.py's
+    # Installed twice: still the same class, still a subclass of discord.py's.
+    lazy_callback.install_lazy_callbacks()
     assert issubclass(interactions.InteractionCallbackResponse, EAGER)
 
 
