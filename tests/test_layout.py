@@ -296,6 +296,21 @@ def test_no_module_imports_its_own_package_face() -> None:
     assert faces_imported_from_inside(load_modules()) == []
 
 
+def undocumented_packages(modules: dict[str, Module]) -> list[str]:
+    """A package's face says in its docstring what the package holds."""
+    return sorted(
+        name
+        for name, module in modules.items()
+        if module.is_package
+        and _first_party(name)
+        and len((ast.get_docstring(module.tree) or "").split()) < 3
+    )
+
+
+def test_every_package_says_what_it_holds() -> None:
+    assert undocumented_packages(load_modules()) == []
+
+
 def test_no_lazy_first_party_import() -> None:
     assert lazy_imports(load_modules()) == []
 
@@ -315,6 +330,7 @@ if __name__ == "__main__":  # a report of every finding, for the maintainer movi
         ("private crossings", private_crossings(mods)),
         ("names with several paths", names_with_several_paths(mods)),
         ("faces imported from inside", faces_imported_from_inside(mods)),
+        ("undocumented packages", undocumented_packages(mods)),
         ("lazy first-party imports", lazy_imports(mods)),
         ("long files", long_files()),
         ("bot top level", bot_top_level()),

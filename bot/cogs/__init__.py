@@ -1,9 +1,9 @@
-from bot.cogs._confirm import KindView as KindView
-
 """One cog per feature, each in its own package (``_cog.py`` holds the commands).
 
 ``EXTENSIONS`` is the list the bot loads, in order; a feature adds its package here.
 """
+
+from bot.cogs._confirm import KindView as KindView
 
 EXTENSIONS: tuple[str, ...] = (
     "bot.cogs.rolls",
