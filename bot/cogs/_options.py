@@ -9,6 +9,7 @@ from __future__ import annotations
 from discord import app_commands
 from discord.app_commands import locale_str
 
+from bot.services.participants import PARTICIPANTS_LENGTH
 from bot.services.sheets import NAME_LENGTH
 from engine.systems import SYSTEMS
 
@@ -28,6 +29,10 @@ ROLL_HELP = {
 CHARACTER_HELP = locale_str(
     "Whose sheet (default: your active character here; GMs may name any here)"
 )
+
+#: The players who may roll a shared task besides its starter and the GM (mentions).
+Participants = app_commands.Range[str, 1, PARTICIPANTS_LENGTH]
+PARTICIPANTS_HELP = locale_str("Who else may roll it, e.g. '@alice @bob' (besides you and the GM)")
 
 #: The five systems as choices, e.g. for ``/sheet create`` and ``/settings system``.
 SYSTEM_CHOICES = [

@@ -231,6 +231,9 @@ def _status_colour(view: SustainedView) -> discord.Colour:
 def sustained_embed(view: SustainedView, *, heading: str | None = None) -> discord.Embed:
     heading = _("Sustained action") if heading is None else heading
     started = _("Started by {player}.", player=f"<@{view.started_by}>")
+    if view.participants:
+        who = ", ".join(f"<@{user_id}>" for user_id in view.participants)
+        started += "\n" + _("Participants: {who}", who=who)
     embed = discord.Embed(
         title=titled(f"{_icon(view)} {heading}", view.label),
         description="\n".join([*_task_lines(view), started]),

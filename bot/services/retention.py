@@ -7,7 +7,12 @@
 - ended initiative encounters and quidditch matches go :data:`ENDED_DAYS` days after their
   last change (running ones are never touched);
 - "roll your side / part" requests go :data:`REQUEST_DAYS` day after they lapse or were
-  answered (a press on a deleted request reads "This roll can no longer be answered").
+  answered (a press on a deleted request reads "This roll can no longer be answered");
+- each penalty pool's log keeps its newest :data:`PENALTY_LOG_KEEP` entries (``/penalty show``
+  shows the last 10; the pool itself is never touched);
+- attack exchanges (``/coda attack``, ``/h90 attack``) go :data:`EXCHANGE_DAYS` days after
+  they finished or their answer window closed (a late press reads "This attack is no longer
+  known", as it would have been refused anyway).
 
 Each batch is its own short transaction, so pruning never holds a lock for long; the
 periodic task (:mod:`bot.cogs.retention`) runs :func:`prune` every hour.
@@ -28,6 +33,8 @@ from bot.storage.repositories import retention as repo
 OFFER_DAYS = 7
 ENDED_DAYS = 30
 REQUEST_DAYS = 1
+PENALTY_LOG_KEEP = 100
+EXCHANGE_DAYS = 7
 BATCH = 1000
 
 
@@ -38,6 +45,8 @@ class Pruned:
     encounters: int = 0
     matches: int = 0
     requests: int = 0
+    penalty_entries: int = 0
+    exchanges: int = 0
 
 
 async def prune(db: Database, *, now: datetime, keep_rolls: int, batch: int = BATCH) -> Pruned:
@@ -81,7 +90,36 @@ async def prune(db: Database, *, now: datetime, keep_rolls: int, batch: int = BA
         ),
         batch,
     )
-    return Pruned(rolls, offers, encounters, matches, requests)
+    penalty_entries = await _keep_newest_penalty_entries(db, batch)
+    closed = now - timedelta(days=EXCHANGE_DAYS)
+    exchanges = 0
+    for model in repo.EXCHANGE_MODELS:
+        exchanges += await _in_batches(
+            db,
+            lambda session, m=model: repo.delete_exchanges_closed_before(  # type: ignore[misc]
+                session, m, closed, batch=batch
+            ),
+            batch,
+        )
+    return Pruned(rolls, offers, encounters, matches, requests, penalty_entries, exchanges)
+
+
+async def _keep_newest_penalty_entries(db: Database, batch: int) -> int:
+    deleted = 0
+    async with db.unit_of_work(read_only=True) as session:
+        pools = await repo.penalty_pools_over(session, PENALTY_LOG_KEEP)
+    for pool_id in pools:
+        async with db.unit_of_work(read_only=True) as session:
+            oldest_kept = await repo.oldest_kept_penalty_entry(session, pool_id, PENALTY_LOG_KEEP)
+        if oldest_kept is not None:
+            deleted += await _in_batches(
+                db,
+                lambda session, p=pool_id, k=oldest_kept: repo.delete_penalty_entries_before(  # type: ignore[misc]
+                    session, p, k, batch=batch
+                ),
+                batch,
+            )
+    return deleted
 
 
 async def _in_batches(

@@ -143,7 +143,9 @@ class Database:
                 yield session
             except BaseException as error:
                 await _discard(session)  # rolls back
-                if not read_only and isinstance(error, DBAPIError) and waited_too_long(error):
+                # A read waits too (behind a table lock, a migration's, or a slow scan that
+                # statement_timeout cancels): it is as busy as a write, and says so.
+                if isinstance(error, DBAPIError) and waited_too_long(error):
                     raise StorageBusy from error
                 raise
             if read_only:

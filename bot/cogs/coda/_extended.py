@@ -11,8 +11,22 @@ import discord
 from discord import app_commands
 from discord.app_commands import locale_str
 
-from bot.cogs._common import Choices, NarratorCog, actor_from, safe_autocomplete, send_roll
-from bot.cogs._options import CHARACTER_HELP, ROLL_HELP, Label, SheetName
+from bot.cogs._common import (
+    Choices,
+    NarratorCog,
+    actor_from,
+    safe_autocomplete,
+    send_roll,
+    typed_mentions,
+)
+from bot.cogs._options import (
+    CHARACTER_HELP,
+    PARTICIPANTS_HELP,
+    ROLL_HELP,
+    Label,
+    Participants,
+    SheetName,
+)
 from bot.cogs._sheets import attribute_autocomplete, character_autocomplete
 from bot.cogs.coda._coda_options import (
     TEST_HELP,
@@ -42,6 +56,7 @@ class ExtendedCommands(NarratorCog):
         stages=locale_str("Each stage's TN, in order, e.g. 15,15,20 (or 15:Potions,20:Herbology)"),
         interval=locale_str("Game time one test takes (in the unit)"),
         unit=locale_str("The interval's unit"),
+        participants=PARTICIPANTS_HELP,
     )
     @app_commands.choices(unit=UNITS)
     async def extended_start(
@@ -51,9 +66,16 @@ class ExtendedCommands(NarratorCog):
         stages: app_commands.Range[str, 1, 400],
         interval: app_commands.Range[int, 1, coda.MAX_INTERVAL] = 1,
         unit: str = "",
+        participants: Participants | None = None,
     ) -> None:
         view = await service.start_extended(
-            self.db, actor_from(interaction), name=name, stages=stages, interval=interval, unit=unit
+            self.db,
+            actor_from(interaction),
+            name=name,
+            stages=stages,
+            interval=interval,
+            unit=unit,
+            participants=participants and typed_mentions(interaction, participants),
         )
         await interaction.response.send_message(
             embed=render.task_embed(view, title=N_("Extended test started"))

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import logging
 
 import discord
@@ -51,6 +52,6 @@ class RetentionCog(NarratorCog):
         except Exception:
             log.exception("pruning old rows failed; the next pass retries")
             return None
-        if any((pruned.rolls, pruned.offers, pruned.encounters, pruned.matches, pruned.requests)):
+        if any(dataclasses.astuple(pruned)):
             log.info("pruned %s", pruned)
         return pruned

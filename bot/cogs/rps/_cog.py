@@ -7,7 +7,7 @@ from discord import app_commands
 from discord.app_commands import locale_str
 
 from bot.cogs._common import NarratorCog, actor_from, send_roll, typed_mentions
-from bot.cogs._options import ROLL_HELP, Label, SheetName
+from bot.cogs._options import PARTICIPANTS_HELP, ROLL_HELP, Label, Participants, SheetName
 from bot.cogs._sheets import attribute_autocomplete, skill_autocomplete
 from bot.cogs._side_request import register, send_parts
 from bot.i18n import _
@@ -138,6 +138,7 @@ class RpsCog(NarratorCog):
         goal=locale_str("The Goal Total the Success Pool must reach"),
         no_loss=locale_str("A failed check does not lower the pool (the GM's choice)"),
         label=locale_str("What the action is (shown on every check)"),
+        participants=PARTICIPANTS_HELP,
     )
     async def sustained_start(
         self,
@@ -145,9 +146,15 @@ class RpsCog(NarratorCog):
         goal: Goal,
         no_loss: bool = False,
         label: Label | None = None,
+        participants: Participants | None = None,
     ) -> None:
         view = await service.sustained_start(
-            self.db, actor_from(interaction), goal=goal, no_loss=no_loss, label=label
+            self.db,
+            actor_from(interaction),
+            goal=goal,
+            no_loss=no_loss,
+            label=label,
+            participants=participants and typed_mentions(interaction, participants),
         )
         embed = render.sustained_embed(view, heading=_("Sustained action started"))
         await interaction.response.send_message(embed=embed)

@@ -451,7 +451,13 @@ def task_embed(view: TaskView, *, title: str) -> discord.Embed:
         colour=colours.NEUTRAL if view.abandoned else colours.INFO,
     )
     embed.add_field(name=_("Started by"), value=f"<@{view.started_by}>")
+    if view.participants:
+        embed.add_field(name=_("Participants"), value=clip(_mentions(view.participants), 1024))
     return fit_embed(embed)
+
+
+def _mentions(user_ids: tuple[int, ...]) -> str:
+    return ", ".join(f"<@{user_id}>" for user_id in user_ids)
 
 
 def status_embed(views: list[TaskView]) -> discord.Embed:
@@ -468,7 +474,13 @@ def status_embed(views: list[TaskView]) -> discord.Embed:
         embed.add_field(
             name=clip(view.task.name, 256),
             value=clip(
-                f"{_progress(view.task)}\n" + _("Started by {who}", who=f"<@{view.started_by}>"),
+                f"{_progress(view.task)}\n"
+                + _("Started by {who}", who=f"<@{view.started_by}>")
+                + (
+                    "\n" + _("Participants: {who}", who=_mentions(view.participants))
+                    if view.participants
+                    else ""
+                ),
                 1024,
             ),
             inline=False,

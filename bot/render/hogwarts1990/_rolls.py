@@ -11,6 +11,7 @@ from bot.render import colours
 from bot.render.common import percent, roll_footer, titled
 from bot.render.limits import clip, fit_embed
 from bot.services.hogwarts1990 import OpposedOutcome, RollOutcome, Side
+from bot.text import number
 from engine.systems.hogwarts1990 import Outcome, Roll
 
 OUTCOME_COLOURS: dict[Outcome, discord.Colour] = {
@@ -59,7 +60,7 @@ def kind_text(roll: Roll) -> str:
 
 
 def arithmetic(roll: Roll, side: Side) -> str:
-    text = f"{roll.kept} {side.terms()} = **{roll.total}**"
+    text = f"{roll.kept} {side.terms()} = **{number(roll.total)}**"
     if roll.difficulty is not None:
         text += " " + _("vs {difficulty}", difficulty=roll.difficulty)
     return text
@@ -78,7 +79,7 @@ def doubles_note(roll: Roll) -> str | None:
 def roll_embed(outcome: RollOutcome, roller: str) -> discord.Embed:
     roll = outcome.roll
     result = roll.outcome
-    heading = f"{roll.total}" if result is Outcome.ROLLED else _(result.label)
+    heading = number(roll.total) if result is Outcome.ROLLED else _(result.label)
     title = titled(f"{OUTCOME_ICONS[result]} {heading}", outcome.label or _subject(outcome.side))
     lines = [
         _("**Dice:** {dice} ({kind})", dice=dice_text(roll), kind=kind_text(roll)),
@@ -125,7 +126,7 @@ def opposed_embed(outcome: OpposedOutcome, roller: str) -> discord.Embed:
     a_name = outcome.a.name if outcome.a.named else roller
     b_name = outcome.b.name if outcome.b.named else _("Opponent")
     if result.winner is None:
-        heading = "🤝 " + _("Tie at {total}", total=result.a.total)
+        heading = "🤝 " + _("Tie at {total}", total=number(result.a.total))
     else:
         winner = a_name if result.winner == "a" else b_name
         heading = "🏆 " + _("{winner} wins by {margin}", winner=winner, margin=abs(result.margin))

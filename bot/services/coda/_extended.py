@@ -12,10 +12,12 @@ from dataclasses import dataclass
 from bot.actor import Actor
 from bot.errors import PermissionDenied, UserError
 from bot.i18n import _
+from bot.services import participants as who_rolls
 from bot.services import secrecy
-from bot.services.coda._roller import Roller, ones_rule, plain_roller, roll_and_log
+from bot.services.coda._roller import SYSTEM, Roller, ones_rule, plain_roller, roll_and_log
 from bot.services.coda._sheets import load_sheet, skill_roller
 from bot.services.permissions import is_gm
+from bot.services.sheets import plays_system
 from bot.storage import Database
 from bot.storage.models import CodaExtendedTask
 from bot.storage.repositories import coda as tasks_repo
@@ -32,6 +34,8 @@ class TaskView:
 
     task: coda.ExtendedTask
     started_by: int
+    #: The players the starter named, who may roll it too (user ids).
+    participants: tuple[int, ...] = ()
     # Given up with /coda extended abandon: there is no next stage to show.
     abandoned: bool = False
 
@@ -119,13 +123,31 @@ def _pick(rows: list[CodaExtendedTask], name: str | None) -> CodaExtendedTask:
     return rows[0]
 
 
+def _view(row: CodaExtendedTask, *, abandoned: bool = False) -> TaskView:
+    return TaskView(
+        task=task_of(row),
+        started_by=row.started_by,
+        participants=tuple(row.participants),
+        abandoned=abandoned,
+    )
+
+
 async def start_extended(
-    db: Database, actor: Actor, *, name: str, stages: str, interval: int = 1, unit: str = ""
+    db: Database,
+    actor: Actor,
+    *,
+    name: str,
+    stages: str,
+    interval: int = 1,
+    unit: str = "",
+    participants: str | None = None,
 ) -> TaskView:
-    """Start an extended test in this channel (its name must be new here)."""
+    """Start an extended test in this channel (its name must be new here); ``participants``
+    (mentions) may roll it besides its starter and the GM."""
     task = coda.extended_start(
         name=name, stages=coda.parse_stages(stages), interval=interval, unit=unit
     )
+    named = who_rolls.parse_participants(participants, starter=actor.user_id)
     async with db.unit_of_work() as session:
         # Locking the existing rows would not stop a concurrent start (there is no row to
         # wait on), so the channel is locked first: the name check and the limit stay exact.
@@ -151,13 +173,14 @@ async def start_extended(
             guild_id=actor.guild_id,
             channel_id=actor.channel_id,
             started_by=actor.user_id,
+            participants=named,
             name=task.name,
             name_key=key,
         )
         _store(row, task)
         tasks_repo.add(session, row)
         await session.flush()
-    return TaskView(task=task, started_by=actor.user_id)
+    return TaskView(task=task, started_by=actor.user_id, participants=tuple(named))
 
 
 async def roll_extended(
@@ -180,6 +203,9 @@ async def roll_extended(
     The roller is a plain modifier, or a character's skill (``skill``, or the skill the
     stage names when no modifier is given) from the named (else active) character; a
     character lacking that skill rolls it untrained with ``attribute`` (− 2).
+
+    Only its starter, its participants and the GM may roll it; a player with a CODA
+    character rolls from the sheet, never a bare ``modifier`` (a GM may: an NPC's part).
     """
     penalties = coda.penalty_parts(penalty=penalty)
     chosen = parse_conditions(conditions)
@@ -188,6 +214,17 @@ async def roll_extended(
     async with db.unit_of_work() as session:
         rows = await tasks_repo.in_channel(session, actor.channel_id, for_update=True)
         row = _pick(rows, task)
+        gm = await who_rolls.may_roll(
+            session, actor, started_by=row.started_by, participants=row.participants
+        )
+        if modifier is not None and not gm and await plays_system(session, actor, SYSTEM):
+            raise PermissionDenied(
+                _(
+                    "You have a CODA character: roll `{name}` from its sheet (`skill:`, or the "
+                    "stage's own), not with a `modifier`.",
+                    name=row.name,
+                )
+            )
         state = task_of(row)
         stage = state.current
         assert stage is not None  # complete tasks are deleted
@@ -260,7 +297,7 @@ async def extended_status(db: Database, actor: Actor, *, task: str | None = None
         rows = await tasks_repo.in_channel(session, actor.channel_id)
         if task and task.strip():
             rows = [_pick(rows, task)]
-        return [TaskView(task=task_of(r), started_by=r.started_by) for r in rows]
+        return [_view(r) for r in rows]
 
 
 async def abandon_extended(db: Database, actor: Actor, *, task: str | None = None) -> TaskView:
@@ -276,7 +313,7 @@ async def abandon_extended(db: Database, actor: Actor, *, task: str | None = Non
                     who=f"<@{row.started_by}>",
                 )
             )
-        view = TaskView(task=task_of(row), started_by=row.started_by, abandoned=True)
+        view = _view(row, abandoned=True)
         await tasks_repo.delete(session, row)
     return view
 

@@ -1,5 +1,6 @@
-"""RPS use cases: ``/rps check`` and ``/rps sustained …``; the parties of ``/rps resisted``
-(its use case is :mod:`bot.services.rps._resisted`).
+"""RPS use cases: ``/rps check``, the Base every check is made of, and the parties of
+``/rps resisted`` (its use case is :mod:`bot.services.rps._resisted`; sustained actions are
+:mod:`bot.services.rps._sustained`).
 
 A Base comes from a number, or from the active character's attribute (2 × attribute) or
 skill (skill + parent attribute), plus a named difficulty and a modifier.
@@ -8,7 +9,7 @@ skill (skill + parent attribute), plus a named difficulty and a modifier.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -19,22 +20,13 @@ from bot.services import secrecy
 from bot.services.permissions import is_gm
 from bot.services.sheets import CharacterSheet, active_character, players_active_character
 from bot.storage import Database
-from bot.storage.models import RpsSustainedTask
 from bot.storage.repositories import rolls as roll_log
-from bot.storage.repositories import rps as repo
 from bot.text import number, signed
 from engine.dice import Dice
 from engine.systems import rps
-from engine.systems.rps import (
-    CheckResult,
-    FailureReason,
-    SustainedRoll,
-    SustainedTask,
-    TaskStatus,
-)
+from engine.systems.rps import CheckResult
 
 SYSTEM = "rps"
-SUSTAINED_LOG = 20
 PARTIES_LENGTH = 1000
 
 
@@ -62,7 +54,7 @@ class BaseRequest:
         return self.attribute is not None or self.skill is not None
 
 
-def _base_text(base: Base) -> str:
+def base_text(base: Base) -> str:
     """For the roll log: "Base 8 (2 × Strength 5 + modifier −2)", and a plain "Base 14"
     rather than "Base 14 (Base 14)"."""
     detail = " + ".join(base.parts)
@@ -150,7 +142,8 @@ def skill_stat(
     return SkillStat(skill_name, entry.ranks, attribute_name, value)
 
 
-async def _resolve_base(session: AsyncSession, actor: Actor, request: BaseRequest) -> Base:
+async def resolve_base(session: AsyncSession, actor: Actor, request: BaseRequest) -> Base:
+    """The Base a request asks for, reading the caller's active RPS character if it must."""
     sheet = await active_character(session, actor, system=SYSTEM) if request.from_sheet else None
     return base_from(request, sheet)
 
@@ -196,7 +189,7 @@ async def check(
             raise PermissionDenied(
                 _("Only the channel's GM can grant an automatic success (no roll, SL 1).")
             )
-        base = await _resolve_base(session, actor, request)
+        base = await resolve_base(session, actor, request)
         result = rps.check(dice, base=base.value, forgo=forgo, automatic=automatic)
         visibility = await secrecy.decide(session, actor.channel_id, secret)
         who = f"{base.character}: " if base.character else ""
@@ -204,7 +197,7 @@ async def check(
             session,
             actor,
             system=SYSTEM,
-            input=f"{who}check {_base_text(base)}",
+            input=f"{who}check {base_text(base)}",
             faces=list(result.faces),
             outcome=outcome_text(result),
             secret=visibility.secret,
@@ -311,172 +304,3 @@ def parse_parties(
     if not specs:
         raise UserError(_("List them, e.g. `{example}`.", example=example))
     return specs
-
-
-# --- /rps sustained ---------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class SustainedView:
-    task: SustainedTask
-    label: str | None
-    started_by: int
-    log: tuple[dict, ...]
-    # Ended with /rps sustained abandon: its engine status still says "in progress".
-    abandoned: bool = False
-
-
-@dataclass(frozen=True, slots=True)
-class SustainedOutcome:
-    roll: SustainedRoll
-    base: Base
-    view: SustainedView
-    chance: float
-    label: str | None
-    secrecy: secrecy.Secrecy
-
-
-def _task(row: RpsSustainedTask) -> SustainedTask:
-    return SustainedTask(
-        goal=row.goal,
-        pool=row.pool,
-        no_loss=row.no_loss,
-        checks=row.checks,
-        status=TaskStatus(row.status),
-        reason=FailureReason[row.reason] if row.reason else None,
-    )
-
-
-def _store(row: RpsSustainedTask, task: SustainedTask) -> None:
-    row.goal, row.pool, row.no_loss, row.checks = task.goal, task.pool, task.no_loss, task.checks
-    row.status = task.status.value
-    row.reason = task.reason.name if task.reason else None
-
-
-def _view(row: RpsSustainedTask) -> SustainedView:
-    return SustainedView(_task(row), row.label, row.started_by, tuple(row.log))
-
-
-async def sustained_start(
-    db: Database, actor: Actor, *, goal: int, no_loss: bool = False, label: str | None = None
-) -> SustainedView:
-    """Start the channel's sustained action (one at a time; a finished one is replaced)."""
-    task = rps.start_sustained(goal=goal, no_loss=no_loss)
-    async with db.unit_of_work() as session:
-        row = await repo.get_or_create_for_update(
-            session, actor.channel_id, guild_id=actor.guild_id, started_by=actor.user_id
-        )
-        if row.status == TaskStatus.IN_PROGRESS.value:
-            raise UserError(
-                _(
-                    "A sustained action is already in progress here (pool {pool}/{goal}): "
-                    "roll it with `/rps sustained roll`, or end it with `/rps sustained abandon`.",
-                    pool=row.pool,
-                    goal=row.goal,
-                )
-            )
-        row.guild_id, row.started_by, row.label, row.log = (
-            actor.guild_id,
-            actor.user_id,
-            label,
-            [],
-        )
-        _store(row, task)
-        await session.flush()
-        return _view(row)
-
-
-async def sustained_roll(
-    db: Database,
-    dice: Dice,
-    actor: Actor,
-    request: BaseRequest,
-    *,
-    forgo: bool = False,
-    secret: bool = False,
-) -> SustainedOutcome:
-    """Roll the next check of the channel's sustained action and keep the new state."""
-    async with db.unit_of_work() as session:
-        row = await repo.get(session, actor.channel_id, for_update=True)
-        if row is None or row.status != TaskStatus.IN_PROGRESS.value:
-            raise UserError(
-                _(
-                    "No sustained action is in progress here: start one with "
-                    "`/rps sustained start goal:…`."
-                )
-            )
-        base = await _resolve_base(session, actor, request)
-        step = rps.sustained_check(dice, _task(row), base=base.value, forgo=forgo)
-        _store(row, step.after)
-        entry = {
-            "user_id": actor.user_id,
-            "name": base.character or actor.display_name,
-            "base": base.value,
-            "faces": list(step.check.faces),
-            "sl": step.check.success_level,
-            "change": step.change,
-            "pool": step.after.pool,
-        }
-        row.log = [*row.log, entry][-SUSTAINED_LOG:]
-        visibility = await secrecy.decide(session, actor.channel_id, secret)
-        roll_log.add(
-            session,
-            actor,
-            system=SYSTEM,
-            input=f"sustained check {_base_text(base)}",
-            faces=list(step.check.faces),
-            outcome=f"{outcome_text(step.check)}; pool {step.after.pool}/{step.after.goal} "
-            f"{step.after.status.label}",
-            secret=visibility.secret,
-            label=row.label,
-        )
-        await session.flush()
-        view = _view(row)
-    return SustainedOutcome(
-        roll=step,
-        base=base,
-        view=view,
-        chance=rps.chance(base=base.value, forgo=forgo),
-        label=row.label,
-        secrecy=visibility,
-    )
-
-
-async def sustained_status(db: Database, actor: Actor) -> SustainedView:
-    async with db.unit_of_work(read_only=True) as session:
-        row = await repo.get(session, actor.channel_id)
-        if row is None:
-            raise UserError(
-                _(
-                    "There is no sustained action in this channel: start one with "
-                    "`/rps sustained start goal:…`."
-                )
-            )
-        return _view(row)
-
-
-async def sustained_abandon(db: Database, actor: Actor) -> SustainedView:
-    """End the channel's sustained action (whoever started it, or the GM)."""
-    async with db.unit_of_work() as session:
-        row = await repo.get(session, actor.channel_id, for_update=True)
-        if row is None:
-            raise UserError(_("There is no sustained action in this channel to abandon."))
-        if row.status != TaskStatus.IN_PROGRESS.value:
-            # A finished action is kept for /rps sustained status until the next start.
-            raise UserError(
-                _(
-                    "This sustained action is already {status}: there is nothing to abandon. "
-                    "Start a new one with `/rps sustained start`.",
-                    status=_(TaskStatus(row.status).label),
-                )
-            )
-        if row.started_by != actor.user_id and not await is_gm(session, actor):
-            raise PermissionDenied(
-                _(
-                    "Only whoever started this sustained action, or the channel's GM, can "
-                    "abandon it."
-                )
-            )
-        view = replace(_view(row), abandoned=True)
-        await repo.delete(session, row)
-    return view

@@ -44,6 +44,7 @@ from bot.services.sheets._lookup import guild_key as guild_key
 from bot.services.sheets._lookup import named_or_active as named_or_active
 from bot.services.sheets._lookup import others_character as others_character
 from bot.services.sheets._lookup import players_active_character as players_active_character
+from bot.services.sheets._lookup import plays_system as plays_system
 from bot.services.sheets._lookup import split_owner as split_owner
 from bot.services.sheets._model import MAX_ATTRIBUTES as MAX_ATTRIBUTES
 from bot.services.sheets._model import MAX_RESOURCES as MAX_RESOURCES

@@ -54,6 +54,12 @@ async def active_character(
     return sheet_from_row(await active_row(session, actor, system=system))
 
 
+async def plays_system(session: AsyncSession, actor: Actor, system: str) -> bool:
+    """Whether the caller has a character of ``system`` in this server (active or not)."""
+    owned = await repo.owned(session, guild_key(actor), actor.user_id)
+    return any(row.system == system for row in owned)
+
+
 async def players_active_character(
     session: AsyncSession, actor: Actor, user_id: int, *, system: str, action: str
 ) -> CharacterSheet | None:

@@ -25,6 +25,8 @@ class CodaExtendedTask(Base):
     guild_id: Mapped[int | None] = mapped_column(Snowflake)
     channel_id: Mapped[int] = mapped_column(Snowflake, index=True)
     started_by: Mapped[int] = mapped_column(Snowflake)
+    # The players the starter named, who may roll it too (user ids; the GM always may).
+    participants: Mapped[list[Any]] = mapped_column(default=list)
     name: Mapped[str] = mapped_column(String(100))
     name_key: Mapped[str] = mapped_column(String(100))
     # [{"tn": int, "skill": str | None}, ...]

@@ -54,6 +54,8 @@ class RpsSustainedTask(Base):
     channel_id: Mapped[int] = mapped_column(Snowflake, primary_key=True, autoincrement=False)
     guild_id: Mapped[int | None] = mapped_column(Snowflake)
     started_by: Mapped[int] = mapped_column(Snowflake)
+    # The players the starter named, who may roll it too (user ids; the GM always may).
+    participants: Mapped[list[Any]] = mapped_column(default=list)
     label: Mapped[str | None] = mapped_column(String(100))
     goal: Mapped[int] = mapped_column(Integer)
     pool: Mapped[int] = mapped_column(Integer, default=0)

@@ -36,6 +36,7 @@ async def get_or_create_for_update(
         goal=0,
         status="",
         log=[],
+        participants=[],
     )
     row = await get(session, channel_id, for_update=True)
     assert row is not None  # inserted above or by a concurrent command

@@ -310,8 +310,10 @@ async def test_extended_test_runs_to_completion(table: Table) -> None:
         stages="10, 15",
         interval=2,
         unit="hours",
+        participants=f"<@{table.bob.id}>",
     )
     assert "0 / 25 (aggregate TN)" in text_of(started)
+    assert f"<@{table.bob.id}>" in text_of(started)
     table.bot.dice = ScriptedDice([3, 3])  # 6 + 2 = 8 < 10: nothing added
     failed = await table.alice.slash(table.channel, "coda extended roll", modifier=2)
     text = text_of(failed)
@@ -543,8 +545,11 @@ async def test_extended_roll_uses_the_stages_skill(table: Table) -> None:
     first = await table.alice.slash(table.channel, "coda extended roll")
     assert "2d6 (5) + 3 (Wits) + 2 (Stealth ranks) = **10** vs TN 10" in text_of(first)
     assert "10 added" in text_of(first)
+    # Alice plays Hermione: she rolls from the sheet, not a number of her choosing.
+    bare = await table.alice.slash(table.channel, "coda extended roll", modifier=0)
+    assert bare.ephemeral and "roll `Sneak in` from its sheet" in bare.response.content
     table.bot.dice = ScriptedDice([6, 4])
-    second = await table.alice.slash(table.channel, "coda extended roll", modifier=0)
+    second = await table.alice.slash(table.channel, "coda extended roll", skill="Stealth")
     assert "complete" in embed_of(second).title
 
 
@@ -570,7 +575,13 @@ async def test_extended_roll_for_a_named_character(table: Table) -> None:
 
 
 async def test_extended_stage_skill_without_a_sheet_suggests_a_modifier(table: Table) -> None:
-    await table.alice.slash(table.channel, "coda extended start", name="Brew", stages="10:Potions")
+    await table.alice.slash(
+        table.channel,
+        "coda extended start",
+        name="Brew",
+        stages="10:Potions",
+        participants=f"<@{table.bob.id}>",
+    )
     refused = await table.bob.slash(table.channel, "coda extended roll")
     assert refused.ephemeral
     # Two sentences: the reason keeps its own capital after a full stop, not a colon.

@@ -142,6 +142,7 @@ async def test_extended_test_in_spanish(spanish: Table) -> None:
         stages="10, 15",
         interval=2,
         unit="hours",
+        participants=f"<@{table.bob.id}>",
     )
     assert embed_of(started).title == "Prueba extendida empezada: Poción multijugos"
     assert "0 / 25 (NO acumulado)" in text_of(started)

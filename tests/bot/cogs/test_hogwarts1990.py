@@ -327,3 +327,10 @@ async def test_defended_sheets_follow_the_reading_rule_and_autocomplete(table: T
     assert [c["value"] for c in choices] == ["Toughness + Dexterity"]
     none = await table.gm.autocomplete(table.channel, "h90 defended", "defense", "To")
     assert none == []
+
+
+async def test_a_negative_total_is_written_with_the_minus_sign(table: Table) -> None:
+    table.bot.dice = ScriptedDice([3, 5])
+    result = await table.alice.slash(table.channel, "h90 roll", bonus=-50)
+    assert "5 − 50 = **−45**" in text_of(result)
+    assert embed_of(result).title.startswith("🎲 −45")

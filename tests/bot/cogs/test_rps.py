@@ -249,9 +249,14 @@ async def test_resisted_mentioned_player_needs_a_character_or_a_stat(table: Tabl
 
 async def test_sustained_action_to_completion_survives_a_restart(table: Table) -> None:
     started = await table.alice.slash(
-        table.channel, "rps sustained start", goal=8, label="pushing the cart"
+        table.channel,
+        "rps sustained start",
+        goal=8,
+        label="pushing the cart",
+        participants=f"<@{table.bob.id}>",
     )
     assert "Success Pool **0** / Goal **8**" in embed_of(started).description
+    assert f"Participants: <@{table.bob.id}>" in embed_of(started).description
     table.bot.dice = ScriptedDice([3, 4])
     first = await table.alice.slash(table.channel, "rps sustained roll", base=12)
     assert "0 +5 → **5** / 8" in text_of(first)

@@ -81,12 +81,19 @@ async def test_rps_resisted_in_spanish(table: Table, as_spanish: Any) -> None:
 async def test_rps_sustained_in_spanish(table: Table, as_spanish: Any) -> None:
     spanish(table, as_spanish)
     started = await table.alice.slash(
-        table.channel, "rps sustained start", goal=8, label="empujar el carro"
+        table.channel,
+        "rps sustained start",
+        goal=8,
+        label="empujar el carro",
+        participants=f"<@{table.bob.id}>",
     )
     embed = embed_of(started)
     assert embed.title == "⏳ Acción sostenida iniciada — empujar el carro"
     assert "Reserva de éxitos **0** / Objetivo **8** tras 0 tiradas." in embed.description
     assert f"Iniciada por <@{table.alice.id}>." in embed.description
+    assert f"Participantes: <@{table.bob.id}>" in embed.description
+    refused = await table.carol.slash(table.channel, "rps sustained roll", base=12)
+    assert refused.ephemeral and "Solo quien la inició" in refused.response.content
     table.bot.dice = ScriptedDice([3, 4])
     first = await table.alice.slash(table.channel, "rps sustained roll", base=12)
     assert embed_of(first).title.startswith("⏳ NE 5 — reserva 5/8")

@@ -186,11 +186,8 @@ ALLOWED: dict[str, set[str]] = {
     },
     "bot/services/initiative/_joining.py": {"set by the GM"},
     "bot/services/initiative/_rolls.py": {"initiative {} (round {}): {}"},
-    "bot/services/rps/_rolls.py": {
-        ", automatic success (GM)",
-        ", roll forgone",
-        "sustained check {}",
-    },
+    "bot/services/rps/_rolls.py": {", automatic success (GM)", ", roll forgone"},
+    "bot/services/rps/_sustained.py": {"sustained check {}"},
     "bot/services/rps/_resisted.py": {
         " · waiting for {}",
         "SL {} · waiting for the other parts",

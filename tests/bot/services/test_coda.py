@@ -51,7 +51,14 @@ async def test_a_refused_test_writes_nothing(db: Database) -> None:
 
 
 async def test_extended_state_round_trips_through_the_database(db: Database) -> None:
-    await service.start_extended(db, ALICE, name="Brew", stages="10:Potions, 15", interval=3)
+    await service.start_extended(
+        db,
+        ALICE,
+        name="Brew",
+        stages="10:Potions, 15",
+        interval=3,
+        participants=f"<@{BOB.user_id}>",
+    )
     outcome = await service.roll_extended(db, ScriptedDice([5, 5]), BOB, modifier=1)
     assert outcome.step.added == 11
     (view,) = await service.extended_status(db, ALICE)
@@ -59,10 +66,13 @@ async def test_extended_state_round_trips_through_the_database(db: Database) -> 
     assert view.task.stages == (coda.Stage(10, "Potions"), coda.Stage(15))
     assert view.task.log[0].degree is coda.Degree.COMPLETE_SUCCESS
     assert view.started_by == ALICE.user_id
+    assert view.participants == (BOB.user_id,)
 
 
 async def test_concurrent_extended_rolls_lose_no_test(db: Database) -> None:
-    await service.start_extended(db, ALICE, name="Siege", stages="100")
+    await service.start_extended(
+        db, ALICE, name="Siege", stages="100", participants=f"<@{BOB.user_id}>"
+    )
     dice = SeededDice(5)
 
     async def one() -> None:

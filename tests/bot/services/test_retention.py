@@ -9,7 +9,17 @@ from sqlalchemy import select
 
 from bot.services import retention
 from bot.storage import Database
-from bot.storage.models import DramaPriceOffer, InitiativeEncounter, QuidditchMatch, RollLog
+from bot.storage.models import (
+    AttackExchange,
+    Character,
+    CodaAttack,
+    DramaPriceOffer,
+    InitiativeEncounter,
+    PenaltyLogEntry,
+    PenaltyPool,
+    QuidditchMatch,
+    RollLog,
+)
 
 NOW = datetime(2026, 11, 23, 12, 0, tzinfo=UTC)
 
@@ -83,3 +93,56 @@ async def test_ended_states_go_after_thirty_days_running_ones_never(
         (1, 0) if model is InitiativeEncounter else (0, 1)
     )
     assert sorted(row.channel_id for row in await ids_of(any_db, model)) == [2, 3]
+
+
+async def test_each_penalty_pool_keeps_its_newest_log_entries(
+    any_db: Database, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(retention, "PENALTY_LOG_KEEP", 3)
+    async with any_db.unit_of_work() as session:
+        characters = [
+            Character(guild_id=1, owner_id=1, name=name, name_key=name.lower(), system="drama")
+            for name in ("Tom", "Ann")
+        ]
+        session.add_all(characters)
+        await session.flush()
+        pools = [PenaltyPool(guild_id=1, character_id=c.id, dice=0) for c in characters]
+        session.add_all(pools)
+        await session.flush()
+        session.add_all(
+            PenaltyLogEntry(pool_id=pool.id, user_id=1, kind="add", before=n, after=n + 1)
+            for pool, count in zip(pools, (7, 2), strict=True)
+            for n in range(count)
+        )
+    pruned = await retention.prune(any_db, now=NOW, keep_rolls=100, batch=2)
+    assert pruned.penalty_entries == 4
+    kept = await ids_of(any_db, PenaltyLogEntry)
+    assert [e.before for e in kept if e.pool_id == pools[0].id] == [4, 5, 6]
+    assert len([e for e in kept if e.pool_id == pools[1].id]) == 2
+    assert (await retention.prune(any_db, now=NOW, keep_rolls=100)).penalty_entries == 0
+
+
+@pytest.mark.parametrize("model", [CodaAttack, AttackExchange])
+async def test_attack_exchanges_go_a_week_after_they_closed(any_db: Database, model: type) -> None:
+    def exchange(channel_id: int, *, expired_days: int, finished_days: int | None) -> object:
+        extra = {"system": "h90"} if model is AttackExchange else {}
+        return model(
+            channel_id=channel_id,
+            attacker_id=1,
+            expires_at=NOW - timedelta(days=expired_days),
+            finished_at=None if finished_days is None else NOW - timedelta(days=finished_days),
+            **extra,
+        )
+
+    async with any_db.unit_of_work() as session:
+        session.add_all(
+            [
+                exchange(1, expired_days=8, finished_days=None),  # lapsed unanswered: goes
+                exchange(2, expired_days=-1, finished_days=8),  # answered long ago: goes
+                exchange(3, expired_days=6, finished_days=6),  # closed this week: stays
+                exchange(4, expired_days=-1, finished_days=None),  # still open: stays
+            ]
+        )
+    pruned = await retention.prune(any_db, now=NOW, keep_rolls=100)
+    assert pruned.exchanges == 2
+    assert sorted(row.channel_id for row in await ids_of(any_db, model)) == [3, 4]

@@ -3,15 +3,18 @@
 from __future__ import annotations
 
 import asyncio
+import time
 
 import pytest
 from sqlalchemy import func, select, text
 
 from bot.actor import Actor
+from bot.errors import StorageBusy
 from bot.storage import Database
 from bot.storage.models import ChannelSettings, RollLog
 from bot.storage.repositories import channels
 from bot.storage.repositories import rolls as roll_log
+from tests.conftest import POSTGRES_URL, empty_postgres
 
 ACTOR = Actor(user_id=7, channel_id=100, guild_id=1)
 
@@ -78,3 +81,45 @@ async def test_sqlite_synchronous_normal_on_request(database_url: str) -> None:
             assert await session.scalar(text("PRAGMA synchronous")) == 1
     finally:
         await db.dispose()
+
+
+async def _latest_rolls(db: Database) -> list[RollLog]:
+    async with db.unit_of_work(read_only=True) as session:
+        return await roll_log.latest(session, ACTOR.channel_id, count=10, include_secret=True)
+
+
+@pytest.mark.postgres
+async def test_a_postgres_read_blocked_by_a_lock_is_busy_not_a_crash() -> None:
+    """A read waiting on a table lock past ``lock_timeout`` is told "busy", as a write is."""
+    if not POSTGRES_URL:
+        pytest.skip("TEST_DATABASE_URL is not set")
+    async with empty_postgres() as url:
+        holder, patient = Database(url), Database(url, lock_timeout=0.3)
+        try:
+            await holder.upgrade_async()
+            async with holder.unit_of_work() as session:
+                await session.execute(text("LOCK TABLE roll_log IN ACCESS EXCLUSIVE MODE"))
+                started = time.monotonic()
+                with pytest.raises(StorageBusy, match="nothing was saved"):
+                    await _latest_rolls(patient)
+                assert time.monotonic() - started < 3.0
+            # The lock is gone: the same read answers.
+            assert await _latest_rolls(patient) == []
+        finally:
+            await holder.dispose()
+            await patient.dispose()
+
+
+@pytest.mark.postgres
+async def test_a_postgres_read_cancelled_by_statement_timeout_is_busy() -> None:
+    if not POSTGRES_URL:
+        pytest.skip("TEST_DATABASE_URL is not set")
+    async with empty_postgres() as url:
+        patient = Database(url, pool_size=1, max_overflow=0)
+        try:
+            with pytest.raises(StorageBusy):
+                async with patient.unit_of_work(read_only=True) as session:
+                    await session.execute(text("SET statement_timeout = 100"))
+                    await session.execute(text("SELECT pg_sleep(2)"))
+        finally:
+            await patient.dispose()
