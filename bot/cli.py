@@ -191,11 +191,11 @@ async def _sync_commands(bot: NarratorBot, token: str, guild_id: int | None) -> 
         await bot.login(token)  # runs setup_hook: migrations and cogs, no sync
         if guild_id is not None:
             guild = discord.Object(id=guild_id)
-            bot.gateway._tree.copy_global_to(guild=guild)  # type: ignore[attr-defined]
-            synced = await bot.gateway._tree.sync(guild=guild)  # type: ignore[attr-defined]
+            bot.tree.copy_global_to(guild=guild)
+            synced = await bot.tree.sync(guild=guild)
             print(f"synced {len(synced)} commands to guild {guild_id}")
         else:
-            synced = await bot.gateway._tree.sync()  # type: ignore[attr-defined]
+            synced = await bot.tree.sync()
             print(f"synced {len(synced)} commands globally (Discord may take up to an hour)")
     return 0
 

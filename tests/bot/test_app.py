@@ -18,14 +18,14 @@ def _bot(settings: Settings, **kwargs: object) -> NarratorBot:
     bot = create_bot(settings, **kwargs)  # type: ignore[arg-type]
     bot.db.upgrade_async = AsyncMock()  # type: ignore[method-assign]
     bot.load_extension = AsyncMock()  # type: ignore[method-assign]
-    bot.gateway._tree.sync = AsyncMock(return_value=[])  # type: ignore[method-assign]
+    bot.tree.sync = AsyncMock(return_value=[])  # type: ignore[method-assign]
     return bot
 
 
 def test_defaults_to_secure_dice_and_our_tree(settings: Settings) -> None:
     bot = create_bot(settings)
     assert isinstance(bot.dice, SecureDice)
-    assert isinstance(bot.gateway._tree, NarratorTree)
+    assert isinstance(bot.tree, NarratorTree)
     assert bot.intents.members and not bot.intents.message_content
     scripted = ScriptedDice([1])
     assert create_bot(settings, dice=scripted).dice is scripted
@@ -38,14 +38,14 @@ async def test_start_migrates_loads_every_cog_and_does_not_sync_globally(
     await bot.setup_hook()
     bot.db.upgrade_async.assert_awaited_once()
     assert [call.args[0] for call in bot.load_extension.await_args_list] == list(EXTENSIONS)
-    bot.gateway._tree.sync.assert_not_awaited()
+    bot.tree.sync.assert_not_awaited()
 
 
 async def test_dev_guild_gets_an_instant_sync_and_nothing_else(settings: Settings) -> None:
     bot = _bot(settings.model_copy(update={"dev_guild_id": 42}))
     await bot.setup_hook()
-    bot.gateway._tree.sync.assert_awaited_once()
-    guild = bot.gateway._tree.sync.await_args.kwargs["guild"]
+    bot.tree.sync.assert_awaited_once()
+    guild = bot.tree.sync.await_args.kwargs["guild"]
     assert isinstance(guild, discord.Object) and guild.id == 42
 
 
