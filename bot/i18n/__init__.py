@@ -24,6 +24,7 @@ from typing import Any
 
 from bot.i18n._catalogs import SOURCE_LANGUAGE, available_languages, catalog
 from bot.i18n._catalogs import catalog_paths as catalog_paths
+from bot.text import UserText
 
 __all__ = [
     "N_",
@@ -71,7 +72,20 @@ def N_(message: str) -> str:
 
 
 def _fill(text: str, params: Mapping[str, Any]) -> str:
-    return text.format_map(params) if params else text
+    """``text`` with its placeholders filled. A user's text (:class:`bot.text.UserText`) is
+    escaped as it is formatted; inside a code span (`` `{name}` ``, `` `/sheet use
+    character:{name}` ``) only a backtick is special, so it takes its ``code`` form there,
+    in whichever language the text is."""
+    if not params:
+        return text
+    users = [name for name, value in params.items() if isinstance(value, UserText)]
+    if users and "`" in text:
+        parts = text.split("`")
+        for index in range(1, len(parts), 2):  # the odd parts stand between backticks
+            for name in users:
+                parts[index] = parts[index].replace(f"{{{name}}}", f"{{{name}:code}}")
+        text = "`".join(parts)
+    return text.format_map(params)
 
 
 def _(message: str, /, **params: Any) -> str:
@@ -98,13 +112,15 @@ def translate_error(error: BaseException) -> str:
     Errors raised with a template and parameters are translated from the template; others
     (a plain ``str`` message) are looked up as they are, which finds fixed messages. Text
     parameters are looked up too: the engine passes words such as ``what="TN"`` in English,
-    and a player's own text is not a message id, so it comes back unchanged.
+    and a player's own text is not a message id, so it comes back unchanged. Either way it
+    is shown escaped (:class:`bot.text.UserText`): the engine cannot tell a player's names
+    from its own words, and escaping a plain word changes nothing.
     """
     template = getattr(error, "template", None)
     if template is None:
         return _(str(error))
     params = {
-        name: _(value) if isinstance(value, str) else value
+        name: UserText(_(value)) if isinstance(value, str) else value
         for name, value in getattr(error, "params", {}).items()
     }
     return _(template, **params)

@@ -10,6 +10,7 @@ from bot.i18n import N_, _
 from bot.render import colours
 from bot.render.limits import FIELD_VALUE, clip, fit_embed
 from bot.services.macros import MacroInfo, Panel
+from bot.text import UserText
 
 SCOPE_TITLES = {
     "me": N_("Yours"),
@@ -19,9 +20,9 @@ SCOPE_TITLES = {
 }
 
 
-def name_text(name: str) -> str:
+def name_text(name: UserText) -> str:
     """A macro's name, unable to change the formatting around it."""
-    return discord.utils.escape_markdown(name)
+    return str(name)
 
 
 def command_text(command: str) -> str:
@@ -30,14 +31,15 @@ def command_text(command: str) -> str:
 
 
 def macro_embed(macro: MacroInfo, *, changed: str | None = None) -> discord.Embed:
-    title = _("Macro {name}", name=macro.name) + (f" — {changed}" if changed else "")
+    name = UserText(macro.name)
+    title = _("Macro {name}", name=name) + (f" — {changed}" if changed else "")
     embed = discord.Embed(title=title, colour=colours.INFO)
     embed.description = command_text(macro.command)
     embed.set_footer(
         text=_(
             "{scope} · run with /macro run name:{name}",
             scope=_(SCOPE_TITLES[macro.scope]),
-            name=macro.name,
+            name=name.plain(),  # a footer shows text as typed
         )
     )
     return fit_embed(embed)
@@ -51,9 +53,9 @@ def macros_embed(macros: Sequence[MacroInfo]) -> discord.Embed:
     for scope, title in SCOPE_TITLES.items():
         lines = [
             (
-                _("~~{name}~~ (hidden by one above)", name=name_text(m.name))
+                _("~~{name}~~ (hidden by one above)", name=name_text(UserText(m.name)))
                 if m.shadowed
-                else name_text(m.name)
+                else name_text(UserText(m.name))
             )
             + f" — {command_text(m.command)}"
             for m in macros
@@ -66,7 +68,7 @@ def macros_embed(macros: Sequence[MacroInfo]) -> discord.Embed:
 
 def panel_embed(panel: Panel) -> discord.Embed:
     embed = discord.Embed(
-        title=_("{character} — quick rolls", character=panel.character),
+        title=_("{character} — quick rolls", character=UserText(panel.character)),
         description=_(
             "Press a button to roll for this character (its player or a GM): it always "
             "rolls as its player."

@@ -15,7 +15,7 @@ from bot.services.sheets import (
     ResourceChange,
     Skill,
 )
-from bot.text import escape, number
+from bot.text import UserText, escape, listed, number
 from engine.systems import SYSTEMS
 
 
@@ -28,12 +28,12 @@ def _resource_text(resource: Resource) -> str:
 PAGE_BUDGET = TOTAL - 200
 
 
-def _skill_text(name: str, skill: Skill) -> str:
-    line = f"{escape(name)} **{number(skill.ranks)}**"
+def _skill_text(name: UserText, skill: Skill) -> str:
+    line = f"{name} **{number(skill.ranks)}**"
     if skill.attribute:
-        line += f" ({skill.attribute})"
+        line += f" ({UserText(skill.attribute)})"
     if skill.specialties:
-        line += f" [{', '.join(skill.specialties)}]"
+        line += f" [{listed(skill.specialties)}]"
     return line
 
 
@@ -62,7 +62,7 @@ def sheet_pages(sheet: CharacterSheet, *, changed: str | None = None) -> list[di
         ),
         *_fields(
             _("Skills"),
-            [_skill_text(name, skill) for name, skill in sheet.skills.items()],
+            [_skill_text(UserText(name), skill) for name, skill in sheet.skills.items()],
             _("none yet (`/sheet skill`)"),
         ),
         *_fields(
@@ -130,20 +130,26 @@ def created_embed(sheet: CharacterSheet) -> discord.Embed:
 
 
 def resource_embed(change: ResourceChange) -> discord.Embed:
+    return _resource_embed(UserText(change.character), UserText(change.resource), change)
+
+
+def _resource_embed(
+    character: UserText, resource: UserText, change: ResourceChange
+) -> discord.Embed:
     after = _resource_text(change.after)
     if change.before is None:
-        text = _("{resource} added: **{value}**", resource=change.resource, value=after)
+        text = _("{resource} added: **{value}**", resource=resource, value=after)
     else:
         before = _resource_text(change.before)
-        text = f"{change.resource}: {before} → **{after}**"
+        text = f"{resource}: {before} → **{after}**"
     if change.clamped:
         text += " " + _("(kept within its bounds)")
-    embed = discord.Embed(title=f"{change.character} — {change.resource}", description=text)
+    embed = discord.Embed(title=f"{character} — {resource}", description=text)
     embed.colour = colours.INFO
     return fit_embed(embed)
 
 
-def list_embed(listing: CharacterList, owner_name: str) -> discord.Embed:
+def list_embed(listing: CharacterList, owner_name: UserText) -> discord.Embed:
     lines = [
         f"{'▶ ' if e.active else ''}**{escape(e.name)}** — {_(SYSTEMS.get(e.system, e.system))}"
         for e in listing.entries

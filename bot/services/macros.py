@@ -26,6 +26,7 @@ from bot.storage.models.macros import MAX_PER_SCOPE
 from bot.storage.repositories import characters as characters_repo
 from bot.storage.repositories import macros as repo
 from bot.storage.repositories.macros import Owner
+from bot.text import UserText
 
 ME, CHARACTER, CHANNEL, SERVER = "me", "character", "channel", "server"
 #: The shadowing order: a name means the first scope's macro that has it.
@@ -154,7 +155,7 @@ async def _save(db: Database, actor: Actor, scope: str, name: str, command: str)
                     "There is already a {scope} macro called `{name}`: "
                     "`/macro edit` changes it, `/macro delete` removes it.",
                     scope=scope,
-                    name=name,
+                    name=UserText(name),
                 )
             )
         return _info(await _insert(session, actor, owner, character, name, command))
@@ -197,7 +198,7 @@ async def _existing(session: AsyncSession, actor: Actor, scope: str, name: str) 
             _(
                 "There is no {scope} macro called `{name}`.",
                 scope=scope,
-                name=" ".join(name.split()),
+                name=UserText(" ".join(name.split())),
             )
         )
     return row
@@ -249,7 +250,7 @@ async def find(db: Database, actor: Actor, name: str) -> MacroInfo:
             raise UserError(
                 _(
                     "You have no macro called `{name}` here. `/macro list` shows yours.",
-                    name=" ".join(name.split())[:NAME_LENGTH],
+                    name=UserText(" ".join(name.split())[:NAME_LENGTH]),
                 )
             )
         return found[0]
@@ -287,7 +288,7 @@ async def panel(db: Database, actor: Actor) -> Panel:
             _(
                 "{character} has no macros yet: save one with "
                 "`/macro save name:… command:… scope:character`.",
-                character=row.name,
+                character=UserText(row.name),
             )
         )
     return Panel(
@@ -322,7 +323,10 @@ async def panel_macro(db: Database, actor: Actor, macro_id: int) -> PanelMacro:
             raise UserError(_("That macro is gone: post a fresh panel with `/sheet panel`."))
         if character.owner_id != actor.user_id and not await is_gm(session, actor):
             raise PermissionDenied(
-                _("Only {character}'s player or a GM can use this panel.", character=character.name)
+                _(
+                    "Only {character}'s player or a GM can use this panel.",
+                    character=UserText(character.name),
+                )
             )
         return PanelMacro(macro=_info(row), character=character.name, owner_id=character.owner_id)
 

@@ -39,6 +39,7 @@ from bot.internals import invoke_with_namespace, make_namespace, set_cached_comm
 from bot.render.limits import clip
 from bot.render.macros import command_text
 from bot.services.sheets import name_key, split_owner
+from bot.text import UserText
 
 #: The option a panel button fills so the command rolls for the panel's character.
 CHARACTER_OPTION = "character"
@@ -189,9 +190,9 @@ async def invoke(
                 _(
                     "Macro `{name}` rolls for {named}: a button of {character}'s panel rolls "
                     "only for {character}.",
-                    name=macro_name,
-                    named=discord.utils.escape_markdown(str(named)),
-                    character=discord.utils.escape_markdown(character),
+                    name=UserText(macro_name),
+                    named=UserText(str(named)),
+                    character=UserText(character),
                 )
             )
     if owner_id is not None and owner_id != interaction.user.id:

@@ -25,6 +25,7 @@ from bot.i18n import _
 from bot.render.sheets import created_embed, list_embed, resource_embed, sheet_pages
 from bot.services import sheets
 from bot.services.sheets import MAX_VALUE, MIN_VALUE, NAME_LENGTH, NOTES_LENGTH, SheetChange
+from bot.text import UserText
 
 Value = app_commands.Range[int, MIN_VALUE, MAX_VALUE]
 
@@ -259,7 +260,7 @@ class SheetsCog(NarratorCog):
         )
         owner = player or interaction.user
         await interaction.response.send_message(
-            embed=list_embed(listing, owner.display_name), ephemeral=True
+            embed=list_embed(listing, UserText(owner.display_name)), ephemeral=True
         )
 
     @sheet.command(

@@ -24,7 +24,7 @@ from bot.render.quidditch._text import (
     team_label,
 )
 from bot.services.quidditch import MatchView
-from bot.text import escape
+from bot.text import UserText, escape
 from engine import quidditch as q
 
 
@@ -68,8 +68,8 @@ def roster_embed(view: MatchView, *, changed: str | None = None) -> discord.Embe
             _(
                 "{broom} {home} vs {away} — rosters",
                 broom=BROOM,
-                home=state.home.name,
-                away=state.away.name,
+                home=UserText(state.home.name),
+                away=UserText(state.away.name),
             ),
             256,
         ),
@@ -118,7 +118,7 @@ def status_embed(view: MatchView) -> discord.Embed:
 def new_match_embed(view: MatchView) -> discord.Embed:
     state = view.state
     embed = discord.Embed(
-        title=clip(f"{BROOM} {state.home.name} vs {state.away.name}", 256),
+        title=clip(f"{BROOM} {UserText(state.home.name)} vs {UserText(state.away.name)}", 256),
         description=_(
             "A new match: **{home}** (home) against **{away}** (away).\n"
             "A GM fills both rosters, a whole team at once with `/quidditch team` or one "

@@ -17,6 +17,7 @@ from bot.render.common import percent
 from bot.render.limits import clip, fit_embed
 from bot.render.quidditch._text import BROOM
 from bot.services.quidditch import HouseRow, OddsOutcome
+from bot.text import UserText
 
 
 def houses_embed(rows: Sequence[HouseRow]) -> discord.Embed:
@@ -55,8 +56,8 @@ def odds_embed(outcome: OddsOutcome) -> discord.Embed:
             _(
                 "{broom} Odds — {home} vs {away}",
                 broom=BROOM,
-                home=state.home.name,
-                away=state.away.name,
+                home=UserText(state.home.name),
+                away=UserText(state.away.name),
             ),
             256,
         ),

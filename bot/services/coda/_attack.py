@@ -46,6 +46,7 @@ from bot.storage.models import CodaAttack
 from bot.storage.repositories import characters as characters_repo
 from bot.storage.repositories import coda as coda_repo
 from bot.storage.repositories import rolls as roll_log
+from bot.text import UserText
 from engine.dice import Dice
 from engine.systems import coda
 from engine.systems.coda import (
@@ -254,7 +255,7 @@ def _defence_of(sheet: CharacterSheet | None, target: str, given: int | None) ->
         _(
             "{character}'s sheet has no Defence: give the `defence` to attack against, or add "
             "it with `/sheet set attribute:Defence value:…`.",
-            character=sheet.name,
+            character=UserText(sheet.name),
         )
     )
 

@@ -19,6 +19,7 @@ from bot.services import sheets
 from bot.services.coda._roller import SYSTEM, Roller, plain_roller
 from bot.services.sheets import CharacterSheet
 from bot.storage import Database
+from bot.text import UserText, listed
 from engine.systems import coda
 from engine.systems.coda import Part
 
@@ -106,7 +107,7 @@ async def character_roller(
             _(
                 "{who}: say what {character} rolls: a skill, an attribute or a reaction.",
                 who=who,
-                character=sheet.name,
+                character=UserText(sheet.name),
             )
         )
     if sheet.find_skill(using) is not None:
@@ -119,10 +120,10 @@ async def character_roller(
         _(
             "{character} has no skill or attribute `{name}`; an untrained attempt (−2) "
             "needs the `attribute` it uses. Skills: {skills}. Attributes: {attributes}.",
-            character=sheet.name,
-            name=using.strip(),
-            skills=", ".join(sheet.skills) or _("none yet"),
-            attributes=", ".join(sheet.attributes) or _("none yet"),
+            character=UserText(sheet.name),
+            name=UserText(using.strip()),
+            skills=listed(sheet.skills) or _("none yet"),
+            attributes=listed(sheet.attributes) or _("none yet"),
         )
     )
 
@@ -155,17 +156,17 @@ def skill_roller(
                 _(
                     "{character} has no skill `{skill}`: an untrained attempt (−2) needs "
                     "the `attribute` it uses. Skills: {skills}.",
-                    character=sheet.name,
-                    skill=skill.strip(),
-                    skills=", ".join(sheet.skills) or _("none yet"),
+                    character=UserText(sheet.name),
+                    skill=UserText(skill.strip()),
+                    skills=listed(sheet.skills) or _("none yet"),
                 )
             )
         if specialty:
             raise UserError(
                 _(
                     "{character} is untrained in {skill}, so no specialty of it applies.",
-                    character=sheet.name,
-                    skill=skill.strip(),
+                    character=UserText(sheet.name),
+                    skill=UserText(skill.strip()),
                 )
             )
         key, ranks, parent = skill.strip(), None, attribute
@@ -177,23 +178,23 @@ def skill_roller(
                 _(
                     "{character}'s skill {skill} names no attribute: give one with "
                     "`attribute`, or set it with `/sheet skill name:{skill} attribute:…`.",
-                    character=sheet.name,
-                    skill=key,
+                    character=UserText(sheet.name),
+                    skill=UserText(key),
                 )
             )
         if specialty and specialty.strip():
             wanted = specialty.strip().casefold()
             specialty_name = next((s for s in data.specialties if s.casefold() == wanted), None)
             if specialty_name is None:
-                listed = ", ".join(data.specialties) or _("none yet")
+                shown = listed(data.specialties) or _("none yet")
                 raise UserError(
                     _(
                         "{character}'s {skill} has no specialty `{specialty}`. "
                         "Specialties: {listed}.",
-                        character=sheet.name,
-                        skill=key,
-                        specialty=specialty.strip(),
-                        listed=listed,
+                        character=UserText(sheet.name),
+                        skill=UserText(key),
+                        specialty=UserText(specialty.strip()),
+                        listed=shown,
                     )
                 )
     attribute_name, attribute_value = sheet.named_attribute(parent)

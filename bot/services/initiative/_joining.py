@@ -27,6 +27,7 @@ from bot.services.permissions import is_gm, require_gm
 from bot.services.sheets import named_or_active
 from bot.storage import Database
 from bot.storage.repositories import initiative as encounters
+from bot.text import UserText
 from engine import initiative as ini
 from engine.dice import Dice
 from engine.initiative.rolls import canonical_system
@@ -128,7 +129,7 @@ async def join(
                 _(
                     "{name} is already in the encounter: join with another `name` "
                     "(e.g. `name:{name} 2`).",
-                    name=shown,
+                    name=UserText(shown),
                 )
             )
         bonus = modifier + sheet_bonus(row, state, sheet)

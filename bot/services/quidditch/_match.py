@@ -25,6 +25,7 @@ from bot.storage import Database
 from bot.storage.models import QuidditchMatch
 from bot.storage.repositories import quidditch as matches
 from bot.storage.repositories import rolls as roll_log
+from bot.text import UserText
 from engine import quidditch as q
 from engine.dice import Dice, SeededDice
 
@@ -122,9 +123,9 @@ def resolve_side(state: q.MatchState, team: str) -> q.Side:
     raise UserError(
         _(
             "There is no team {team} in this match: name {home} (home) or {away} (away).",
-            team=repr(team),
-            home=state.home.name,
-            away=state.away.name,
+            team=UserText(repr(team)),
+            home=UserText(state.home.name),
+            away=UserText(state.away.name),
         )
     )
 

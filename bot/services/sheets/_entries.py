@@ -37,7 +37,7 @@ from bot.services.sheets._resources import (
 from bot.services.sheets._templates import TEMPLATES
 from bot.storage import Database
 from bot.storage.models import Character
-from bot.text import number
+from bot.text import UserText, listed, number
 
 
 async def set_attribute(
@@ -48,20 +48,20 @@ async def set_attribute(
         row = await own_row(session, actor, character)
         if value is None:
             return await _remove_entry(session, row, "attribute", attribute)
-        check_value(attribute.strip(), value)
+        check_value(UserText(attribute.strip()), value)
         key = find_key(row.attributes, attribute)
         if key is None and len(row.attributes) >= MAX_ATTRIBUTES:
             raise UserError(
                 _(
                     "A sheet has at most {most} attributes; {character} is full.",
                     most=MAX_ATTRIBUTES,
-                    character=row.name,
+                    character=UserText(row.name),
                 )
             )
         name = _entry_name("attribute", attribute, key)
         row.attributes = _put(row.attributes, key, name, value)
         await session.flush()
-        return SheetChange(sheet_from_row(row), f"{name} = {number(value)}")
+        return SheetChange(sheet_from_row(row), f"{UserText(name)} = {number(value)}")
 
 
 async def set_skill(
@@ -90,18 +90,18 @@ async def set_skill(
                 raise UserError(
                     _(
                         "{character} has no skill `{skill}` yet: give its ranks.",
-                        character=row.name,
-                        skill=skill.strip(),
+                        character=UserText(row.name),
+                        skill=UserText(skill.strip()),
                     )
                 )
             ranks = int(old["ranks"])
-        check_value(skill.strip(), ranks)
+        check_value(UserText(skill.strip()), ranks)
         if key is None and len(skills) >= MAX_SKILLS:
             raise UserError(
                 _(
                     "A sheet has at most {most} skills; {character} is full.",
                     most=MAX_SKILLS,
-                    character=row.name,
+                    character=UserText(row.name),
                 )
             )
         parent = old.get("attribute")
@@ -112,25 +112,27 @@ async def set_skill(
                     _(
                         "{character} has no attribute `{attribute}`. Attributes: {attributes}. "
                         "Set it first with `/sheet set`.",
-                        character=row.name,
-                        attribute=attribute.strip(),
-                        attributes=", ".join(row.attributes) or _("none yet"),
+                        character=UserText(row.name),
+                        attribute=UserText(attribute.strip()),
+                        attributes=listed(row.attributes) or _("none yet"),
                     )
                 )
             parent = found
-        listed = list(old.get("specialties", []))
+        specialties_ = list(old.get("specialties", []))
         if specialties is not None:
-            listed = [check_entry_name("specialty", s) for s in specialties.split(",") if s.strip()]
-            listed = list(dict.fromkeys(listed))
-            if len(listed) > MAX_SPECIALTIES:
+            specialties_ = [
+                check_entry_name("specialty", s) for s in specialties.split(",") if s.strip()
+            ]
+            specialties_ = list(dict.fromkeys(specialties_))
+            if len(specialties_) > MAX_SPECIALTIES:
                 raise UserError(_("A skill has at most {most} specialties.", most=MAX_SPECIALTIES))
         name = _entry_name("skill", skill, key)
-        value = {"ranks": ranks, "attribute": parent, "specialties": listed}
+        value = {"ranks": ranks, "attribute": parent, "specialties": specialties_}
         row.skills = _put(row.skills, key, name, value)
         await session.flush()
-        summary = f"{name} {number(ranks)}" + (f" ({parent})" if parent else "")
-        if listed:
-            summary += _(", specialties: {specialties}", specialties=", ".join(listed))
+        summary = f"{UserText(name)} {number(ranks)}" + (f" ({UserText(parent)})" if parent else "")
+        if specialties_:
+            summary += _(", specialties: {specialties}", specialties=listed(specialties_))
         return SheetChange(sheet_from_row(row), summary)
 
 
@@ -190,15 +192,15 @@ async def _remove_entry(
         raise UserError(
             _(
                 "{character} has no {kind} `{name}` to remove.",
-                character=row.name,
+                character=UserText(row.name),
                 kind=_(ENTRY_KINDS[kind]),
-                name=name.strip(),
+                name=UserText(name.strip()),
             )
         )
     del entries[key]
     setattr(row, column, entries)
     await session.flush()
-    return SheetChange(sheet_from_row(row), _("removed {name}", name=key))
+    return SheetChange(sheet_from_row(row), _("removed {name}", name=UserText(key)))
 
 
 def _entry_name(kind: str, typed: str, key: str | None) -> str:

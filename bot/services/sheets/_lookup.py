@@ -18,6 +18,7 @@ from bot.services.permissions import is_gm, not_a_gm
 from bot.services.sheets._model import CharacterSheet, name_key, sheet_from_row
 from bot.storage.models import Character
 from bot.storage.repositories import characters as repo
+from bot.text import UserText, listed
 from engine.systems import SYSTEMS
 
 # "Hermione <@123>" (or "Hermione (<@123>)"): a name with its player, which is what Discord
@@ -96,7 +97,7 @@ async def active_row(
     else:
         chosen = await repo.selected(session, actor.user_id, actor.channel_id)
         if chosen is None:
-            names = ", ".join(c.name for c in owned)
+            names = listed(c.name for c in owned)
             raise UserError(
                 _(
                     "You have {count} characters ({names}): choose one for this channel "
@@ -175,7 +176,7 @@ async def row_by_name(
                 "{count} characters in this channel are called {name}: pick one "
                 "from the suggestions, or add its player: `{name} @player`.",
                 count=len(matches),
-                name=name.strip(),
+                name=UserText(name.strip()),
             )
         )
     if matches:
@@ -199,19 +200,19 @@ async def row_by_name(
                 _(
                     "{name} is not used in this channel yet: its player can choose it here "
                     "with `/sheet use character:{name}`, and then a GM can use it.",
-                    name=found,
+                    name=UserText(found),
                 )
             )
     own_names = [c.name for c in await repo.owned(session, guild_id, actor.user_id)]
     message = _(
         "There is no character called `{name}` that you can use. Yours: {yours}.",
-        name=name.strip(),
-        yours=", ".join(own_names) if own_names else _("none yet"),
+        name=UserText(name.strip()),
+        yours=listed(own_names) if own_names else _("none yet"),
     )
     if gm:
         others = sorted({c.name for c in channel if c.owner_id != actor.user_id})
         message += " " + _(
-            "In this channel: {names}.", names=", ".join(others) if others else _("none")
+            "In this channel: {names}.", names=listed(others) if others else _("none")
         )
     raise NoSuchCharacter(message)
 
@@ -245,7 +246,7 @@ async def others_character(
                 "{count} characters in this channel are called {name}: add its "
                 "player, e.g. `{name} @player`.",
                 count=len(matches),
-                name=name.strip(),
+                name=UserText(name.strip()),
             )
         )
     if not matches:
@@ -259,7 +260,7 @@ def _check_system(row: Character, system: str | None) -> None:
         raise UserError(
             _(
                 "{character} is a {system} character; this command needs {needed}.",
-                character=row.name,
+                character=UserText(row.name),
                 system=_(SYSTEMS.get(row.system, row.system)),
                 needed=_(SYSTEMS.get(system, system)),
             )

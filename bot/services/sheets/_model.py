@@ -15,6 +15,7 @@ from typing import Any, Literal, TypeVar
 
 from bot.errors import UserError
 from bot.i18n import N_, _
+from bot.text import UserText, listed
 from engine.systems import SYSTEMS
 
 MAX_ATTRIBUTES = 64
@@ -100,12 +101,12 @@ class CharacterSheet:
             _(
                 "{character} has no {kind} `{name}`. {section}: {listing}. "
                 "Set one with `/sheet {command}:…`.",
-                character=self.name,
+                character=UserText(self.name),
                 kind=_(ENTRY_KINDS[kind]),
-                name=wanted,
+                name=UserText(wanted),
                 section=_(ENTRY_SECTIONS[kind]),
                 listing=_listing(entries),
-                command=command.format(wanted),
+                command=UserText(command.format(wanted)),
             )
         )
 
@@ -188,9 +189,9 @@ def resolve(sheet: CharacterSheet, reference: str) -> ResolvedValue:
     raise UserError(
         _(
             "{character} has no {kind} `{name}`. {listing}.",
-            character=sheet.name,
+            character=UserText(sheet.name),
             kind=what,
-            name=name,
+            name=UserText(name),
             listing=return_hint,
         )
     )
@@ -253,9 +254,9 @@ def _resolve_kind(sheet: CharacterSheet, kind: Kind, name: str) -> ResolvedValue
                     "{character}'s skill {skill} uses the attribute {attribute}, which the "
                     "sheet does not have. Set it with `/sheet set attribute:{attribute} "
                     "value:…`, or change the skill's attribute with `/sheet skill`.",
-                    character=sheet.name,
-                    skill=key,
-                    attribute=skill.attribute,
+                    character=UserText(sheet.name),
+                    skill=UserText(key),
+                    attribute=UserText(skill.attribute),
                 )
             )
         attribute_name, attribute_value = parent
@@ -290,7 +291,7 @@ def _listing(names: Iterable[str]) -> str:
     names = list(names)
     if not names:
         return _("none yet")
-    shown = ", ".join(names[:40])
+    shown = listed(names[:40])
     if len(names) > 40:
         return _("{names} and {count} more", names=shown, count=len(names) - 40)
     return shown

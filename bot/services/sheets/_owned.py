@@ -27,6 +27,7 @@ from bot.services.sheets._model import NAME_LENGTH, CharacterSheet, name_key, sh
 from bot.storage import Database
 from bot.storage.models import Character
 from bot.storage.repositories import characters as repo
+from bot.text import UserText, listed
 from engine.systems import SYSTEMS
 
 MAX_CHARACTERS = 50  # per player and guild
@@ -207,8 +208,8 @@ async def _owned_by_name(
         raise UserError(
             _(
                 "You have no character called `{character}`. Yours: {yours}.",
-                character=character.strip(),
-                yours=", ".join(names) if names else _("none yet (create one with /sheet create)"),
+                character=UserText(character.strip()),
+                yours=listed(names) if names else _("none yet (create one with /sheet create)"),
             )
             + note
         )

@@ -29,6 +29,7 @@ from bot.services.sheets._model import (
     find_key,
 )
 from bot.storage.repositories import characters as repo
+from bot.text import UserText, listed
 
 # --- resources ---------------------------------------------------------------------------
 
@@ -45,12 +46,13 @@ class ResourceChange:
     clamped: bool = False
 
 
-def check_value(what: str, value: int) -> int:
+def check_value(what: str | UserText, value: int) -> int:
+    """``value``, if a sheet holds it; ``what`` is the bot's word for it, or a user's name."""
     if not MIN_VALUE <= value <= MAX_VALUE:
         raise UserError(
             _(
                 "{what} must be between {low} and {high} (got {value}).",
-                what=_(what),
+                what=what if isinstance(what, UserText) else _(what),
                 low=MIN_VALUE,
                 high=MAX_VALUE,
                 value=value,
@@ -116,8 +118,8 @@ async def adjust_resource(
             raise PermissionDenied(
                 _(
                     "{character} has no resource `{resource}`; only its owner can add one.",
-                    character=row.name,
-                    resource=resource.strip(),
+                    character=UserText(row.name),
+                    resource=UserText(resource.strip()),
                 )
             )
         if current is None:
@@ -125,9 +127,9 @@ async def adjust_resource(
                 _(
                     "{character} has no resource `{resource}` yet: give its current value "
                     "to add it. Resources: {resources}.",
-                    character=row.name,
-                    resource=resource.strip(),
-                    resources=", ".join(resources) or _("none yet"),
+                    character=UserText(row.name),
+                    resource=UserText(resource.strip()),
+                    resources=listed(resources) or _("none yet"),
                 )
             )
         if len(resources) >= MAX_RESOURCES:
@@ -135,7 +137,7 @@ async def adjust_resource(
                 _(
                     "A sheet has at most {most} resources; {character} is full.",
                     most=MAX_RESOURCES,
-                    character=row.name,
+                    character=UserText(row.name),
                 )
             )
         key = check_entry_name("resource", resource)
@@ -152,14 +154,14 @@ async def adjust_resource(
         new_current = min(max(wanted, MIN_VALUE), upper)
         clamped = new_current != wanted
     else:
-        new_current = check_value(key, old_current if current is None else current)
+        new_current = check_value(UserText(key), old_current if current is None else current)
         if current is None and new_max is not None and new_current > new_max:
             new_current, clamped = new_max, True  # lowering the max lowers the current too
         if new_max is not None and new_current > new_max:
             raise UserError(
                 _(
                     "{resource} cannot be above its max ({current} > {most}).",
-                    resource=key,
+                    resource=UserText(key),
                     current=new_current,
                     most=new_max,
                 )
