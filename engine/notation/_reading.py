@@ -98,7 +98,7 @@ _ALIASES: tuple[tuple[re.Pattern[str], str], ...] = (
 # Dice Maiden's other system aliases: refused by name rather than rolled as something else.
 _OTHER_ALIASES = re.compile(
     r"^\d*(?:\.\d+)?(sw|conan|cd|sil|alien|vtm|cpr|cs|hs[nkh]|gbs?|fitd|bnw|wng|mm|wit|dh|lf|"
-    r"dheart|dheartgm|ww|mnm|ol|ess|tdh|ms|ex|age|ed4e|ed|dd|sp|snm|d6s|dp|a5e|cod|wod|sr|yz|"
+    r"dheart|dheartgm|ww|mnm|ol|ess|tdh|ms|ex|age|ed4e|ed|dd|sp|snm|d6s(?=\d)|dp|a5e|cod|wod|sr|yz|"
     r"wh|dndstats|attack|skill|save)(?=\d|\s|$|[+\-])",
     re.IGNORECASE,
 )
