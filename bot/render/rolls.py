@@ -9,7 +9,8 @@ from bot.render import colours
 from bot.render.common import roll_footer, titled
 from bot.render.limits import DESCRIPTION, clip, fit_embed
 from bot.services.rolls import History, NotationOutcome
-from bot.text import escape, number
+from bot.text import escape
+from bot.text import number as plain_number
 from engine.notation import PoolCount
 
 
@@ -18,7 +19,7 @@ def notation_embed(outcome: NotationOutcome, roller: str) -> discord.Embed:
     and "read as …" first whenever the reading differs from what was typed."""
     command = outcome.roll
     rolls = [roll for part in command.parts for roll in part.rolls]
-    results = " · ".join(number(value) for value in command.results)
+    results = " · ".join(plain_number(value) for value in command.results)
     title = titled(f"🎲 {results}", outcome.label or command.comment)
     colour = colours.SECRET if outcome.secrecy.secret else colours.NEUTRAL
     if len(rolls) == 1 and not command.parts[0].counts:
@@ -57,7 +58,7 @@ def _pool_line(breakdown: str, count: PoolCount) -> str:
         "successes {successes} − failures {failures} = **{net}**",
         successes=count.successes,
         failures=count.failures,
-        net=number(count.net),
+        net=plain_number(count.net),
     )
     if count.botches:
         counted += " · " + _("botches {botches}", botches=count.botches)

@@ -44,9 +44,7 @@ def count_pool(pool: Pool, faces: tuple[int, ...]) -> PoolCount:
         successes = sum(1 for face in faces if face >= pool.at_least)
     else:
         successes = sum(1 for face in faces if pool.at_most is not None and face <= pool.at_most)
-    failures = (
-        sum(1 for face in faces if face <= pool.failures) if pool.failures is not None else 0
-    )
+    failures = sum(1 for face in faces if face <= pool.failures) if pool.failures is not None else 0
     botches = sum(1 for face in faces if face <= pool.botches) if pool.botches is not None else 0
     return PoolCount(successes, failures, botches)
 

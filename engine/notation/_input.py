@@ -1,11 +1,9 @@
-"""What players type, read into the d20 notation the roller understands — or refused.
+"""The last checks of the reading layer: ``adv``/``dis`` after a d20, and the label.
 
-d20 reads the longest prefix it can as dice and keeps the rest as a comment (the label),
-so ``1D20+2`` used to roll ``1`` labelled "D20+2". Players type on phones and paste from
-other bots: capital ``D``, spaces inside a term (``2 d6``), ``!`` for an exploding die,
-``x`` or ``×`` to multiply, ``adv``/``dis`` after a d20. Those are rewritten here into d20
-notation; anything else that looks like dice or an operator where the label would start
-is refused with a message showing what was understood, so a label never hides dice.
+The scanner (``_scanner``) reads dice, modifiers and arithmetic; what is left after them is the
+label. ``1d20 adv`` turns the one plain d20 into two keeping the higher; any other label that
+starts like dice or an operator is refused with what was understood, so a label never hides
+dice.
 """
 
 from __future__ import annotations
@@ -65,9 +63,7 @@ def check_label(understood: str, label: str) -> None:
             "to roll several times, roll again. Check the notation "
             "(e.g. `2d6+3`, `4d6kh3`, `1d20 adv`), or put the text in the `label` option."
         )
-    raise NotationInputError(
-        template, understood=_clip(understood or "—"), label=_clip(label)
-    )
+    raise NotationInputError(template, understood=_clip(understood or "—"), label=_clip(label))
 
 
 def _clip(text: str, limit: int = 60) -> str:

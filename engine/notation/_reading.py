@@ -1,4 +1,4 @@
-"""The reading layer: what players type, rewritten into d20 notation before d20 sees it — or refused.
+"""The reading layer: what players type, rewritten into d20 notation — or refused.
 
 Players arrive with habits from Dice Maiden, Roll20 and Avrae. The grammar stays d20's; this
 module reads their spellings into it (``4d6k3`` is ``4d6kh3``, ``3d6 ie6`` is ``3d6e6``,
@@ -25,6 +25,8 @@ MAX_PARTS = 4
 """Rolls in one command, separated by ``;`` (Dice Maiden's limit)."""
 MAX_REPEAT = 20
 """Separate totals of one roll (``6 4d6``): 2 to 20, as Dice Maiden allows."""
+
+
 @dataclass(frozen=True, slots=True)
 class Part:
     """One roll of a command: d20 notation, rolled ``repeat`` times, maybe counted as a pool."""
@@ -85,7 +87,9 @@ def read_command(text: str) -> Reading:
 _PREFIX = re.compile(r"^[/!](?:r|roll)\s+", re.IGNORECASE)
 _LEADING_LABEL = re.compile(r"^\(([^()\d]*[A-Za-z][^()\d]*)\)\s*")
 _FLAG = re.compile(r"^(ul|unsort|p|s|nr)\s+", re.IGNORECASE)
-_REPEAT = re.compile(r"^(\d+)(?:\s*[x×]\s*|\s+)(?=\d+\s*d\s*[\d%f]|\d+[a-z]|(?!d[\d%f\s])[a-z]{2})", re.I)
+_REPEAT = re.compile(
+    r"^(\d+)(?:\s*[x×]\s*|\s+)(?=\d+\s*d\s*[\d%f]|\d+[a-z]|(?!d[\d%f\s])[a-z]{2})", re.I
+)
 _PLUS_D20 = re.compile(r"^([+-])\s*1?d20(?![\d%])", re.IGNORECASE)
 _PLUS_PERCENT = re.compile(r"^[+-]\s*d%")
 _ALIASES: tuple[tuple[re.Pattern[str], str], ...] = (
@@ -242,4 +246,3 @@ def _check_label_word(word: str) -> None:
 def _clip(text: str, limit: int = 60) -> str:
     text = text.strip()
     return text if len(text) <= limit else text[: limit - 1] + "…"
-

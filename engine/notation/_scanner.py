@@ -312,10 +312,14 @@ class Scanner:
             "fail": ("failures", match["fn"]),
             "botch": ("botches", match["bon"] or "1"),
         }[kind]
-        if key in self.pool or (key in {"at_least", "at_most"} and self.pool.keys() & {
-            "at_least",
-            "at_most",
-        }):
+        if key in self.pool or (
+            key in {"at_least", "at_most"}
+            and self.pool.keys()
+            & {
+                "at_least",
+                "at_most",
+            }
+        ):
             raise ReadingError(
                 N_("`{word}`: one target and at most one failure count per roll."),
                 word=match[0],
