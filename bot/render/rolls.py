@@ -10,24 +10,61 @@ from bot.render.common import roll_footer, titled
 from bot.render.limits import DESCRIPTION, clip, fit_embed
 from bot.services.rolls import History, NotationOutcome
 from bot.text import escape
+from bot.text import number as plain_number
+from engine.notation import PoolCount
 
 
 def notation_embed(outcome: NotationOutcome, roller: str) -> discord.Embed:
-    roll = outcome.roll
-    title = titled(f"🎲 {roll.total}", outcome.label or roll.comment)
+    """One ``/roll`` command: every result in the title, each roll's dice in the description,
+    and "read as …" first whenever the reading differs from what was typed."""
+    command = outcome.roll
+    rolls = [roll for part in command.parts for roll in part.rolls]
+    results = " · ".join(plain_number(value) for value in command.results)
+    title = titled(f"🎲 {results}", outcome.label or command.comment)
     colour = colours.SECRET if outcome.secrecy.secret else colours.NEUTRAL
-    if roll.crit:
-        colour = colours.GREAT_SUCCESS
-    elif roll.fumble:
-        colour = colours.DISASTER
-    embed = discord.Embed(title=title, description=clip(roll.breakdown, DESCRIPTION), colour=colour)
+    if len(rolls) == 1 and not command.parts[0].counts:
+        if rolls[0].crit:
+            colour = colours.GREAT_SUCCESS
+        elif rolls[0].fumble:
+            colour = colours.DISASTER
+    lines = []
+    if command.rewritten:
+        lines.append(_("Read as `{reading}`", reading=clip(command.expression, 300)))
+    several = len(rolls) > 1
+    room = max((DESCRIPTION - 400) // max(len(rolls), 1), 60)  # every roll gets its share
+    for part in command.parts:
+        for index, roll in enumerate(part.rolls):
+            line = _pool_line(roll.breakdown, part.counts[index]) if part.counts else roll.breakdown
+            if part.part.comment and several:
+                line += f" *{escape(clip(part.part.comment, 60))}*"
+            lines.append(clip(line, room))
+    embed = discord.Embed(
+        title=title, description=clip("\n".join(lines), DESCRIPTION), colour=colour
+    )
     notes = []
     if outcome.character:
         values = ", ".join(f"{value.name} {value.value}" for value in outcome.sheet_values)
         notes.append(f"{outcome.character}: {values}")  # a footer: plain text, no markdown
-    rolled = _("{roller} rolled {expression}", roller=roller, expression=roll.expression)
+    rolled = _("{roller} rolled {expression}", roller=roller, expression=command.expression)
     roll_footer(embed, rolled, *notes, secret=outcome.secrecy.secret)
     return fit_embed(embed)
+
+
+def _pool_line(breakdown: str, count: PoolCount) -> str:
+    """A pool's dice, then what they count: "successes 3 − failures 1 = **2**"."""
+    dice, equals, _total = breakdown.rpartition(" = `")
+    dice = dice if equals else breakdown  # d20's sum means nothing for a pool
+    counted = _(
+        "successes {successes} − failures {failures} = **{net}**",
+        successes=count.successes,
+        failures=count.failures,
+        net=plain_number(count.net),
+    )
+    if count.botches:
+        counted += " · " + _("botches {botches}", botches=count.botches)
+    if count.botch:
+        counted += " · **" + _("botch") + "**"
+    return f"{dice} → {counted}"
 
 
 def history_pages(history: History, *, per_page: int = 10) -> list[discord.Embed]:

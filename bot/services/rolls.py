@@ -12,12 +12,12 @@ from bot.storage import Database
 from bot.storage.models import RollLog
 from bot.storage.repositories import rolls as roll_log
 from engine.dice import Dice
-from engine.notation import NotationRoll, roll_expression
+from engine.notation import CommandRoll, roll_command
 
 
 @dataclass(frozen=True, slots=True)
 class NotationOutcome:
-    roll: NotationRoll
+    roll: CommandRoll
     label: str | None
     secrecy: secrecy.Secrecy
     character: str | None = None  # whose sheet filled in {references}
@@ -35,7 +35,7 @@ async def roll_notation(
             sheet = await active_character(session, actor)
         character = sheet.name
         expression, values = substitute(sheet, expression)
-    result = roll_expression(dice, expression)  # bad input fails before any transaction
+    result = roll_command(dice, expression)  # bad input fails before any transaction
     if not secret:  # the log entry is the only write: one statement, no unit of work
         await roll_log.append_public(
             db,
@@ -43,7 +43,7 @@ async def roll_notation(
             system="dice",
             input=result.expression,
             faces=result.faces,
-            outcome=str(result.total),
+            outcome=_outcome(result),
             label=label,
         )
         return NotationOutcome(
@@ -61,13 +61,18 @@ async def roll_notation(
             system="dice",
             input=result.expression,
             faces=result.faces,
-            outcome=str(result.total),
+            outcome=_outcome(result),
             secret=visibility.secret,
             label=label,
         )
     return NotationOutcome(
         roll=result, label=label, secrecy=visibility, character=character, sheet_values=values
     )
+
+
+def _outcome(result: CommandRoll) -> str:
+    """What the roll log keeps as the outcome: each result, a pool's as successes − failures."""
+    return ", ".join(str(value) for value in result.results)
 
 
 @dataclass(frozen=True, slots=True)

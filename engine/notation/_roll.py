@@ -22,11 +22,12 @@ from d20 import diceast
 from engine.dice import Dice
 from engine.errors import N_, InputError
 from engine.notation import _budget as roll_budget
-from engine.notation import _input as notation_input
 
 MAX_DICE = 250
 MAX_SIDES = 1000
 MAX_EXPRESSION_LENGTH = 300
+MAX_TOKENS = 100
+"""Numbers, dice and operators of one parsed expression (each keep/drop/… selector counts)."""
 
 
 class RollError(InputError):
@@ -123,6 +124,11 @@ class NotationRoll:
         return tuple(_faces(self._result.expr))
 
     @property
+    def kept_faces(self) -> tuple[int, ...]:
+        """The faces of the dice still kept (rerolled, dropped or kept-out dice left out)."""
+        return tuple(_kept(self._result.expr))
+
+    @property
     def breakdown(self) -> str:
         """d20's Markdown breakdown, e.g. ``4d6kh3 (**6**, 2, 5, ~~**1**~~) + 2 = `15` ``."""
         breakdown: str = self._result.result
@@ -140,72 +146,46 @@ class NotationRoll:
         return fumble
 
 
-def roll_expression(dice: Dice, expression: str) -> NotationRoll:
-    """Roll ``expression`` with ``dice``, or raise :class:`RollError` saying what is wrong."""
-    text, tree = read(expression)
+def roll_tree(dice: Dice, text: str, tree: diceast.Expression, comment: str | None) -> NotationRoll:
+    """Roll a checked tree (see :func:`check`) with ``dice``, or raise :class:`RollError`."""
     token = _current_dice.set(dice)
     metering = roll_budget.current_meter.set(roll_budget.Meter())
     try:
-        result = _roller.roll(tree, allow_comments=True)
+        result = _roller.roll(tree)
         # d20 computes totals and the breakdown lazily: evaluate them while errors are caught.
-        rolled = NotationRoll(
-            expression=text,
-            total=result.total,
-            comment=result.comment,
-            _result=result,
-        )
+        rolled = NotationRoll(expression=text, total=result.total, comment=comment, _result=result)
     except d20.TooManyRolls:
         raise RollError(
             N_("{expression}: at most {most} dice per roll, rerolls and explosions included"),
-            expression=_clip(expression),
+            expression=_clip(text),
             most=MAX_DICE,
         ) from None
     except d20.RollError as error:
-        raise RollError(_D20, expression=_clip(expression), detail=str(error)) from None
+        raise RollError(_D20, expression=_clip(text), detail=str(error)) from None
     except roll_budget.OverBudget as error:
         raise RollError(error.template, **error.params) from None
     except ZeroDivisionError:
-        raise RollError(
-            N_("{expression}: division by zero"), expression=_clip(expression)
-        ) from None
+        raise RollError(N_("{expression}: division by zero"), expression=_clip(text)) from None
     finally:
         roll_budget.current_meter.reset(metering)
         _current_dice.reset(token)
     return rolled
 
 
-def cost(expression: str) -> float:
-    """The estimated steps of one roll of ``expression`` (see :mod:`engine.notation._budget`)."""
-    return roll_budget.estimate(parse(expression)).steps
-
-
-def parse(expression: str) -> diceast.Expression:
-    """Parse and bound-check an expression once; the cached tree is rolled as often as asked."""
-    return read(expression)[1]
-
-
 @lru_cache(maxsize=1024)
-def read(expression: str) -> tuple[str, diceast.Expression]:
-    """The expression as understood (player spellings rewritten, see
-    :mod:`engine.notation._input`) and its checked tree; refused when over any limit."""
-    if len(expression.strip()) > MAX_EXPRESSION_LENGTH:
+def check(text: str) -> tuple[diceast.Expression, float]:
+    """d20 notation parsed and checked against every limit, and its estimated steps."""
+    tree = _parse(text)
+    tokens = _count_tokens(tree)
+    if tokens > MAX_TOKENS:
         raise RollError(
-            N_("The expression has {length} characters; at most {most} are allowed."),
-            length=len(expression.strip()),
-            most=MAX_EXPRESSION_LENGTH,
+            N_(
+                "The expression has {tokens} numbers and operators; at most {most} are "
+                "allowed. Combine terms (`10d6` rather than `1d6+1d6+…`)."
+            ),
+            tokens=tokens,
+            most=MAX_TOKENS,
         )
-    text = notation_input.normalise(expression)
-    if not text:
-        raise RollError(N_("The expression is empty: try `2d6+3` or `4d6kh3`."))
-    try:
-        notation_input.check_size(text)
-        tree = _parse(text)
-        with_advantage = notation_input.advantage(text, tree.comment)
-        if with_advantage is not None:
-            text, tree = with_advantage, _parse(with_advantage)
-        notation_input.check_label(text, tree.comment)
-    except notation_input.NotationInputError as error:
-        raise RollError(error.template, **error.params) from None
     _check_annotations(tree)
     total = 0
     for node in _dice_nodes(tree):
@@ -221,20 +201,30 @@ def read(expression: str) -> tuple[str, diceast.Expression]:
         if total > MAX_DICE:
             raise RollError(_TOO_MANY, expression=_clip(text), most=MAX_DICE)
     try:
-        roll_budget.estimate(tree)
+        steps = roll_budget.estimate(tree).steps
     except roll_budget.OverBudget as error:
         raise RollError(error.template, **error.params) from None
-    return text, tree
+    return tree, steps
+
+
+def _count_tokens(node: diceast.Node) -> int:
+    """Numbers, dice and operators of a parsed expression (the label is not parsed)."""
+    count = 0
+    if isinstance(node, diceast.Literal | diceast.Dice | diceast.BinOp | diceast.UnOp):
+        count = 1
+    if isinstance(node, diceast.OperatedSet):
+        count = sum(len(operation.sels) for operation in node.operations)
+    return count + sum(_count_tokens(child) for child in getattr(node, "children", ()))
 
 
 def _parse(text: str) -> diceast.Expression:
     try:
-        return _roller.parse(text, allow_comments=True)
+        return _roller.parse(text)
     except d20.RollSyntaxError as error:
         raise RollError(
             N_(
-                "`{expression}` is not dice notation (col {column}: unexpected `{got}`). "
-                "Try `2d6+3` or `4d6kh3`; words after the dice are kept as a comment."
+                "`{expression}` is not dice notation: `{got}` at character {column} was not "
+                "expected there. Try `2d6+3` or `4d6kh3`; words after the dice are the label."
             ),
             expression=_clip(text),
             column=error.col,
@@ -276,6 +266,20 @@ def _faces(node: _d20_expression.Number) -> Iterator[int]:
     children = node.values if isinstance(node, _d20_expression.Set) else node.children
     for child in children:
         yield from _faces(child)
+
+
+def _kept(node: _d20_expression.Number) -> Iterator[int]:
+    if isinstance(node, _d20_expression.Die):
+        if node.kept:
+            yield int(node.number)
+        return
+    if isinstance(node, _d20_expression.Set):
+        for value in node.values:
+            if value.kept:
+                yield from _kept(value)
+        return
+    for child in node.children:
+        yield from _kept(child)
 
 
 def _clip(text: str, limit: int = 60) -> str:

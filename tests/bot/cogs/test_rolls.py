@@ -136,3 +136,61 @@ async def test_nul_characters_never_reach_the_database(table: Table) -> None:
     result = await table.alice.slash(table.channel, "roll", expression="1d6", label="sneak\x00y")
     assert embed_of(result).title == "🎲 2 — sneaky"
     assert "sneaky" in text_of(await table.alice.slash(table.channel, "history"))
+
+
+async def test_a_reading_that_differs_is_named(table: Table) -> None:
+    table.bot.dice = ScriptedDice([6, 2, 5, 1])
+    result = await table.alice.slash(table.channel, "roll", expression="4d6k3")
+    embed = embed_of(result)
+    assert embed.title == "🎲 13"
+    assert embed.description.startswith("Read as `4d6kh3`")
+    assert "alice rolled 4d6kh3" in embed.footer.text
+    history = await table.alice.slash(table.channel, "history")
+    assert "`4d6kh3` → **13**" in text_of(history)
+
+
+async def test_a_reading_as_typed_is_not_named(table: Table) -> None:
+    table.bot.dice = ScriptedDice([6, 2, 5, 1])
+    result = await table.alice.slash(table.channel, "roll", expression="4d6kh3")
+    assert "Read as" not in embed_of(result).description
+
+
+async def test_a_pool_counts_successes_and_names_a_botch(table: Table) -> None:
+    table.bot.dice = ScriptedDice([8, 1, 9, 1, 3])
+    result = await table.alice.slash(table.channel, "roll", expression="5d10 t8 f1")
+    embed = embed_of(result)
+    assert embed.title == "🎲 0"
+    assert "successes 2 − failures 2 = **0**" in embed.description
+    table.bot.dice = ScriptedDice([1, 3, 4, 5])
+    botched = embed_of(await table.alice.slash(table.channel, "roll", expression="4wod8"))
+    assert botched.title == "🎲 −1"
+    assert "Read as `4d10 t8 f1`" in botched.description
+    assert "**botch**" in botched.description
+
+
+async def test_several_rolls_in_one_reply(table: Table) -> None:
+    table.bot.dice = ScriptedDice([1] * 24 + [20])
+    result = await table.alice.slash(
+        table.channel, "roll", expression="6 4d6 k3 ; 1d20 + 5 ! to hit"
+    )
+    embed = embed_of(result)
+    assert embed.title == "🎲 3 · 3 · 3 · 3 · 3 · 3 · 25 — to hit"
+    assert "Read as `6x4d6kh3 ; 1d20 + 5`" in embed.description
+    assert embed.description.count("4d6kh3 (") == 6
+
+
+async def test_the_biggest_reply_stays_within_discords_limits(table: Table) -> None:
+    table.bot.dice = ScriptedDice([1] * 4 * 20 * 4)
+    # The most rolls one command may ask for: four rolls of twenty, within the work budget.
+    expression = " ; ".join(["20 4d6 k3 ! a very long comment for every roll"] * 4)
+    result = await table.alice.slash(table.channel, "roll", expression=expression)
+    embed = embed_of(result)
+    assert len(embed.description) <= 4096
+    assert len(embed.title) <= 256
+    assert len(embed) <= 6000
+
+
+async def test_a_system_alias_it_does_not_read_is_named(table: Table) -> None:
+    result = await table.alice.slash(table.channel, "roll", expression="sw8")
+    assert result.ephemeral
+    assert "`sw8` is a Dice Maiden system alias" in result.response.content
