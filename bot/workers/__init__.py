@@ -18,6 +18,7 @@ from bot.workers._pool import WorkerPool as WorkerPool
 from bot.workers._pool import default_size as default_size
 from bot.workers._process import WorkerDied as WorkerDied
 from bot.workers._shared import configure as configure
+from bot.workers._shared import install as install
 from bot.workers._shared import run as run
 from bot.workers._shared import shared as shared
 from bot.workers._shared import shutdown as shutdown

@@ -19,7 +19,7 @@ from collections import Counter, OrderedDict, deque
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypeVar
 
-from bot.workers._process import WorkerDied, WorkerProcess
+from bot.workers._process import NoAnswer, WorkerDied, WorkerProcess
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -218,11 +218,11 @@ class WorkerPool:
         worker = WorkerProcess(self.preload, self.env)
         self.started += 1
         try:
-            await asyncio.wait_for(worker.started(), START_SECONDS)
+            await worker.started(START_SECONDS)
         except BaseException as error:
             worker.kill()
             self._end(worker)
-            if isinstance(error, TimeoutError):
+            if isinstance(error, NoAnswer):
                 message = f"worker {worker.pid} took over {START_SECONDS:g} s to start"
                 raise WorkerDied(message) from None
             raise
@@ -233,8 +233,8 @@ class WorkerPool:
         worker = await self._worker()
         self._busy.add(worker)
         try:
-            answer = await asyncio.wait_for(worker.run(job), budget)
-        except TimeoutError:
+            answer = await worker.run(job, budget)
+        except NoAnswer:
             self._kill(worker, "ran past its budget of %g s", budget)
             raise OverBudget(budget) from None
         except asyncio.CancelledError:

@@ -15,9 +15,11 @@ import concurrent.futures
 import contextlib
 import os
 import pickle
+import select
 import subprocess
 import sys
 import threading
+import time
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import IO, Any
@@ -30,6 +32,10 @@ _SOURCE_ROOT = str(Path(__file__).resolve().parent.parent.parent)
 
 class WorkerDied(RuntimeError):
     """The worker process ended (killed, or crashed) before it answered."""
+
+
+class NoAnswer(TimeoutError):
+    """The worker did not answer within the time it was given."""
 
 
 class _Waiters(concurrent.futures.Executor):
@@ -81,42 +87,56 @@ class WorkerProcess:
     def alive(self) -> bool:
         return self.process.poll() is None
 
-    async def started(self) -> None:
+    async def started(self, seconds: float) -> None:
         """Wait until the child has imported what it preloads and said so."""
-        kind, _pid = await self._receive()
+        kind, _pid = await self._receive(seconds)
         if kind != "ready":
             raise WorkerDied(f"worker {self.pid} said {kind!r} instead of ready")
 
-    async def run(self, job: bytes) -> tuple[str, Any]:
+    async def run(self, job: bytes, seconds: float) -> tuple[str, Any]:
         """Send a pickled ``(function, kwargs)``: ``("ok", value)`` or ``("error", exception)``
         (the job's own exception is returned, not raised: the caller tells it from the
-        pipe's and the budget's)."""
+        pipe's and the budget's); :class:`NoAnswer` after ``seconds``."""
         try:
             self._jobs.write(frame(job))  # small, and the idle child is reading: no wait
             self._jobs.flush()
         except (OSError, ValueError) as error:
             raise WorkerDied(f"worker {self.pid} is gone: {error}") from error
-        return await self._receive()
+        return await self._receive(seconds)
 
-    async def _receive(self) -> tuple[str, Any]:
+    async def _receive(self, seconds: float) -> tuple[str, Any]:
+        # The waiting thread keeps the time (a real clock, whatever the loop's: SimCord's
+        # is virtual while native work runs).
         loop = asyncio.get_running_loop()
-        self._reading = loop.run_in_executor(_WAITERS, self._read_answer)
+        self._reading = loop.run_in_executor(_WAITERS, self._read_answer, seconds)
         return await self._reading
 
-    def _read_answer(self) -> tuple[str, Any]:
-        """In a waiting thread: the next message, unpickled."""
-        try:
-            header = self._answers.read(HEADER)
-            payload = self._answers.read(payload_size(header)) if len(header) == HEADER else b""
-        except (OSError, ValueError) as error:  # the pipe closed under us: it was ended
-            raise WorkerDied(f"worker {self.pid}: {error}") from error
-        if len(header) < HEADER or not payload:
-            raise WorkerDied(f"worker {self.pid} ended")
+    def _read_answer(self, seconds: float) -> tuple[str, Any]:
+        """In a waiting thread: the next message, unpickled, or :class:`NoAnswer`."""
+        deadline = time.monotonic() + seconds
+        header = self._read_exactly(HEADER, deadline)
+        payload = self._read_exactly(payload_size(header), deadline)
         try:
             message: tuple[str, Any] = pickle.loads(payload)
         except Exception as error:  # an exception the parent cannot rebuild, say
             raise WorkerDied(f"worker {self.pid} answered something unreadable: {error}") from error
         return message
+
+    def _read_exactly(self, size: int, deadline: float) -> bytes:
+        data = bytearray()
+        while len(data) < size:
+            left = deadline - time.monotonic()
+            try:
+                ready, _, _ = select.select([self._answers], [], [], max(0.0, left))
+                chunk = os.read(self._answers.fileno(), size - len(data)) if ready else None
+            except (OSError, ValueError) as error:  # the pipe closed under us: it was ended
+                raise WorkerDied(f"worker {self.pid}: {error}") from error
+            if chunk is None:
+                raise NoAnswer(f"worker {self.pid} did not answer in time")
+            if not chunk:
+                raise WorkerDied(f"worker {self.pid} ended")
+            data += chunk
+        return bytes(data)
 
     def kill(self) -> None:
         """Stop it now, whatever it is doing: a wait on it gets :class:`WorkerDied`."""

@@ -23,6 +23,13 @@ def configure(size: int | None) -> None:
         _pool.resize(size)
 
 
+def install(pool: WorkerPool | None) -> WorkerPool | None:
+    """Make ``pool`` the process's pool (tests: a pool whose jobs hang); the previous one."""
+    global _pool
+    previous, _pool = _pool, pool
+    return previous
+
+
 def shared() -> WorkerPool:
     """The process's pool (of :func:`default_size` workers unless configured)."""
     if _pool is None:
