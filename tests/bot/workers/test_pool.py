@@ -14,6 +14,9 @@ from collections.abc import AsyncIterator, Callable
 
 import pytest
 
+from bot import workers
+from bot.app import create_bot
+from bot.hosting.config import Settings
 from bot.render.charts import Chart, Panel, Series, draw
 from bot.workers import Busy, OverBudget, WorkerPool
 from engine import odds_tables
@@ -181,3 +184,18 @@ async def test_the_event_loop_runs_on_while_heavy_odds_are_worked_out(
     await beating
     assert beats[0] > 1  # it ran while the job did (on the loop, it could not have)
     assert result == drama.together_chances(pools=pools, criticals=True)
+
+
+async def test_the_bot_ends_its_workers_when_it_closes(settings: Settings) -> None:
+    pool = WorkerPool(1)
+    previous = workers.install(pool)
+    try:
+        bot = create_bot(settings)
+        assert pool.processes == 0  # started lazily: nothing yet
+        await workers.run(drama.chance, {"base": 3}, budget=120)
+        assert pool.processes == 1
+        await bot.close()
+        assert pool.processes == 0
+    finally:
+        workers.install(previous)
+        await pool.shutdown()
