@@ -15,6 +15,12 @@ Not a test: ``python -m benchmarks.abuse`` from the project root. Two parts:
    300 ``/roll 1000d1000kh1``) while other users in other channels roll ``1d20`` every 50 ms.
    Prints their p50 / p99 / max latency, with and without the flood. Goal: p99 ≤ 20 ms.
 
+4. **Odds flood**: five users each send ``/odds drama`` with big pools and ``/odds h90`` (a
+   chart each) as fast as their rate limit lets them (a burst of 10, then 2 a second). In
+   this process: the event loop's longest stall while the five floods run through the
+   services and the worker pool, against a quiet loop. Through the real process: bystanders'
+   ``/roll 1d20`` p50 / max, quiet and during the flood.
+
 Figures from a loaded, shared machine are noisy: compare the quiet and flooded runs.
 """
 
@@ -68,7 +74,7 @@ def _rps_resisted() -> None:
     rps.resisted_chances(parties=parties)
 
 
-# Run in a worker thread by the bot (bot/services/offload.py), not on its event loop.
+# Run in a worker process by the bot (bot/services/offload.py, bot/workers), not on its loop.
 OFFLOADED: list[tuple[str, Callable[[], object]]] = [
     ("drama: 11 × (60 Bd, 60 Rd, 60 Dd) together, criticals", _drama_odds_11),
     ("drama: opposed 60/60/60 vs 59/260/60, criticals", _drama_opposed),
@@ -107,7 +113,7 @@ def costs(runs: int) -> None:
         rows.append((f"/roll {expression[:44]}", *_spread(spent), verdict))
     for name, work in OFFLOADED:
         spent = _cost_ms(work, max(1, runs // 3), drama.clear_caches)
-        rows.append((name, *_spread(spent), "worker thread"))
+        rows.append((name, *_spread(spent), "worker process"))
     print("\nCPU cost of each hostile input (ms; parse + budget + roll + breakdown)")
     print_table(["input", "min", "median", "max", "verdict"], rows)
 
@@ -315,8 +321,9 @@ async def stats_stall(url: str | None, runs: int) -> None:
                 async with db.unit_of_work() as session:
                     for _ in range(start, start + 500):
                         faces = [rng.randint(1, 6) for _ in range(STATS_FACES)]
-                        rolls.add(session, actor, system="dice", input="250d6", faces=faces,
-                                  outcome="")  # fmt: skip
+                        rolls.add(
+                            session, actor, system="dice", input="250d6", faces=faces, outcome=""
+                        )
             rows = [("quiet loop, 1 s", *await _stall_while(None, 1.0))]
             for name, work in (
                 ("before: faces counted on the loop", lambda: _count_the_old_way(db, actor)),
@@ -335,6 +342,172 @@ async def stats_stall(url: str | None, runs: int) -> None:
     print_table(["", "longest stall", "stalls summed (median)", "command (median)"], rows)
 
 
+# --- five users flooding /odds drama and charts ---------------------------------------------
+
+FLOODERS = 5
+#: Each flooder's requests: a burst of 10, then 2 a second (the default per-user rate limit).
+FLOOD_BURST, FLOOD_PER_SECOND = 10, 2.0
+
+
+def _flood_schedule(seconds: float) -> list[float]:
+    """When one flooder sends each request: as fast as the default rate limit allows."""
+    times = [0.0] * FLOOD_BURST
+    at = 0.0
+    while at < seconds:
+        at += 1 / FLOOD_PER_SECOND
+        times.append(at)
+    return times
+
+
+def _flood_options(user: int, index: int) -> tuple[str, dict[str, int]]:
+    """Every other request an /odds drama big enough for a worker (never twice the same,
+    so no cache answers), else an /odds h90 (its chart is the work)."""
+    if index % 2 == 0:
+        return "odds drama", {
+            "base": 60,
+            "resistance": 40 + (user * 7 + index) % 20,
+            "drama_dice": 40 + index % 20,
+        }
+    return "odds h90", {"bonus": (user + index) % 10, "difficulty": 5 + index % 25}
+
+
+class _Threads:
+    """The pool's ``run`` as it was before worker processes: the work in a thread."""
+
+    size = 0
+
+    async def run(self, work, kwargs, **_ignored):  # type: ignore[no-untyped-def]
+        return await asyncio.to_thread(work, **kwargs)
+
+
+async def _flood_in_process(seconds: float) -> tuple[float, float, float, float]:
+    """The five floods through the services and the pool, in this event loop; with the
+    stall figures, the CPU the loop's own thread spent (ms)."""
+    from bot import workers
+    from bot.actor import Actor
+    from bot.render.charts import draw
+    from bot.render.odds import odds_chart
+    from bot.services import odds
+
+    async def one(user: int, index: int, at: float) -> None:
+        await asyncio.sleep(at)
+        actor = Actor(user_id=user, channel_id=100 + user, guild_id=1)
+        command, options = _flood_options(user, index)
+        try:
+            if command == "odds drama":
+                table = await odds.drama_odds(actor, **options)
+            else:
+                table = await odds.h90_odds(actor, **options)
+            await workers.run(
+                draw,
+                {"chart": odds_chart(table)},
+                budget=10,
+                user=user,
+                channel=actor.channel_id,
+                cache=True,
+            )
+        except Exception:  # refused (busy) or too heavy: what the user is told, not work
+            pass
+
+    async def flood() -> None:
+        await asyncio.gather(
+            *(
+                one(user, index, at)
+                for user in range(1, FLOODERS + 1)
+                for index, at in enumerate(_flood_schedule(seconds))
+            )
+        )
+
+    cpu = time.thread_time()
+    stalls = await _stall_while(flood, 0)
+    return (*stalls, (time.thread_time() - cpu) * 1000)
+
+
+async def odds_flood(seconds: float, process: bool) -> None:
+    from bot import workers
+    from bot.i18n import use_language
+
+    with use_language("en"):
+        await workers.run(drama.chance, {"base": 1}, budget=60)  # a worker started: not measured
+        cpu = time.thread_time()
+        quiet = await _stall_while(None, seconds)
+        rows = [("quiet loop", *quiet, (time.thread_time() - cpu) * 1000)]
+        rows.append(
+            (
+                f"flood, {workers.shared().size} worker process(es)",
+                *await _flood_in_process(seconds),
+            )
+        )
+        await workers.shutdown()
+        drama.clear_caches()
+        processes = workers.install(_Threads())  # type: ignore[arg-type]
+        try:
+            rows.append(("flood, threads (before)", *await _flood_in_process(seconds)))
+        finally:
+            workers.install(processes)
+    print(
+        f"\nOdds flood in this process: {FLOODERS} users × (/odds drama or /odds h90 + chart) "
+        f"at a burst of {FLOOD_BURST} then {FLOOD_PER_SECOND:g}/s for {seconds:g} s: the event "
+        f"loop's stalls and its thread's CPU (ms)"
+    )
+    print_table(["", "longest stall", "stalls summed", "wall", "loop thread CPU"], rows)
+    if process:
+        await _odds_flood_through_the_process(seconds)
+
+
+async def _flood_users(fake, channel_ids: list[int], seconds: float) -> int:
+    sent = []
+    started = time.perf_counter()
+    requests = sorted(
+        (at, user, index)
+        for user in range(1, FLOODERS + 1)
+        for index, at in enumerate(_flood_schedule(seconds))
+    )
+    for at, user, index in requests:
+        await asyncio.sleep(max(0.0, started + at - time.perf_counter()))
+        command, options = _flood_options(user, index)
+        payload = fake.command_payload(
+            command, channel=channel_ids[user - 1], user=f"flooder{user}", **options
+        )
+        sent.append(fake.send(payload, command.split()[0]))
+    await asyncio.gather(*(r.wait(30) for r in sent), return_exceptions=True)
+    return len(sent)
+
+
+async def _odds_flood_through_the_process(seconds: float) -> None:
+    from tests.e2e.fake_discord import FakeDiscord
+    from tests.e2e.process import BotProcess
+
+    users = [f"player{i}" for i in range(10)]
+    flooders = [f"flooder{i}" for i in range(1, FLOODERS + 1)]
+    with tempfile.TemporaryDirectory() as directory:
+        workdir = Path(directory)
+        url = f"sqlite+aiosqlite:///{workdir / 'flood.db'}"
+        async with FakeDiscord(channels=12, players=(*flooders, *users)) as fake:
+            bot = BotProcess(fake, url, workdir, name="flood", rate_limits=True)
+            try:
+                await bot.start(ready_timeout=60)
+                await asyncio.sleep(2.5)
+                channels = fake.table.channel_ids
+                bystanders = channels[FLOODERS + 1 :]
+                await _cheap_rolls(fake, users, bystanders, 1.0)  # warm-up
+                quiet = await _cheap_rolls(fake, users, bystanders, seconds)
+                flood = asyncio.ensure_future(_flood_users(fake, channels[1:], seconds))
+                flooded = await _cheap_rolls(fake, users, bystanders, seconds)
+                sent = await flood
+            finally:
+                await bot.stop()
+    rows = [
+        (name, len(v), *(_percentile(v, f) for f in (0.5, 0.99, 1.0)))
+        for name, v in (("quiet", quiet), ("during the odds flood", flooded))
+    ]
+    print(
+        f"\nBystanders' /roll 1d20 every 50 ms through the real process (ms), while "
+        f"{FLOODERS} users send {sent} /odds drama and /odds h90 (with charts) in all"
+    )
+    print_table(["", "rolls", "p50", "p99", "max"], rows)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=9)
@@ -345,7 +518,13 @@ def main(argv: list[str] | None = None) -> int:
         "--stats-only", action="store_true", help="only /dice stats on a 5,000-roll log"
     )
     parser.add_argument("--stats-url", help="database for it (default: a new SQLite file)")
+    parser.add_argument(
+        "--odds-flood-only", action="store_true", help="only the odds flood (part 4)"
+    )
     args = parser.parse_args(argv)
+    if args.odds_flood_only:
+        asyncio.run(odds_flood(args.seconds, not args.no_process))
+        return 0
     asyncio.run(stats_stall(args.stats_url, max(3, args.runs // 3)))
     if args.stats_only:
         return 0
@@ -353,6 +532,7 @@ def main(argv: list[str] | None = None) -> int:
     search(args.search, seed=12)
     if not args.no_process:
         asyncio.run(through_the_process(args.seconds))
+    asyncio.run(odds_flood(args.seconds, not args.no_process))
     return 0
 
 

@@ -9,7 +9,7 @@ from typing import Any
 import discord
 from discord.ext import commands
 
-from bot import gateway
+from bot import gateway, workers
 from bot.cogs import EXTENSIONS
 from bot.gateway import (
     Admission,
@@ -43,6 +43,7 @@ class NarratorBot(commands.Bot):
         sync_globally: bool = False,
         serve_metrics: bool = False,
         admit: bool = False,
+        end_workers: bool = True,
         **kwargs: Any,
     ) -> None:
         intents = discord.Intents.default()
@@ -69,6 +70,10 @@ class NarratorBot(commands.Bot):
         self.standings = Standings(database)
         self.dice = dice
         self.db = database
+        # Heavy odds and charts: worker processes, started by the first job that needs one
+        # and ended with the bot (tests keep them for the session: ``end_workers=False``).
+        workers.configure(settings.worker_processes)
+        self.end_workers = end_workers
         self.sync_globally = sync_globally
         self.serve_metrics = serve_metrics
         self.metrics = BotMetrics(self)
@@ -119,7 +124,11 @@ class NarratorBot(commands.Bot):
             await self.metrics.stop()
             await super().close()
         finally:
-            await self.db.dispose()
+            try:
+                if self.end_workers:
+                    await workers.shutdown()
+            finally:
+                await self.db.dispose()
 
 
 class ShardedNarratorBot(NarratorBot, commands.AutoShardedBot):
@@ -148,6 +157,7 @@ def create_bot(
     serve_metrics: bool = False,
     sharded: bool = False,
     admit: bool = False,
+    end_workers: bool = True,
 ) -> NarratorBot:
     """Build the bot. ``sync_globally`` is for in-memory Discords (the console, the tests);
     ``serve_metrics``, ``sharded`` and ``admit`` for ``narrator run`` (the metrics endpoint
@@ -161,6 +171,7 @@ def create_bot(
         "sync_globally": sync_globally,
         "serve_metrics": serve_metrics,
         "admit": admit,
+        "end_workers": end_workers,
     }
     if not sharded:
         return NarratorBot(settings, **common)

@@ -23,6 +23,15 @@ class InputError(ValueError):
         self.params = params
         super().__init__(message.format_map(params) if params else message)
 
+    def __reduce__(self) -> tuple[object, ...]:
+        # Pickled whole (a worker process raises it in the bot's), template and parameters
+        # included, so that it is still shown in the player's language.
+        return (_rebuilt, (type(self), self.template, self.params))
+
+
+def _rebuilt(kind: type[InputError], template: str, params: dict[str, object]) -> InputError:
+    return kind(template, **params)
+
 
 def whole_number(
     value: object, what: str, low: int, high: int, *, error: type[InputError] = InputError

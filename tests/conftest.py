@@ -19,9 +19,11 @@ from typing import Any
 import discord
 import pytest
 
+from bot import workers
 from bot.app import NarratorBot, create_bot
 from bot.gateway import user_message
 from bot.hosting.config import Settings
+from bot.render.charts import Chart, Panel, Series, draw
 from bot.storage import Database
 from bot.storage.migrate import upgrade_to_head
 from engine.dice import Dice, SeededDice
@@ -91,13 +93,21 @@ async def _postgres_admin(url: str, statement: str) -> None:
         await engine.dispose()
 
 
-@pytest.fixture(scope="session")
-def warm_charts() -> None:
-    """Draw one chart before SimCord starts: matplotlib's first import (seconds on a loaded
-    machine, once per process) would otherwise count against its 5 s settle timeout."""
-    from bot.render.charts import Chart, Panel, Series, draw
+@pytest.fixture(scope="session", autouse=True)
+def worker_processes() -> Iterator[None]:
+    """The bot's worker processes live for the whole session (tests' bots leave them
+    running: ``end_workers=False``), and end with it."""
+    yield
+    asyncio.run(workers.shutdown())
 
-    draw(Chart("warm-up", (Panel("", ("1",), (Series("", (1.0,)),)),)))
+
+@pytest.fixture(scope="session")
+def warm_charts(worker_processes: None) -> None:
+    """Draw one chart in a worker before SimCord starts: a worker's start and matplotlib's
+    first import (seconds on a loaded machine, once per worker) would otherwise count against
+    its 5 s settle timeout."""
+    chart = Chart("warm-up", (Panel("", ("1",), (Series("", (1.0,)),)),))
+    asyncio.run(workers.run(draw, {"chart": chart}, budget=120))
 
 
 @pytest.fixture
@@ -140,7 +150,7 @@ def dice() -> Dice:
 
 @pytest.fixture
 async def simcord_bot(settings: Settings, dice: Dice) -> AsyncIterator[NarratorBot]:
-    bot = create_bot(settings, dice=dice, sync_globally=True)
+    bot = create_bot(settings, dice=dice, sync_globally=True, end_workers=False)
     yield bot
     # Close the pool on this test's loop: a connection left to the garbage collector would
     # answer from aiosqlite's thread after the loop has closed.

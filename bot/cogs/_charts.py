@@ -1,5 +1,6 @@
-"""Sending an embed with its chart: the PNG drawn off the event loop and attached, the
-embed's text standing in for it (screen readers, and a chart that could not be drawn)."""
+"""Sending an embed with its chart: the PNG drawn in a worker process (:mod:`bot.workers`)
+and attached, the embed's text standing in for it (screen readers, and a chart that could
+not be drawn: the user's or channel's chart queue full, or past :data:`CHART_SECONDS`)."""
 
 from __future__ import annotations
 
@@ -8,18 +9,36 @@ import logging
 
 import discord
 
-from bot.render.charts import Chart, file_name, render
+from bot import workers
+from bot.render.charts import Chart, draw, file_name
 
 log = logging.getLogger(__name__)
 
+#: A chart's budget in its worker: ~0.1 s to draw, ~1–2 s more for a new worker's first one
+#: (matplotlib's import); the command is deferred meanwhile.
+CHART_SECONDS = 10.0
 
-async def chart_file(embed: discord.Embed, chart: Chart | None) -> discord.File | None:
+
+async def chart_file(
+    interaction: discord.Interaction, embed: discord.Embed, chart: Chart | None
+) -> discord.File | None:
     """Draw ``chart`` and point ``embed``'s image at it; ``None`` (text only) when there is
-    no chart or drawing failed (logged: the numbers in the embed are still right)."""
+    no chart or drawing failed or did not fit (logged: the numbers in the embed are still
+    right)."""
     if chart is None:
         return None
     try:
-        data = await render(chart)
+        data = await workers.run(
+            draw,
+            {"chart": chart},
+            budget=CHART_SECONDS,
+            user=interaction.user.id,
+            channel=interaction.channel_id,
+            cache=True,
+        )
+    except (workers.Busy, workers.OverBudget) as error:
+        log.info("chart %r left out: %s", chart.title, error)
+        return None
     except Exception:
         log.exception("could not draw chart %r", chart.title)
         return None
@@ -36,7 +55,7 @@ async def send_with_chart(
     ephemeral: bool = False,
 ) -> None:
     """Answer a deferred interaction with ``embed`` and its chart."""
-    file = await chart_file(embed, chart)
+    file = await chart_file(interaction, embed, chart)
     kwargs = {"file": file} if file is not None else {}
     await interaction.followup.send(  # type: ignore[call-overload]
         embed=embed, ephemeral=ephemeral, allowed_mentions=discord.AllowedMentions.none(), **kwargs

@@ -55,6 +55,8 @@ class Settings(BaseSettings):
     # "very busy"; an interaction that waited this many seconds more than usual is too.
     max_in_flight: int = Field(default=512, ge=1, alias="MAX_IN_FLIGHT")
     busy_after: float = Field(default=1.0, gt=0, le=2.5, alias="BUSY_AFTER")
+    # Worker processes for heavy odds and charts (bot.workers); unset: 1, or 2 from 3 cores up.
+    worker_processes: int | None = Field(default=None, ge=1, le=32, alias="WORKER_PROCESSES")
 
     @field_validator("gm_role_names", mode="before")
     @classmethod
@@ -121,6 +123,7 @@ class Settings(BaseSettings):
         "discord_gateway_url",
         "discord_client_id",
         "metrics_port",
+        "worker_processes",
         mode="before",
     )
     @classmethod

@@ -1,17 +1,15 @@
 """Bar charts as PNG images for embeds: dice statistics and odds, drawn for Discord's dark
-theme and a phone's width, rendered in a worker thread and cached by their inputs.
+theme and a phone's width.
 
-A chart is described by frozen, hashable data (:class:`Chart`), so the same inputs draw once
-(:func:`functools.lru_cache`) and the description doubles as the cache key. matplotlib is
-imported in the worker thread on first use (it takes a moment) and used through its
-object API with the Agg backend only: no pyplot, no GUI, no global figure state. One render
-at a time (a lock): the machine's cores are for commands.
+A chart is described by frozen, picklable data (:class:`Chart`): the bot sends it to a
+worker process, which calls :func:`draw` (``bot/cogs/_charts.py``); equal descriptions are
+drawn once (the pool keeps recent answers). matplotlib is imported on first use (it takes
+a moment) and used through its object API with the Agg backend only: no pyplot, no GUI, no
+global figure state. One drawing at a time per process (a lock).
 """
 
 from __future__ import annotations
 
-import asyncio
-import functools
 import io
 import math
 import re
@@ -31,7 +29,6 @@ EXPECTED = "#fee75c"
 #: 800 × 450 pixels: Discord shows it whole on a phone, and its text stays legible there.
 WIDTH_IN, HEIGHT_IN, DPI = 8.0, 4.5, 100
 MAX_PANELS = 2
-CACHE_SIZE = 64
 
 _lock = threading.Lock()
 
@@ -67,14 +64,8 @@ def file_name(chart: Chart) -> str:
     return f"{slug[:60] or 'chart'}.png"
 
 
-async def render(chart: Chart) -> bytes:
-    """The chart as PNG bytes, drawn off the event loop (or taken from the cache)."""
-    return await asyncio.to_thread(draw, chart)
-
-
-@functools.lru_cache(maxsize=CACHE_SIZE)
 def draw(chart: Chart) -> bytes:
-    """Draw synchronously (in a worker thread: see :func:`render`)."""
+    """The chart as PNG bytes, drawn here and now (the bot calls it in a worker process)."""
     with _lock:
         return _draw(chart)
 

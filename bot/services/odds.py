@@ -5,30 +5,30 @@ Every number comes from the engine's exact chance functions (``degree_chances``,
 ``outcome_chances``); nothing here knows a rule, so a rule fixed in the engine shows here
 unchanged. The only arithmetic is splitting nested chances into disjoint bars (a Hogwarts
 1990 success that is not exceptional = success − exceptional). The engine's functions are
-cached but can cost milliseconds for big pools, so they run in a worker thread.
+cached; past a cost estimate (big Drama pools, many Infinity Burst combinations, the four
+Hogwarts 1990 variants) they run in a worker process under a budget (:func:`offload.table`):
+each table's numbers come from one call of :mod:`engine.odds_tables`, and the words are put
+on them here, in the player's language.
 """
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TypeVar
 
 from bot.actor import Actor
 from bot.i18n import N_, _
-from bot.services import channel_settings
+from bot.services import channel_settings, offload
 from bot.storage import Database
 from bot.text import signed
-from engine.systems import coda, drama, infinity, rps
-from engine.systems import hogwarts1990 as h90
-
-T = TypeVar("T")
+from engine import odds_tables
+from engine.systems import coda, drama, rps
 
 #: Infinity: Burst combinations drawn are 1..a × 1..b, each side at most this.
 MAX_FTF_BURST = 5
 #: Drama: nets whose chance is below this (with and without criticals) are left off the bars.
 DRAMA_SHOWN = 0.001
+#: Infinity: up to this many Burst combinations are drawn inline (each costs up to ~1 ms).
+INLINE_FTF_COMBINATIONS = 4
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,22 +58,15 @@ class OddsTable:
     notes: tuple[Note, ...] = ()
 
 
-async def _exact(compute: Callable[[], T]) -> T:
-    return await asyncio.to_thread(compute)
-
-
 async def coda_odds(
     db: Database, actor: Actor, *, modifier: int, tn: int, penalty: int = 0
 ) -> OddsTable:
     """P(each degree) of a CODA test, with the channel's ``coda.ones`` rule."""
     async with db.unit_of_work(read_only=True) as session:
         ones = (await channel_settings.read(session, actor.channel_id)).rule("coda.ones")
-    chances = await _exact(
-        lambda: coda.degree_chances(modifier=modifier, tn=tn, penalty=penalty, ones=ones)
-    )
-    success = await _exact(
-        lambda: coda.chance(modifier=modifier, tn=tn, penalty=penalty, ones=ones)
-    )
+    # Microseconds: a 2d6 table.
+    chances = coda.degree_chances(modifier=modifier, tn=tn, penalty=penalty, ones=ones)
+    success = coda.chance(modifier=modifier, tn=tn, penalty=penalty, ones=ones)
     penalty_text = f" − {penalty}" if penalty else ""
     return OddsTable(
         system="coda",
@@ -102,27 +95,29 @@ H90_VARIANTS = (
 H90_PARTS = (N_("critical failure"), N_("failure"), N_("success"), N_("exceptional"))
 
 
-async def h90_odds(*, bonus: int, difficulty: int) -> OddsTable:
+async def h90_odds(actor: Actor, *, bonus: int, difficulty: int) -> OddsTable:
     """Critical failure / failure / success / exceptional, plain and with stress, advantage."""
-
-    def compute() -> tuple[Series, ...]:
-        series = []
-        for name, stress, advantage in H90_VARIANTS:
-            odds = h90.odds(bonus=bonus, difficulty=difficulty, stress=stress, advantage=advantage)
-            series.append(
-                Series(
-                    _(name),
-                    (
-                        odds.critical_failure,
-                        odds.failure - odds.critical_failure,
-                        odds.success - odds.exceptional,
-                        odds.exceptional,
-                    ),
-                )
-            )
-        return tuple(series)
-
-    series = await _exact(compute)
+    # Four variants: up to ~7 ms the first time (cached after), so a worker's.
+    variants = await offload.table(
+        odds_tables.h90_variants,
+        actor=actor,
+        heavy=True,
+        bonus=bonus,
+        difficulty=difficulty,
+        variants=tuple((stress, advantage) for _name, stress, advantage in H90_VARIANTS),
+    )
+    series = tuple(
+        Series(
+            _(name),
+            (
+                odds.critical_failure,
+                odds.failure - odds.critical_failure,
+                odds.success - odds.exceptional,
+                odds.exceptional,
+            ),
+        )
+        for (name, _s, _a), odds in zip(H90_VARIANTS, variants, strict=True)
+    )
     return OddsTable(
         system="h90",
         title=_(
@@ -139,6 +134,7 @@ async def h90_odds(*, bonus: int, difficulty: int) -> OddsTable:
 
 
 async def infinity_odds(
+    actor: Actor,
     *,
     a_attribute: int,
     a_mods: int = 0,
@@ -150,25 +146,18 @@ async def infinity_odds(
     """A face to face per Burst combination (1..a_burst × 1..b_burst): who wins, and the
     hits each side lands on average."""
     a_burst, b_burst = min(a_burst, MAX_FTF_BURST), min(b_burst, MAX_FTF_BURST)
-
-    def compute() -> list[tuple[str, infinity.FaceToFaceOdds]]:
-        return [
-            (
-                f"B{i} v B{j}",
-                infinity.ftf_odds(
-                    a_attribute=a_attribute,
-                    a_mods=a_mods,
-                    a_burst=i,
-                    b_attribute=b_attribute,
-                    b_mods=b_mods,
-                    b_burst=j,
-                ),
-            )
-            for i in range(1, a_burst + 1)
-            for j in range(1, b_burst + 1)
-        ]
-
-    rows = await _exact(compute)
+    grid = await offload.table(
+        odds_tables.ftf_grid,
+        actor=actor,
+        heavy=a_burst * b_burst > INLINE_FTF_COMBINATIONS,
+        a_attribute=a_attribute,
+        a_mods=a_mods,
+        a_burst=a_burst,
+        b_attribute=b_attribute,
+        b_mods=b_mods,
+        b_burst=b_burst,
+    )
+    rows = [(f"B{i} v B{j}", odds) for i, j, odds in grid]
     return OddsTable(
         system="infinity",
         title=_(
@@ -206,8 +195,9 @@ async def infinity_odds(
 
 async def rps_odds(*, base: int) -> OddsTable:
     """P(SL = s) of one RPS check at this Base."""
-    levels = await _exact(lambda: rps.success_levels(base))
-    success = await _exact(lambda: rps.chance(base=base))
+    # At most ~2 ms the first time (Base 200), then cached: inline.
+    levels = rps.success_levels(base)
+    success = rps.chance(base=base)
     return OddsTable(
         system="rps",
         title=_("RPS check at Base {base}", base=base),
@@ -217,27 +207,18 @@ async def rps_odds(*, base: int) -> OddsTable:
     )
 
 
-async def drama_odds(*, base: int, resistance: int = 0, drama_dice: int = 0) -> OddsTable:
+async def drama_odds(
+    actor: Actor, *, base: int, resistance: int = 0, drama_dice: int = 0
+) -> OddsTable:
     """P(net = n) with and without the criticals rule, and each outcome's chance."""
-
-    def compute() -> tuple[dict[int, float], ...]:
-        return tuple(
-            drama.net_distribution(
-                base=base, resistance=resistance, drama=drama_dice, criticals=criticals
-            )
-            for criticals in (False, True)
-        )
-
-    def outcomes() -> tuple[dict[drama.Outcome, float], ...]:
-        return tuple(
-            drama.outcome_chances(
-                base=base, resistance=resistance, drama=drama_dice, criticals=criticals
-            )
-            for criticals in (False, True)
-        )
-
-    plain, critical = await _exact(compute)
-    chances = await _exact(outcomes)
+    (plain, critical), chances = await offload.table(
+        odds_tables.drama_nets,
+        actor=actor,
+        heavy=offload.drama_heavy(drama.Pools(base, resistance, drama_dice)),
+        base=base,
+        resistance=resistance,
+        drama_dice=drama_dice,
+    )
     shown = [
         n
         for n in sorted({*plain, *critical})

@@ -58,7 +58,8 @@ class OddsCog(NarratorCog):
     async def h90_odds(
         self, interaction: discord.Interaction, bonus: Bonus, difficulty: Difficulty
     ) -> None:
-        await self._show(interaction, await odds.h90_odds(bonus=bonus, difficulty=difficulty))
+        table = await odds.h90_odds(actor_from(interaction), bonus=bonus, difficulty=difficulty)
+        await self._show(interaction, table)
 
     @group.command(
         name="infinity", description=locale_str("Infinity face to face per Burst combination")
@@ -82,6 +83,7 @@ class OddsCog(NarratorCog):
         b_burst: Burst = 1,
     ) -> None:
         table = await odds.infinity_odds(
+            actor_from(interaction),
             a_attribute=a_attribute,
             a_mods=a_mods,
             a_burst=a_burst,
@@ -113,5 +115,7 @@ class OddsCog(NarratorCog):
         resistance: Pool = 0,
         drama_dice: Pool = 0,
     ) -> None:
-        table = await odds.drama_odds(base=base, resistance=resistance, drama_dice=drama_dice)
+        table = await odds.drama_odds(
+            actor_from(interaction), base=base, resistance=resistance, drama_dice=drama_dice
+        )
         await self._show(interaction, table)

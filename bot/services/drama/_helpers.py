@@ -274,7 +274,11 @@ async def roll_their_part(
         outcome, everyone = await _complete(session, dice, request, actor, now)
     # The odds after the commit: the request's row lock is not held while they are counted.
     chances = await offload.odds(
-        drama.together_chances, pools=everyone, criticals=bool(outcome.result.criticals)
+        drama.together_chances,
+        actor=actor,
+        heavy=offload.drama_heavy(*everyone),
+        pools=everyone,
+        criticals=bool(outcome.result.criticals),
     )
     return replace(outcome, chances=chances)
 

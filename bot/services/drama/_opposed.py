@@ -186,7 +186,12 @@ async def opposed(
         their_pools=their_pools,
         their_name=name,
         chances=await offload.odds(
-            drama.opposed_chances, a=roller.pools, b=their_pools, criticals=roller.criticals
+            drama.opposed_chances,
+            actor=actor,
+            heavy=offload.drama_heavy(roller.pools, their_pools),
+            a=roller.pools,
+            b=their_pools,
+            criticals=roller.criticals,
         ),
         character=roller.character,
         penalty_dice=roller.penalty_dice,
@@ -347,7 +352,12 @@ async def roll_their_side(
         their_pools=their.pools,
         their_name=them,
         chances=await offload.odds(
-            drama.opposed_chances, a=pools, b=their.pools, criticals=criticals
+            drama.opposed_chances,
+            actor=actor,
+            heavy=offload.drama_heavy(pools, their.pools),
+            a=pools,
+            b=their.pools,
+            criticals=criticals,
         ),
         character=side["character"],
         penalty_dice=side["penalty_dice"],

@@ -401,7 +401,11 @@ async def test(
         net=together.net,
         outcome=together.outcome,
         chances=await offload.odds(
-            drama.together_chances, pools=everyone, criticals=roller.criticals
+            drama.together_chances,
+            actor=actor,
+            heavy=offload.drama_heavy(*everyone),
+            pools=everyone,
+            criticals=roller.criticals,
         ),
         character=roller.character,
         penalty_dice=roller.penalty_dice,

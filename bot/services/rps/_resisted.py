@@ -87,7 +87,9 @@ async def resisted(
         result = rps.resisted(dice, parties=named)
         visibility = await secrecy.decide(session, actor.channel_id, secret)
         _log(session, actor, named, result, visibility.secret, label)
-    chances = await offload.odds(rps.resisted_chances, parties=named)
+    chances = await offload.odds(
+        rps.resisted_chances, actor=actor, heavy=offload.rps_heavy(named), parties=named
+    )
     return ResistedOutcome(result, sources, label, visibility, chances)
 
 
@@ -301,7 +303,9 @@ async def roll_their_part(
         result = rps.resisted(ReplayDice(faces, then=dice), parties=named)
         _log(session, actor, named, result, False, options["label"])
         rollers = [options["challenger"], *(p["by"] for p in parties if "by" in p)]
-    chances = await offload.odds(rps.resisted_chances, parties=named)
+    chances = await offload.odds(
+        rps.resisted_chances, actor=actor, heavy=offload.rps_heavy(named), parties=named
+    )
     return ResistedOutcome(
         result,
         {p["name"]: p["source"] for p in parties},

@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import os
+from collections.abc import AsyncIterator
+
 import pytest
 from simcord.backend.errors import OptionError
 
+from bot import workers
 from bot.render.common import percent
+from bot.services import offload
 from engine.systems import coda, drama, infinity, rps
 from engine.systems import hogwarts1990 as h90
 from tests.bot.cogs.test_dice_stats import chart_of, png_size
@@ -64,3 +69,50 @@ async def test_bad_input(table: Table) -> None:
         await table.alice.slash(table.channel, "odds drama", base=61)
     with pytest.raises(OptionError):
         await table.alice.slash(table.channel, "odds rps", base=10_000)
+
+
+@pytest.fixture
+async def hanging_workers(monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[workers.WorkerPool]:
+    """Worker processes whose every job hangs: any budget is overrun, however fast the
+    machine (the ``NARRATOR_WORKER_TEST_HANG`` hook)."""
+    monkeypatch.setattr(offload, "TABLE_SECONDS", 0.5)
+    pool = workers.WorkerPool(1, env={**os.environ, "NARRATOR_WORKER_TEST_HANG": "1"})
+    previous = workers.install(pool)
+    try:
+        yield pool
+    finally:
+        workers.install(previous)
+        await pool.shutdown()
+
+
+async def test_heavy_odds_past_the_budget_are_too_heavy(
+    table: Table, hanging_workers: workers.WorkerPool
+) -> None:
+    result = await table.alice.slash(
+        table.channel, "odds drama", base=60, resistance=60, drama_dice=60
+    )
+    assert result.ephemeral
+    assert "Too heavy to work out in time: narrow it" in text_of(result)
+    assert hanging_workers.killed == 1 and hanging_workers.processes == 0
+
+
+async def test_a_second_heavy_odds_waits_for_the_first(
+    table: Table, hanging_workers: workers.WorkerPool
+) -> None:
+    hanging_workers.per_user = 0  # as if alice's previous odds were still in a worker
+    result = await table.alice.slash(table.channel, "odds drama", base=60, resistance=60)
+    assert result.ephemeral
+    assert "Your previous odds are still being worked out" in text_of(result)
+    # Cheap odds never queue: they are worked out at once (the chart, a worker's, is left out).
+    cheap = await table.alice.slash(table.channel, "odds drama", base=5, resistance=1)
+    assert not cheap.ephemeral and "criticals on: success" in text_of(cheap)
+
+
+async def test_a_heavy_rolls_odds_never_hold_the_roll(
+    table: Table, hanging_workers: workers.WorkerPool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(offload, "ODDS_SECONDS", 0.5)
+    result = await table.alice.slash(table.channel, "drama test", base=60, resistance=60)
+    assert not result.ephemeral
+    assert "Chance: too long to work out exactly" in text_of(result)  # and the roll stands
+    assert hanging_workers.processes == 0

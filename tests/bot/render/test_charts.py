@@ -1,10 +1,9 @@
-"""Charts: within Discord's limits, drawn once per input, and never on the event loop."""
+"""Charts: within Discord's limits, with safe file names. (Drawn in a worker process, cached
+by their inputs: tests/bot/workers/test_pool.py.)"""
 
 from __future__ import annotations
 
-import asyncio
 import struct
-import time
 
 from bot.render import charts
 from bot.render.charts import Chart, Panel, Series, file_name
@@ -47,35 +46,3 @@ def test_charts_fit_the_limits() -> None:
 def test_file_names_are_safe() -> None:
     assert file_name(Chart("Odds: CODA +3 vs TN 7!", ())) == "odds-coda-3-vs-tn-7.png"
     assert file_name(Chart("💥", ())) == "chart.png"
-
-
-def test_the_same_inputs_draw_once() -> None:
-    chart = heavy_chart("cache")
-    first = charts.draw(chart)
-    started = time.perf_counter()
-    assert charts.draw(Chart(chart.title, chart.panels)) is first  # equal inputs, cached
-    assert time.perf_counter() - started < 0.01
-
-
-async def test_rendering_never_blocks_the_event_loop() -> None:
-    """The loop keeps ticking every 10 ms while a heavy chart draws in its thread."""
-    charts.draw(heavy_chart("warm-up"))  # matplotlib's import and font cache: not measured
-    lags: list[float] = []
-    done = asyncio.Event()
-
-    async def ticker() -> None:
-        while not done.is_set():
-            before = time.perf_counter()
-            await asyncio.sleep(0.01)
-            lags.append(time.perf_counter() - before - 0.01)
-
-    ticking = asyncio.create_task(ticker())
-    started = time.perf_counter()
-    await charts.render(heavy_chart("lag"))
-    drawing = time.perf_counter() - started
-    done.set()
-    await ticking
-    assert len(lags) >= 3  # the loop ran while the chart was drawn
-    # Generous for a loaded 2-core machine: a render on the loop would stall it for the
-    # whole drawing time (hundreds of milliseconds).
-    assert max(lags) < max(0.1, drawing / 2), (max(lags), drawing)

@@ -39,7 +39,7 @@ async def test_coda_degrees_follow_the_channels_ones_rule(db: Database) -> None:
 
 
 async def test_h90_with_and_without_stress_and_advantage() -> None:
-    table = await odds.h90_odds(bonus=4, difficulty=15)
+    table = await odds.h90_odds(ACTOR, bonus=4, difficulty=15)
     assert [s.name for s in table.series] == [v[0] for v in odds.H90_VARIANTS]
     for series, (_, stress, advantage) in zip(table.series, odds.H90_VARIANTS, strict=True):
         exact = h90.odds(bonus=4, difficulty=15, stress=stress, advantage=advantage)
@@ -52,7 +52,9 @@ async def test_h90_with_and_without_stress_and_advantage() -> None:
 
 
 async def test_infinity_per_burst_combination() -> None:
-    table = await odds.infinity_odds(a_attribute=13, a_mods=3, a_burst=3, b_attribute=12, b_burst=2)
+    table = await odds.infinity_odds(
+        ACTOR, a_attribute=13, a_mods=3, a_burst=3, b_attribute=12, b_burst=2
+    )
     assert table.categories == ("B1 v B1", "B1 v B2", "B2 v B1", "B2 v B2", "B3 v B1", "B3 v B2")
     exact = infinity.ftf_odds(a_attribute=13, a_mods=3, a_burst=3, b_attribute=12, b_burst=2)
     wins, loses, neither = (s.values[-1] for s in table.series)
@@ -61,7 +63,7 @@ async def test_infinity_per_burst_combination() -> None:
     assert hits["B3 v B2: A's expected hits"] == exact.a_expected_hits
     assert hits["B3 v B2: B's expected hits"] == exact.b_expected_hits
     assert_distribution(table)
-    capped = await odds.infinity_odds(a_attribute=13, a_burst=5, b_attribute=12, b_burst=5)
+    capped = await odds.infinity_odds(ACTOR, a_attribute=13, a_burst=5, b_attribute=12, b_burst=5)
     assert len(capped.categories) == odds.MAX_FTF_BURST**2
 
 
@@ -75,7 +77,7 @@ async def test_rps_success_levels() -> None:
 
 
 async def test_drama_nets_with_and_without_criticals() -> None:
-    table = await odds.drama_odds(base=6, resistance=2, drama_dice=1)
+    table = await odds.drama_odds(ACTOR, base=6, resistance=2, drama_dice=1)
     for series, criticals in zip(table.series, (False, True), strict=True):
         exact = drama.net_distribution(base=6, resistance=2, drama=1, criticals=criticals)
         for category, value in zip(table.categories, series.values, strict=True):
