@@ -148,6 +148,7 @@ async def test_conditions_in_spanish(table: Table, as_spanish: Any) -> None:
 async def test_coda_actions_in_spanish(table: Table, as_spanish: Any) -> None:
     spanish(table, as_spanish)
     await table.alice.slash(table.channel, "sheet create", name="Ron", system="coda")
+    await table.alice.slash(table.channel, "sheet set", attribute="Swiftness", value=0)
     await start(table, system="coda")
     table.bot.dice = ScriptedDice([6, 6, 2])
     joined = await ok(await table.alice.slash(table.channel, "init join", stress=True))
