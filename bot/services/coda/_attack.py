@@ -27,6 +27,7 @@ from bot.services.attack_exchange import (
     change_data,
     change_of,
     claim,
+    hurt_npc,
     resolve_target,
 )
 from bot.services.coda._roller import (
@@ -39,7 +40,7 @@ from bot.services.coda._roller import (
     roll_and_log,
 )
 from bot.services.coda._sheets import load_sheet, skill_roller
-from bot.services.coda._turn import TurnSpend, hurt_npc, spend_defence, spend_on_turn
+from bot.services.coda._turn import TurnSpend, spend_defence, spend_on_turn
 from bot.services.sheets import CharacterSheet, ResourceChange, sheet_from_row
 from bot.storage import Database
 from bot.storage.models import CodaAttack

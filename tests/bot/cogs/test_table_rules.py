@@ -1,0 +1,176 @@
+"""Rules as a GM plays them at the table, in English and Spanish: CODA initiative from
+Swiftness, condition durations counted in the bearer's turns, NPCs' Health on the tracker in
+Hogwarts 1990 attacks, CODA NPC attackers, the initiator rule only where it exists, and an
+encounter's initiative attribute checked when it starts."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.dice import ScriptedDice
+from tests.bot.cogs.test_hogwarts1990_attack import three_students
+from tests.bot.cogs.test_initiative import add, gm_next, ok, start, tracker_text
+from tests.conftest import Table, text_of
+
+
+def spanish(table: Table, as_spanish: Any) -> None:
+    for user in (table.gm, table.alice, table.bob, table.carol):
+        as_spanish(user)
+
+
+# ------------------------------------------------------------- CODA initiative: Swiftness
+
+
+async def test_coda_join_without_swiftness_says_what_to_set(table: Table) -> None:
+    await table.alice.slash(table.channel, "sheet create", name="Ron", system="coda")
+    await start(table, system="coda")
+    table.bot.dice = ScriptedDice([1, 5])
+    refused = await table.alice.slash(table.channel, "init join")
+    assert refused.ephemeral
+    assert "Ron has no attribute `Swiftness`" in text_of(refused)
+    assert "/sheet set attribute:Swiftness value:" in text_of(refused)
+    await table.alice.slash(table.channel, "sheet set", attribute="Swiftness", value=2)
+    joined = await ok(await table.alice.slash(table.channel, "init join"))
+    assert "2d6 (1, 5) + 2 = **8**" in text_of(joined)
+    # The Narrator's own modifier (the encounter's dice) needs no Swiftness.
+    other = table.guild.create_text_channel("arena")
+    await table.bob.slash(other, "sheet create", name="Seamus", system="coda")
+    await ok(await table.gm.slash(other, "init start", system="coda", dice="2d6+1"))
+    table.bot.dice = ScriptedDice([3, 4])
+    assert "= **8**" in text_of(await ok(await table.bob.slash(other, "init join")))
+
+
+async def test_coda_join_without_swiftness_in_spanish(table: Table, as_spanish: Any) -> None:
+    spanish(table, as_spanish)
+    await table.alice.slash(table.channel, "sheet create", name="Ron", system="coda")
+    await start(table, system="coda")
+    refused = await table.alice.slash(table.channel, "init join")
+    assert refused.ephemeral and "Ron no tiene atributo `Swiftness`" in text_of(refused)
+    assert "/sheet set attribute:Swiftness value:" in text_of(refused)
+
+
+# ------------------------------------------------------------- condition durations
+
+
+async def stunned_goblin(table: Table, **options: Any) -> Any:
+    """Alice 18, Goblin 12; round 1, Alice's turn: the Goblin is Stunned for 1 round."""
+    await start(table)
+    await ok(await add(table, "Alice", 18))
+    await ok(await add(table, "Goblin", 12))
+    await gm_next(table)
+    return await ok(
+        await table.gm.slash(
+            table.channel, "init condition add", target="Goblin", name="Stunned", **options
+        )
+    )
+
+
+async def test_a_one_round_condition_lasts_the_bearers_next_turn(table: Table) -> None:
+    await stunned_goblin(table, rounds=1)
+    turn = await gm_next(table)  # the Goblin's turn: stunned through it
+    assert "**Goblin**'s turn" in turn.response.content
+    assert "wears off" not in turn.response.content
+    assert "Stunned (last turn, ends as its next turn starts)" in tracker_text(table)
+    await gm_next(table)  # round 2, Alice: still on until the Goblin's next turn starts
+    assert "Stunned" in tracker_text(table)
+    again = await gm_next(table)
+    assert "⌛ **Goblin**: Stunned wears off." in again.response.content
+
+
+async def test_a_one_round_condition_ticking_at_the_end_goes_with_that_turn(
+    table: Table,
+) -> None:
+    await stunned_goblin(table, rounds=1, tick="end")
+    turn = await gm_next(table)
+    assert "wears off" not in turn.response.content
+    assert "Stunned (1 round, ticks at end)" in tracker_text(table)
+    ended = await gm_next(table)  # the Goblin's turn ends: gone
+    assert "⌛ **Goblin**: Stunned wears off." in ended.response.content
+
+
+async def test_condition_durations_in_spanish(table: Table, as_spanish: Any) -> None:
+    spanish(table, as_spanish)
+    await stunned_goblin(table, rounds=1)
+    await gm_next(table)
+    assert "Stunned (último turno, acaba al empezar su siguiente turno)" in tracker_text(table)
+
+
+# ------------------------------------------------------------- Hogwarts 1990: NPC Health
+
+
+async def h90_troll(table: Table) -> None:
+    """Harry, Draco, Hermione's sheets; an H90 skirmish with a Troll NPC of Health 4."""
+    await three_students(table)
+    await start(table, system="h90")
+    await ok(await add(table, "Troll", 9, health=4))
+
+
+async def hit_troll(table: Table, damage: int, take: str = "Take it") -> Any:
+    table.bot.dice = ScriptedDice([13, 2])  # 13 + Strength 3 = 16 vs 14: a hit
+    result = await table.alice.slash(
+        table.channel,
+        "h90 attack",
+        target="Troll",
+        difficulty=14,
+        attribute="Strength",
+        damage=damage,
+    )
+    assert not result.ephemeral, text_of(result)
+    await table.gm.click(result.response, label=take)
+    return table.channel.last_message.embeds[0]
+
+
+async def test_an_h90_hit_on_an_npc_lowers_its_health_on_the_tracker(table: Table) -> None:
+    await h90_troll(table)
+    shown = await hit_troll(table, 1)
+    assert shown.title == "💥 Harry hits Troll: −1 Health"
+    assert "4 → **3**/4" in shown.fields[-1].value
+    assert "Troll — 9 · ❤️ 3/4" in tracker_text(table)
+    # Stopping at 0: knocked out, never below.
+    shown = await hit_troll(table, 5)
+    assert "3 → **0**/4" in shown.fields[-1].value and "knocked out" in shown.fields[-1].value
+    assert "Troll — 9 · ❤️ 0/4" in tracker_text(table)
+    undone = await ok(await table.gm.slash(table.channel, "init undo"))
+    assert "Troll" in text_of(undone) and "Troll — 9 · ❤️ 3/4" in tracker_text(table)
+
+
+async def test_an_h90_hit_on_an_npc_in_spanish(table: Table, as_spanish: Any) -> None:
+    spanish(table, as_spanish)
+    await h90_troll(table)
+    shown = await hit_troll(table, 1, take="Encajarlo")
+    assert "4 → **3**/4" in shown.fields[-1].value
+    assert "Troll — 9 · ❤️ 3/4" in tracker_text(table)
+
+
+# ------------------------------------------------------------- /init start
+
+
+async def test_coda_refuses_an_initiator_with_the_rule_it_has(table: Table) -> None:
+    refused = await table.gm.slash(table.channel, "init start", system="coda", initiator="Ron")
+    assert refused.ephemeral and "CODA has no initiator rule" in text_of(refused)
+    assert "stress:True" in text_of(refused)
+    await start(table, system="h90", initiator="Harry")  # Hogwarts 1990's own rule
+
+
+async def test_a_misspelt_attribute_is_refused_at_start(table: Table) -> None:
+    refused = await table.gm.slash(table.channel, "init start", system="h90", attribute="Humr")
+    assert refused.ephemeral
+    assert "No Hogwarts 1990 sheet here has an attribute `Humr`" in text_of(refused)
+    assert "Strength, Dexterity, Toughness, Humor" in text_of(refused)
+    # Any case of a known name; a sheet's own attribute; any name for another game.
+    await start(table, system="h90", attribute="humor")
+    await table.alice.slash(table.channel, "sheet create", name="Luna", system="h90")
+    await table.alice.slash(table.channel, "sheet set", attribute="Whimsy", value=2)
+    arena = table.guild.create_text_channel("arena")
+    await ok(await table.gm.slash(arena, "init start", system="h90", attribute="whimsy"))
+    other = table.guild.create_text_channel("other")
+    await ok(await table.gm.slash(other, "init start", system="generic", attribute="Humr"))
+
+
+async def test_start_refusals_in_spanish(table: Table, as_spanish: Any) -> None:
+    spanish(table, as_spanish)
+    refused = await table.gm.slash(table.channel, "init start", system="h90", attribute="Humr")
+    assert refused.ephemeral and "`Humr`" in text_of(refused)
+    assert "No hay ninguna ficha de Hogwarts 1990" in text_of(refused)
+    coda = await table.gm.slash(table.channel, "init start", system="coda", initiator="Ron")
+    assert coda.ephemeral and "CODA no tiene regla de iniciador" in text_of(coda)
