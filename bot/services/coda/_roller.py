@@ -71,6 +71,8 @@ class Roller:
     character: str | None = None
     subject: str | None = None  # "Stealth (Nimbleness)", "Strength", …
     npc: str | None = None  # a side named with its modifier, no sheet: "Troll +4"
+    #: The player whose sheet it is (None without a sheet).
+    owner_id: int | None = None
 
     @property
     def modifier(self) -> int:
@@ -101,6 +103,8 @@ class TestRequest:
     conditions: str | None = None
     label: str | None = None
     secret: bool = False
+    #: False: not an action of the turn under way (a GM's roll for someone else on an NPC's).
+    action: bool = True
 
 
 @dataclass(frozen=True, slots=True)

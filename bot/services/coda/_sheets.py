@@ -212,7 +212,12 @@ def skill_roller(
         subject = _("{skill} ({attribute}, untrained)", skill=key, attribute=attribute_name)
     else:
         subject = f"{key} ({attribute_name})"
-    return Roller(parts=_relabel(parts, names), character=sheet.name, subject=subject)
+    return Roller(
+        parts=_relabel(parts, names),
+        character=sheet.name,
+        subject=subject,
+        owner_id=sheet.owner_id,
+    )
 
 
 def attribute_roller(
@@ -235,7 +240,9 @@ def attribute_roller(
     else:
         parts = coda.attribute_parts(attribute=value, misc=modifier)
         names = {"attribute": key}
-    return Roller(parts=_relabel(parts, names), character=sheet.name, subject=key)
+    return Roller(
+        parts=_relabel(parts, names), character=sheet.name, subject=key, owner_id=sheet.owner_id
+    )
 
 
 async def sheet_entries(

@@ -138,13 +138,21 @@ def played_by(state: ini.Encounter, owner_id: int, character: str) -> ini.Combat
 
 
 async def spend_on_turn(
-    session: AsyncSession, actor: Actor, *, character: str | None, action: str
+    session: AsyncSession,
+    actor: Actor,
+    *,
+    character: str | None,
+    action: str,
+    owner_id: int | None = None,
+    npc: str | None = None,
 ) -> TurnSpend | None:
     """A CODA roll made on the roller's own turn spends one action of that turn.
 
     Whose turn: the current combatant is the actor's character (a roll from another of
-    their sheets is not this turn's), or an NPC (no player) and the actor is a GM. ``None``:
-    no CODA round is under way, or it is not the roller's turn; nothing is spent.
+    their sheets is not this turn's), or an NPC (no player) and the actor is a GM, rolling
+    no player's sheet (``owner_id``, the rolled sheet's player) and naming no other NPC
+    (``npc``, an attacker named without a sheet). ``None``: no CODA round is under way, or
+    it is not the roller's turn; nothing is spent.
     """
     running = await _running(session, actor.channel_id)
     if running is None:
@@ -154,7 +162,10 @@ async def spend_on_turn(
     if current is None:
         return None
     if current.owner_id is None:
-        mine = await is_gm(session, actor)
+        others = (owner_id is not None and owner_id != actor.user_id) or (
+            npc is not None and name_key(npc) != name_key(current.name)
+        )
+        mine = not others and await is_gm(session, actor)
     else:
         other_sheet = character is not None and name_key(character) != name_key(
             current.character or ""

@@ -8,9 +8,10 @@ from __future__ import annotations
 from typing import Any
 
 from engine.dice import ScriptedDice
+from tests.bot.cogs.test_coda_attack import harry_and_draco
 from tests.bot.cogs.test_hogwarts1990_attack import three_students
 from tests.bot.cogs.test_initiative import add, gm_next, ok, start, tracker_text
-from tests.conftest import Table, text_of
+from tests.conftest import Table, embed_of, text_of
 
 
 def spanish(table: Table, as_spanish: Any) -> None:
@@ -174,3 +175,124 @@ async def test_start_refusals_in_spanish(table: Table, as_spanish: Any) -> None:
     assert "No hay ninguna ficha de Hogwarts 1990" in text_of(refused)
     coda = await table.gm.slash(table.channel, "init start", system="coda", initiator="Ron")
     assert coda.ephemeral and "CODA no tiene regla de iniciador" in text_of(coda)
+
+
+# ------------------------------------------------------------- CODA NPCs and actions
+
+
+async def coda_fight(table: Table) -> None:
+    """Harry (Alice) 11, Draco (Bob) 6, Ron (Carol, no Dodge, Swiftness 2) 5, a Troll NPC
+    at 4 with Health 20; round 1, Harry's turn."""
+    await harry_and_draco(table)
+    carol = table.carol
+    await carol.slash(table.channel, "sheet create", name="Ron", system="coda")
+    await carol.slash(table.channel, "sheet set", attribute="Swiftness", value=2)
+    await carol.slash(table.channel, "sheet set", attribute="Defence", value=5)
+    await carol.slash(table.channel, "sheet resource", name="Health", current=10, max=10)
+    await start(table, system="coda")
+    for member, faces in ((table.alice, [6, 5]), (table.bob, [3, 3]), (table.carol, [1, 2])):
+        table.bot.dice = ScriptedDice(faces)
+        await ok(await member.slash(table.channel, "init join"))
+    await ok(await add(table, "Troll", 4, health=20))
+    await gm_next(table)
+
+
+async def troll_turn(table: Table) -> None:
+    for _ in range(3):
+        await gm_next(table)
+    assert "Round 1 · **Troll**'s turn" in tracker_text(table)
+
+
+async def test_a_coda_npc_without_a_sheet_attacks_on_its_turn(table: Table) -> None:
+    await coda_fight(table)
+    await troll_turn(table)
+    table.bot.dice = ScriptedDice([3, 3])  # 6 + 4 = 10 vs Defence 9: a hit
+    result = await ok(
+        await table.gm.slash(
+            table.channel,
+            "coda attack",
+            skill="Club",
+            target="Draco",
+            attacker="Troll",
+            bonus=4,
+            dice=2,
+        )
+    )
+    embed = embed_of(result)
+    assert embed.title == "⚔️ Troll hits Draco: defend?"
+    assert "+ 4 (Troll)" in embed.fields[0].value
+    assert "Troll's 1st action this round" in embed.fields[0].value
+    assert "Troll** — 4 · 🏃 1 of 2 actions left" in tracker_text(table)
+    table.bot.dice = ScriptedDice([2, 3])
+    await table.bob.click(result.response, label="Take it")
+    assert "❤️ 5/10" in tracker_text(table)  # Draco took 5
+    # Only a GM plays an NPC; with a sheet's options it is refused.
+    player = await table.alice.slash(
+        table.channel, "coda attack", skill="Club", target="Draco", attacker="Troll", bonus=4
+    )
+    assert player.ephemeral and "GM" in text_of(player)
+    mixed = await table.gm.slash(
+        table.channel,
+        "coda attack",
+        skill="Club",
+        target="Draco",
+        attacker="Troll",
+        character="Harry",
+    )
+    assert mixed.ephemeral and "without `character` or `attribute`" in text_of(mixed)
+
+
+async def test_a_gms_roll_on_an_npcs_turn_is_the_npcs_only_when_it_is(table: Table) -> None:
+    await coda_fight(table)
+    await troll_turn(table)
+    # A player's sheet the GM rolls is not the Troll's action.
+    table.bot.dice = ScriptedDice([2, 2])
+    harry = await ok(
+        await table.gm.slash(
+            table.channel, "coda attribute", name="Strength", character="Harry", tn=10
+        )
+    )
+    assert "action this round" not in (embed_of(harry).description or "")
+    # action:False: a test for something else, nothing spent.
+    table.bot.dice = ScriptedDice([2, 2])
+    other = await ok(
+        await table.gm.slash(table.channel, "coda test", modifier=3, tn=10, action=False)
+    )
+    assert "action this round" not in (embed_of(other).description or "")
+    assert "🏃" not in tracker_text(table).split("**Troll** — 4")[1]
+    # By default the GM's test on the Troll's turn is the Troll's.
+    table.bot.dice = ScriptedDice([2, 2])
+    own = await ok(await table.gm.slash(table.channel, "coda test", modifier=3, tn=10))
+    assert "Troll's 1st action this round" in (embed_of(own).description or "")
+
+
+async def test_a_defender_without_dodge_dodges_untrained_with_swiftness(table: Table) -> None:
+    await coda_fight(table)
+    table.bot.dice = ScriptedDice([3, 2])  # 5 + 5 = 10 vs Ron's Defence 5
+    result = await ok(
+        await table.alice.slash(table.channel, "coda attack", skill="Melee", target="Ron")
+    )
+    table.bot.dice = ScriptedDice([6, 5])  # 11 + 2 − 2 = 11 vs the attack's 10
+    await table.carol.click(result.response, label="Dodge")
+    shown = table.channel.last_message.embeds[0]
+    assert shown.title == "🛡️ Ron dodges Harry's attack"
+    assert "+ 2 (Swiftness) − 2 (untrained) = **11** vs TN 10" in shown.fields[1].value
+
+
+async def test_npc_attackers_and_untrained_dodges_in_spanish(
+    table: Table, as_spanish: Any
+) -> None:
+    spanish(table, as_spanish)
+    await coda_fight(table)
+    table.bot.dice = ScriptedDice([3, 2])
+    result = await ok(
+        await table.alice.slash(table.channel, "coda attack", skill="Melee", target="Ron")
+    )
+    table.bot.dice = ScriptedDice([6, 5])
+    await table.carol.click(result.response, label="Esquivar")
+    shown = table.channel.last_message.embeds[0]
+    assert "+ 2 (Swiftness) − 2 (sin entrenar) = **11**" in shown.fields[1].value
+    player = await table.alice.slash(
+        table.channel, "coda attack", skill="Club", target="Draco", attacker="Troll", bonus=4
+    )
+    assert player.ephemeral and "DJ" in text_of(player)
