@@ -18,6 +18,7 @@ from bot.services.coda import (
     Roller,
     TaskView,
     TestOutcome,
+    TurnSpend,
     part_label,
 )
 from bot.text import escape, number, signed, term
@@ -277,6 +278,8 @@ def opposed_embed(outcome: OpposedOutcome, roller: str) -> discord.Embed:
         b=percent(b_win),
         tie=percent(tie),
     )
+    if outcome.turn is not None and (turn := outcome.turn.note):
+        summary += "\n" + escape(turn)
     embed = discord.Embed(title=title, description=summary, colour=colour)
     for key, side, test in (("a", outcome.a, result.a), ("b", outcome.b, result.b)):
         dice = dice_text(test.faces, coda.TEST_DICE)
@@ -301,6 +304,12 @@ def _helper_lines(outcome: CombinedOutcome, *, named_terms: bool) -> list[str]:
             + _("(chance {chance})", chance=percent(chance))
         )
     return lines
+
+
+def _turn_notes(turn: TurnSpend | None) -> tuple[str, ...]:
+    """What the tracker says of the action a test spent (none off the roller's turn)."""
+    note = None if turn is None else turn.note
+    return () if note is None else (escape(note),)
 
 
 def combined_embed(outcome: CombinedOutcome, roller: str) -> discord.Embed:
@@ -330,6 +339,7 @@ def combined_embed(outcome: CombinedOutcome, roller: str) -> discord.Embed:
                 outcome.leader.parts,
                 (),
                 outcome.leader_chance,
+                *_turn_notes(outcome.turn),
                 chance_label=_("Chance with the helpers' {bonus}", bonus=signed(result.bonus)),
             ),
             1024,
@@ -433,8 +443,11 @@ def extended_roll_embed(outcome: ExtendedOutcome, roller: str) -> discord.Embed:
         if step.passed
         else _("➖ Below the stage's TN: nothing added, but the interval is spent.")
     )
+    notes = [counted]
+    if outcome.turn is not None and (turn := outcome.turn.note):
+        notes.append(escape(turn))
     description = result_lines(
-        result, outcome.roller.parts, outcome.penalties, outcome.chance, counted
+        result, outcome.roller.parts, outcome.penalties, outcome.chance, *notes
     )
     embed = discord.Embed(title=title, description=description, colour=colour)
     embed.add_field(name=_("Progress"), value=clip(_progress(step.after), 1024), inline=False)

@@ -99,8 +99,11 @@ async def character_roller(
     untrained: str | None = None,
 ) -> Roller:
     """A character (by name, else the caller's active one) rolling a skill or attribute,
-    or a skill it lacks, untrained, with the attribute ``untrained``."""
+    or a skill it lacks, untrained, with the attribute ``untrained``; with no skill named,
+    ``untrained`` alone is the attribute rolled (what `b_attribute:Wits` reads as)."""
     sheet = await load_sheet(session, actor, character)
+    if (not using or not using.strip()) and untrained and untrained.strip():
+        using, untrained = untrained, None
     if not using or not using.strip():
         raise UserError(
             _(

@@ -279,9 +279,7 @@ async def test_a_defender_without_dodge_dodges_untrained_with_swiftness(table: T
     assert "+ 2 (Swiftness) − 2 (untrained) = **11** vs TN 10" in shown.fields[1].value
 
 
-async def test_npc_attackers_and_untrained_dodges_in_spanish(
-    table: Table, as_spanish: Any
-) -> None:
+async def test_npc_attackers_and_untrained_dodges_in_spanish(table: Table, as_spanish: Any) -> None:
     spanish(table, as_spanish)
     await coda_fight(table)
     table.bot.dice = ScriptedDice([3, 2])
@@ -296,3 +294,77 @@ async def test_npc_attackers_and_untrained_dodges_in_spanish(
         table.channel, "coda attack", skill="Club", target="Draco", attacker="Troll", bonus=4
     )
     assert player.ephemeral and "DJ" in text_of(player)
+
+
+# ------------------------------------------------------------- every test on your turn
+
+
+async def test_opposed_combined_and_extended_tests_on_your_turn_are_actions(
+    table: Table,
+) -> None:
+    await coda_fight(table)  # Harry's turn
+    table.bot.dice = ScriptedDice([3, 3, 2, 2])
+    first = await ok(
+        await table.alice.slash(table.channel, "coda opposed", a="Harry", a_skill="Melee", b="+3")
+    )
+    assert "🏃 Harry's 1st action this round · 1 of 2 left" in embed_of(first).description
+    assert "Harry** — 11 · 🏃 1 of 2 actions left" in tracker_text(table)
+    table.bot.dice = ScriptedDice([3, 3, 4, 4])  # helper +1: 6 + 1 ≥ 5; leader 8 + 5 + 1
+    second = await ok(
+        await table.alice.slash(
+            table.channel, "coda combined", leader="Harry", helpers="+1", skill="Melee", tn=10
+        )
+    )
+    assert "Harry's 2nd action this round · 0 of 2 left" in embed_of(second).fields[0].value
+    await table.alice.slash(table.channel, "coda extended start", name="Barricade", stages="30")
+    table.bot.dice = ScriptedDice([4, 4])
+    third = await ok(
+        await table.alice.slash(table.channel, "coda extended roll", modifier=2)
+    )
+    # The 3rd action takes its −5 by itself.
+    assert "2d6 (8) + 2 (modifier) − 5 (extra action, 3rd) = **5**" in (
+        embed_of(third).description
+    )
+    assert "Harry's 3rd action this round (−5)" in embed_of(third).description
+    # Off its turn nothing is spent: Draco's opposed test.
+    table.bot.dice = ScriptedDice([3, 3, 2, 2])
+    off = await ok(
+        await table.bob.slash(table.channel, "coda opposed", a="Draco", a_skill="Dodge", b="+3")
+    )
+    assert "action this round" not in embed_of(off).description
+
+
+async def test_a_gms_opposed_side_b_on_the_npcs_turn_is_the_npcs_action(table: Table) -> None:
+    await coda_fight(table)
+    await troll_turn(table)
+    table.bot.dice = ScriptedDice([3, 3, 2, 2])
+    result = await ok(
+        await table.gm.slash(
+            table.channel, "coda opposed", a="Draco", a_skill="Dodge", b="Troll +4"
+        )
+    )
+    assert "Troll's 1st action this round" in embed_of(result).description
+
+
+async def test_b_attribute_alone_is_the_attribute_rolled(table: Table) -> None:
+    await coda_fight(table)
+    await troll_turn(table)
+    table.bot.dice = ScriptedDice([3, 3, 2, 2])
+    result = await ok(
+        await table.gm.slash(
+            table.channel, "coda opposed", a="+3", b="Ron", b_attribute="Swiftness"
+        )
+    )
+    side_b = embed_of(result).fields[1]
+    assert "Ron · Swiftness" in side_b.name and "+ 2 (Swiftness)" in side_b.value
+    assert "untrained" not in side_b.value
+
+
+async def test_actions_of_every_test_in_spanish(table: Table, as_spanish: Any) -> None:
+    spanish(table, as_spanish)
+    await coda_fight(table)
+    table.bot.dice = ScriptedDice([3, 3, 2, 2])
+    first = await ok(
+        await table.alice.slash(table.channel, "coda opposed", a="Harry", a_skill="Melee", b="+3")
+    )
+    assert "1.ª acción" in embed_of(first).description
