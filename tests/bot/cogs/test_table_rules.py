@@ -368,3 +368,50 @@ async def test_actions_of_every_test_in_spanish(table: Table, as_spanish: Any) -
         await table.alice.slash(table.channel, "coda opposed", a="Harry", a_skill="Melee", b="+3")
     )
     assert "1.ª acción" in embed_of(first).description
+
+
+# ------------------------------------------------------------- Drama: a GM's NPC sheet
+
+
+async def gm_ogre(table: Table) -> None:
+    """The GM's NPC sheets: Ogre (Physical 2, one penalty die) and Goblin (none active)."""
+    for name in ("Ogre", "Goblin"):
+        await table.gm.slash(table.channel, "sheet create", name=name, system="drama")
+    await table.gm.slash(
+        table.channel, "sheet set", attribute="Physical", value=2, character="Ogre"
+    )
+    await table.gm.slash(table.channel, "penalty add", character="Ogre", amount=1)
+
+
+async def test_a_gm_opposes_their_own_npcs_drama_sheet(table: Table) -> None:
+    await gm_ogre(table)
+    # GM: 4Bd {5,5,3,3} net 2. Ogre: Physical 2 → 4Bd {5,5,5,5} + 1Rd (its penalty die) {2}.
+    table.bot.dice = ScriptedDice([5, 5, 3, 3, 5, 5, 5, 5, 2])
+    result = await ok(
+        await table.gm.slash(
+            table.channel,
+            "drama opposed",
+            base=4,
+            their_name="Ogre",
+            their_attribute="Physical",
+        )
+    )
+    text = text_of(result)
+    assert embed_of(result).title == "🏆 Ogre wins by 1"
+    assert "**Ogre**: net 3" in text and "4Bd · 1Rd" in text
+
+
+async def test_a_gms_drama_npc_in_spanish(table: Table, as_spanish: Any) -> None:
+    spanish(table, as_spanish)
+    await gm_ogre(table)
+    table.bot.dice = ScriptedDice([5, 5, 3, 3, 5, 5, 5, 5, 2])
+    result = await ok(
+        await table.gm.slash(
+            table.channel,
+            "drama opposed",
+            base=4,
+            their_name="Ogre",
+            their_attribute="Physical",
+        )
+    )
+    assert "Ogre" in embed_of(result).title
