@@ -128,7 +128,11 @@ async def test_conditions_in_spanish(table: Table, as_spanish: Any) -> None:
     assert "**Bob** tiene Aturdido (1 asalto, descuenta al inicio)." in text_of(stunned)
     listed = await table.alice.slash(table.channel, "init condition list")
     assert listed.ephemeral and "**Bob**: Aturdido (1 asalto" in text_of(listed)
-    wore_off = await gm_next(table)  # Bob's turn starts: the condition counts down and goes
+    await gm_next(table)  # Bob's turn begins under it: his last turn stunned
+    assert "Aturdido (último turno, acaba al empezar su siguiente turno)" in tracker_text(table)
+    await gm_next(table)  # Carl
+    await gm_next(table)  # round 2, Alice
+    wore_off = await gm_next(table)  # Bob's next turn starts: the condition goes
     assert "⌛ **Bob**: Aturdido se termina." in text_of(wore_off)
     missing = await table.gm.slash(
         table.channel, "init condition remove", target="Bob", name="Aturdido"
