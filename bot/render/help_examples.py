@@ -73,7 +73,10 @@ EXAMPLES: dict[str, tuple[tuple[str, str], tuple[str, str]]] = {
     ),
     "init start": (
         ("/init start", N_("an encounter in this channel's system, with its tracker")),
-        ("/init start system:coda initiator:Hermione", N_("CODA initiative, Hermione first")),
+        (
+            "/init start system:h90 initiator:Harry attribute:Humor",
+            N_("Hogwarts 1990: Harry initiated (no action in round 1); everyone adds Humor"),
+        ),
     ),
     "init join": (
         ("/init join", N_("your active character rolls initiative")),

@@ -20,8 +20,10 @@ from bot.errors import PermissionDenied, UserError
 from bot.i18n import _
 from bot.services import sheets
 from bot.services.permissions import is_gm
-from bot.services.sheets import CharacterSheet, ResourceChange, sheet_from_row
+from bot.services.sheets import CharacterSheet, Resource, ResourceChange, sheet_from_row
 from bot.storage.repositories import characters as characters_repo
+from bot.storage.repositories import initiative as encounters
+from engine import initiative as ini
 
 #: How long a defender has to answer; afterwards the buttons refuse.
 ANSWER_WINDOW = timedelta(hours=24)
@@ -129,4 +131,40 @@ def change_of(data: dict[str, Any] | None) -> ResourceChange | None:
         data["resource"],
         before,
         sheets.Resource(*data["after"]),
+    )
+
+
+async def hurt_npc(
+    session: AsyncSession, channel_id: int, *, target: str, damage: int, floor: int | None = None
+) -> ResourceChange | None:
+    """Damage to an NPC without a sheet, taken from the Health the tracker keeps for it.
+
+    ``floor``: the lowest it goes (Hogwarts 1990 stops at 0, knocked out; CODA sets none).
+    ``None`` when no encounter runs here or the NPC has no Health on the tracker (the GM
+    keeps it by hand). A step of the encounter: ``/init undo`` gives it back.
+    """
+    row = await encounters.active(session, channel_id, for_update=True)
+    if row is None:
+        return None
+    state = ini.from_dict(row.state)
+    try:
+        npc = state.find(target)
+    except ini.UnknownCombatant:
+        return None
+    if npc.health is None or npc.owner_id is not None:
+        return None
+    # Health stays within the tracker's bound: a blow beyond it takes the NPC to the floor.
+    lowest = -ini.MAX_HEALTH if floor is None else min(floor, npc.health)
+    damage = max(0, min(damage, npc.health - lowest))
+    new = ini.apply(state, ini.SetHealth(npc.name, damage=damage))
+    after = new.find(npc.name)
+    encounters.store(row, ini.to_dict(new))  # bumps the revision the tracker compares
+    assert after.health is not None
+    # An NPC has no owner: 0 stands for "nobody" (no Discord id is 0).
+    return ResourceChange(
+        npc.name,
+        0,
+        HEALTH,
+        Resource(npc.health, npc.max_health),
+        Resource(after.health, after.max_health),
     )

@@ -1,8 +1,12 @@
 """Conditions with durations on combatants: added, removed, counted down.
 
-A condition counts down by one at each start (or end, as chosen) of its bearer's turn and
-goes when it reaches 0. A turn a delayer resumes with ``Act`` is the same turn, so it does
-not count again; a delay that ends at the delayer's own place is a new turn and does.
+A condition's rounds are how many of its bearer's turns it lasts. One ticking at the *end*
+counts down as each of those turns ends and goes with the last. One ticking at the *start*
+counts down as each turn begins, that turn still under it, and goes at the start of the turn
+after its last (at 0 it is in its last turn, or waiting for that next start). So a condition
+of 1 round put on a combatant before its turn lasts through that turn either way
+(docs/rules.md). A turn a delayer resumes with ``Act`` is the same turn, so it does not
+count again; a delay that ends at the delayer's own place is a new turn and does.
 """
 
 from __future__ import annotations
@@ -83,10 +87,12 @@ def tick(combatant: Combatant, when: str) -> Combatant:
     """The combatant after the ``when`` ("start"/"end") of its turn: conditions count down."""
     if not any(c.tick == when and c.rounds is not None for c in combatant.conditions):
         return combatant
+    # At the start a condition's turn begins under it: it goes only once none is left.
+    last = 0 if when == "start" else 1
     kept = []
     for condition in combatant.conditions:
         if condition.tick == when and condition.rounds is not None:
-            if condition.rounds <= 1:
+            if condition.rounds <= last:
                 continue
             condition = replace(condition, rounds=condition.rounds - 1)
         kept.append(condition)

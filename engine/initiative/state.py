@@ -48,8 +48,11 @@ TICKS = ("start", "end")
 class Condition:
     """A named condition on a combatant, e.g. Stunned for 2 rounds.
 
-    ``rounds`` counts down by one at each start (or end, ``tick``) of the bearer's turn and
-    the condition goes when it reaches 0; ``None`` lasts until removed.
+    ``rounds`` is how many more of the bearer's turns it lasts: it counts down by one at
+    each start (or end, ``tick``) of the bearer's turn. Ticking at the end it goes as it
+    reaches 0; ticking at the start the turn that begins is still under it, so it reaches 0
+    for its last turn and goes at the next start (:mod:`engine.initiative.conditions`).
+    ``None`` lasts until removed.
     """
 
     name: str
@@ -70,6 +73,8 @@ class Condition:
         """:attr:`label` in the language of ``translate`` (see :mod:`engine.wording`)."""
         if self.rounds is None:
             return self.name
+        if self.rounds == 0:
+            return translate(N_("{name} (last turn, ends as its next turn starts)"), name=self.name)
         if self.tick == "end":
             template = (
                 N_("{name} (1 round, ticks at end)")

@@ -272,6 +272,8 @@ GROUP_HINTS: dict[str, dict[str, tuple[str, ...]]] = {
         "task": ("Brew", "Siege"),
         # /coda attack: a character with a sheet (Defence, Health) or an NPC.
         "target": ("Hermione", "Troll", "Nobody"),
+        # /coda attack: an NPC without a sheet
+        "attacker": ("Troll",),
     },
     "h90": {
         "character": ("Ginny",),

@@ -61,6 +61,12 @@ TEST_HELP = {
     ),
     **ROLL_HELP,
 }
+ACTION_HELP = locale_str(
+    "False: not an action of the turn under way (default: on your turn, or your NPC's, it is)"
+)
+SIDE_ATTRIBUTE_HELP = locale_str(
+    "The attribute rolled when no skill is given, or instead of a skill the character lacks (−2)"
+)
 UNTRAINED_HELP = locale_str(
     "The attribute a character lacking the skill rolls instead (untrained, −2)"
 )

@@ -11,6 +11,7 @@ import discord
 from discord import app_commands
 from discord.app_commands import locale_str
 
+from bot.cogs._attack import refresh_tracker
 from bot.cogs._common import (
     Choices,
     NarratorCog,
@@ -129,6 +130,8 @@ class ExtendedCommands(NarratorCog):
         )
         embed = render.extended_roll_embed(outcome, interaction.user.display_name)
         await send_roll(interaction, embed, outcome.secrecy)
+        if outcome.turn is not None:  # an action spent on the tracker: it shows it
+            await refresh_tracker(interaction)
 
     @EXTENDED.command(
         name="status", description=locale_str("Extended tests in progress in this channel")

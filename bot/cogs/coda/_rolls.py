@@ -19,6 +19,7 @@ from bot.cogs._options import ROLL_HELP, Label, SheetName
 from bot.cogs._sheets import attribute_autocomplete, character_autocomplete, skill_autocomplete
 from bot.cogs.coda._attack import run_attack
 from bot.cogs.coda._coda_options import (
+    ACTION_HELP,
     DIFFICULTIES,
     SHEET_TEST_HELP,
     TEST_HELP,
@@ -63,7 +64,9 @@ class RollCommands(NarratorCog):
     # ----------------------------------------------------------------------- single tests
 
     @CODA.command(name="test", description=locale_str("2d6 + modifier − penalties against a TN"))
-    @app_commands.describe(modifier=locale_str("Everything added to 2d6"), **TEST_HELP)
+    @app_commands.describe(
+        modifier=locale_str("Everything added to 2d6"), action=ACTION_HELP, **TEST_HELP
+    )
     @app_commands.choices(difficulty=DIFFICULTIES)
     @app_commands.autocomplete(conditions=conditions_autocomplete)
     async def test(
@@ -78,6 +81,7 @@ class RollCommands(NarratorCog):
         conditions: Conditions | None = None,
         label: Label | None = None,
         secret: bool = False,
+        action: bool = True,
     ) -> None:
         await self._test(interaction, service.PlainRoll, locals())
 
@@ -87,6 +91,7 @@ class RollCommands(NarratorCog):
         attribute=locale_str("The attribute to use (default: the skill's own)"),
         specialty=locale_str("A specialty of the skill that applies (+2)"),
         affinity=locale_str("An affinity bonus that applies (+1 or more)"),
+        action=ACTION_HELP,
         **SHEET_TEST_HELP,
     )
     @app_commands.choices(difficulty=DIFFICULTIES)
@@ -113,6 +118,7 @@ class RollCommands(NarratorCog):
         character: SheetName | None = None,
         label: Label | None = None,
         secret: bool = False,
+        action: bool = True,
     ) -> None:
         await self._test(interaction, service.SkillRoll, locals())
 
@@ -129,7 +135,7 @@ class RollCommands(NarratorCog):
         return [app_commands.Choice(name=n, value=n) for n in names]
 
     @CODA.command(name="attribute", description=locale_str("An attribute test from your sheet"))
-    @app_commands.describe(name=locale_str("The attribute"), **SHEET_TEST_HELP)
+    @app_commands.describe(name=locale_str("The attribute"), action=ACTION_HELP, **SHEET_TEST_HELP)
     @app_commands.choices(difficulty=DIFFICULTIES)
     @app_commands.autocomplete(
         name=attribute_autocomplete,
@@ -150,6 +156,7 @@ class RollCommands(NarratorCog):
         character: SheetName | None = None,
         label: Label | None = None,
         secret: bool = False,
+        action: bool = True,
     ) -> None:
         await self._test(interaction, service.AttributeRoll, locals())
 
@@ -158,6 +165,7 @@ class RollCommands(NarratorCog):
     )
     @app_commands.describe(
         name=locale_str("The reaction: Stamina, Swiftness, Willpower or Wisdom"),
+        action=ACTION_HELP,
         **SHEET_TEST_HELP,
     )
     @app_commands.choices(difficulty=DIFFICULTIES)
@@ -180,6 +188,7 @@ class RollCommands(NarratorCog):
         character: SheetName | None = None,
         label: Label | None = None,
         secret: bool = False,
+        action: bool = True,
     ) -> None:
         await self._test(interaction, service.ReactionRoll, locals())
 
@@ -232,6 +241,8 @@ class RollCommands(NarratorCog):
         conditions=TEST_HELP["conditions"],
         secret=ROLL_HELP["secret"],
         extra_actions=TEST_HELP["extra_actions"],
+        attacker=locale_str("A name for an attacker without a sheet (an NPC; give its bonus)"),
+        bonus=locale_str("The NPC attacker's combat skill bonus (with `attacker`)"),
     )
     @app_commands.autocomplete(
         skill=skill_autocomplete,
@@ -254,5 +265,7 @@ class RollCommands(NarratorCog):
         character: SheetName | None = None,
         secret: bool = False,
         extra_actions: ExtraActions | None = None,
+        attacker: SheetName | None = None,
+        bonus: Modifier = 0,
     ) -> None:
         await run_attack(interaction, from_options(AttackRequest, locals()))

@@ -11,15 +11,16 @@ import discord
 from discord import app_commands
 from discord.app_commands import locale_str
 
+from bot.cogs._attack import refresh_tracker
 from bot.cogs._common import NarratorCog, actor_from, send_roll
 from bot.cogs._options import ROLL_HELP, Label, SheetName
 from bot.cogs._sheets import character_autocomplete
 from bot.cogs._side_request import register, send_challenge, send_parts
 from bot.cogs.coda._coda_options import (
     DIFFICULTIES,
+    SIDE_ATTRIBUTE_HELP,
     TEST_HELP,
     TN,
-    UNTRAINED_HELP,
     Conditions,
     conditions_autocomplete,
     sheet_entries,
@@ -42,8 +43,8 @@ class TogetherCommands(NarratorCog):
         b=locale_str("Side B: a modifier (+3) or a character's name"),
         a_skill=locale_str("The skill, attribute or reaction side A's character rolls"),
         b_skill=locale_str("The skill, attribute or reaction side B's character rolls"),
-        a_attribute=UNTRAINED_HELP,
-        b_attribute=UNTRAINED_HELP,
+        a_attribute=SIDE_ATTRIBUTE_HELP,
+        b_attribute=SIDE_ATTRIBUTE_HELP,
         **ROLL_HELP,
     )
     @app_commands.autocomplete(
@@ -85,6 +86,8 @@ class TogetherCommands(NarratorCog):
             return
         embed = render.opposed_embed(outcome, interaction.user.display_name)
         await send_roll(interaction, embed, outcome.secrecy)
+        if outcome.turn is not None:  # an action spent on the tracker: it shows it
+            await refresh_tracker(interaction)
 
     # ----------------------------------------------------------------------- /coda combined
 
@@ -98,7 +101,7 @@ class TogetherCommands(NarratorCog):
             "Helpers in order, by commas: modifiers or characters (a player rolls their own)"
         ),
         skill=locale_str("The skill, attribute or reaction the characters roll"),
-        attribute=UNTRAINED_HELP,
+        attribute=SIDE_ATTRIBUTE_HELP,
         tn=TEST_HELP["tn"],
         difficulty=TEST_HELP["difficulty"],
         conditions=TEST_HELP["conditions"],
@@ -144,3 +147,5 @@ class TogetherCommands(NarratorCog):
             return
         embed = render.combined_embed(outcome, interaction.user.display_name)
         await send_roll(interaction, embed, outcome.secrecy)
+        if outcome.turn is not None:  # an action spent on the tracker: it shows it
+            await refresh_tracker(interaction)

@@ -8,6 +8,9 @@ from __future__ import annotations
 
 from bot.render.coda._attack import defence_label as defence_label
 from bot.render.coda._attack import exchange_embed as exchange_embed
+from bot.render.coda._extended import extended_roll_embed as extended_roll_embed
+from bot.render.coda._extended import status_embed as status_embed
+from bot.render.coda._extended import task_embed as task_embed
 from bot.render.coda._reference import table_embed as table_embed
 from bot.render.coda._rolls import DAMAGE_ICON as DAMAGE_ICON
 from bot.render.coda._rolls import DEGREE_COLOURS as DEGREE_COLOURS
@@ -24,9 +27,6 @@ from bot.render.coda._rolls import degree_line as degree_line
 from bot.render.coda._rolls import degree_name as degree_name
 from bot.render.coda._rolls import dice_text as dice_text
 from bot.render.coda._rolls import difficulty_name as difficulty_name
-from bot.render.coda._rolls import extended_roll_embed as extended_roll_embed
 from bot.render.coda._rolls import ones_note as ones_note
 from bot.render.coda._rolls import opposed_embed as opposed_embed
 from bot.render.coda._rolls import result_lines as result_lines
-from bot.render.coda._rolls import status_embed as status_embed
-from bot.render.coda._rolls import task_embed as task_embed

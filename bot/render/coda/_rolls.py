@@ -13,11 +13,10 @@ from bot.render.limits import DESCRIPTION, clip, fit_embed
 from bot.services.coda import (
     CombinedOutcome,
     DamageOutcome,
-    ExtendedOutcome,
     OpposedOutcome,
     Roller,
-    TaskView,
     TestOutcome,
+    TurnSpend,
     part_label,
 )
 from bot.text import escape, number, signed, term
@@ -172,12 +171,12 @@ KINDS = {
 }
 
 
-def _footer(embed: discord.Embed, who: str, secret: bool, kind: str) -> None:
+def footer(embed: discord.Embed, who: str, secret: bool, kind: str) -> None:
     shown = _(KINDS[kind]) if kind in KINDS else f"CODA {kind}"
     roll_footer(embed, who, shown, secret=secret)
 
 
-def _character_field(embed: discord.Embed, roller: Roller) -> None:
+def character_field(embed: discord.Embed, roller: Roller) -> None:
     if roller.character:
         embed.add_field(name=_("Character"), value=clip(escape(roller.name), 1024))
 
@@ -202,8 +201,8 @@ def coda_test_embed(outcome: TestOutcome, roller: str) -> discord.Embed:
             name=_("Difficulty"),
             value=f"{difficulty_name(outcome.difficulty)} ({result.base_tn})",
         )
-    _character_field(embed, outcome.roller)
-    _footer(embed, roller, outcome.secrecy.secret, outcome.kind)
+    character_field(embed, outcome.roller)
+    footer(embed, roller, outcome.secrecy.secret, outcome.kind)
     return fit_embed(embed)
 
 
@@ -238,7 +237,7 @@ def damage_embed(outcome: DamageOutcome, roller: str) -> discord.Embed:
     title = titled(_("{icon} {total} damage", icon=icon, total=number(result.total)), outcome.label)
     lines = damage_lines(result)
     embed = discord.Embed(title=title, description="\n".join(lines), colour=colours.NEUTRAL)
-    _footer(embed, roller, outcome.secrecy.secret, "damage")
+    footer(embed, roller, outcome.secrecy.secret, "damage")
     return fit_embed(embed)
 
 
@@ -277,6 +276,8 @@ def opposed_embed(outcome: OpposedOutcome, roller: str) -> discord.Embed:
         b=percent(b_win),
         tie=percent(tie),
     )
+    if outcome.turn is not None and (turn := outcome.turn.note):
+        summary += "\n" + escape(turn)
     embed = discord.Embed(title=title, description=summary, colour=colour)
     for key, side, test in (("a", outcome.a, result.a), ("b", outcome.b, result.b)):
         dice = dice_text(test.faces, coda.TEST_DICE)
@@ -284,7 +285,7 @@ def opposed_embed(outcome: OpposedOutcome, roller: str) -> discord.Embed:
             name=clip(_("Side {side}", side=names[key]), 256),
             value=_("**Dice:** {dice}", dice=dice) + f"\n{_sum(test, side.parts, ())}",
         )
-    _footer(embed, outcome.rollers or roller, outcome.secrecy.secret, "opposed test")
+    footer(embed, outcome.rollers or roller, outcome.secrecy.secret, "opposed test")
     return fit_embed(embed)
 
 
@@ -301,6 +302,12 @@ def _helper_lines(outcome: CombinedOutcome, *, named_terms: bool) -> list[str]:
             + _("(chance {chance})", chance=percent(chance))
         )
     return lines
+
+
+def _turn_notes(turn: TurnSpend | None) -> tuple[str, ...]:
+    """What the tracker says of the action a test spent (none off the roller's turn)."""
+    note = None if turn is None else turn.note
+    return () if note is None else (escape(note),)
 
 
 def combined_embed(outcome: CombinedOutcome, roller: str) -> discord.Embed:
@@ -330,6 +337,7 @@ def combined_embed(outcome: CombinedOutcome, roller: str) -> discord.Embed:
                 outcome.leader.parts,
                 (),
                 outcome.leader_chance,
+                *_turn_notes(outcome.turn),
                 chance_label=_("Chance with the helpers' {bonus}", bonus=signed(result.bonus)),
             ),
             1024,
@@ -341,148 +349,5 @@ def combined_embed(outcome: CombinedOutcome, roller: str) -> discord.Embed:
             name=_("Difficulty"),
             value=f"{difficulty_name(outcome.difficulty)} ({leader.base_tn})",
         )
-    _footer(embed, outcome.rollers or roller, outcome.secrecy.secret, "combined test")
-    return fit_embed(embed)
-
-
-def _time(amount: int, unit: str) -> str:
-    """``1 day``, ``4 days``, ``0 units``: the units offered are plurals; none given is "units"."""
-    n = amount
-    if unit == "rounds":
-        return _n("{count} round", "{count} rounds", n, count=n)
-    if unit == "minutes":
-        return _n("{count} minute", "{count} minutes", n, count=n)
-    if unit == "hours":
-        return _n("{count} hour", "{count} hours", n, count=n)
-    if unit == "days":
-        return _n("{count} day", "{count} days", n, count=n)
-    if unit == "weeks":
-        return _n("{count} week", "{count} weeks", n, count=n)
-    if unit == "months":
-        return _n("{count} month", "{count} months", n, count=n)
-    if not unit:
-        return _n("{count} unit", "{count} units", n, count=n)
-    return f"{amount} {unit.removesuffix('s') if amount == 1 else unit}"
-
-
-def _progress(task: coda.ExtendedTask, *, abandoned: bool = False) -> str:
-    """Total, tests and stages; an abandoned task shows where it stopped, not a next stage."""
-    current = task.current
-    tests = _("**Tests made:** {count}", count=task.tests)
-    # Game time needs a unit or an interval: with neither, "0 units (each test 1 unit)" says
-    # nothing, so only the tests are counted.
-    if task.unit or task.interval != 1:
-        tests += " · " + _(
-            "**Elapsed:** {elapsed} (each test {interval})",
-            elapsed=_time(task.elapsed, task.unit),
-            interval=_time(task.interval, task.unit),
-        )
-    lines = [
-        _(
-            "**Total:** {total} / {aggregate} (aggregate TN)",
-            total=task.total,
-            aggregate=task.aggregate_tn,
-        ),
-        tests,
-    ]
-    here = "⏹️" if abandoned else "▶️"
-    stages = " · ".join(
-        f"{'✅' if i < task.stage or task.complete else here if i == task.stage else '▫️'} "
-        + _("TN {tn}", tn=s.tn)
-        + (f" ({s.skill})" if s.skill else "")
-        for i, s in enumerate(task.stages)
-    )
-    lines.append(_("**Stages:** {stages}", stages=stages))
-    if abandoned:
-        lines.append(
-            _(
-                "**Abandoned** at stage {stage} of {count}.",
-                stage=task.stage + 1,
-                count=len(task.stages),
-            )
-        )
-    elif current is not None:
-        skill = f" ({current.skill})" if current.skill else ""
-        lines.append(
-            _("**Next:** stage {stage}, TN {tn}", stage=task.stage + 1, tn=current.tn) + skill
-        )
-    return "\n".join(lines)
-
-
-def extended_roll_embed(outcome: ExtendedOutcome, roller: str) -> discord.Embed:
-    step = outcome.step
-    result = step.test
-    before = step.before
-    if step.completed:
-        title = titled(_("🏁 {name}: complete", name=escape(before.name)), outcome.label)
-        colour = colours.GREAT_SUCCESS
-    else:
-        title = titled(
-            _(
-                "{icon} {name}: stage {stage}/{count}",
-                icon=DEGREE_ICONS[result.degree],
-                name=escape(before.name),
-                stage=before.stage + 1,
-                count=len(before.stages),
-            ),
-            outcome.label,
-        )
-        colour = DEGREE_COLOURS[result.degree]
-    counted = (
-        _("➕ {added} added to the total.", added=step.added)
-        if step.passed
-        else _("➖ Below the stage's TN: nothing added, but the interval is spent.")
-    )
-    description = result_lines(
-        result, outcome.roller.parts, outcome.penalties, outcome.chance, counted
-    )
-    embed = discord.Embed(title=title, description=description, colour=colour)
-    embed.add_field(name=_("Progress"), value=clip(_progress(step.after), 1024), inline=False)
-    _character_field(embed, outcome.roller)
-    _footer(embed, roller, outcome.secrecy.secret, "extended test")
-    return fit_embed(embed)
-
-
-def task_embed(view: TaskView, *, title: str) -> discord.Embed:
-    """``title`` is an English message id (``N_``), translated here."""
-    embed = discord.Embed(
-        title=clip(f"{_(title)}: {escape(view.task.name)}", 256),
-        description=_progress(view.task, abandoned=view.abandoned),
-        colour=colours.NEUTRAL if view.abandoned else colours.INFO,
-    )
-    embed.add_field(name=_("Started by"), value=f"<@{view.started_by}>")
-    if view.participants:
-        embed.add_field(name=_("Participants"), value=clip(_mentions(view.participants), 1024))
-    return fit_embed(embed)
-
-
-def _mentions(user_ids: tuple[int, ...]) -> str:
-    return ", ".join(f"<@{user_id}>" for user_id in user_ids)
-
-
-def status_embed(views: list[TaskView]) -> discord.Embed:
-    if not views:
-        return discord.Embed(
-            title=_("Extended tests"),
-            description=_("None in progress here. Start one with `/coda extended start`."),
-            colour=colours.INFO,
-        )
-    if len(views) == 1:
-        return task_embed(views[0], title=N_("Extended test"))
-    embed = discord.Embed(title=_("Extended tests in progress"), colour=colours.INFO)
-    for view in views:
-        embed.add_field(
-            name=clip(view.task.name, 256),
-            value=clip(
-                f"{_progress(view.task)}\n"
-                + _("Started by {who}", who=f"<@{view.started_by}>")
-                + (
-                    "\n" + _("Participants: {who}", who=_mentions(view.participants))
-                    if view.participants
-                    else ""
-                ),
-                1024,
-            ),
-            inline=False,
-        )
+    footer(embed, outcome.rollers or roller, outcome.secrecy.secret, "combined test")
     return fit_embed(embed)

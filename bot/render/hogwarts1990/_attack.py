@@ -180,7 +180,12 @@ def _damage_field(ex: Exchange, reveal: bool) -> str:
                 )
             )
     elif ex.defender_id is None:
-        lines.append(_("The NPC has no sheet: the GM keeps its Health."))
+        lines.append(
+            _(
+                "The NPC has no sheet nor Health on the tracker: the GM keeps its Health "
+                "(or gives it with `/init health`)."
+            )
+        )
     else:
         lines.append(
             _(

@@ -79,5 +79,5 @@ from bot.services.coda._single import SkillRoll as SkillRoll
 from bot.services.coda._single import Who as Who
 from bot.services.coda._single import roll_damage as roll_damage
 from bot.services.coda._single import roll_test as roll_test
-from bot.services.coda._turn import hurt_npc as hurt_npc
+from bot.services.coda._turn import TurnSpend as TurnSpend
 from bot.services.coda._turn import spend_on_turn as spend_on_turn

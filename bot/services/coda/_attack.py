@@ -27,6 +27,7 @@ from bot.services.attack_exchange import (
     change_data,
     change_of,
     claim,
+    hurt_npc,
     resolve_target,
 )
 from bot.services.coda._roller import (
@@ -39,7 +40,8 @@ from bot.services.coda._roller import (
     roll_and_log,
 )
 from bot.services.coda._sheets import load_sheet, skill_roller
-from bot.services.coda._turn import TurnSpend, hurt_npc, spend_defence, spend_on_turn
+from bot.services.coda._turn import TurnSpend, spend_defence, spend_on_turn
+from bot.services.permissions import require_gm
 from bot.services.sheets import CharacterSheet, ResourceChange, sheet_from_row
 from bot.storage import Database
 from bot.storage.models import CodaAttack
@@ -61,6 +63,8 @@ from engine.systems.coda import (
 )
 
 DEFENCE = "Defence"
+#: The attribute of an untrained Dodge (RULES.md §1's decision, seed 000 Table 9-6).
+UNTRAINED_DODGE = "Swiftness"
 #: The sheet's skills each defence rolls, in the order tried.
 DEFENCE_SKILLS: dict[Defence, tuple[str, ...]] = {
     Defence.DODGE: ("Dodge",),
@@ -85,6 +89,9 @@ class AttackRequest:
     secret: bool = False
     #: Actions beyond the allowance counted by hand; None: from the tracker on your turn.
     extra_actions: int | None = None
+    #: A name for an attacker without a sheet (an NPC the GM plays), rolling ``bonus``.
+    attacker: str | None = None
+    bonus: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -260,6 +267,32 @@ def _defence_of(sheet: CharacterSheet | None, target: str, given: int | None) ->
     )
 
 
+async def _attacker(session: AsyncSession, actor: Actor, request: AttackRequest) -> Roller:
+    """Who attacks: an NPC the GM names with its bonus (no sheet), else a character's skill."""
+    if request.attacker is None or not request.attacker.strip():
+        sheet = await load_sheet(session, actor, request.character)
+        return skill_roller(sheet, request.skill, attribute=request.attribute)
+    if request.character or request.attribute:
+        raise UserError(
+            _(
+                "`attacker` names an NPC without a sheet, rolling its `bonus`: give it without "
+                "`character` or `attribute`."
+            )
+        )
+    await require_gm(session, actor, _("attack as an NPC"))
+    if not coda.MODIFIER_MIN <= request.bonus <= coda.MODIFIER_MAX:
+        raise UserError(
+            _(
+                "The NPC's bonus must be between {low} and {high}.",
+                low=coda.MODIFIER_MIN,
+                high=coda.MODIFIER_MAX,
+            )
+        )
+    name = " ".join(request.attacker.split())[:64]
+    parts = (Part(name, request.bonus),) if request.bonus else ()
+    return Roller(parts=parts, npc=name, subject=" ".join(request.skill.split())[:64])
+
+
 async def attack(
     db: Database, dice: Dice, actor: Actor, request: AttackRequest, *, now: datetime
 ) -> Exchange:
@@ -283,13 +316,19 @@ async def attack(
     chosen = parse_conditions(request.conditions)
     penalties = penalties_of(extra_actions=request.extra_actions)
     async with db.unit_of_work() as session:
-        sheet = await load_sheet(session, actor, request.character)
-        roller = skill_roller(sheet, request.skill, attribute=request.attribute)
+        roller = await _attacker(session, actor, request)
         target, target_sheet = await resolve_target(session, actor, request.target)
         defence, source = _defence_of(target_sheet, target, request.defence)
         turn = None
         if request.extra_actions is None:  # on the attacker's turn: one of its actions
-            turn = await spend_on_turn(session, actor, character=sheet.name, action=ATTACK)
+            turn = await spend_on_turn(
+                session,
+                actor,
+                character=roller.character,
+                owner_id=roller.owner_id,
+                npc=roller.npc,
+                action=ATTACK,
+            )
             penalties = turn.penalties if turn is not None else ()
         visibility = await secrecy.decide(session, actor.channel_id, request.secret)
         result, chance = roll_and_log(
@@ -307,7 +346,7 @@ async def attack(
         )
         exchange = Exchange(
             id=None,
-            attacker=roller.character or roller.name,
+            attacker=roller.character or roller.npc or roller.name,
             target=target,
             defence=defence,
             defence_from=source,
@@ -358,6 +397,9 @@ async def _defender_roller(
     for skill in DEFENCE_SKILLS[choice]:
         if sheet.find_skill(skill) is not None:
             return skill_roller(sheet, skill)
+    if choice is Defence.DODGE:
+        # RULES.md §1: an untrained Dodge is Swiftness − 2 (Table 9-6 pairs dodging with it).
+        return skill_roller(sheet, DEFENCE_SKILLS[choice][0], attribute=UNTRAINED_DODGE)
     names = _(" or ").join(DEFENCE_SKILLS[choice][:2])
     raise UserError(
         _(

@@ -25,7 +25,7 @@ from bot.i18n import N_, _
 from bot.services import secrecy, side_requests
 from bot.services import sheets as characters
 from bot.services.coda._combined_roll import CombinedOutcome, roll_combined, split_helpers
-from bot.services.coda._roller import SYSTEM, Roller, log_test, ones_rule, resolve_tn
+from bot.services.coda._roller import SYSTEM, Roller, log_test, on_turn, ones_rule, resolve_tn
 from bot.services.coda._sheets import character_roller, parse_modifier, resolve_roller
 from bot.services.permissions import is_gm
 from bot.services.side_requests import PartsRequest, Waiting
@@ -147,6 +147,8 @@ async def _ask(
     lead = await resolve_roller(
         session, actor, leader, options.using, who=_("The leader"), untrained=options.untrained
     )
+    # Spent now, on the leader's turn; its penalty is kept among the leader's stored terms.
+    lead, _turn = await on_turn(session, actor, lead)
     helpers: list[dict[str, Any]] = []
     for i, (text, other) in enumerate(zip(texts, others, strict=True), start=1):
         if other is not None:

@@ -14,8 +14,9 @@ from bot.actor import Actor
 from bot.errors import UserError
 from bot.i18n import _
 from bot.services import secrecy
-from bot.services.coda._roller import Roller, log_test, ones_rule, resolve_tn
+from bot.services.coda._roller import Roller, log_test, on_turn, ones_rule, resolve_tn
 from bot.services.coda._sheets import resolve_roller
+from bot.services.coda._turn import TurnSpend
 from bot.storage import Database
 from engine.dice import Dice
 from engine.systems import coda
@@ -37,6 +38,8 @@ class CombinedOutcome:
     leader_chance: float = 0.0
     #: Who rolled (the footer), when other players rolled their characters' help.
     rollers: str | None = None
+    #: The action the leader's test spent on its own turn (RULES.md §1), if any.
+    turn: TurnSpend | None = None
 
 
 def split_helpers(text: str) -> list[str]:
@@ -87,6 +90,8 @@ async def roll_combined(
                 for i, text in enumerate(helper_texts, start=1)
             ]
         )
+        # The leader's test on its own turn is one of its actions (helpers' are not theirs).
+        lead, turn = await on_turn(session, actor, lead)
         visibility = await secrecy.decide(session, actor.channel_id, secret)
         ones = await ones_rule(session, actor.channel_id)
         kwargs: dict[str, Any] = {
@@ -131,4 +136,5 @@ async def roll_combined(
         label=label,
         secrecy=visibility,
         leader_chance=leader_chance,
+        turn=turn,
     )

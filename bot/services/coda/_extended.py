@@ -14,8 +14,9 @@ from bot.errors import PermissionDenied, UserError
 from bot.i18n import _
 from bot.services import participants as who_rolls
 from bot.services import secrecy
-from bot.services.coda._roller import SYSTEM, Roller, ones_rule, plain_roller, roll_and_log
+from bot.services.coda._roller import SYSTEM, Roller, on_turn, ones_rule, plain_roller, roll_and_log
 from bot.services.coda._sheets import load_sheet, skill_roller
+from bot.services.coda._turn import TurnSpend
 from bot.services.permissions import is_gm
 from bot.services.sheets import plays_system
 from bot.storage import Database
@@ -49,6 +50,8 @@ class ExtendedOutcome:
     started_by: int
     label: str | None
     secrecy: secrecy.Secrecy
+    #: The action this test spent on the roller's own turn (RULES.md §1), if any.
+    turn: TurnSpend | None = None
 
 
 def task_of(row: CodaExtendedTask) -> coda.ExtendedTask:
@@ -260,6 +263,7 @@ async def roll_extended(
                 ) from error
         else:
             roller = plain_roller(modifier or 0)
+        roller, turn = await on_turn(session, actor, roller)
         visibility = await secrecy.decide(session, actor.channel_id, secret)
         result, chance = roll_and_log(
             session,
@@ -288,6 +292,7 @@ async def roll_extended(
         started_by=started_by,
         label=label,
         secrecy=visibility,
+        turn=turn,
     )
 
 

@@ -8,7 +8,7 @@ side A now and asks that player to roll side B from their own sheet
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -17,8 +17,9 @@ from bot.actor import Actor
 from bot.errors import UserError
 from bot.i18n import _
 from bot.services import secrecy, sheets, side_requests
-from bot.services.coda._roller import SYSTEM, Roller, dice_arithmetic, ones_rule
+from bot.services.coda._roller import SYSTEM, Roller, dice_arithmetic, on_turn, ones_rule
 from bot.services.coda._sheets import character_roller, parse_modifier, resolve_roller
+from bot.services.coda._turn import TurnSpend
 from bot.services.permissions import is_gm
 from bot.services.side_requests import Challenge
 from bot.storage import Database
@@ -41,6 +42,8 @@ class OpposedOutcome:
     secrecy: secrecy.Secrecy
     #: Who rolled (the footer): the caller, or both players when side B answered a request.
     rollers: str = ""
+    #: The action a side's test spent on its own turn (RULES.md §1), if any.
+    turn: TurnSpend | None = None
 
 
 async def roll_opposed(
@@ -64,6 +67,8 @@ async def roll_opposed(
         side_a = await resolve_roller(
             session, actor, a, a_with, who=_("Side A"), untrained=a_untrained
         )
+        # Side A is the caller's: a test on its own turn is one of its actions.
+        side_a, turn = await on_turn(session, actor, side_a)
         if parse_modifier(b) is None and not await is_gm(session, actor):
             other = await sheets.others_character(session, actor, b, system=SYSTEM)
             if other is not None:
@@ -74,8 +79,9 @@ async def roll_opposed(
                     side_a,
                     character=other.name,
                     owner_id=other.owner_id,
-                    using=b_with,
-                    untrained=b_untrained,
+                    # b_attribute alone is the attribute rolled (as for a character here)
+                    using=b_with if b_with and b_with.strip() else b_untrained,
+                    untrained=b_untrained if b_with and b_with.strip() else None,
                     label=label,
                     secret=secret,
                     now=now,
@@ -83,8 +89,11 @@ async def roll_opposed(
         side_b = await resolve_roller(
             session, actor, b, b_with, who=_("Side B"), untrained=b_untrained
         )
+        if turn is None and (side_b.character or side_b.npc):  # a GM's side B on its turn
+            side_b, turn = await on_turn(session, actor, side_b)
         visibility = await secrecy.decide(session, actor.channel_id, secret)
-        return await _opposed(session, dice, actor, side_a, side_b, label, visibility)
+        outcome = await _opposed(session, dice, actor, side_a, side_b, label, visibility)
+        return replace(outcome, turn=turn)
 
 
 async def _opposed(

@@ -10,7 +10,7 @@ any one command.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -19,12 +19,12 @@ from bot.actor import Actor
 from bot.errors import UserError
 from bot.i18n import N_, _
 from bot.services import channel_settings, secrecy
-from bot.services.coda._turn import TurnSpend, ordinal
+from bot.services.coda._turn import TurnSpend, ordinal, spend_on_turn
 from bot.storage.repositories import rolls as roll_log
 from bot.text import signed
 from engine.dice import Dice
 from engine.systems import coda
-from engine.systems.coda import AppliedCondition, Part
+from engine.systems.coda import TEST, AppliedCondition, Part
 
 SYSTEM = "coda"
 
@@ -71,6 +71,8 @@ class Roller:
     character: str | None = None
     subject: str | None = None  # "Stealth (Nimbleness)", "Strength", …
     npc: str | None = None  # a side named with its modifier, no sheet: "Troll +4"
+    #: The player whose sheet it is (None without a sheet).
+    owner_id: int | None = None
 
     @property
     def modifier(self) -> int:
@@ -101,6 +103,8 @@ class TestRequest:
     conditions: str | None = None
     label: str | None = None
     secret: bool = False
+    #: False: not an action of the turn under way (a GM's roll for someone else on an NPC's).
+    action: bool = True
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,6 +123,26 @@ class TestOutcome:
     secrecy: secrecy.Secrecy
     #: The action this test spent on the tracker (a roll on the roller's turn), if any.
     turn: TurnSpend | None = None
+
+
+async def on_turn(
+    session: AsyncSession, actor: Actor, roller: Roller
+) -> tuple[Roller, TurnSpend | None]:
+    """The roller after its test spent an action of its own turn (RULES.md §1: every test a
+    character makes on its own turn is an action), the penalty of an action beyond the
+    allowance named among its terms; and the action spent (None off its turn)."""
+    turn = await spend_on_turn(
+        session,
+        actor,
+        character=roller.character,
+        owner_id=roller.owner_id,
+        npc=roller.npc,
+        action=TEST,
+    )
+    if turn is None or not turn.penalties:
+        return roller, turn
+    taken = tuple(Part(p.label, -p.value) for p in turn.penalties)  # penalties are subtracted
+    return replace(roller, parts=(*roller.parts, *taken)), turn
 
 
 def plain_roller(modifier: int) -> Roller:

@@ -100,8 +100,11 @@ async def character_roller(
     untrained: str | None = None,
 ) -> Roller:
     """A character (by name, else the caller's active one) rolling a skill or attribute,
-    or a skill it lacks, untrained, with the attribute ``untrained``."""
+    or a skill it lacks, untrained, with the attribute ``untrained``; with no skill named,
+    ``untrained`` alone is the attribute rolled (what `b_attribute:Wits` reads as)."""
     sheet = await load_sheet(session, actor, character)
+    if (not using or not using.strip()) and untrained and untrained.strip():
+        using, untrained = untrained, None
     if not using or not using.strip():
         raise UserError(
             _(
@@ -213,7 +216,12 @@ def skill_roller(
         subject = _("{skill} ({attribute}, untrained)", skill=key, attribute=attribute_name)
     else:
         subject = f"{key} ({attribute_name})"
-    return Roller(parts=_relabel(parts, names), character=sheet.name, subject=subject)
+    return Roller(
+        parts=_relabel(parts, names),
+        character=sheet.name,
+        subject=subject,
+        owner_id=sheet.owner_id,
+    )
 
 
 def attribute_roller(
@@ -236,7 +244,9 @@ def attribute_roller(
     else:
         parts = coda.attribute_parts(attribute=value, misc=modifier)
         names = {"attribute": key}
-    return Roller(parts=_relabel(parts, names), character=sheet.name, subject=key)
+    return Roller(
+        parts=_relabel(parts, names), character=sheet.name, subject=key, owner_id=sheet.owner_id
+    )
 
 
 async def sheet_entries(

@@ -110,8 +110,10 @@ async def roll_test(
     async with db.unit_of_work() as session:
         roller = await who.roller(session, actor)
         turn = None
-        if request.extra_actions is None:
-            turn = await spend_on_turn(session, actor, character=roller.character, action=TEST)
+        if request.extra_actions is None and request.action:
+            turn = await spend_on_turn(
+                session, actor, character=roller.character, owner_id=roller.owner_id, action=TEST
+            )
             if turn is not None:
                 penalties = bounded(penalties + turn.penalties)
         visibility = await secrecy.decide(session, actor.channel_id, request.secret)

@@ -5,7 +5,7 @@ is one of them, and each action beyond the allowance takes a cumulative −5. So
 made on the roller's own turn, and a Dodge or Parry at any time, spends one action of the
 combatant on the tracker and takes the penalty that action carries, named in the embed.
 An NPC without a sheet keeps its Health on the tracker: damage from ``/coda attack`` is
-taken from there.
+taken from there (:func:`bot.services.attack_exchange.hurt_npc`, every system's).
 
 Every function runs inside the caller's unit of work and locks the encounter row, so the
 roll, its log entry and the action it spent commit together (or not at all).
@@ -24,14 +24,13 @@ from bot.actor import Actor
 from bot.errors import UserError
 from bot.i18n import N_, _, translate_error
 from bot.services.permissions import is_gm
-from bot.services.sheets import Resource, ResourceChange, name_key
+from bot.services.sheets import name_key
 from bot.storage.models import InitiativeEncounter
 from bot.storage.repositories import initiative as encounters
 from engine import initiative as ini
 from engine.systems.coda import Part, Spend
 
 CODA = "coda"
-HEALTH = "Health"
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,13 +138,21 @@ def played_by(state: ini.Encounter, owner_id: int, character: str) -> ini.Combat
 
 
 async def spend_on_turn(
-    session: AsyncSession, actor: Actor, *, character: str | None, action: str
+    session: AsyncSession,
+    actor: Actor,
+    *,
+    character: str | None,
+    action: str,
+    owner_id: int | None = None,
+    npc: str | None = None,
 ) -> TurnSpend | None:
     """A CODA roll made on the roller's own turn spends one action of that turn.
 
     Whose turn: the current combatant is the actor's character (a roll from another of
-    their sheets is not this turn's), or an NPC (no player) and the actor is a GM. ``None``:
-    no CODA round is under way, or it is not the roller's turn; nothing is spent.
+    their sheets is not this turn's), or an NPC (no player) and the actor is a GM, rolling
+    no player's sheet (``owner_id``, the rolled sheet's player) and naming no other NPC
+    (``npc``, an attacker named without a sheet). ``None``: no CODA round is under way, or
+    it is not the roller's turn; nothing is spent.
     """
     running = await _running(session, actor.channel_id)
     if running is None:
@@ -155,7 +162,10 @@ async def spend_on_turn(
     if current is None:
         return None
     if current.owner_id is None:
-        mine = await is_gm(session, actor)
+        others = (owner_id is not None and owner_id != actor.user_id) or (
+            npc is not None and name_key(npc) != name_key(current.name)
+        )
+        mine = not others and await is_gm(session, actor)
     else:
         other_sheet = character is not None and name_key(character) != name_key(
             current.character or ""
@@ -201,34 +211,3 @@ def _named(state: ini.Encounter, name: str) -> ini.Combatant | None:
         return state.find(name)
     except ini.UnknownCombatant:
         return None
-
-
-async def hurt_npc(
-    session: AsyncSession, channel_id: int, *, target: str, damage: int
-) -> ResourceChange | None:
-    """Damage to an NPC without a sheet, taken from the Health the tracker keeps for it.
-
-    ``None`` when no encounter runs here or the NPC has no Health on the tracker (the GM
-    keeps it by hand). A step of the encounter: ``/init undo`` gives it back.
-    """
-    row = await encounters.active(session, channel_id, for_update=True)
-    if row is None:
-        return None
-    state = ini.from_dict(row.state)
-    npc = _named(state, target)
-    if npc is None or npc.health is None or npc.owner_id is not None:
-        return None
-    # Health stays within the tracker's bound: a blow beyond it takes the NPC to the floor.
-    damage = min(damage, npc.health + ini.MAX_HEALTH)
-    new = ini.apply(state, ini.SetHealth(npc.name, damage=damage))
-    after = new.find(npc.name)
-    encounters.store(row, ini.to_dict(new))  # bumps the revision the tracker compares
-    assert after.health is not None
-    # An NPC has no owner: 0 stands for "nobody" (no Discord id is 0).
-    return ResourceChange(
-        npc.name,
-        0,
-        HEALTH,
-        Resource(npc.health, npc.max_health),
-        Resource(after.health, after.max_health),
-    )

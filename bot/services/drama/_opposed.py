@@ -30,7 +30,7 @@ from bot.services.drama._rolls import (
 )
 from bot.services.permissions import is_gm
 from bot.services.rps import mentioned_user
-from bot.services.sheets import players_active_character
+from bot.services.sheets import CharacterSheet, named_or_active, players_active_character
 from bot.services.side_requests import Challenge
 from bot.storage import Database
 from bot.storage.repositories import rolls as roll_log
@@ -95,6 +95,14 @@ def _opponent(actor: Actor, name: str) -> int | None:
     return user_id
 
 
+async def _named_sheet(session: AsyncSession, actor: Actor, name: str) -> CharacterSheet | None:
+    """The Drama character a GM names as the opponent (their own, or one used here), if any."""
+    try:
+        return await named_or_active(session, actor, name, system=SYSTEM)
+    except UserError:
+        return None  # a name with pools given as numbers
+
+
 def _check_their_side(request: PoolRequest, *, mentioned: bool) -> None:
     if request.base is None and not request.from_sheet:
         raise UserError(
@@ -137,12 +145,16 @@ async def opposed(
     name = (their_name or "").strip() or _("Opponent")
     async with db.unit_of_work() as session:
         user_id = _opponent(actor, name)
-        _check_their_side(their, mentioned=user_id is not None)
-        if user_id is not None and not await is_gm(session, actor):
+        gm = await is_gm(session, actor)
+        # A GM's opponent named by name is a Drama character of theirs (an NPC's sheet) or
+        # one used here, when there is one: its sheet and penalty dice are read like a
+        # mentioned player's (RULES.md §5: each side from its own sheet when it has one).
+        their_sheet = await _named_sheet(session, actor, name) if gm and user_id is None else None
+        _check_their_side(their, mentioned=user_id is not None or their_sheet is not None)
+        if user_id is not None and not gm:
             return await _challenge(
                 session, dice, actor, request, their, user_id, momentum, label, secret, now
             )
-        their_sheet = None
         if user_id is not None:
             their_sheet = await players_active_character(
                 session, actor, user_id, system=SYSTEM, action=_("roll the opposing side with")

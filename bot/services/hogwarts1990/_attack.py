@@ -13,9 +13,10 @@ stress, maybe with advantage) against the difficulty given. A hit waits, stored 
 
 The tracker's own rules (:class:`engine.initiative.Defend`) decide whether the turn may be
 spent; a refusal leaves the exchange waiting. Damage (Health points, given with the attack)
-comes off the target sheet's Health, stopping at 0 (knocked out). The defended roll, the
-tracker's change and the Health are one unit of work. Everything the message shows is kept
-in the row, so a restart in the middle of an exchange loses nothing.
+comes off the target sheet's Health, or an NPC's on the tracker, stopping at 0 (knocked
+out). The defended roll, the tracker's change and the Health are one unit of work.
+Everything the message shows is kept in the row, so a restart in the middle of an exchange
+loses nothing.
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ from bot.services.attack_exchange import (
     HEALTH,
     ExchangeClosed,
     claim,
+    hurt_npc,
     resolve_target,
 )
 from bot.services.hogwarts1990 import _rolls as h90_service
@@ -342,9 +344,12 @@ async def _dodger(
 async def _take_health(
     session: AsyncSession, row: AttackExchange, damage: int
 ) -> ResourceChange | None:
-    """The hit's damage off the target sheet's Health, stopping at 0 (knocked out)."""
+    """The hit's damage off the target sheet's Health, stopping at 0 (knocked out); an NPC
+    without a sheet loses it from the Health the tracker keeps for it, if any."""
     if row.target_character_id is None:
-        return None
+        return await hurt_npc(
+            session, row.channel_id, target=row.data["target"], damage=damage, floor=0
+        )
     found = await characters_repo.by_id(session, row.target_character_id, for_update=True)
     key = None if found is None else find_key(found.resources or {}, HEALTH)
     if found is None or key is None:

@@ -8,6 +8,7 @@ encounter even when two GMs race for the channel.
 from __future__ import annotations
 
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.actor import Actor
 from bot.errors import UserError
@@ -24,8 +25,9 @@ from bot.services.initiative._rolls import (
 )
 from bot.services.initiative._store import gm_encounter, require_encounter, save, view_of
 from bot.services.permissions import is_gm, require_gm
-from bot.services.sheets import named_or_active
+from bot.services.sheets import TEMPLATES, guild_key, name_key, named_or_active
 from bot.storage import Database
+from bot.storage.repositories import characters as characters_repo
 from bot.storage.repositories import initiative as encounters
 from bot.text import UserText
 from engine import initiative as ini
@@ -34,6 +36,34 @@ from engine.initiative.rolls import canonical_system
 from engine.systems import SYSTEMS
 
 GENERIC = "generic"
+#: The one system whose skirmish has an initiator with no action in round 1 (RULES.md §2).
+INITIATOR_SYSTEM = "h90"
+
+
+async def _known_attribute(session: AsyncSession, actor: Actor, system: str, name: str) -> str:
+    """``attribute`` as the system's sheets spell it, or a refusal naming the ones there are.
+
+    Checked at start, not at the first join: the names are the system's suggested ones and
+    those on its sheets in this server (any other name is a typo nobody could join with).
+    Another game's encounter takes any name.
+    """
+    if system not in TEMPLATES:
+        return name
+    names = list(TEMPLATES[system]["attributes"])
+    for attributes in await characters_repo.attribute_maps(session, guild_key(actor), system):
+        names += [n for n in attributes if n not in names]
+    found = next((n for n in names if name_key(n) == name_key(name)), None)
+    if found is None:
+        raise UserError(
+            _(
+                "No {system} sheet here has an attribute `{name}`: initiative could not be "
+                "rolled. Attributes: {names}.",
+                system=_(SYSTEMS[system]),
+                name=name,
+                names=", ".join(names),
+            )
+        )
+    return found
 
 
 async def start(
@@ -75,8 +105,19 @@ async def start(
             )
         if system is None:
             system = (await channel_settings.read(session, actor.channel_id)).default_system
+        system = canonical_system(system) if system else GENERIC
+        if initiator is not None and system == "coda":
+            # Seed 000 has only its own surprise rule: no initiator sits out round 1.
+            raise UserError(
+                _(
+                    "CODA has no initiator rule (it is Hogwarts 1990's): surprised characters "
+                    "join with `stress:True` and act last in round 1, one action fewer."
+                )
+            )
+        if attribute is not None:
+            attribute = await _known_attribute(session, actor, system, attribute)
         state = ini.Encounter(
-            system=canonical_system(system) if system else GENERIC,
+            system=system,
             initiator=initiator,
             reroll=reroll,
         )

@@ -88,13 +88,13 @@ def sheet_bonus(row: InitiativeEncounter, state: ini.Encounter, sheet: Character
     """The sheet's initiative bonus: the encounter's attribute, else CODA's Swiftness.
 
     RULES.md §1: CODA initiative is 2d6 + the Swiftness reaction unless the Narrator names
-    another modifier; a sheet without Swiftness adds nothing.
+    another modifier; a sheet without Swiftness is refused, saying what to set (as a sheet
+    without the encounter's attribute is), rather than rolling a silent +0.
     """
     if row.attribute:
         return sheet.attribute(row.attribute)
     if canonical_system(state.system) == "coda" and not row.dice:
-        found = sheet.find_attribute(CODA_INITIATIVE)
-        return 0 if found is None else found[1]
+        return sheet.attribute(CODA_INITIATIVE)
     return 0
 
 

@@ -66,6 +66,15 @@ async def of_owners(session: AsyncSession, owner_ids: set[int]) -> list[Characte
     return list((await session.execute(query)).scalars())
 
 
+async def attribute_maps(session: AsyncSession, guild_id: int, system: str) -> list[Any]:
+    """The attributes of every character of ``system`` in the guild (names an encounter's
+    initiative attribute may take)."""
+    query = select(Character.attributes).where(
+        Character.guild_id == guild_id, Character.system == system
+    )
+    return [row or {} for row in (await session.execute(query)).scalars()]
+
+
 async def named(session: AsyncSession, guild_id: int, name: str) -> list[Character]:
     """Every player's character of that name in the guild (to explain why one is out of reach)."""
     query = (

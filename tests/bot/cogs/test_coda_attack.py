@@ -21,9 +21,11 @@ async def harry_and_draco(table: Table) -> None:
     Dodge 2 + Nimbleness 3 = +5, Parry 1 + Strength 1 = +2)."""
     alice, bob, channel = table.alice, table.bob, table.channel
     await alice.slash(channel, "sheet create", name="Harry", system="coda")
+    await alice.slash(channel, "sheet set", attribute="Swiftness", value=0)
     await alice.slash(channel, "sheet set", attribute="Strength", value=3)
     await alice.slash(channel, "sheet skill", name="Melee", ranks=2, attribute="Strength")
     await bob.slash(channel, "sheet create", name="Draco", system="coda")
+    await bob.slash(channel, "sheet set", attribute="Swiftness", value=0)
     await bob.slash(channel, "sheet set", attribute="Strength", value=1)
     await bob.slash(channel, "sheet set", attribute="Nimbleness", value=3)
     await bob.slash(channel, "sheet set", attribute="Defence", value=9)

@@ -212,6 +212,7 @@ async def test_join_without_a_character_says_how_to_make_one(table: Table) -> No
 
 async def test_coda_join_rolls_2d6_with_rolling_sixes_and_shows_actions(table: Table) -> None:
     await table.alice.slash(table.channel, "sheet create", name="Ron", system="coda")
+    await table.alice.slash(table.channel, "sheet set", attribute="Swiftness", value=0)
     await start(table, system="coda")
     table.bot.dice = ScriptedDice([6, 6, 2])
     result = await ok(await table.alice.slash(table.channel, "init join", modifier=2, stress=True))
@@ -272,6 +273,7 @@ async def test_add_count_numbers_the_npcs(table: Table) -> None:
 
 async def test_joining_twice_is_refused(table: Table) -> None:
     await table.alice.slash(table.channel, "sheet create", name="Ron", system="coda")
+    await table.alice.slash(table.channel, "sheet set", attribute="Swiftness", value=0)
     await start(table, system="coda")
     await ok(await table.alice.slash(table.channel, "init join"))
     again = await table.alice.slash(table.channel, "init join")
@@ -299,6 +301,7 @@ async def test_add_refusals(table: Table) -> None:
 
 async def test_a_player_may_next_and_delay_only_on_their_own_turn(table: Table) -> None:
     await table.alice.slash(table.channel, "sheet create", name="Hermione", system="coda")
+    await table.alice.slash(table.channel, "sheet set", attribute="Swiftness", value=0)
     await start(table, system="coda")
     await ok(await add(table, "Goblin", 20))
     table.bot.dice = ScriptedDice([3, 4])

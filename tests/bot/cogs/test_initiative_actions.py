@@ -11,6 +11,7 @@ from tests.conftest import Table, text_of
 async def ron_and_goblin(table: Table) -> None:
     """Alice's Ron (2d6 5 + 2 = 7... rolled 6, 5: 11 + 0) leads; a Goblin NPC at 4."""
     await table.alice.slash(table.channel, "sheet create", name="Ron", system="coda")
+    await table.alice.slash(table.channel, "sheet set", attribute="Swiftness", value=0)
     await start(table, system="coda")
     table.bot.dice = ScriptedDice([6, 5])
     await ok(await table.alice.slash(table.channel, "init join"))

@@ -128,7 +128,11 @@ async def test_conditions_in_spanish(table: Table, as_spanish: Any) -> None:
     assert "**Bob** tiene Aturdido (1 asalto, descuenta al inicio)." in text_of(stunned)
     listed = await table.alice.slash(table.channel, "init condition list")
     assert listed.ephemeral and "**Bob**: Aturdido (1 asalto" in text_of(listed)
-    wore_off = await gm_next(table)  # Bob's turn starts: the condition counts down and goes
+    await gm_next(table)  # Bob's turn begins under it: his last turn stunned
+    assert "Aturdido (último turno, acaba al empezar su siguiente turno)" in tracker_text(table)
+    await gm_next(table)  # Carl
+    await gm_next(table)  # round 2, Alice
+    wore_off = await gm_next(table)  # Bob's next turn starts: the condition goes
     assert "⌛ **Bob**: Aturdido se termina." in text_of(wore_off)
     missing = await table.gm.slash(
         table.channel, "init condition remove", target="Bob", name="Aturdido"
@@ -148,6 +152,7 @@ async def test_conditions_in_spanish(table: Table, as_spanish: Any) -> None:
 async def test_coda_actions_in_spanish(table: Table, as_spanish: Any) -> None:
     spanish(table, as_spanish)
     await table.alice.slash(table.channel, "sheet create", name="Ron", system="coda")
+    await table.alice.slash(table.channel, "sheet set", attribute="Swiftness", value=0)
     await start(table, system="coda")
     table.bot.dice = ScriptedDice([6, 6, 2])
     joined = await ok(await table.alice.slash(table.channel, "init join", stress=True))

@@ -156,7 +156,15 @@ async def test_conditions_show_on_the_tracker_tick_and_wear_off(table: Table) ->
     assert "🩹 **Bob** is Stunned (1 round, ticks at start) — " in text
     assert "<@123456789012345678>" not in text and "\\*hexed\\*" in text
     assert "Bob — 12 · 🩹 Stunned (1 round, ticks at start)" in tracker_text(table)
-    turn = await gm_next(table)  # Bob's turn starts: it runs out
+    # 1 round is one of Bob's turns: the one that starts now, under it.
+    turn = await gm_next(table)
+    assert "wears off" not in turn.response.content
+    assert "Bob** — 12 · 🩹 Stunned (last turn, ends as its next turn starts)" in tracker_text(
+        table
+    )
+    await gm_next(table)  # Carl
+    await gm_next(table)  # R2 Alice: Bob's stunned turn is over, Stunned ends as his starts
+    turn = await gm_next(table)
     assert "⌛ **Bob**: Stunned wears off." in turn.response.content
     assert "Stunned" not in tracker_text(table)
     listed = await table.alice.slash(table.channel, "init condition list")

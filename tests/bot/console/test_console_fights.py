@@ -95,8 +95,11 @@ async def test_a_coda_fight_runs_start_to_finish(settings: Settings) -> None:
     assert first.index("Ron — 5") < first.index("Goblin 3 — 8")  # surprised act later
     assert "Round 1 · the GM's turn." in after(seen, "/init next", 2)  # the hidden Troll
     assert "1 action (surprised)" in after(seen, "/init next", 4)
-    # The condition counted down at Goblin 1's turn and wore off.
-    assert "⌛ **Goblin 1**: Stunned wears off." in after(seen, "/init next", 7)
+    # Stunned for 1 round: Goblin 1's turn begins under it, its last (it wears off as the
+    # next one starts).
+    stunned = after(seen, "/init next", 7)
+    assert "Round 1 · **Goblin 1**'s turn" in stunned and "wears off" not in stunned
+    assert "Stunned (last turn, ends as its next turn starts)" in stunned
     # Round 2 re-rolls everyone; the hidden Troll's roll reaches the GM alone.
     round2 = after(seen, "/init next", 8)
     assert "🎲 Round 2: everyone re-rolls initiative — **Ron** 11" in round2
@@ -318,9 +321,9 @@ async def test_a_coda_fight_with_attacks_dodges_and_health_through_the_console(
     assert tracker_line(hurt, "Ron").endswith(
         "🏃 1 of 2 actions left · 🩹 Stunned (1 round, ticks at start) · ❤️ 6/12"
     )
-    # Ron's turn: the condition ticks off; his dodge left him one action.
+    # Ron's turn begins under the condition, its last; his dodge left him one action.
     ron = after(seen, "/init next", 3)
-    assert "⌛ **Ron**: Stunned wears off." in ron
+    assert "wears off" not in ron and "Stunned (last turn, ends as its next turn starts)" in ron
     assert "Round 1 · **Ron**'s turn" in ron and "1 of 2 actions left." in ron
     swing = after(seen, '/coda attack skill:Melee target:"Goblin 2" defence:6 npc_defend:1 dice:2')
     assert "🏃 Ron's 2nd action this round · 0 of 2 left on the tracker." in swing

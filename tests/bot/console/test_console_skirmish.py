@@ -130,7 +130,7 @@ async def test_a_hogwarts_1990_skirmish_with_attacks_and_dodges(settings: Settin
     assert "[only you] Goyle's turn this round has passed." in after(seen, "/click Dodge", 1)
     taken = after(seen, "/click Take it", 2)
     assert "💥 Ron hits Goyle: −2 Health" in taken
-    assert "The NPC has no sheet: the GM keeps its Health." in taken
+    assert "The NPC has no sheet nor Health on the tracker: the GM keeps its Health" in taken
 
     # Crabbe hits Ron, who has acted: his own dodge is refused. Hermione, delaying, dodges
     # for her friend: 7 + her Dexterity 4 = 11 beats Crabbe's 10.

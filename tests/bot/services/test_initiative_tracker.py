@@ -12,8 +12,8 @@ import asyncio
 from bot.actor import Actor
 from bot.i18n import use_language
 from bot.render.initiative import tracker_embed
+from bot.services import attack_exchange, initiative, sheets
 from bot.services import coda as coda_turn
-from bot.services import initiative, sheets
 from bot.services.initiative import InitOutcome
 from bot.storage import Database
 from engine.dice import ScriptedDice
@@ -36,6 +36,7 @@ async def same_as_latest(db: Database, outcome: InitOutcome) -> None:
 
 async def test_every_change_carries_the_tracker_latest_reads(any_db: Database) -> None:
     await sheets.create(any_db, ALICE, "Hermione", "coda")
+    await sheets.set_attribute(any_db, ALICE, "Swiftness", 0)
     await sheets.set_resource(any_db, ALICE, "Health", current=8, maximum=10)
     with use_language(
         "es"
@@ -93,7 +94,7 @@ async def test_writes_outside_the_initiative_service_bump_the_revision(db: Datab
     before = await initiative.latest(db, CHANNEL)
     assert before is not None and before.revision == 1
     async with db.unit_of_work() as session:
-        hurt = await coda_turn.hurt_npc(session, CHANNEL, target="Orc", damage=3)
+        hurt = await attack_exchange.hurt_npc(session, CHANNEL, target="Orc", damage=3)
     assert hurt is not None
     after = await initiative.latest(db, CHANNEL)
     assert after is not None and after.revision == 2 and after.health_of("Orc") == (6, 9)

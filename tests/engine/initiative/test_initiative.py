@@ -838,7 +838,9 @@ class EncounterMachine(RuleBasedStateMachine):
         for combatant in self.state.combatants:
             keys = [c.key for c in combatant.conditions]
             assert len(set(keys)) == len(keys)
-            assert all(c.rounds is None or c.rounds >= 1 for c in combatant.conditions)
+            assert all(
+                c.rounds is None or c.rounds >= (c.tick == "end") for c in combatant.conditions
+            )
 
     @invariant()
     def actions_spent_stay_within_a_round(self):

@@ -176,11 +176,28 @@ def test_a_condition_counts_down_at_the_start_of_its_bearers_turn():
     state = build(Add("Alice", 18), Add("Bob", 12), Next())  # R1 Alice
     state = apply(state, ini.AddCondition("bob", condition="Stunned", rounds=2, note="spell"))
     assert conditions(state, "Bob") == ["Stunned (2 rounds, ticks at start)"]
-    state = apply(state, Next())  # Bob's turn starts: 1 left
+    state = apply(state, Next())  # Bob's 1st turn starts under it: 1 more after this one
     assert conditions(state, "Bob") == ["Stunned (1 round, ticks at start)"]
-    state = apply(apply(state, Next()), Next())  # R2 Alice, R2 Bob: gone
+    state = apply(apply(state, Next()), Next())  # R2 Alice, R2 Bob: his 2nd and last turn
+    assert state.current.name == "Bob"
+    assert conditions(state, "Bob") == ["Stunned (last turn, ends as its next turn starts)"]
+    state = apply(apply(state, Next()), Next())  # R3 Alice, R3 Bob: gone
     assert state.current.name == "Bob" and conditions(state, "Bob") == []
     assert state.find("Alice").conditions == ()
+
+
+@pytest.mark.parametrize("tick", ["start", "end"])
+def test_a_one_round_condition_put_on_before_the_turn_lasts_that_turn(tick):
+    """``rounds`` is how many of the bearer's turns it lasts: 1 is the next one, whole."""
+    state = build(Add("Alice", 18), Add("Goblin", 12), Next())  # R1 Alice
+    state = apply(state, ini.AddCondition("Goblin", condition="Stunned", rounds=1, tick=tick))
+    state = apply(state, Next())  # the Goblin's turn: still stunned
+    assert state.current.name == "Goblin" and len(state.find("Goblin").conditions) == 1
+    state = apply(state, Next())  # its turn is over (R2 Alice)
+    gone = state.find("Goblin").conditions == ()
+    assert gone == (tick == "end")
+    state = apply(state, Next())  # R2 Goblin: gone either way
+    assert state.current.name == "Goblin" and state.find("Goblin").conditions == ()
 
 
 def test_a_condition_ticking_at_the_end_and_one_until_removed():
