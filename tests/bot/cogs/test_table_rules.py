@@ -318,9 +318,10 @@ async def test_opposed_combined_and_extended_tests_on_your_turn_are_actions(
     assert "Harry's 2nd action this round · 0 of 2 left" in embed_of(second).fields[0].value
     await table.alice.slash(table.channel, "coda extended start", name="Barricade", stages="30")
     table.bot.dice = ScriptedDice([4, 4])
-    third = await ok(await table.alice.slash(table.channel, "coda extended roll", modifier=2))
+    # A player with a sheet rolls a skill from it (a bare modifier is refused to players).
+    third = await ok(await table.alice.slash(table.channel, "coda extended roll", skill="Melee"))
     # The 3rd action takes its −5 by itself.
-    assert "2d6 (8) + 2 (modifier) − 5 (extra action, 3rd) = **5**" in (embed_of(third).description)
+    assert "− 5 (extra action, 3rd)" in (embed_of(third).description)
     assert "Harry's 3rd action this round (−5)" in embed_of(third).description
     # Off its turn nothing is spent: Draco's opposed test.
     table.bot.dice = ScriptedDice([3, 3, 2, 2])

@@ -92,7 +92,8 @@ ALLOWED: dict[str, set[str]] = {
         "Stand from prone",
         "the initiative cog is not loaded",  # a bug's RuntimeError, never a user's message
     },
-    "bot/render/coda/_rolls.py": {"opposed test", "combined test", "extended test"},  # footer keys
+    "bot/render/coda/_rolls.py": {"opposed test", "combined test"},  # footer keys
+    "bot/render/coda/_extended.py": {"extended test"},  # a footer key
     "bot/render/infinity.py": {"Infinity CodeOne"},  # the system's stored name
     "bot/services/coda/_roller.py": {"{} {} vs TN {}{}"},
     "bot/services/coda/_single.py": {"skill test", "attribute test", "reaction test"},
