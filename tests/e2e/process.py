@@ -61,7 +61,11 @@ class BotProcess:
         env.update(
             DATABASE_URL=self.database_url,
             LOG_LEVEL="INFO",
-            PYTHONPATH=str(NETAUDIT),
+            # The caller's PYTHONPATH is kept after the audit hook (e.g. a worktree whose code
+            # is to run instead of an editable install's).
+            PYTHONPATH=os.pathsep.join(
+                path for path in (str(NETAUDIT), os.environ.get("PYTHONPATH", "")) if path
+            ),
             NARRATOR_NET_AUDIT=str(self.audit_path),
             PYTHONUNBUFFERED="1",
         )
