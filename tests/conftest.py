@@ -19,6 +19,7 @@ from typing import Any
 import discord
 import pytest
 
+import tests.hypothesis_profiles  # noqa: F401 - registers and loads Hypothesis' profiles
 from bot.app import NarratorBot, create_bot
 from bot.config import Settings
 from bot.storage import Database

@@ -22,6 +22,7 @@ from engine.notation import (
     roll_expression,
 )
 from engine.notation_input import MAX_TOKENS
+from tests.hypothesis_profiles import examples
 
 
 def test_draws_come_from_our_dice_source() -> None:
@@ -98,7 +99,7 @@ def test_limits_are_inclusive() -> None:
         parse("1" + "+1" * (MAX_TOKENS // 2))
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.text(max_size=80))
 def test_any_text_rolls_within_limits_or_raises_roll_error(text: str) -> None:
     try:
@@ -122,7 +123,7 @@ _atoms = st.one_of(
 )
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.lists(_atoms, min_size=1, max_size=6), st.lists(st.sampled_from("+-*/"), max_size=5))
 def test_any_dice_expression_rolls_within_limits_or_raises_roll_error(
     atoms: list[str], operators: list[str]
@@ -202,7 +203,7 @@ _DICE_LIKE_START = re.compile(
 )
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(400), deadline=None)
 @given(
     st.text(alphabet="0123456789dDkKhlpe!xX×+-*/ ()<>adivs%,", max_size=30),
 )
@@ -295,7 +296,7 @@ _terms = st.recursive(
 )
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(_terms)
 def test_the_whole_grammar_rolls_within_budget_or_is_refused(expression: str) -> None:
     """Accepted rolls stay cheap: the work a roll spends, counted in the budget's steps,

@@ -15,6 +15,7 @@ from engine.systems.infinity import InfinityError
 from engine.systems.infinity_burst import Target, split_face_to_face, split_odds
 from engine.systems.infinity_mods import Band, attack_mods, band_for, parse_bands
 from tests.engine.systems.test_infinity import _judge_ftf
+from tests.hypothesis_profiles import examples
 
 COMBI = "40:+3,80:-3,120:-6"  # seed 002's Combi Rifle
 
@@ -169,7 +170,7 @@ def test_each_targets_odds_match_an_independent_count() -> None:
         assert got.b_wins == pytest.approx(float(b_win), abs=1e-12)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(
     aims=st.lists(st.integers(1, 3), min_size=1, max_size=3),
     attribute=st.integers(5, 24),
