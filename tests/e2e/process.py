@@ -72,7 +72,7 @@ class BotProcess:
         env.update(self.extra_env)
         return env
 
-    async def start(self, *, ready_timeout: float = 30.0, shards: list[int] | None = None) -> None:
+    async def start(self, *, ready_timeout: float = 120.0, shards: list[int] | None = None) -> None:
         """Start the bot and wait until it identified and got its guild (or, with ``shards``,
         until each of those shards is connected)."""
         identifies = self.fake.identifies + 1
