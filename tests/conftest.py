@@ -30,6 +30,21 @@ from engine.dice import Dice, SeededDice
 POSTGRES_URL = os.environ.get("TEST_DATABASE_URL")
 
 
+#: SimCord's settle timeout (real seconds it waits for the bot to finish an interaction's
+#: work) is only a failsafe here: a loaded machine is slow, never wrong. Its default, 5 s, was.
+SIMCORD_SETTLE_TIMEOUT = 120.0
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Give every SimCord test the failsafe settle timeout (a test's own simcord options win)."""
+    for item in items:
+        if "simcord_env" not in getattr(item, "fixturenames", ()):
+            continue
+        marker = item.get_closest_marker("simcord")
+        options = {"settle_timeout": SIMCORD_SETTLE_TIMEOUT, **(marker.kwargs if marker else {})}
+        item.add_marker(pytest.mark.simcord(**options))
+
+
 def sqlite_url(path: Path) -> str:
     return f"sqlite+aiosqlite:///{path}"
 
@@ -95,7 +110,7 @@ async def _postgres_admin(url: str, statement: str) -> None:
 @pytest.fixture(scope="session")
 def warm_charts() -> None:
     """Draw one chart before SimCord starts: matplotlib's first import (seconds on a loaded
-    machine, once per process) would otherwise count against its 5 s settle timeout."""
+    machine, once per process) is not a command's work."""
     from bot.render.charts import Chart, Panel, Series, draw
 
     draw(Chart("warm-up", (Panel("", ("1",), (Series("", (1.0,)),)),)))
