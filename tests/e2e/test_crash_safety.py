@@ -74,9 +74,9 @@ async def _setup(fake: FakeDiscord, channels: list[int], kinds: list[str]) -> No
             assert not boss.ephemeral, boss.callback
 
 
-async def _done(fake: FakeDiscord, name: str, **options: object) -> InteractionResult:
+async def _done(fake: FakeDiscord, command: str, /, **options: object) -> InteractionResult:
     """A set-up command, answered at once or (on a loaded machine) deferred and followed up."""
-    result = await fake.interact(name, **options)  # type: ignore[arg-type]
+    result = await fake.interact(command, **options)  # type: ignore[arg-type]
     if result.callback_type == 5:
         await result.wait(FAILSAFE, followups=1)
     assert result.callback_status == 200 and result.all_embeds(), result.callback
