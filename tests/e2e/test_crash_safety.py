@@ -79,7 +79,9 @@ async def _done(fake: FakeDiscord, command: str, /, **options: object) -> Intera
     result = await fake.interact(command, **options)  # type: ignore[arg-type]
     if result.callback_type == 5:
         await result.wait(FAILSAFE, followups=1)
-    assert result.callback_status == 200 and result.all_embeds(), result.callback
+    assert result.callback_status == 200, result.callback
+    answer = result.data if result.callback_type == 4 else result.followups[0]
+    assert answer.get("embeds") or answer.get("content"), result.callback
     return result
 
 
