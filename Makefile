@@ -37,12 +37,12 @@ console: $(RUNTIME)
 	$(BIN)/narrator console
 
 test: $(STAMP)
-	$(PYTEST) -n $(PYTEST_WORKERS) -m "not slow and not e2e and not postgres"
+	$(PYTEST) -n $(PYTEST_WORKERS) --dist worksteal -m "not slow and not e2e and not postgres"
 
 # The end-to-end tests (tests/e2e, and packaging's wheel) start real bot processes that must
 # answer within Discord's 3 s: they run after the rest, one at a time, not beside CPU-heavy tests.
 check: lint $(STAMP)
-	$(PYTEST) -n $(PYTEST_WORKERS) -m "not e2e" --hypothesis-profile=check
+	$(PYTEST) -n $(PYTEST_WORKERS) --dist worksteal -m "not e2e" --hypothesis-profile=check
 	$(PYTEST) -m e2e
 
 run: $(RUNTIME)
