@@ -35,6 +35,27 @@ POSTGRES_URL = os.environ.get("TEST_DATABASE_URL")
 SIMCORD_SETTLE_TIMEOUT = 120.0
 
 
+def _patient_settling() -> None:
+    """SimCord waits a fixed 5 s (real time) for the bot to settle when it attaches it; no
+    wait in a test may be shorter than the env's own settle timeout (a failsafe)."""
+    from simcord.env import Env
+
+    original = Env._settle_internal
+    if getattr(original, "narrator_patient", False):
+        return
+
+    async def settle(self: Env, *, timeout: float | None = None, **kwargs: Any) -> None:  # noqa: ASYNC109 - SimCord's signature
+        if timeout is not None:
+            timeout = max(timeout, self.settle_timeout)
+        await original(self, timeout=timeout, **kwargs)
+
+    settle.narrator_patient = True  # type: ignore[attr-defined]
+    Env._settle_internal = settle  # type: ignore[method-assign]
+
+
+_patient_settling()
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Give every SimCord test the failsafe settle timeout (a test's own simcord options win)."""
     for item in items:
