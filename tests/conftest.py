@@ -19,6 +19,7 @@ from typing import Any
 import discord
 import pytest
 
+import tests.hypothesis_profiles  # noqa: F401 - registers and loads Hypothesis' profiles
 from bot import workers
 from bot.app import NarratorBot, create_bot
 from bot.gateway import user_message
@@ -29,6 +30,42 @@ from bot.storage.migrate import upgrade_to_head
 from engine.dice import Dice, SeededDice
 
 POSTGRES_URL = os.environ.get("TEST_DATABASE_URL")
+
+
+#: SimCord's settle timeout (real seconds it waits for the bot to finish an interaction's
+#: work) is only a failsafe here: a loaded machine is slow, never wrong. Its default, 5 s, was.
+SIMCORD_SETTLE_TIMEOUT = 120.0
+
+
+def _patient_settling() -> None:
+    """SimCord waits a fixed 5 s (real time) for the bot to settle when it attaches it; no
+    wait in a test may be shorter than the env's own settle timeout (a failsafe)."""
+    from simcord.env import Env
+
+    original = Env._settle_internal
+    if getattr(original, "narrator_patient", False):
+        return
+
+    async def settle(self: Env, *, timeout: float | None = None, **kwargs: Any) -> None:  # noqa: ASYNC109 - SimCord's signature
+        if timeout is not None:
+            timeout = max(timeout, self.settle_timeout)
+        await original(self, timeout=timeout, **kwargs)
+
+    settle.narrator_patient = True  # type: ignore[attr-defined]
+    Env._settle_internal = settle  # type: ignore[method-assign]
+
+
+_patient_settling()
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Give every SimCord test the failsafe settle timeout (a test's own simcord options win)."""
+    for item in items:
+        if "simcord_env" not in getattr(item, "fixturenames", ()):
+            continue
+        marker = item.get_closest_marker("simcord")
+        options = {"settle_timeout": SIMCORD_SETTLE_TIMEOUT, **(marker.kwargs if marker else {})}
+        item.add_marker(pytest.mark.simcord(**options))
 
 
 def sqlite_url(path: Path) -> str:

@@ -22,7 +22,9 @@ from tests.e2e.fake_discord import FakeDiscord
 from tests.e2e.process import BotProcess
 
 ROOT = Path(__file__).parents[1]
-pytestmark = pytest.mark.slow
+# e2e too: its wheel's bot answers the stand-in in real time, so make check runs it with the
+# end-to-end tests, not beside CPU-heavy ones.
+pytestmark = [pytest.mark.slow, pytest.mark.e2e]
 
 
 def _run(args: list[str], cwd: Path, **kwargs: object) -> subprocess.CompletedProcess[str]:

@@ -66,7 +66,8 @@ SLOW = {"quidditch odds": 1, "dice test": 2}  # dice test: up to 100,000 dice an
 #: every reply must be Spanish (every group: ``NARRATOR_SPANISH_GROUPS=roll,sheet`` narrows
 #: the check to some groups while a new language or area is being translated).
 SPANISH_EXAMPLES = int(os.environ.get("NARRATOR_FUZZ_EXAMPLES_ES", "3"))
-LANGUAGES = ("en", "es")
+#: English in the fast tier (make test); Spanish too in make check (marked slow).
+LANGUAGES = ("en", pytest.param("es", marks=pytest.mark.slow))
 
 
 # --------------------------------------------------------------------------- the command list

@@ -61,14 +61,18 @@ class BotProcess:
         env.update(
             DATABASE_URL=self.database_url,
             LOG_LEVEL="INFO",
-            PYTHONPATH=str(NETAUDIT),
+            # The caller's PYTHONPATH is kept after the audit hook (e.g. a worktree whose code
+            # is to run instead of an editable install's).
+            PYTHONPATH=os.pathsep.join(
+                path for path in (str(NETAUDIT), os.environ.get("PYTHONPATH", "")) if path
+            ),
             NARRATOR_NET_AUDIT=str(self.audit_path),
             PYTHONUNBUFFERED="1",
         )
         env.update(self.extra_env)
         return env
 
-    async def start(self, *, ready_timeout: float = 30.0, shards: list[int] | None = None) -> None:
+    async def start(self, *, ready_timeout: float = 120.0, shards: list[int] | None = None) -> None:
         """Start the bot and wait until it identified and got its guild (or, with ``shards``,
         until each of those shards is connected)."""
         identifies = self.fake.identifies + 1

@@ -30,6 +30,10 @@ pytestmark = [pytest.mark.e2e, pytest.mark.asyncio(loop_scope="module")]
 
 Running = tuple[FakeDiscord, BotProcess, str]
 MAX_IN_FLIGHT = 40  # the bound this bot runs with (MAX_IN_FLIGHT), small to keep it short
+#: The most patient BUSY_AFTER: on a loaded machine a fresh interaction is never late.
+BUSY_AFTER = 2.5
+#: Seconds a wait lasts before the test gives up (only a failsafe: never reached when it works).
+FAILSAFE = 60.0
 
 
 @pytest_asyncio.fixture(scope="module", loop_scope="module")
@@ -37,7 +41,11 @@ async def running(e2e_workdir: Path, migrated_template: Path) -> AsyncIterator[R
     async with FakeDiscord(channels=8) as fake:
         database = migrated_copy(migrated_template, e2e_workdir, "admission.db")
         bot = BotProcess(
-            fake, database, e2e_workdir, name="admission", env={"MAX_IN_FLIGHT": str(MAX_IN_FLIGHT)}
+            fake,
+            database,
+            e2e_workdir,
+            name="admission",
+            env={"MAX_IN_FLIGHT": str(MAX_IN_FLIGHT), "BUSY_AFTER": str(BUSY_AFTER)},
         )
         try:
             await bot.start()
@@ -80,8 +88,9 @@ async def test_an_interaction_that_waited_too_long_is_told_to_retry(running: Run
     for _ in range(3):  # what "no waiting" looks like on this machine
         served = await fake.interact("roll", channel=channel, user="bob", expression="1d20")
         assert served.embeds and not served.ephemeral
-    late = fake.send(created_seconds_ago(roll(fake, channel, "1d6 + 1000"), 2.0), "roll")
-    await late.wait(5)
+    # Far later than BUSY_AFTER, however long the bot takes to read it on a loaded machine.
+    late = fake.send(created_seconds_ago(roll(fake, channel, "1d6 + 1000"), 20.0), "roll")
+    await late.wait(FAILSAFE)
     assert very_busy(late), late.callback
     history = await fake.interact("history", channel=channel, user="bob")
     assert "1006" not in str(history.all_embeds()) and "1d6 + 1000" not in str(history.callback)
@@ -98,12 +107,13 @@ async def test_past_the_bound_new_commands_are_told_and_admitted_ones_finish(
     await fake.interact("roll", channel=channel, user="bob", expression="1d20")
     with write_lock_held(path):  # every admitted roll waits for the lock: they pile up
         admitted = [fake.send(roll(fake, channel), "roll") for _ in range(MAX_IN_FLIGHT)]
-        await asyncio.sleep(0.5)  # they have started and are waiting
+        # Each one's first callback is its deferral, sent while it waits for the lock (the
+        # bot's lock timeout, 10 s, is far off): all of them are running now.
+        await asyncio.gather(*(r.wait(FAILSAFE) for r in admitted))
         extra = [fake.send(roll(fake, channel), "roll") for _ in range(5)]
-        await asyncio.gather(*(r.wait(3) for r in extra))
-        await asyncio.sleep(1.6)  # the admitted ones are deferred meanwhile
+        await asyncio.gather(*(r.wait(FAILSAFE) for r in extra))
     everyone = admitted + extra
-    await asyncio.gather(*(r.wait(20, followups=0 if very_busy(r) else 1) for r in admitted))
+    await asyncio.gather(*(r.wait(FAILSAFE, followups=0 if very_busy(r) else 1) for r in admitted))
     assert all(very_busy(r) for r in extra), [r.callback for r in extra]
     ran = [r for r in admitted if not very_busy(r)]
     assert ran, "the bound turned away everything"

@@ -76,7 +76,7 @@ async def test_healthz_says_gateway_and_database_are_fine(metered) -> None:
     _fake, _bot, base = metered
     # The bot is READY a moment after the stand-in sent its guild (discord.py waits for
     # every guild); until then /healthz says the gateway is not connected yet.
-    for _ in range(50):
+    for _ in range(300):  # 60 s: a failsafe, it is READY long before
         status, body = await get(f"{base}/healthz")
         if status == 200:
             break

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import time
+import asyncio
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -11,6 +11,7 @@ import pytest_asyncio
 from aiohttp import web
 
 from bot.cli import main
+from bot.hosting import doctor
 from bot.hosting.config import Settings
 from bot.hosting.doctor import (
     FAIL,
@@ -22,6 +23,9 @@ from bot.hosting.doctor import (
     check_token,
 )
 from tests.bot.hosting.test_invite import fake_token
+
+#: Seconds a test waits before it gives up on a check that should have ended long before.
+FAILSAFE = 60.0
 
 
 def make(**values: str) -> Settings:
@@ -59,14 +63,43 @@ async def test_database_checks(database_url: str, tmp_path: Path) -> None:
     assert checks[1].status == WARN and "narrator migrate" in checks[1].detail
 
 
-async def test_unreachable_postgres_fails_quickly() -> None:
-    started = time.monotonic()
-    (check,) = await check_database(
-        make(DATABASE_URL="postgresql+asyncpg://narrator:secret@127.0.0.1:1/narrator")
-    )
+@pytest_asyncio.fixture
+async def silent_port() -> AsyncIterator[int]:
+    """A local port that accepts connections and never says a word (a hung server)."""
+    held: list[asyncio.StreamWriter] = []
+
+    async def accept(_reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        held.append(writer)
+
+    server = await asyncio.start_server(accept, "127.0.0.1", 0)
+    try:
+        yield server.sockets[0].getsockname()[1]
+    finally:
+        for writer in held:
+            writer.close()
+        server.close()
+
+
+async def test_unreachable_postgres_fails() -> None:
+    async with asyncio.timeout(FAILSAFE):
+        (check,) = await check_database(
+            make(DATABASE_URL="postgresql+asyncpg://narrator:secret@127.0.0.1:1/narrator")
+        )
     assert check.status == FAIL and "DATABASE_URL" in check.detail
     assert "secret" not in check.detail
-    assert time.monotonic() - started < 15
+
+
+async def test_a_hung_postgres_fails_after_the_doctors_timeout(
+    silent_port: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Bounded by the doctor's own timeout, not by the server: this one never answers."""
+    monkeypatch.setattr(doctor, "TIMEOUT", 0.1)
+    async with asyncio.timeout(FAILSAFE):
+        (check,) = await check_database(
+            make(DATABASE_URL=f"postgresql+asyncpg://narrator:secret@127.0.0.1:{silent_port}/n")
+        )
+    assert check.status == FAIL and "DATABASE_URL" in check.detail
+    assert "secret" not in check.detail
 
 
 @pytest_asyncio.fixture
@@ -112,10 +145,24 @@ async def test_unreachable_discord_is_a_warning_not_a_hang() -> None:
         DISCORD_API_BASE="http://127.0.0.1:1/api/v10",
         DISCORD_GATEWAY_URL="ws://127.0.0.1:1",
     )
-    started = time.monotonic()
-    check = await check_discord(settings)
+    async with asyncio.timeout(FAILSAFE):
+        check = await check_discord(settings)
     assert check.status == WARN and "could not reach Discord" in check.detail
-    assert time.monotonic() - started < 10
+
+
+async def test_a_hung_discord_is_a_warning_after_the_doctors_timeout(
+    silent_port: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Bounded by the doctor's own timeout, not by the server: this one never answers."""
+    monkeypatch.setattr(doctor, "TIMEOUT", 0.1)
+    settings = make(
+        DISCORD_TOKEN=fake_token(),
+        DISCORD_API_BASE=f"http://127.0.0.1:{silent_port}/api/v10",
+        DISCORD_GATEWAY_URL="ws://127.0.0.1:1",
+    )
+    async with asyncio.timeout(FAILSAFE):
+        check = await check_discord(settings)
+    assert check.status == WARN and "no answer in time" in check.detail
 
 
 def test_cli_one_line_per_check_and_exit_status(

@@ -11,6 +11,8 @@ from bot.render.charts import Chart, Panel, Series, file_name
 #: Far below Discord's 10 MiB upload limit: a chart must load fast on a phone.
 MAX_BYTES = 300_000
 MAX_WIDTH, MAX_HEIGHT = 1200, 900
+#: Seconds a test waits for what must happen before it gives up (never reached when it works).
+FAILSAFE = 60.0
 
 
 def png_size(data: bytes) -> tuple[int, int]:

@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 from bot.i18n import use_language
 from bot.render import limits
 from bot.render.limits import TRUNCATED_NOTE, clip, fit_embed
+from tests.hypothesis_profiles import examples
 
 
 def test_small_embeds_are_untouched() -> None:
@@ -32,7 +33,7 @@ def test_oversized_parts_are_cut_and_noted() -> None:
     assert TRUNCATED_NOTE in fitted.footer.text
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(
     title=st.text(max_size=400),
     description=st.text(max_size=7000),

@@ -126,6 +126,9 @@ async def test_odds_are_seeded_and_stop_at_the_time_budget(
     async def announce() -> None:
         ready_calls.append(True)
 
+    # No time limit while the answer is compared: a loaded machine simulates fewer matches
+    # within the shipped 1.5 s (the limit's own effect is checked with a budget of 0 below).
+    monkeypatch.setattr(quidditch, "ODDS_BUDGET", float("inf"))
     full = await quidditch.odds(db, GM, count=300, ready=announce)
     assert ready_calls == [True]
     assert (full.summary.matches, full.requested) == (300, 300)

@@ -28,6 +28,7 @@ from bot.services.sheets import (
 )
 from bot.storage import Database
 from engine.systems import SYSTEMS
+from tests.hypothesis_profiles import examples
 
 ALICE = Actor(user_id=100, channel_id=10, guild_id=1)
 GM = Actor(user_id=900, channel_id=10, guild_id=1, gm_role=True)
@@ -87,7 +88,7 @@ _owners = itertools.count(1000)
 
 
 @settings(
-    max_examples=40,
+    max_examples=examples(40),
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )

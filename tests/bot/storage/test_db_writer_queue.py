@@ -26,7 +26,7 @@ async def test_sqlite_write_units_of_work_run_one_at_a_time(db: Database) -> Non
             await asyncio.sleep(0.001)  # hand the loop to the other writers
             inside -= 1
 
-    await asyncio.wait_for(asyncio.gather(*(writer(n) for n in range(12))), 20)
+    await asyncio.wait_for(asyncio.gather(*(writer(n) for n in range(12))), 60)  # failsafe
     assert peak == 1
     async with db.unit_of_work(read_only=True) as session:
         assert await session.scalar(select(func.count()).select_from(RollLog)) == 12
@@ -50,5 +50,5 @@ async def test_a_failed_writer_releases_the_queue(db: Database) -> None:
             raise RuntimeError("boom")
     except RuntimeError:
         pass
-    async with asyncio.timeout(5), db.unit_of_work() as session:
+    async with asyncio.timeout(60), db.unit_of_work() as session:  # failsafe: no deadlock
         roll_log.add(session, ACTOR, system="dice", input="1d6", faces=[4], outcome="4")

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
+import threading
 from datetime import UTC, datetime
 from typing import Any
 
@@ -22,7 +23,7 @@ from sqlalchemy.ext.asyncio import create_async_engine
 
 from bot.actor import Actor
 from bot.errors import StorageBusy
-from bot.storage import Database
+from bot.storage import Database, one_statement
 from bot.storage.db import track_writes
 from bot.storage.models import Character, RollLog
 from bot.storage.one_statement import PreparedInsert, insert_one
@@ -122,15 +123,24 @@ async def test_sqlite_gives_up_waiting_for_another_process_with_storage_busy(
 
 
 async def test_a_cancelled_write_is_in_doubt_and_its_connection_is_not_reused(
-    database_url: str,
+    database_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     db = Database(database_url, lock_timeout=5.0)
     await roll_log.append_public(db, ACTOR, **ROLL)  # the pool holds a connection
+    on_the_driver = threading.Event()
+    run_on_sqlite = one_statement._run_on_sqlite
+
+    def noted(*args: Any) -> None:
+        on_the_driver.set()
+        run_on_sqlite(*args)
+
+    monkeypatch.setattr(one_statement, "_run_on_sqlite", noted)
     holder = _lock_sqlite(database_url.split("///", 1)[1])
     try:
         writes = track_writes()
         task = asyncio.create_task(roll_log.append_public(db, ACTOR, **ROLL))
-        await asyncio.sleep(0.2)  # waiting in SQLite's busy timeout, on the driver's thread
+        # The INSERT runs on the driver's thread (and waits in SQLite's busy timeout there).
+        assert await asyncio.to_thread(on_the_driver.wait, 60.0)
         task.cancel()
         with pytest.raises(asyncio.CancelledError):
             await task

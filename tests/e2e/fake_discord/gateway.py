@@ -85,17 +85,17 @@ class GatewayMixin:
             if session.socket is not None:
                 await session.socket.close(code)
 
-    async def wait_ready(self, within: float = 30.0, *, identifies: int = 1) -> None:
+    async def wait_ready(self, within: float = 120.0, *, identifies: int = 1) -> None:
         """Until the bot identified (``identifies`` times in all) and got READY + GUILD_CREATE."""
         await self._wait_state(lambda: self.identifies >= identifies and self.live, within, "READY")
 
-    async def wait_shards(self, shards: list[int], within: float = 30.0) -> None:
+    async def wait_shards(self, shards: list[int], within: float = 120.0) -> None:
         """Until each of ``shards`` is identified and connected."""
         await self._wait_state(
             lambda: all(self.shard_live(s) for s in shards), within, f"shards {shards}"
         )
 
-    async def wait_resumed(self, within: float = 15.0, *, resumes: int = 1) -> None:
+    async def wait_resumed(self, within: float = 60.0, *, resumes: int = 1) -> None:
         await self._wait_state(lambda: self.resumes >= resumes and self.live, within, "RESUMED")
 
     def dispatch(

@@ -109,7 +109,7 @@ class InteractionResult:
             except TimeoutError:
                 continue
 
-    async def wait(self, within: float = 10.0, *, followups: int = 0, edits: int = 0) -> None:
+    async def wait(self, within: float = 30.0, *, followups: int = 0, edits: int = 0) -> None:
         await self.wait_until(
             lambda: (
                 self.callback_status not in (None, 200)  # refused: late or invalid

@@ -304,7 +304,7 @@ class FakeDiscord(GatewayMixin, RestMixin):
         *,
         channel: int | None = None,
         user: str = "alice",
-        within: float = 10.0,
+        within: float = 30.0,
         followups: int = 0,
         **options: Any,
     ) -> InteractionResult:
@@ -321,7 +321,7 @@ class FakeDiscord(GatewayMixin, RestMixin):
         user: str = "alice",
         custom_id: str | None = None,
         label: str | None = None,
-        within: float = 10.0,
+        within: float = 30.0,
         followups: int = 0,
     ) -> InteractionResult:
         """Press a button on ``message`` and wait for the callback."""

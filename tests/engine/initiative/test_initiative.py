@@ -41,6 +41,7 @@ from engine.initiative import (
     undo,
 )
 from engine.initiative.storage import STATE_VERSION
+from tests.hypothesis_profiles import examples
 
 
 def build(*events, system: str = "generic", initiator: str | None = None, dice=None):
@@ -923,7 +924,7 @@ def _reference_record(state):
 
 
 EncounterMachine.TestCase.settings = settings(
-    max_examples=100,
+    max_examples=examples(100),
     stateful_step_count=40,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow],

@@ -17,6 +17,7 @@ from engine.dice import ScriptedDice, SeededDice
 from engine.errors import InputError
 from engine.systems import drama
 from engine.systems.drama import DramaDie, OpposedOutcome, Outcome, Pools, _odds
+from tests.hypothesis_profiles import examples
 
 
 def roll(
@@ -542,7 +543,7 @@ def test_opposed_and_together_chances_match_a_seeded_sample() -> None:
 # --- Properties ---------------------------------------------------------------------------
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(
     base=st.integers(0, 8),
     resistance=st.integers(0, 8),

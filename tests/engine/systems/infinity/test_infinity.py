@@ -15,6 +15,7 @@ from engine.dice import DiceError, ScriptedDice, SeededDice
 from engine.errors import InputError
 from engine.systems import infinity
 from engine.systems.infinity import Decision, DieStatus, InfinityError
+from tests.hypothesis_profiles import examples
 
 C, S, F, X = DieStatus.CRITICAL, DieStatus.SUCCESS, DieStatus.FAILURE, DieStatus.CANCELLED
 
@@ -599,7 +600,7 @@ class TestBounds:
 # --------------------------------------------------------------------------- properties
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(
     a=st.integers(0, 40),
     am=st.integers(-15, 15),

@@ -22,6 +22,7 @@ from engine.systems.infinity import (
     split_odds,
 )
 from tests.engine.systems.infinity.test_infinity import _judge_ftf
+from tests.hypothesis_profiles import examples
 
 COMBI = "40:+3,80:-3,120:-6"  # seed 002's Combi Rifle
 
@@ -176,7 +177,7 @@ def test_each_targets_odds_match_an_independent_count() -> None:
         assert got.b_wins == pytest.approx(float(b_win), abs=1e-12)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(
     aims=st.lists(st.integers(1, 3), min_size=1, max_size=3),
     attribute=st.integers(5, 24),

@@ -13,6 +13,7 @@ from engine.dice import ScriptedDice, SeededDice
 from engine.errors import InputError
 from engine.systems import rps
 from engine.systems.rps import FailureReason, Reading, Special, TaskStatus
+from tests.hypothesis_profiles import examples
 
 
 def roll(base: int, first: int, second: int) -> rps.CheckResult:
@@ -375,7 +376,7 @@ def test_sustained_goal_bounds(goal) -> None:
         rps.start_sustained(goal=goal)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(base=st.integers(-100, 200), first=st.integers(1, 10), second=st.integers(1, 10))
 def test_sl_is_base_minus_the_dice_unless_a_double_says_otherwise(base, first, second) -> None:
     result = roll(base, first, second)
