@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import time
 
 import pytest
 from sqlalchemy import func, select, text
@@ -99,10 +98,8 @@ async def test_a_postgres_read_blocked_by_a_lock_is_busy_not_a_crash() -> None:
             await holder.upgrade_async()
             async with holder.unit_of_work() as session:
                 await session.execute(text("LOCK TABLE roll_log IN ACCESS EXCLUSIVE MODE"))
-                started = time.monotonic()
                 with pytest.raises(StorageBusy, match="nothing was saved"):
                     await _latest_rolls(patient)
-                assert time.monotonic() - started < 3.0
             # The lock is gone: the same read answers.
             assert await _latest_rolls(patient) == []
         finally:
