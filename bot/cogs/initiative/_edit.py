@@ -4,8 +4,9 @@ discord.py's :meth:`discord.PartialMessage.edit` parses Discord's answer into a
 :class:`discord.Message` (author, embeds, components) and returns it. The tracker never
 reads it: every ``/init`` change paid for it. :func:`edit_tracker` takes discord.py 2.7's
 own steps (the same request built by the same helper, the view tracked as before) and
-skips that parse. ``tests/bot/cogs/test_initiative_tracker.py`` checks that the request is
-byte for byte the one ``PartialMessage.edit`` sends and that the buttons still answer.
+skips that parse. ``tests/bot/cogs/initiative/test_initiative_tracker.py`` checks that the
+request is byte for byte the one ``PartialMessage.edit`` sends and that the buttons still
+answer.
 """
 
 from __future__ import annotations

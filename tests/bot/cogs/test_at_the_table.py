@@ -98,7 +98,7 @@ async def test_a_player_cannot_reach_another_s_character_by_naming_its_player(
 
 
 async def test_init_join_with_a_taken_name_asks_for_a_name_option(table: Table) -> None:
-    from tests.bot.cogs.test_initiative import start, tracker_text
+    from tests.bot.cogs.initiative.test_initiative import start, tracker_text
 
     await hermiones(table)
     await start(table)
@@ -216,7 +216,7 @@ async def test_coda_damage_marks_only_extra_dice_and_counts_them(table: Table) -
 
 
 async def test_negative_numbers_use_one_minus_sign(table: Table) -> None:
-    from tests.bot.cogs.test_initiative import start, tracker_text
+    from tests.bot.cogs.initiative.test_initiative import start, tracker_text
 
     await table.alice.slash(table.channel, "sheet create", name="Neg", system="coda")
     wits = await table.alice.slash(table.channel, "sheet set", attribute="Wits", value=-3)

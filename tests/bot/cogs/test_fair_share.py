@@ -122,7 +122,7 @@ async def test_the_current_combatants_turn_is_never_refused_for_a_flood(table: T
 
 
 async def harry_hits_draco(table: Table) -> Any:
-    """Alice's Harry hits Bob's Draco (tests/bot/cogs/test_coda_attack.py, shortened)."""
+    """Alice's Harry hits Bob's Draco (tests/bot/cogs/coda/test_coda_attack.py, shortened)."""
     alice, bob, channel = table.alice, table.bob, table.channel
     await alice.slash(channel, "sheet create", name="Harry", system="coda")
     await alice.slash(channel, "sheet set", attribute="Strength", value=3)

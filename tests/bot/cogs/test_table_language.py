@@ -12,9 +12,9 @@ from __future__ import annotations
 from typing import Any
 
 from engine.dice import ScriptedDice
-from tests.bot.cogs.test_coda_attack import labels
-from tests.bot.cogs.test_hogwarts1990_attack import harry_hits_draco, three_students
-from tests.bot.cogs.test_initiative import add, ok, tracker
+from tests.bot.cogs.coda.test_coda_attack import labels
+from tests.bot.cogs.hogwarts1990.test_hogwarts1990_attack import harry_hits_draco, three_students
+from tests.bot.cogs.initiative.test_initiative import add, ok, tracker
 from tests.bot.cogs.test_roll_your_part import arm_wrestling, rps_characters
 from tests.conftest import Table, embed_of, text_of
 

@@ -8,9 +8,9 @@ from __future__ import annotations
 from typing import Any
 
 from engine.dice import ScriptedDice
-from tests.bot.cogs.test_coda_attack import harry_and_draco
-from tests.bot.cogs.test_hogwarts1990_attack import three_students
-from tests.bot.cogs.test_initiative import add, gm_next, ok, start, tracker_text
+from tests.bot.cogs.coda.test_coda_attack import harry_and_draco
+from tests.bot.cogs.hogwarts1990.test_hogwarts1990_attack import three_students
+from tests.bot.cogs.initiative.test_initiative import add, gm_next, ok, start, tracker_text
 from tests.conftest import Table, embed_of, text_of
 
 

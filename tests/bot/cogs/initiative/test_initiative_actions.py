@@ -4,7 +4,7 @@ action beyond the allowance, the attribute test it asks for, full-round and free
 from __future__ import annotations
 
 from engine.dice import ScriptedDice
-from tests.bot.cogs.test_initiative import add, gm_next, ok, start, tracker_text
+from tests.bot.cogs.initiative.test_initiative import add, gm_next, ok, start, tracker_text
 from tests.conftest import Table, text_of
 
 

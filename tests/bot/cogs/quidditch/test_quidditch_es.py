@@ -9,8 +9,8 @@ import pytest
 from bot.render.limits import TRUNCATED_NOTE
 from bot.services import quidditch as quidditch_service
 from engine.dice import ScriptedDice, SeededDice
-from tests.bot.cogs.test_quidditch import AWAY, HOME, MISS, add, play, turn_faces
-from tests.bot.cogs.test_quidditch_table import team_values
+from tests.bot.cogs.quidditch.test_quidditch import AWAY, HOME, MISS, add, play, turn_faces
+from tests.bot.cogs.quidditch.test_quidditch_table import team_values
 from tests.conftest import Table, embed_of, text_of
 
 

@@ -12,8 +12,8 @@ from bot.actor import Actor
 from bot.app import create_bot
 from bot.services.coda import TestClosed, roll_action_test
 from engine.dice import ScriptedDice
-from tests.bot.cogs.test_coda_attack import harry_and_draco, labels
-from tests.bot.cogs.test_initiative import add, gm_next, ok, start, tracker, tracker_text
+from tests.bot.cogs.coda.test_coda_attack import harry_and_draco, labels
+from tests.bot.cogs.initiative.test_initiative import add, gm_next, ok, start, tracker, tracker_text
 from tests.conftest import Table, embed_of, text_of
 
 

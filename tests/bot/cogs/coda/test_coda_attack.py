@@ -243,7 +243,7 @@ async def test_no_player_attacks_with_another_players_character(table: Table) ->
 
 
 async def test_the_tracker_shows_health_after_damage(table: Table) -> None:
-    from tests.bot.cogs.test_initiative import tracker_text
+    from tests.bot.cogs.initiative.test_initiative import tracker_text
 
     await harry_and_draco(table)
     await table.gm.slash(table.channel, "init start", system="coda")

@@ -11,7 +11,7 @@ from bot.actor import Actor
 from bot.errors import PermissionDenied
 from bot.services import quidditch as quidditch_service
 from engine.dice import ScriptedDice, SeededDice
-from tests.bot.cogs.test_quidditch import (
+from tests.bot.cogs.quidditch.test_quidditch import (
     AWAY,
     HOME,
     MISS,

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.dice import ScriptedDice
-from tests.bot.cogs.test_rps import daniela
+from tests.bot.cogs.rps.test_rps import daniela
 from tests.conftest import Table, embed_of, text_of
 
 

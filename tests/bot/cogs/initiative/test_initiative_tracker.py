@@ -19,7 +19,15 @@ from bot.render import initiative as render
 from bot.services import initiative
 from bot.services.initiative import EncounterView, InitOutcome
 from engine.dice import ScriptedDice
-from tests.bot.cogs.test_initiative import add, gm_next, ok, start, tracker, tracker_text, trio
+from tests.bot.cogs.initiative.test_initiative import (
+    add,
+    gm_next,
+    ok,
+    start,
+    tracker,
+    tracker_text,
+    trio,
+)
 from tests.conftest import Table
 
 

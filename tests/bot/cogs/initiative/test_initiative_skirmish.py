@@ -4,7 +4,7 @@ order, Swiftness by default, re-rolls each round, and the tracker fixes."""
 from __future__ import annotations
 
 from engine.dice import ScriptedDice
-from tests.bot.cogs.test_initiative import (
+from tests.bot.cogs.initiative.test_initiative import (
     add,
     gm_next,
     ok,

@@ -15,8 +15,8 @@ from bot.services import hogwarts1990 as service
 from bot.services.attack_exchange import ExchangeClosed
 from engine.dice import ScriptedDice
 from engine.systems.hogwarts1990 import Answer
-from tests.bot.cogs.test_coda_attack import labels
-from tests.bot.cogs.test_initiative import tracker_text
+from tests.bot.cogs.coda.test_coda_attack import labels
+from tests.bot.cogs.initiative.test_initiative import tracker_text
 from tests.conftest import Table, embed_of, text_of
 
 

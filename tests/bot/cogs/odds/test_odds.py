@@ -13,7 +13,7 @@ from bot.render.common import percent
 from bot.services import offload
 from engine.systems import coda, drama, infinity, rps
 from engine.systems import hogwarts1990 as h90
-from tests.bot.cogs.test_dice_stats import chart_of, png_size
+from tests.bot.cogs.dice.test_dice_stats import chart_of, png_size
 from tests.conftest import Table, embed_of, text_of
 
 pytestmark = pytest.mark.usefixtures("warm_charts")

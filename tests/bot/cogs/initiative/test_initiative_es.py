@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.dice import ScriptedDice
-from tests.bot.cogs.test_initiative import add, ok, start, tracker, tracker_text
+from tests.bot.cogs.initiative.test_initiative import add, ok, start, tracker, tracker_text
 from tests.conftest import Table, text_of
 
 

@@ -6,10 +6,10 @@ from __future__ import annotations
 import pytest
 
 from engine.dice import ScriptedDice
-from tests.bot.cogs.test_coda import hermione
-from tests.bot.cogs.test_coda_attack import harry_and_draco, labels
-from tests.bot.cogs.test_coda_turns import fight, hit, walk
-from tests.bot.cogs.test_initiative import ok
+from tests.bot.cogs.coda.test_coda import hermione
+from tests.bot.cogs.coda.test_coda_attack import harry_and_draco, labels
+from tests.bot.cogs.coda.test_coda_turns import fight, hit, walk
+from tests.bot.cogs.initiative.test_initiative import ok
 from tests.bot.cogs.test_roll_your_side import challenge, hermione_and_ron
 from tests.conftest import Table, embed_of, text_of
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.dice import ScriptedDice
-from tests.bot.cogs.test_hogwarts1990 import keeper
+from tests.bot.cogs.hogwarts1990.test_hogwarts1990 import keeper
 from tests.conftest import Table, embed_of, text_of
 
 

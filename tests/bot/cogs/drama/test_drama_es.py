@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.dice import ScriptedDice
-from tests.bot.cogs.test_drama import william
+from tests.bot.cogs.drama.test_drama import william
 from tests.conftest import Table, embed_of, text_of
 
 
