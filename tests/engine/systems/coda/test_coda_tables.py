@@ -19,7 +19,7 @@ from engine.systems.coda import (
 )
 
 # The seeds live beside the project (../shared/seeds), not in it: skip where they are absent.
-SEEDS = Path(__file__).resolve().parents[4] / "shared" / "seeds"
+SEEDS = Path(__file__).resolve().parents[5] / "shared" / "seeds"
 SEED = next(SEEDS.glob("000_*.txt"), None) if SEEDS.is_dir() else None
 
 
