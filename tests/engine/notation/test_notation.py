@@ -11,7 +11,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine import roll_budget
 from engine.dice import ScriptedDice, SeededDice
 from engine.notation import (
     MAX_DICE,
@@ -22,6 +21,7 @@ from engine.notation import (
     parse,
     roll_expression,
 )
+from engine.notation import _budget as roll_budget
 from tests.hypothesis_profiles import examples
 
 

@@ -13,7 +13,6 @@ from simcord.backend.errors import OptionError
 
 from bot.app import create_bot
 from bot.render.limits import TRUNCATED_NOTE
-from bot.services import quidditch as quidditch_service
 from engine.dice import ScriptedDice, SeededDice
 from tests.conftest import Table, embed_of, text_of
 
@@ -366,7 +365,7 @@ async def test_odds_simulate_two_thousand_matches(
     table: Table, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # The time budget is tested on its own below; here a loaded machine must not cut it short.
-    monkeypatch.setattr(quidditch_service, "ODDS_BUDGET", 60.0)
+    monkeypatch.setattr("bot.services.quidditch._match.ODDS_BUDGET", 60.0)
     await ready_match(table)
     table.bot.dice = ScriptedDice([])  # the simulation never draws from the bot's dice
     refused = await table.alice.slash(table.channel, "quidditch odds")
@@ -383,7 +382,7 @@ async def test_odds_say_when_the_time_budget_cut_them_short(
     table: Table, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     await ready_match(table)
-    monkeypatch.setattr(quidditch_service, "ODDS_BUDGET", 0.0)
+    monkeypatch.setattr("bot.services.quidditch._match.ODDS_BUDGET", 0.0)
     result = await table.gm.slash(table.channel, "quidditch odds")
     assert "100 simulated matches from the first turn" in text_of(result)
     assert "(stopped at the time limit, 2,000 were asked for)" in embed_of(result).footer.text

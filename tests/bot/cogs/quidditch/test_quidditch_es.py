@@ -7,7 +7,6 @@ from __future__ import annotations
 import pytest
 
 from bot.render.limits import TRUNCATED_NOTE
-from bot.services import quidditch as quidditch_service
 from engine.dice import ScriptedDice, SeededDice
 from tests.bot.cogs.quidditch.test_quidditch import AWAY, HOME, MISS, add, play, turn_faces
 from tests.bot.cogs.quidditch.test_quidditch_table import team_values
@@ -151,7 +150,7 @@ async def test_the_team_form_in_spanish(spanish: Table) -> None:
 
 async def test_odds_in_spanish(spanish: Table, monkeypatch: pytest.MonkeyPatch) -> None:
     table = spanish
-    monkeypatch.setattr(quidditch_service, "ODDS_BUDGET", 60.0)
+    monkeypatch.setattr("bot.services.quidditch._match.ODDS_BUDGET", 60.0)
     await ready_match(table)
     table.bot.dice = ScriptedDice([])
     result = await table.gm.slash(table.channel, "quidditch odds")

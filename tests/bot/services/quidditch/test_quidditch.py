@@ -11,6 +11,7 @@ from bot.actor import Actor
 from bot.errors import PermissionDenied, UserError
 from bot.services import quidditch
 from bot.services.permissions import is_gm
+from bot.services.quidditch import _match
 from bot.storage import Database
 from bot.storage.repositories import quidditch as matches
 from engine import quidditch as q
@@ -128,13 +129,13 @@ async def test_odds_are_seeded_and_stop_at_the_time_budget(
 
     # No time limit while the answer is compared: a loaded machine simulates fewer matches
     # within the shipped 1.5 s (the limit's own effect is checked with a budget of 0 below).
-    monkeypatch.setattr(quidditch, "ODDS_BUDGET", float("inf"))
+    monkeypatch.setattr(_match, "ODDS_BUDGET", float("inf"))
     full = await quidditch.odds(db, GM, count=300, ready=announce)
     assert ready_calls == [True]
     assert (full.summary.matches, full.requested) == (300, 300)
     again = await quidditch.odds(db, GM, count=300)
     assert again.summary == full.summary  # the same match state gives the same answer
-    monkeypatch.setattr(quidditch, "ODDS_BUDGET", 0.0)
+    monkeypatch.setattr(_match, "ODDS_BUDGET", 0.0)
     cut = await quidditch.odds(db, GM, count=300)
     assert (cut.summary.matches, cut.requested) == (quidditch.ODDS_BATCH, 300)
 
