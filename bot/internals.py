@@ -67,6 +67,8 @@ aiosqlite (``aiosqlite>=0.22.1,<0.23``)
 SimCord (``simcord>=3.2.1,<4``; the offline console)
   - ``simcord.results.ResponseMessage._message``: the stored message behind a reply, for its
     allowed mentions and attachments (:func:`simcord_message`).
+  - ``simcord.env.Env._settle_internal``, in the tests only (``tests/conftest.py``): its
+    attach-time wait made as patient as the env's failsafe settle timeout.
 """
 
 from __future__ import annotations

@@ -361,6 +361,18 @@ def check_simcord_reply() -> None:
         raise fail("SimCord", "simcord.results.ResponseMessage._message", "not reached")
 
 
+def check_simcord_settle() -> None:
+    """The test suite's own use (tests/conftest.py makes SimCord's attach-time settle as
+    patient as the env's failsafe timeout): ``Env._settle_internal(self, *, timeout=...)``."""
+    import simcord.env
+
+    settle = getattr(simcord.env.Env, "_settle_internal", None)
+    if settle is None:
+        raise fail("SimCord", "simcord.env.Env._settle_internal", "no longer exists")
+    if "timeout" not in inspect.signature(settle).parameters:
+        raise fail("SimCord", "simcord.env.Env._settle_internal", "takes no timeout any more")
+
+
 CHECKS: list[Callable[[], None]] = [
     check_command_tree_call,
     check_gateway_parsers,
@@ -376,6 +388,7 @@ CHECKS: list[Callable[[], None]] = [
     check_aiosqlite_adapter,
     check_aiosqlite_thread,
     check_simcord_reply,
+    check_simcord_settle,
 ]
 
 
