@@ -28,7 +28,7 @@ from bot.console._payloads import (
     reply_payload,
     write_attachments,
 )
-from bot.console._world import GM_ROLE, World
+from bot.console._world import World
 from bot.gateway import CommandLineError, Kind, convert, find_leaf, read_words, split_words
 from bot.i18n import N_, _, use_language
 from bot.i18n.choice import language_of
@@ -217,9 +217,7 @@ class Console:
         if kind == Kind.channel:
             return self.world.channel_handle(value.lstrip("#").lower())
         if kind == Kind.role:
-            if value.lstrip("@") != GM_ROLE:
-                raise ConsoleError(_("The console has one role, {role}.", role=GM_ROLE))
-            return self.world.gm_role
+            return self.world.role(value.lstrip("@"))
         if kind == Kind.string:
             return self._mentions(value)
         if kind == Kind.attachment:

@@ -20,9 +20,11 @@ import pytest
 from bot.app import create_bot
 from bot.console import Console
 from bot.console._locale import client_locale
-from bot.gateway import _tree
+from bot.gateway import NarratorTree, user_message
 from bot.hosting.config import Settings
 from engine.dice import SeededDice
+
+BUG = "a bug: "
 
 
 @dataclass
@@ -39,12 +41,16 @@ class Session:
         await self.console.run_line(line)
         return self.payloads[start:]
 
-    async def failures(self, line: str) -> list[str]:
-        """Run ``line``; why it did not run (empty when it ran)."""
+    async def failures(self, line: str, *, bugs_only: bool = False) -> list[str]:
+        """Run ``line``; why it did not run (empty when it ran): the console's errors, then
+        the bot's refusals and bugs (with ``bugs_only``, its bugs alone)."""
         refused = len(self.refusals)
         shown = await self.run(line)
         errors = [p["content"] for p in shown if p.get("error")]
-        return errors + self.refusals[refused:]
+        refusals = self.refusals[refused:]
+        if bugs_only:
+            refusals = [r for r in refusals if r.startswith(BUG)]
+        return errors + refusals
 
 
 @asynccontextmanager
@@ -54,9 +60,8 @@ async def console_session(
     """A console over a fresh copy of the migrated ``template`` database, in ``folder``."""
     import simcord
 
-    folder.mkdir(parents=True, exist_ok=True)
     database = folder / "console.db"
-    shutil.copy(template, database)
+    shutil.copy(template, database)  # a pytest tmp_path: the folder exists
     settings = Settings(  # type: ignore[call-arg]
         _env_file=None,
         DATABASE_URL=f"sqlite+aiosqlite:///{database}",
@@ -66,13 +71,13 @@ async def console_session(
     )
     payloads: list[dict[str, Any]] = []
     refusals: list[str] = []
-    original = _tree.NarratorTree.on_error
+    original = NarratorTree.on_error
 
     async def on_error(tree: Any, interaction: Any, error: Any) -> None:
-        refusals.append(_tree.user_message(error) or f"a bug: {error!r}")
+        refusals.append(user_message(error) or f"{BUG}{error!r}")
         await original(tree, interaction, error)
 
-    monkeypatch.setattr(_tree.NarratorTree, "on_error", on_error)
+    monkeypatch.setattr(NarratorTree, "on_error", on_error)
     bot = create_bot(settings, dice=SeededDice(20261127), sync_globally=True)
     try:
         async with simcord.run(bot, check_errors=False, settle_timeout=30.0) as env:

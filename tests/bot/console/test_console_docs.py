@@ -65,4 +65,4 @@ async def test_every_console_line_of_the_docs_runs(
         for line, reply in lines:
             failures = await session.failures(line)
             failed += [f"{line}\n    → {why}" for why in failures if not shown(why, reply)]
-    assert failed == []
+    assert not failed, "\n".join(failed)
