@@ -5,6 +5,9 @@ from __future__ import annotations
 import asyncio
 import struct
 import time
+from pathlib import Path
+
+import pytest
 
 from bot.render import charts
 from bot.render.charts import Chart, Panel, Series, file_name
@@ -79,3 +82,57 @@ async def test_rendering_never_blocks_the_event_loop() -> None:
     # Generous for a loaded 2-core machine: a render on the loop would stall it for the
     # whole drawing time (hundreds of milliseconds).
     assert max(lags) < max(0.1, drawing / 2), (max(lags), drawing)
+
+
+def _label_boxes(figure: object) -> list[list[object]]:
+    """Each panel's visible x tick labels' boxes, left to right (as drawn)."""
+    renderer = figure.canvas.get_renderer()  # type: ignore[attr-defined]
+    return [
+        sorted(
+            (
+                t.get_window_extent(renderer)
+                for t in axes.get_xticklabels()
+                if t.get_visible() and t.get_text()
+            ),
+            key=lambda box: box.x0,
+        )
+        for axes in figure.axes  # type: ignore[attr-defined]
+    ]
+
+
+@pytest.mark.parametrize("language", ["en", "es"])
+async def test_odds_tick_labels_never_overlap(language: str, tmp_path: Path) -> None:
+    """/odds coda's seven degrees and /odds rps's levels: saved, and no two label boxes meet."""
+    from bot.i18n import _, use_language
+    from bot.render.odds import odds_chart
+    from bot.services import odds
+    from engine.systems import coda
+
+    degrees = coda.degree_chances(modifier=3, tn=15)  # what /odds coda charts, by degree
+    with use_language(language):
+        tables = [
+            odds.OddsTable(
+                "coda",
+                "CODA 2d6 +3 vs TN 15",
+                tuple(_(degree.label) for degree in degrees),
+                (odds.Series("chance", tuple(degrees.values())),),
+            ),
+            await odds.rps_odds(base=12),
+            await odds.rps_odds(base=60),
+            await odds.drama_odds(base=6, resistance=2, drama_dice=1),
+        ]
+    for index, table in enumerate(tables):
+        figure = charts._figure(odds_chart(table))
+        figure.savefig(tmp_path / f"{language}-{index}.png")  # the test's output, to look at
+        for boxes in _label_boxes(figure):
+            assert len(boxes) >= 2, table.title
+            for left, right in zip(boxes, boxes[1:], strict=False):
+                assert left.x1 <= right.x0, (table.title, left, right)  # type: ignore[attr-defined]
+
+
+async def test_odds_rps_keeps_the_distance_between_levels() -> None:
+    from bot.services import odds
+
+    table = await odds.rps_odds(base=12)
+    assert table.categories[-7:] == tuple(f"SL {level}" for level in range(9, 16))
+    assert table.series[0].values[-6:-1] == (0.0,) * 5  # SL 10 to 14: no roll gives them
