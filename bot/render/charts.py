@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import io
+import itertools
 import math
 import re
 import threading
@@ -132,7 +133,7 @@ def _overlap(labels: list[Text], figure: Figure) -> bool:
         (t.get_window_extent(renderer) for t in labels if t.get_visible() and t.get_text()),
         key=lambda box: box.x0,
     )
-    return any(a.x1 + LABEL_GAP > b.x0 for a, b in zip(boxes, boxes[1:], strict=False))
+    return any(a.x1 + LABEL_GAP > b.x0 for a, b in itertools.pairwise(boxes))
 
 
 def _fit_tick_labels(figure: Figure, ax: Axes) -> bool:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import itertools
 import struct
 import time
 from pathlib import Path
@@ -126,7 +127,7 @@ async def test_odds_tick_labels_never_overlap(language: str, tmp_path: Path) -> 
         figure.savefig(tmp_path / f"{language}-{index}.png")  # the test's output, to look at
         for boxes in _label_boxes(figure):
             assert len(boxes) >= 2, table.title
-            for left, right in zip(boxes, boxes[1:], strict=False):
+            for left, right in itertools.pairwise(boxes):
                 assert left.x1 <= right.x0, (table.title, left, right)  # type: ignore[attr-defined]
 
 
