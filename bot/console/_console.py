@@ -22,6 +22,7 @@ from bot.console import _forms as console_forms
 from bot.console._locale import DEFAULT_LOCALE, LocaleError, parse_locale
 from bot.console._payloads import (
     button_labels,
+    disabled_labels,
     fingerprint,
     mention_policy,
     message_payload,
@@ -260,6 +261,14 @@ class Console:
                     "No button `{label}` that you can see. Buttons: {labels}.",
                     label=label,
                     labels=", ".join(labels),
+                )
+            )
+            return
+        if any(str(b).casefold() == wanted for b in disabled_labels(target)):
+            self._error(
+                _(
+                    "The button `{label}` is disabled: Discord does not let anyone press it.",
+                    label=label,
                 )
             )
             return

@@ -296,7 +296,7 @@ async def test_roll_the_test_in_spanish(table: Table, as_spanish) -> None:
 
 
 async def test_spanish_lists_and_tns_read_as_spanish(spanish: Table) -> None:
-    """"Habilidades: todavía no hay", not "ninguno" (a feminine list); "contra un NO de 15",
+    """ "Habilidades: todavía no hay", not "ninguno" (a feminine list); "contra un NO de 15",
     which cannot read as "against NOT 15"."""
     table = spanish
     await table.alice.slash(table.channel, "sheet create", name="Luna", system="coda")
