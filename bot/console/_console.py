@@ -204,7 +204,12 @@ class Console:
         parts = command.split()
         root = self.env.backend.find_command(parts[0], self.world.guild.id, type=1)
         leaf = find_leaf(root, parts)
-        return convert(command, leaf, raw, self._value)
+        options = convert(command, leaf, raw, self._value)
+        # A typed @alice in a text option, as Discord's client sends a picked mention.
+        return {
+            name: self._mentions(value) if isinstance(value, str) else value
+            for name, value in options.items()
+        }
 
     def _value(self, name: str, kind: discord.AppCommandOptionType, value: str) -> Any:
         """Values only the console's world can turn into objects: members, channels, files."""
@@ -219,8 +224,6 @@ class Console:
             return self.world.channel_handle(value.lstrip("#").lower())
         if kind == Kind.role:
             return self.world.role(value.lstrip("@"))
-        if kind == Kind.string:
-            return self._mentions(value)
         if kind == Kind.attachment:
             path = Path(value).expanduser()
             if not path.is_file():

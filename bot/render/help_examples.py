@@ -287,7 +287,8 @@ EXAMPLES: dict[str, tuple[tuple[str, str], ...]] = {
     ),
     "quidditch player": (
         (
-            "/quidditch player team:home position:seeker name:Harry strength:2 dexterity:6",
+            "/quidditch player team:home position:seeker name:Harry strength:2 dexterity:6 "
+            "toughness:3 health:12",
             N_("a player typed in"),
         ),
         ("/quidditch player team:away position:keeper character:Draco", N_("from a sheet")),
@@ -298,7 +299,7 @@ EXAMPLES: dict[str, tuple[tuple[str, str], ...]] = {
     ),
     "quidditch remove": (
         ("/quidditch remove team:home name:Harry", N_("off the roster before the match")),
-        ("/quidditch remove team:away name:Draco", N_("the other side")),
+        ("/quidditch remove team:away name:Pucey", N_("the other side")),
     ),
     "quidditch roster": (("/quidditch roster", N_("both rosters and what each still needs")),),
     "quidditch turn": (
@@ -327,7 +328,10 @@ EXAMPLES: dict[str, tuple[tuple[str, str], ...]] = {
     "init delay": (("/init delay", N_("your combatant keeps its place and acts later")),),
     "init action": (
         ("/init action kind:Run", N_("spends movement on your turn")),
-        ('/init action kind:custom cost:2 name:"Brew a potion"', N_("an action of your own")),
+        (
+            "/init action kind:custom cost:2 name:Troll",
+            N_("the GM spends two of the Troll's actions"),
+        ),
     ),
     "init condition add": (
         (
