@@ -62,7 +62,7 @@ _TYPE_NAMES = {
 def _option_line(option: app_commands.Parameter) -> str:
     kind = _(_TYPE_NAMES.get(option.type, option.type.name))
     if option.choices:
-        kind = " | ".join(str(c.value) for c in option.choices[:8])
+        kind = " | ".join(str(c.value) for c in option.choices)
     elif option.min_value is not None and option.max_value is not None:
         kind += f" {number(int(option.min_value))}…{number(int(option.max_value))}"
     need = _("required") if option.required else _("optional")

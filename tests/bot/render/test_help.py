@@ -27,6 +27,7 @@ async def test_every_option_is_listed_whole(table: Table, language: str) -> None
             for option in command.parameters:  # its name and its whole description
                 assert f"`{option.name}`" in shown, (name, option.name)
                 assert f" — {_(option.description)}" in shown, (name, option.name)
+                assert all(str(c.value) in shown for c in option.choices), (name, option.name)
 
 
 async def test_drama_test_shows_its_last_options(table: Table, as_spanish: object) -> None:
