@@ -29,9 +29,12 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("narrator")
 
+#: ``narrator --help``'s first line: plain text (the docstring above is reStructuredText).
+DESCRIPTION = "Run the bot, the offline console, migrations, command sync and host tools."
+
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="narrator", description=__doc__)
+    parser = argparse.ArgumentParser(prog="narrator", description=DESCRIPTION)
     commands = parser.add_subparsers(dest="command", required=True)
     commands.add_parser("run", help="run the bot (needs DISCORD_TOKEN)")
     console = commands.add_parser("console", help="the bot's commands offline, in this terminal")

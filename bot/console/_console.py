@@ -22,13 +22,14 @@ from bot.console import _forms as console_forms
 from bot.console._locale import DEFAULT_LOCALE, LocaleError, parse_locale
 from bot.console._payloads import (
     button_labels,
+    disabled_labels,
     fingerprint,
     mention_policy,
     message_payload,
     reply_payload,
     write_attachments,
 )
-from bot.console._world import GM_ROLE, World
+from bot.console._world import World
 from bot.gateway import CommandLineError, Kind, convert, find_leaf, read_words, split_words
 from bot.i18n import N_, _, use_language
 from bot.i18n.choice import language_of
@@ -203,7 +204,12 @@ class Console:
         parts = command.split()
         root = self.env.backend.find_command(parts[0], self.world.guild.id, type=1)
         leaf = find_leaf(root, parts)
-        return convert(command, leaf, raw, self._value)
+        options = convert(command, leaf, raw, self._value)
+        # A typed @alice in a text option, as Discord's client sends a picked mention.
+        return {
+            name: self._mentions(value) if isinstance(value, str) else value
+            for name, value in options.items()
+        }
 
     def _value(self, name: str, kind: discord.AppCommandOptionType, value: str) -> Any:
         """Values only the console's world can turn into objects: members, channels, files."""
@@ -217,11 +223,7 @@ class Console:
         if kind == Kind.channel:
             return self.world.channel_handle(value.lstrip("#").lower())
         if kind == Kind.role:
-            if value.lstrip("@") != GM_ROLE:
-                raise ConsoleError(_("The console has one role, {role}.", role=GM_ROLE))
-            return self.world.gm_role
-        if kind == Kind.string:
-            return self._mentions(value)
+            return self.world.role(value.lstrip("@"))
         if kind == Kind.attachment:
             path = Path(value).expanduser()
             if not path.is_file():
@@ -262,6 +264,14 @@ class Console:
                     "No button `{label}` that you can see. Buttons: {labels}.",
                     label=label,
                     labels=", ".join(labels),
+                )
+            )
+            return
+        if any(str(b).casefold() == wanted for b in disabled_labels(target)):
+            self._error(
+                _(
+                    "The button `{label}` is disabled: Discord does not let anyone press it.",
+                    label=label,
                 )
             )
             return

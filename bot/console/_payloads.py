@@ -37,6 +37,24 @@ def button_labels(message: Any) -> list[Any]:
     return labels
 
 
+def disabled_labels(message: Any) -> list[Any]:
+    """The labels of the message's disabled buttons (Discord greys them out)."""
+    labels = []
+    for row in message.components:
+        children = (
+            row.get("components", []) if isinstance(row, dict) else getattr(row, "children", [])
+        )
+        for child in children:
+            if isinstance(child, dict):
+                if child.get("type") == discord.ComponentType.button.value and child.get(
+                    "disabled"
+                ):
+                    labels.append(child.get("label"))
+            elif getattr(child, "disabled", False) and getattr(child, "label", None):
+                labels.append(child.label)
+    return labels
+
+
 def reply_payload(message: Any) -> dict[str, Any]:
     """An interaction's reply."""
     buttons = button_labels(message)
@@ -73,6 +91,9 @@ def _shown(message: Any, *, ephemeral: bool, buttons: list[Any]) -> dict[str, An
     }
     if buttons:
         payload["buttons"] = buttons
+        disabled = disabled_labels(message)
+        if disabled:
+            payload["disabled"] = disabled
     return payload
 
 

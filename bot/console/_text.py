@@ -1,5 +1,6 @@
 """How the console talks to a person: replies as readable text (mentions and timestamps as
-names and times, as Discord's client shows them) and, at a terminal, a line editor."""
+names and times, Markdown escapes as the characters they escape, as Discord's client shows
+them) and, at a terminal, a line editor."""
 
 from __future__ import annotations
 
@@ -16,6 +17,19 @@ from bot.i18n import _, _n
 
 _MENTION = re.compile(r"<(@!?|@&|#)(\d+)>")
 _TIMESTAMP = re.compile(r"<t:(-?\d{1,13})(?::([tTdDfFR]))?>")
+#: Code (```block``` or `span`), where Discord shows a backslash as it is.
+_CODE = re.compile(r"((?<!\\)```.*?```|(?<!\\)`[^`]*`)", re.S)
+#: A backslash before punctuation: Discord shows the punctuation alone.
+_ESCAPE = re.compile(r"\\([!-/:-@\[-`{-~])")
+
+
+def unescaped(text: str) -> str:
+    """Discord's Markdown escapes as its client shows them: ``Hac\\-Tao`` as ``Hac-Tao``,
+    ``\\#table`` as ``#table``; inside code, backslashes stay (Discord shows them there)."""
+    parts = _CODE.split(text)
+    return "".join(
+        part if index % 2 else _ESCAPE.sub(r"\1", part) for index, part in enumerate(parts)
+    )
 
 
 def readable(text: str, names: dict[int, str], now: datetime | None = None) -> str:
@@ -58,8 +72,11 @@ def _relative(when: datetime, now: datetime) -> str:
 
 def format_text(payload: dict[str, Any], names: dict[int, str] | None = None) -> str:
     """A reply as readable text: title, description, fields, footer; ephemeral marked;
-    mentions and timestamps as names and times when ``names`` are given."""
+    Markdown escapes unescaped (the console's own messages are not Markdown); mentions and
+    timestamps as names and times when ``names`` are given."""
     text = _format_text(payload)
+    if not payload.get("console"):
+        text = unescaped(text)
     return readable(text, names) if names is not None else text
 
 
@@ -88,8 +105,11 @@ def _format_text(payload: dict[str, Any]) -> str:
         if embed.get("footer", {}).get("text"):
             lines.append(f"  -- {embed['footer']['text']}")
     if payload.get("buttons"):
-        buttons = "] [".join(str(b) for b in payload["buttons"])
-        lines.append(f"  [{buttons}]  " + _("(/click LABEL)"))
+        disabled = set(payload.get("disabled", []))
+        shown = [
+            _("{label}: disabled", label=b) if b in disabled else str(b) for b in payload["buttons"]
+        ]
+        lines.append(f"  [{'] ['.join(shown)}]  " + _("(/click LABEL)"))
     if payload.get("attachments"):
         lines.append("  " + _("attached: {files}", files=", ".join(payload["attachments"])))
     if payload.get("saved"):

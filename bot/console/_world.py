@@ -29,6 +29,8 @@ class World:
     users: dict[str, Any] = field(default_factory=dict)
     members: dict[str, Any] = field(default_factory=dict)
     channels: dict[str, Any] = field(default_factory=dict)
+    # Roles other than GM, created when first named (``role:@Storyteller``).
+    roles: dict[str, Any] = field(default_factory=dict)
 
     def setup(self) -> None:
         import simcord  # noqa: F401 - the console needs SimCord at run time
@@ -58,6 +60,16 @@ class World:
             roles = [self.gm_role] if gm else []
             self.members[name] = self.guild.add_member(self.users[name], roles=roles)
         return self.members[name]
+
+    def role(self, name: str) -> Any:
+        """The role called ``name``: GM, or another one created when first named."""
+        if name == GM_ROLE:
+            return self.gm_role
+        if name not in self.roles:
+            self.roles[name] = self._with_stable_id(
+                f"role:{name}", lambda: self.guild.create_role(name)
+            )
+        return self.roles[name]
 
     def _with_stable_id(self, key: str, create: Callable[[], Any]) -> Any:
         """Create a user or channel whose id depends only on its name.
@@ -95,6 +107,7 @@ class World:
         found = {user.id: f"@{name}" for name, user in self.users.items()}
         found.update({channel.id: f"#{name}" for name, channel in self.channels.items()})
         found[self.gm_role.id] = f"@{GM_ROLE}"
+        found.update({role.id: f"@{name}" for name, role in self.roles.items()})
         return found
 
 

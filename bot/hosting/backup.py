@@ -27,7 +27,7 @@ from urllib.parse import quote
 from sqlalchemy.engine import URL, make_url
 
 from bot.hosting.config import ConfigError
-from bot.hosting.errors import ServiceUnavailable
+from bot.hosting.errors import ServiceUnavailable, safe_url
 from bot.hosting.restorable import check_restorable
 
 
@@ -72,6 +72,15 @@ def _pg_parts(url: URL) -> list[str]:
     if url.username:
         parts += ["--username", url.username]
     return parts
+
+
+def _is_sqlite_file(path: Path) -> bool:
+    """Whether ``path`` starts as every SQLite database file does."""
+    try:
+        with path.open("rb") as file:
+            return file.read(16) == b"SQLite format 3\x00"
+    except OSError:
+        return False
 
 
 def pg_dump_command(database_url: str, target: Path) -> str:
@@ -144,6 +153,17 @@ def restore(database_url: str, source: Path) -> str:
     database it replaces is kept beside it under a timestamped name.
     """
     target = sqlite_path(database_url)
+    if target is None and _is_sqlite_file(source):
+        raise ConfigError(
+            f"{source} is an SQLite backup: it cannot be restored onto PostgreSQL "
+            "(DATABASE_URL). To move its data into an empty PostgreSQL database, copy it:\n  "
+            + shlex.join(
+                [f"DATABASE_URL=sqlite+aiosqlite:///{source.resolve()}", "narrator", "copy-db"]
+            )
+            + " --to "
+            + shlex.quote(safe_url(database_url))
+            + "\n(with the password in place of ***; see docs/hosting.md, copy-db)"
+        )
     if target is None:
         raise ConfigError(
             "DATABASE_URL is PostgreSQL: stop the bot, then restore a pg_dump file with:\n  "

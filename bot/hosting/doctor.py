@@ -7,6 +7,7 @@ Every check is bounded in time, so a host without internet (or a firewalled data
 from __future__ import annotations
 
 import asyncio
+import os
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -64,6 +65,18 @@ def _missing_sqlite_file(settings: Settings) -> Check | None:
     path = sqlite_path(settings.database_url)
     if path is None or path.exists():
         return None
+    # migrate creates the missing folders, then the file: the nearest existing one must
+    # be a folder this user may write in.
+    existing = next(folder for folder in path.parents if folder.exists())
+    if not existing.is_dir():
+        return Check(FAIL, "database", f"{path} cannot be created: {existing} is not a folder")
+    if not os.access(existing, os.W_OK | os.X_OK):
+        return Check(
+            FAIL,
+            "database",
+            f"{path} cannot be created: this user may not write in {existing} "
+            "(choose another DATABASE_URL, or give this user that folder)",
+        )
     return Check(
         WARN,
         "database",

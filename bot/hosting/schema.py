@@ -16,6 +16,8 @@ class SchemaState:
     current: frozenset[str]
     heads: frozenset[str]
     known: frozenset[str]
+    #: Migrations this version ships that the database has not had.
+    pending: int = 0
 
     @property
     def at_head(self) -> bool:
@@ -31,19 +33,18 @@ class SchemaState:
         return self.current - self.known
 
     def describe(self) -> str:
+        """One line: up to date, N migrations behind, empty, or newer than this version."""
         if self.at_head:
-            return f"at the newest schema ({', '.join(sorted(self.heads))})"
+            return f"up to date: at the newest schema ({len(self.known)} migrations)"
         if self.empty:
             return "empty (no schema yet): run narrator migrate (narrator run also does)"
         if self.newer:
             return (
-                f"at {', '.join(sorted(self.newer))}, which this version does not know: "
-                "a newer Narrator migrated it; upgrade Narrator"
+                "migrated by a newer Narrator (revisions this version does not know): "
+                "upgrade Narrator"
             )
-        return (
-            f"behind ({', '.join(sorted(self.current))}; newest "
-            f"{', '.join(sorted(self.heads))}): run narrator migrate"
-        )
+        plural = "migration" if self.pending == 1 else "migrations"
+        return f"{self.pending} {plural} behind: run narrator migrate"
 
 
 async def schema_state(engine: AsyncEngine) -> SchemaState:
@@ -52,8 +53,18 @@ async def schema_state(engine: AsyncEngine) -> SchemaState:
         current = await connection.run_sync(
             lambda sync: MigrationContext.configure(sync).get_current_heads()
         )
+    revisions = {revision.revision: revision for revision in script.walk_revisions()}
+    applied: set[str] = set()
+    waiting = [name for name in current if name in revisions]
+    while waiting:  # the current revisions and everything under them
+        name = waiting.pop()
+        if name not in applied:
+            applied.add(name)
+            down = revisions[name].down_revision
+            waiting.extend((down,) if isinstance(down, str) else down or ())
     return SchemaState(
         current=frozenset(current),
         heads=frozenset(script.get_heads()),
-        known=frozenset(revision.revision for revision in script.walk_revisions()),
+        known=frozenset(revisions),
+        pending=len(revisions) - len(applied),
     )

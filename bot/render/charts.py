@@ -11,6 +11,7 @@ global figure state. One drawing at a time per process (a lock).
 from __future__ import annotations
 
 import io
+import itertools
 import math
 import re
 import threading
@@ -19,6 +20,8 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
+    from matplotlib.figure import Figure
+    from matplotlib.text import Text
 
 #: Discord's dark theme: the chat background, its text, and colours that read on both.
 BACKGROUND = "#313338"
@@ -71,6 +74,13 @@ def draw(chart: Chart) -> bytes:
 
 
 def _draw(chart: Chart) -> bytes:
+    figure = _figure(chart)
+    buffer = io.BytesIO()
+    figure.savefig(buffer, format="png", facecolor=BACKGROUND)
+    return buffer.getvalue()
+
+
+def _figure(chart: Chart) -> Figure:
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
@@ -96,9 +106,46 @@ def _draw(chart: Chart) -> bytes:
         )
         legend_room = 0.1
     figure.tight_layout(rect=(0, legend_room, 1, 1))
-    buffer = io.BytesIO()
-    figure.savefig(buffer, format="png", facecolor=BACKGROUND)
-    return buffer.getvalue()
+    if any(_fit_tick_labels(figure, axes) for axes in axes_list):
+        figure.tight_layout(rect=(0, legend_room, 1, 1))  # wrapped labels are taller
+        for axes in axes_list:
+            _fit_tick_labels(figure, axes)
+    return figure
+
+
+#: Space kept between two tick labels, in pixels.
+LABEL_GAP = 4
+SMALLEST_LABEL = 9
+
+
+def _overlap(labels: list[Text], figure: Figure) -> bool:
+    renderer = figure.canvas.get_renderer()  # type: ignore[attr-defined]
+    boxes = sorted(
+        (t.get_window_extent(renderer) for t in labels if t.get_visible() and t.get_text()),
+        key=lambda box: box.x0,
+    )
+    return any(a.x1 + LABEL_GAP > b.x0 for a, b in itertools.pairwise(boxes))
+
+
+def _fit_tick_labels(figure: Figure, ax: Axes) -> bool:
+    """Tick labels that would overlap are wrapped at spaces, then made smaller, then
+    thinned (every other one shown); True when anything changed."""
+    if not _overlap(ax.get_xticklabels(), figure):
+        return False
+    positions = list(ax.get_xticks())
+    texts = [t.get_text() for t in ax.get_xticklabels()]
+    if any(" " in text for text in texts):
+        ax.set_xticks(positions, [text.replace(" ", "\n") for text in texts])
+    size = float(ax.get_xticklabels()[0].get_fontsize()) if texts else SMALLEST_LABEL
+    while _overlap(ax.get_xticklabels(), figure) and size > SMALLEST_LABEL:
+        size -= 1
+        ax.tick_params(axis="x", labelsize=size)
+    step = 1
+    while _overlap(ax.get_xticklabels(), figure) and step < len(positions):
+        step *= 2
+        for index, label in enumerate(ax.get_xticklabels()):
+            label.set_visible(index % step == 0)
+    return True
 
 
 def _draw_panel(ax: Axes, panel: Panel, *, max_labels: int) -> None:

@@ -10,7 +10,7 @@ from discord import app_commands
 
 from bot.i18n import N_, _
 from bot.render import colours
-from bot.render.help_examples import EXAMPLES, SAMPLES
+from bot.render.help_examples import EXAMPLES, NOTES
 from bot.render.limits import FIELD_VALUE, clip, fit_embed
 from bot.text import number
 from engine.systems import SYSTEMS
@@ -62,66 +62,56 @@ _TYPE_NAMES = {
 def _option_line(option: app_commands.Parameter) -> str:
     kind = _(_TYPE_NAMES.get(option.type, option.type.name))
     if option.choices:
-        kind = " | ".join(str(c.value) for c in option.choices[:8])
+        kind = " | ".join(str(c.value) for c in option.choices)
     elif option.min_value is not None and option.max_value is not None:
         kind += f" {number(int(option.min_value))}…{number(int(option.max_value))}"
     need = _("required") if option.required else _("optional")
     return f"`{option.name}` ({kind}, {need}) — {_(option.description)}"
 
 
-def _sample(option: app_commands.Parameter) -> str:
-    """A plausible value for an example built from the option's own declaration."""
-    if option.choices:
-        value = str(option.choices[0].value)
-    elif option.name in SAMPLES:
-        value = SAMPLES[option.name]
-    elif option.type is discord.AppCommandOptionType.boolean:
-        value = "true"
-    elif option.type in (discord.AppCommandOptionType.integer, discord.AppCommandOptionType.number):
-        low = int(option.min_value) if option.min_value is not None else 0
-        high = int(option.max_value) if option.max_value is not None else 10
-        value = str(min(max(2, low), high))
-    elif option.type is discord.AppCommandOptionType.user:
-        value = "@alice"
-    elif option.type is discord.AppCommandOptionType.channel:
-        value = "#gm-notes"
-    elif option.type is discord.AppCommandOptionType.role:
-        value = "@GM"
-    elif option.type is discord.AppCommandOptionType.attachment:
-        value = "./Hermione.json"
-    else:
-        value = "Hermione"
-    return f'"{value}"' if " " in value else value
+def examples_of(command: app_commands.Command) -> tuple[tuple[str, str], ...]:
+    """The command's worked examples, written by hand (:mod:`bot.render.help_examples`)."""
+    return tuple((typed, _(what)) for typed, what in EXAMPLES.get(command.qualified_name, ()))
 
 
-def examples_of(command: app_commands.Command) -> tuple[tuple[str, str], tuple[str, str]]:
-    """The command's two examples: written ones, else its required options, then all."""
-    if command.qualified_name in EXAMPLES:
-        first, second = EXAMPLES[command.qualified_name]
-        return (first[0], _(first[1])), (second[0], _(second[1]))
-    required = [o for o in command.parameters if o.required]
-    # One optional option, so the second example stays a plausible call.
-    extra = next((o for o in command.parameters if not o.required), None)
-    typed = [f"/{command.qualified_name}"]
-    short = " ".join([*typed, *(f"{o.name}:{_sample(o)}" for o in required)])
-    what = _(command.description)
-    if extra is None:
-        return (short, what), (f"/help command:{command.qualified_name}", _("this"))
-    longer = f"{short} {extra.name}:{_sample(extra)}"
-    return (short, what), (longer, _("also with `{option}`", option=extra.name))
+def _clip_words(text: str, limit: int) -> str:
+    """``text`` within ``limit`` characters, cut at a space and ending in "…" when cut."""
+    if len(text) <= limit:
+        return text
+    cut = text[: limit - 1]
+    return (cut.rsplit(" ", 1)[0] if " " in cut else cut) + "…"
+
+
+def _packed(lines: list[str], limit: int = FIELD_VALUE) -> list[str]:
+    """``lines`` in as few field values as fit ``limit`` each, never cutting a line across
+    two (a line longer than a field alone is cut at a word)."""
+    values: list[str] = []
+    for line in (_clip_words(line, limit) for line in lines):
+        if values and len(values[-1]) + 1 + len(line) <= limit:
+            values[-1] += "\n" + line
+        else:
+            values.append(line)
+    return values
 
 
 def command_embed(command: app_commands.Command) -> discord.Embed:
-    """``/help command:<name>``: what a command does, its options and two worked examples."""
+    """``/help command:<name>``: what a command does, every option (over as many fields as
+    they need, whole) and two worked examples."""
     embed = discord.Embed(
         title=f"/{command.qualified_name}",
         description=_(command.description),
         colour=colours.INFO,
     )
     options = [_option_line(o) for o in command.parameters] or [_("None.")]
-    embed.add_field(name=_("Options"), value=clip("\n".join(options), FIELD_VALUE), inline=False)
-    lines = [f"`{typed.strip()}` — {what}" for typed, what in examples_of(command)]
-    embed.add_field(name=_("Examples"), value=clip("\n".join(lines), FIELD_VALUE), inline=False)
+    for index, value in enumerate(_packed(options)):
+        name = _("Options") if index == 0 else _("Options (continued)")
+        embed.add_field(name=name, value=value, inline=False)
+    note = NOTES.get(command.qualified_name)
+    if note is not None:
+        embed.add_field(name=_("Note"), value=_(note), inline=False)
+    lines = [f"`{typed}` — {what}" for typed, what in examples_of(command)]
+    if lines:
+        embed.add_field(name=_("Examples"), value=clip("\n".join(lines), FIELD_VALUE), inline=False)
     embed.set_footer(text=_("Options are typed name:value; /help lists every command"))
     return fit_embed(embed)
 

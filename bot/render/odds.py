@@ -16,6 +16,8 @@ def odds_embed(table: OddsTable) -> discord.Embed:
     lines = []
     single = len(table.series) == 1
     for index, category in enumerate(table.categories):
+        if table.gaps and not any(s.values[index] for s in table.series):
+            continue  # a gap the chart keeps to space its bars: nothing to read
         values = " · ".join(
             percent(s.values[index]) if single else f"{s.name} {percent(s.values[index])}"
             for s in table.series

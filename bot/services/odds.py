@@ -56,6 +56,9 @@ class OddsTable:
     series: tuple[Series, ...]
     stacked: bool = False
     notes: tuple[Note, ...] = ()
+    # Categories of chance 0 are there to space the bars on a numeric scale (RPS levels):
+    # the text leaves them out.
+    gaps: bool = False
 
 
 async def coda_odds(
@@ -194,15 +197,18 @@ async def infinity_odds(
 
 
 async def rps_odds(*, base: int) -> OddsTable:
-    """P(SL = s) of one RPS check at this Base."""
+    """P(SL = s) of one RPS check at this Base, every level from the lowest to the highest
+    (a level no roll gives has chance 0: the bars keep their distance, SL 9 to SL 15)."""
     # At most ~2 ms the first time (Base 200), then cached: inline.
-    levels = rps.success_levels(base)
+    chances = dict(rps.success_levels(base))
     success = rps.chance(base=base)
+    levels = range(min(chances), max(chances) + 1)
     return OddsTable(
         system="rps",
         title=_("RPS check at Base {base}", base=base),
-        categories=tuple(_("SL {level}", level=level) for level, _p in levels),
-        series=(Series(_("chance"), tuple(p for _level, p in levels)),),
+        categories=tuple(_("SL {level}", level=level) for level in levels),
+        series=(Series(_("chance"), tuple(chances.get(level, 0.0) for level in levels)),),
+        gaps=True,
         notes=(Note(_("success (SL ≥ 1)"), success),),
     )
 

@@ -65,7 +65,7 @@ async def test_help_of_every_command_fits_in_spanish(table: Table, as_spanish: A
 async def test_odds_in_spanish(table: Table, as_spanish: Any) -> None:
     alice = as_spanish(table.alice)
     coda = text_of(await alice.slash(table.channel, "odds coda", modifier=3, tn=11))
-    assert "CODA 2d6 +3 contra NO 11" in coda
+    assert "CODA 2d6 +3 contra un NO de 11" in coda
     assert "Probabilidades exactas del motor de reglas" in coda
     assert re.search(r"éxito \(≥ NO; regla de unos \w+\): \*\*\d+,\d\s%\*\*", coda), coda
     h90 = text_of(await alice.slash(table.channel, "odds h90", bonus=2, difficulty=14))

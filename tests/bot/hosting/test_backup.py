@@ -94,6 +94,20 @@ def test_postgres_gets_the_pg_dump_command(
     assert "pg_restore --clean" in capsys.readouterr().err
 
 
+def test_an_sqlite_backup_onto_postgres_points_at_copy_db(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    backup = tmp_path / "narrator-backup.db"
+    sqlite3.connect(backup).execute("CREATE TABLE t (x)").connection.close()
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("DATABASE_URL", "postgresql+asyncpg://narrator:secret@db.example/narrator")
+    assert main(["restore", str(backup)]) == 2
+    err = capsys.readouterr().err
+    assert "is an SQLite backup: it cannot be restored onto PostgreSQL" in err
+    assert f"DATABASE_URL=sqlite+aiosqlite:///{backup} narrator copy-db --to" in err
+    assert "pg_restore" not in err and "secret" not in err
+
+
 def _marked(url: str) -> bool:
     """Whether the database has the marker table (made after the backup, gone on restore)."""
     connection = sqlite3.connect(path_of(url))

@@ -85,3 +85,10 @@ def test_bad_metrics_port_is_one_line(
     assert main(["run"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "METRICS_PORT" in err
+
+
+def test_help_is_plain_text(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    shown = capsys.readouterr().out
+    assert "`" not in shown and "Run the bot, the offline console" in shown

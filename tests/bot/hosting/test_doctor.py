@@ -192,3 +192,31 @@ def test_cli_bad_url_is_one_line_with_the_fix(
     assert main(["doctor"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "use postgresql+asyncpg://" in err
+
+
+async def test_an_uncreatable_database_path_is_a_failure(tmp_path: Path) -> None:
+    """No promise that migrate creates a file where it cannot."""
+    blocker = tmp_path / "a-file"
+    blocker.write_text("")
+    url = f"sqlite+aiosqlite:///{blocker / 'data' / 'narrator.db'}"
+    (check,) = await check_database(make(DATABASE_URL=url))
+    assert check.status == FAIL and "cannot be created" in check.detail
+    assert "narrator migrate" not in check.detail
+
+
+async def test_the_schema_line_is_one_clear_line(database_url: str, tmp_path: Path) -> None:
+    from alembic import command
+    from alembic.script import ScriptDirectory
+
+    from bot.storage.migrate import alembic_config
+
+    checks = await check_database(make(DATABASE_URL=database_url))
+    assert checks[1].detail.startswith("up to date: at the newest schema (")
+    script = ScriptDirectory.from_config(alembic_config(""))
+    first = next(r.revision for r in script.walk_revisions() if r.down_revision is None)
+    known = len(list(script.walk_revisions()))
+    old = f"sqlite+aiosqlite:///{tmp_path / 'old.db'}"
+    await asyncio.to_thread(command.upgrade, alembic_config(old), first)  # env.py runs a loop
+    (_reached, schema) = await check_database(make(DATABASE_URL=old))
+    assert schema.status == WARN
+    assert schema.detail == f"{known - 1} migrations behind: run narrator migrate"

@@ -3,10 +3,17 @@ by their inputs: tests/bot/workers/test_pool.py.)"""
 
 from __future__ import annotations
 
+import itertools
 import struct
+from pathlib import Path
 
+import pytest
+
+from bot.actor import Actor
 from bot.render import charts
 from bot.render.charts import Chart, Panel, Series, file_name
+
+ACTOR = Actor(user_id=1, channel_id=10, guild_id=100, gm_role=True)
 
 #: Far below Discord's 10 MiB upload limit: a chart must load fast on a phone.
 MAX_BYTES = 300_000
@@ -48,3 +55,57 @@ def test_charts_fit_the_limits() -> None:
 def test_file_names_are_safe() -> None:
     assert file_name(Chart("Odds: CODA +3 vs TN 7!", ())) == "odds-coda-3-vs-tn-7.png"
     assert file_name(Chart("💥", ())) == "chart.png"
+
+
+def _label_boxes(figure: object) -> list[list[object]]:
+    """Each panel's visible x tick labels' boxes, left to right (as drawn)."""
+    renderer = figure.canvas.get_renderer()  # type: ignore[attr-defined]
+    return [
+        sorted(
+            (
+                t.get_window_extent(renderer)
+                for t in axes.get_xticklabels()
+                if t.get_visible() and t.get_text()
+            ),
+            key=lambda box: box.x0,
+        )
+        for axes in figure.axes  # type: ignore[attr-defined]
+    ]
+
+
+@pytest.mark.parametrize("language", ["en", "es"])
+async def test_odds_tick_labels_never_overlap(language: str, tmp_path: Path) -> None:
+    """/odds coda's seven degrees and /odds rps's levels: saved, and no two label boxes meet."""
+    from bot.i18n import _, use_language
+    from bot.render.odds import odds_chart
+    from bot.services import odds
+    from engine.systems import coda
+
+    degrees = coda.degree_chances(modifier=3, tn=15)  # what /odds coda charts, by degree
+    with use_language(language):
+        tables = [
+            odds.OddsTable(
+                "coda",
+                "CODA 2d6 +3 vs TN 15",
+                tuple(_(degree.label) for degree in degrees),
+                (odds.Series("chance", tuple(degrees.values())),),
+            ),
+            await odds.rps_odds(base=12),
+            await odds.rps_odds(base=60),
+            await odds.drama_odds(ACTOR, base=6, resistance=2, drama_dice=1),
+        ]
+    for index, table in enumerate(tables):
+        figure = charts._figure(odds_chart(table))
+        figure.savefig(tmp_path / f"{language}-{index}.png")  # the test's output, to look at
+        for boxes in _label_boxes(figure):
+            assert len(boxes) >= 2, table.title
+            for left, right in itertools.pairwise(boxes):
+                assert left.x1 <= right.x0, (table.title, left, right)  # type: ignore[attr-defined]
+
+
+async def test_odds_rps_keeps_the_distance_between_levels() -> None:
+    from bot.services import odds
+
+    table = await odds.rps_odds(base=12)
+    assert table.categories[-7:] == tuple(f"SL {level}" for level in range(9, 16))
+    assert table.series[0].values[-6:-1] == (0.0,) * 5  # SL 10 to 14: no roll gives them

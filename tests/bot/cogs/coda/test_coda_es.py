@@ -31,7 +31,7 @@ async def test_test_in_spanish(spanish: Table) -> None:
     embed = embed_of(result)
     assert embed.title == "🌟 Éxito superior — esquivar a Filch"
     assert "**Dados:** [6] [6] 💥[6] 💥[3]" in embed.description
-    assert "2d6 (21) + 2 (modificador) = **23** contra NO 15" in embed.description
+    assert "2d6 (21) + 2 (modificador) = **23** contra un NO de 15" in embed.description
     assert "(margen +8) · tiempo ×0,5" in embed.description
     assert "*Mejor de lo esperado, quizá con una pequeña ventaja.*" in embed.description
     assert "Probabilidad: " in embed.description
@@ -89,7 +89,7 @@ async def test_attack_exchange_in_spanish(spanish: Table) -> None:
     )
     embed = embed_of(result)
     assert embed.title == "⚔️ Harry alcanza a Draco: ¿defensa?"
-    assert "+ 2 (rangos de Melee) = **10** contra NO 9" in embed.fields[0].value
+    assert "+ 2 (rangos de Melee) = **10** contra un NO de 9" in embed.fields[0].value
     assert "NO = Defensa de Draco 9 (de la ficha)" in embed.fields[0].value
     assert f"Esperando a <@{table.bob.id}> (o el DJ): Esquivar, Parar, Encajarlo." in (
         embed.description
@@ -125,7 +125,7 @@ async def test_opposed_and_combined_in_spanish(spanish: Table) -> None:
     text = text_of(combined)
     assert "Los ayudantes prueban a NO 10; su suma es **+1**" in text
     assert "Éxito superior → **+2** (probabilidad 41.7%)" in text or "(probabilidad 41,7" in text
-    assert "+ 1 (ayudantes) = **14** contra NO 15" in text
+    assert "+ 1 (ayudantes) = **14** contra un NO de 15" in text
     assert embed_of(combined).title == "✖️ Fracaso — Prueba combinada"
     bad = await table.gm.slash(
         table.channel, "coda combined", leader="+1", helpers=" , ", difficulty="Standard"
@@ -186,7 +186,7 @@ async def test_skill_attribute_and_reaction_tests_in_spanish(spanish: Table) -> 
     assert skill.title == "➖ Éxito marginal — Stealth (Wits)"
     assert (
         "2d6 (7) + 3 (Wits) + 2 (rangos de Stealth) + 2 (especialidad\\: Hiding) + 1 (afinidad)"
-        " = **15** contra NO 15"
+        " = **15** contra un NO de 15"
     ) in skill.description
     assert any(f.name == "Personaje" for f in skill.fields)
     refused = await table.alice.slash(table.channel, "coda skill", skill="Potions", tn=10)
@@ -201,18 +201,18 @@ async def test_skill_attribute_and_reaction_tests_in_spanish(spanish: Table) -> 
         )
     )
     assert "Potions (Wits, sin entrenar)" in untrained.title
-    assert "− 2 (sin entrenar) = **9** contra NO 10" in untrained.description
+    assert "− 2 (sin entrenar) = **9** contra un NO de 10" in untrained.description
     table.bot.dice = ScriptedDice([2, 3])
     attribute = embed_of(
         await table.alice.slash(table.channel, "coda attribute", name="wits", difficulty="Standard")
     )
-    assert "2d6 (5) + 3 (Wits) = **8** contra NO 10" in attribute.description
+    assert "2d6 (5) + 3 (Wits) = **8** contra un NO de 10" in attribute.description
     assert "prueba de atributo de CODA" in attribute.footer.text
     table.bot.dice = ScriptedDice([6, 2])
     reaction = embed_of(
         await table.alice.slash(table.channel, "coda reaction", name="Willpower", tn=10, modifier=1)
     )
-    assert "+ 2 (Willpower) + 1 (modificador) = **11** contra NO 10" in reaction.description
+    assert "+ 2 (Willpower) + 1 (modificador) = **11** contra un NO de 10" in reaction.description
     not_a_reaction = await table.alice.slash(table.channel, "coda reaction", name="Wits", tn=10)
     assert "Wits no es una reacción" in not_a_reaction.response.content
 
@@ -260,7 +260,7 @@ async def test_an_attack_with_an_extra_actions_penalty_in_spanish(table: Table, 
     table.bot.dice = ScriptedDice([6, 5, 1, 1])  # 11 + 5 − 5 = 11: equal, a Marginal Success
     await table.bob.click(third.response, label="Esquivar")
     shown = table.channel.last_message.embeds[0]
-    assert "− 5 (acción adicional, 3.ª) = **11** contra NO 11" in shown.fields[1].value
+    assert "− 5 (acción adicional, 3.ª) = **11** contra un NO de 11" in shown.fields[1].value
     assert "3.ª acción de Draco en esta ronda (−5)" in shown.fields[1].value
     assert shown.title == "🛡️ Draco esquiva el ataque de Harry"
     assert "extra action" not in str(shown.to_dict())
@@ -283,7 +283,7 @@ async def test_roll_the_test_in_spanish(table: Table, as_spanish) -> None:
     rolled = table.channel.last_message.embeds[0]
     assert "Éxito marginal" in rolled.title
     assert "Caminar más allá de lo permitido" in rolled.title
-    assert "2d6 (4) + 1 (Nimbleness) = **5** contra NO 5" in rolled.description
+    assert "2d6 (4) + 1 (Nimbleness) = **5** contra un NO de 5" in rolled.description
     assert third.response.components == []
     # Rolled already (a stale client), then undone: the refusals are Spanish too.
     fourth = await walk(table)
@@ -293,3 +293,16 @@ async def test_roll_the_test_in_spanish(table: Table, as_spanish) -> None:
     assert gone.followups[0].ephemeral
     assert "La acción Caminar de Harry ya no está en el marcador" in text_of(gone)
     assert fourth.response.components == []
+
+
+async def test_spanish_lists_and_tns_read_as_spanish(spanish: Table) -> None:
+    """ "Habilidades: todavía no hay", not "ninguno" (a feminine list); "contra un NO de 15",
+    which cannot read as "against NOT 15"."""
+    table = spanish
+    await table.alice.slash(table.channel, "sheet create", name="Luna", system="coda")
+    refused = await table.alice.slash(table.channel, "coda skill", skill="Pociones", tn=15)
+    assert "Habilidades: todavía no hay." in text_of(refused)
+    assert "ninguno" not in text_of(refused)
+    table.bot.dice = ScriptedDice([5, 6])
+    rolled = await table.alice.slash(table.channel, "coda test", modifier=0, tn=15)
+    assert "= **11** contra un NO de 15" in embed_of(rolled).description

@@ -51,6 +51,7 @@ async def test_infinity_odds(table: Table) -> None:
 async def test_rps_and_drama_odds(table: Table) -> None:
     text = text_of(await table.alice.slash(table.channel, "odds rps", base=12))
     assert f"**SL 1**: {percent(dict(rps.success_levels(12))[1])}" in text
+    assert "**SL 15**" in text and "**SL 12**" not in text  # the chart's gaps, not the text's
     result = await table.alice.slash(table.channel, "odds drama", base=5, resistance=1)
     text = text_of(result)
     with_crits = drama.outcome_chances(base=5, resistance=1, criticals=True)
