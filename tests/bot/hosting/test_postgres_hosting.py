@@ -59,7 +59,7 @@ def test_readme_postgres_steps(readme_database: str, tmp_path: Path) -> None:
     assert "choose-one" not in migrated.stdout
     doctor = narrator("doctor", url=readme_database, cwd=tmp_path)
     assert "ok    database: answers" in doctor.stdout
-    assert "ok    schema: at the newest schema" in doctor.stdout
+    assert "ok    schema: up to date: at the newest schema" in doctor.stdout
 
 
 @pytest.mark.skipif(shutil.which("pg_dump") is None, reason="no pg_dump here")
@@ -79,4 +79,4 @@ def test_the_printed_pg_dump_and_pg_restore_commands_work(
         assert result.returncode == 0, (command, result.stderr)
     assert dump.stat().st_size > 0
     doctor = narrator("doctor", url=readme_database, cwd=tmp_path)
-    assert "ok    schema: at the newest schema" in doctor.stdout
+    assert "ok    schema: up to date: at the newest schema" in doctor.stdout

@@ -69,9 +69,11 @@ async def test_infinity_per_burst_combination() -> None:
 
 async def test_rps_success_levels() -> None:
     table = await odds.rps_odds(base=12)
-    levels = rps.success_levels(12)
-    assert table.categories == tuple(f"SL {level}" for level, _ in levels)
-    assert table.series[0].values == tuple(p for _, p in levels)
+    levels = dict(rps.success_levels(12))
+    every = range(min(levels), max(levels) + 1)  # the levels no roll gives are there, at 0
+    assert table.categories == tuple(f"SL {level}" for level in every)
+    assert table.series[0].values == tuple(levels.get(level, 0.0) for level in every)
+    assert table.gaps
     assert table.notes[0].value == rps.chance(base=12)
     assert_distribution(table)
 

@@ -208,12 +208,15 @@ _DICE_LIKE_START = re.compile(
     st.text(alphabet="0123456789dDkKhlpe!xX×+-*/ ()<>adivs%,", max_size=30),
 )
 def test_any_string_rolls_what_it_says_or_is_refused(text: str) -> None:
-    """Built from the characters of dice and operators: a roll's label never starts with one."""
+    """Built from the characters of dice and operators: a roll's label never starts with one,
+    unless the player asked for one: a comment after `` !`` or ``#`` (``2d6 ! 6 tries``) or a
+    leading ``(Label)`` is free text."""
     try:
         roll = roll_expression(SeededDice(5), text)
     except RollError:
         return
-    assert roll.comment is None or not _DICE_LIKE_START.match(roll.comment.strip())
+    asked = re.search(r"(^|\s)[!#]", text) is not None or text.lstrip().startswith("(")
+    assert asked or roll.comment is None or not _DICE_LIKE_START.match(roll.comment.strip())
     assert len(roll.faces) <= MAX_DICE
 
 
