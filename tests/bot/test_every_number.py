@@ -40,7 +40,8 @@ from tests.bot.test_every_command import (
 )
 from tests.conftest import Table, text_of
 
-pytestmark = pytest.mark.usefixtures("warm_charts", "quick_settle")
+# Slow tier: every number option at its bounds (minutes); the fast tier keeps test_every_command.
+pytestmark = [pytest.mark.slow, pytest.mark.usefixtures("warm_charts", "quick_settle")]
 __all__ = ["quick_settle"]  # the fixture, imported to be used here
 
 NUMERIC = (discord.AppCommandOptionType.integer, discord.AppCommandOptionType.number)

@@ -17,6 +17,10 @@ import pytest
 
 from tests.conftest import Table
 
+# Slow tier: ~40 commands x 20 hostile names; the fast tier keeps the escaping's unit tests
+# (tests/bot/test_text.py).
+pytestmark = pytest.mark.slow
+
 #: Each hostile text, and what it would do if it reached a message as typed.
 HOSTILE = {
     "@everyone": "pings the whole server",

@@ -11,6 +11,9 @@ import pytest
 
 from tests.bot.console.inprocess import console_session
 
+# Slow tier: a console per docs block; the fast tier runs the console itself (test_console*).
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parents[3]
 DOCUMENTS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 _FENCE = re.compile(r"^```text\n(.*?)^```", re.S | re.M)

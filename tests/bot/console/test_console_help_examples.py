@@ -12,6 +12,10 @@ import pytest
 from bot.render.help_examples import EXAMPLES
 from tests.bot.console.inprocess import console_session
 
+# Slow tier: a console per example (minutes); the fast tier checks the examples' shape
+# (test_at_the_table).
+pytestmark = pytest.mark.slow
+
 
 def sheet(owner: str, name: str, system: str, *entries: str) -> list[str]:
     """``owner`` creates ``name`` and sets its entries (``Wits 3``, or a ``skill …`` or
