@@ -9,6 +9,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
+import pytest
 from sqlalchemy import event
 
 from bot.gateway import Rate, RateLimiter, Standings
@@ -159,6 +160,7 @@ async def test_a_non_defender_pressing_dodge_is_refused_without_reading(table: T
     assert dodged.acknowledged and not refused(dodged)
 
 
+@pytest.mark.slow  # seconds; make check runs it
 async def test_an_autocomplete_flood_gets_empty_answers_without_reading(table: Table) -> None:
     await table.alice.slash(table.channel, "sheet create", name="Hermione", system="h90")
     limits(table, autocomplete=Rate(20, 5.0))

@@ -159,6 +159,7 @@ def test_click_presses_a_button_the_current_user_can_see(tmp_path: Path) -> None
     )
 
 
+@pytest.mark.slow  # seconds; make check runs it
 def test_save_files_writes_each_chart_under_its_name(tmp_path: Path) -> None:
     charts = tmp_path / "charts"
     result = run_console(

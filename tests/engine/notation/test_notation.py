@@ -299,6 +299,7 @@ _terms = st.recursive(
 )
 
 
+@pytest.mark.slow  # seconds; make check runs it
 @settings(max_examples=examples(300), deadline=None)
 @given(_terms)
 def test_the_whole_grammar_rolls_within_budget_or_is_refused(expression: str) -> None:

@@ -87,6 +87,7 @@ def sheet_dicts(draw: st.DrawFn) -> dict[str, Any]:
 _owners = itertools.count(1000)
 
 
+@pytest.mark.slow  # seconds; make check runs it
 @settings(
     max_examples=examples(40),
     deadline=None,
