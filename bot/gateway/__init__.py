@@ -2,7 +2,7 @@
 
 Commands go through the command tree (``_tree``: the deadline guard, rate limits, the
 interaction's language, write tracking and the truthful error answer); every component and
-modal press through one hook on discord.py's INTERACTION_CREATE (``_language``: its language,
+modal press through one hook on discord.py's INTERACTION_CREATE (``_components``: its language,
 its rate limit and its write record); admission answers "very busy" past capacity
 (``_admission``); the deadline defers what would miss Discord's 3 s (``_deadline``); rate
 limits and fair shares (``_ratelimit``); lazy callback responses (``_lazy_callback``); the
@@ -30,9 +30,9 @@ from bot.gateway._commandline import placeholders as placeholders
 from bot.gateway._commandline import read_words as read_words
 from bot.gateway._commandline import split_line as split_line
 from bot.gateway._commandline import split_words as split_words
+from bot.gateway._components import install_component_hook as install_component_hook
 from bot.gateway._deadline import ANSWERED_PRIVATELY as ANSWERED_PRIVATELY
 from bot.gateway._deadline import DeadlineResponse as DeadlineResponse
-from bot.gateway._language import install_component_hook as install_component_hook
 from bot.gateway._lazy_callback import install_lazy_callbacks as install_lazy_callbacks
 from bot.gateway._public_language import public_language as public_language
 from bot.gateway._ratelimit import Rate as Rate

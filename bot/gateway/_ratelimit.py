@@ -2,7 +2,7 @@
 
 Every interaction kind counts: commands here (the tree's ``interaction_check`` calls
 :func:`within_limits`); buttons, selects, modal submits and autocomplete at the gateway
-(:func:`bot.gateway._language.install_component_hook` calls :func:`gate` before discord.py
+(:func:`bot.gateway._components.install_component_hook` calls :func:`gate` before discord.py
 builds anything, so no view can forget it and a refused press reads nothing).
 
 * **A user** may send ``burst`` interactions at once, then ``per_second`` more each second,

@@ -11,8 +11,8 @@ from discord import app_commands
 from bot.errors import UserError
 from bot.gateway import _deadline as deadline
 from bot.gateway._admission import Admission
+from bot.gateway._components import apply_language
 from bot.gateway._deadline import answer_in_time
-from bot.gateway._language import apply_language
 from bot.gateway._ratelimit import within_limits
 from bot.hosting.metrics import BotMetrics
 from bot.i18n import N_, _, translate_error
