@@ -13,6 +13,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from engine.dice import Dice
 from engine.errors import N_
 
 #: Below this many rolls expected per face the chi-square approximation is too rough to judge.
@@ -73,6 +74,18 @@ def check_faces(sides: int, faces: Sequence[int]) -> FaceTest:
             raise ValueError(f"face {face} does not fit a d{sides}")
         counts[face - 1] += 1
     return check_counts(counts)
+
+
+def roll_and_check(*, dice: Dice, sides: int, count: int) -> FaceTest:
+    """Roll ``count`` dice of ``sides`` from ``dice`` and test their faces (``/dice test``).
+
+    Keyword-only and module-level: the bot runs large ones in a worker process, which gets
+    a copy of ``dice`` (the production source, the OS's CSPRNG, is the same there)."""
+    tally = [0] * sides
+    roll = dice.roll
+    for _draw in range(count):
+        tally[roll(sides) - 1] += 1
+    return check_counts(tally)
 
 
 def check_counts(counts: Sequence[int]) -> FaceTest:

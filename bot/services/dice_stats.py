@@ -3,10 +3,10 @@ a test of the production dice source itself (``/dice stats``, ``/dice test``).""
 
 from __future__ import annotations
 
-import asyncio
 from dataclasses import dataclass
 from datetime import timedelta
 
+from bot import workers
 from bot.actor import Actor
 from bot.errors import UserError
 from bot.i18n import _
@@ -15,7 +15,7 @@ from bot.storage.models.base import utcnow
 from bot.storage.repositories import rolls as roll_log
 from bot.storage.roll_tally import SYSTEMS
 from engine.dice import Dice
-from engine.fairness import FaceTest, check_counts
+from engine.fairness import FaceTest, check_counts, roll_and_check
 
 #: Roll log rows read at most for one ``/dice stats``: the newest ones.
 MAX_ROWS = 5000
@@ -28,9 +28,32 @@ SINCE: dict[str, timedelta] = {
 #: ``/dice test`` bounds: die sizes and how many dice.
 MAX_TEST_SIDES = 100
 MAX_TEST_COUNT = 100_000
-#: Above this many dice, ``/dice test`` rolls in a worker thread (100,000 dice from the
-#: production source take tens of milliseconds: too long for the event loop).
-THREAD_ABOVE = 1000
+#: Above this many dice, ``/dice test`` rolls in a worker process (100,000 dice from the
+#: production source take ~0.1 s of CPU: too long for the event loop, and a thread would
+#: share the loop's GIL; docs/decisions/worker-processes.md).
+INLINE_MAX = 1000
+#: The budget of a ``/dice test`` in its worker (the command is deferred meanwhile);
+#: 100,000 dice take ~0.1–0.3 s, a new worker's start is not counted.
+TEST_SECONDS = 10.0
+
+
+class TestBusy(UserError):
+    """``/dice test`` refused at once: the user's (or the channel's) queue of heavy work is
+    full."""
+
+    def __init__(self, scope: str) -> None:
+        super().__init__(
+            _("Your previous dice test is still rolling: wait for it, then ask again.")
+            if scope == "user"
+            else _("Too busy rolling dice right now: try again in a moment.")
+        )
+
+
+class TestTooHeavy(UserError):
+    """``/dice test`` stopped: its dice took longer than :data:`TEST_SECONDS`."""
+
+    def __init__(self) -> None:
+        super().__init__(_("Too heavy to roll in time: ask for fewer dice."))
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,18 +121,23 @@ async def stats(
     )
 
 
-async def roll_source(dice: Dice, *, sides: int, count: int) -> FaceTest:
-    """Roll ``count`` dice of ``sides`` from ``dice`` and test them; large runs in a thread."""
+async def roll_source(dice: Dice, actor: Actor, *, sides: int, count: int) -> FaceTest:
+    """Roll ``count`` dice of ``sides`` from ``dice`` and test them: past :data:`INLINE_MAX`
+    in a worker process, under the ``actor``'s and the channel's queues and
+    :data:`TEST_SECONDS` (:class:`TestBusy`, :class:`TestTooHeavy`: short private answers)."""
     if not 2 <= sides <= MAX_TEST_SIDES or not 1 <= count <= MAX_TEST_COUNT:
         raise ValueError(f"sides 2–{MAX_TEST_SIDES} and count 1–{MAX_TEST_COUNT}")
-    if count > THREAD_ABOVE:
-        return await asyncio.to_thread(_roll_and_count, dice, sides, count)
-    return _roll_and_count(dice, sides, count)
-
-
-def _roll_and_count(dice: Dice, sides: int, count: int) -> FaceTest:
-    tally = [0] * sides
-    roll = dice.roll
-    for _draw in range(count):
-        tally[roll(sides) - 1] += 1
-    return check_counts(tally)
+    if count <= INLINE_MAX:
+        return roll_and_check(dice=dice, sides=sides, count=count)
+    try:
+        return await workers.run(
+            roll_and_check,
+            {"dice": dice, "sides": sides, "count": count},
+            budget=TEST_SECONDS,
+            user=actor.user_id,
+            channel=actor.channel_id,
+        )
+    except workers.Busy as error:
+        raise TestBusy(error.scope) from None
+    except (workers.OverBudget, workers.WorkerDied):
+        raise TestTooHeavy() from None

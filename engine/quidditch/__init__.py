@@ -73,6 +73,7 @@ from engine.quidditch._simulation import (
     SimulationSummary,
     check_simulable,
     simulate,
+    simulate_batch,
     simulate_many,
     summarise,
 )
@@ -142,6 +143,7 @@ __all__ = [
     "set_health",
     "set_interference",
     "simulate",
+    "simulate_batch",
     "simulate_many",
     "summarise",
 ]

@@ -236,6 +236,17 @@ def simulate_many(
     return summarise(results, max_turns=max_turns, keep_outcomes=keep_outcomes)
 
 
+def simulate_batch(
+    *, dice: Dice, state: MatchState, matches: int
+) -> tuple[tuple[SimulatedMatch, ...], Dice]:
+    """Play ``matches`` matches from ``state``: them, and ``dice`` as it stands after.
+
+    The bot plays its batches in a worker process, which rolls a copy of the dice: handing
+    the copy back lets the next batch go on with the same sequence, so the same seed gives
+    the same answer however the matches were split into batches."""
+    return tuple(simulate(dice, state) for _ in range(matches)), dice
+
+
 def summarise(
     results: Sequence[SimulatedMatch],
     *,

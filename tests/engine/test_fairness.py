@@ -11,6 +11,7 @@ from engine.fairness import (
     check_counts,
     check_faces,
     chi_square_p,
+    roll_and_check,
     upper_gamma_regularized,
     verdict,
 )
@@ -91,3 +92,10 @@ def test_verdict_words() -> None:
     assert verdict(check_counts([130, 200])) == "unusual: p = 1.2e-04"
     with pytest.raises(ValueError):
         check_faces(6, [7])
+
+
+def test_roll_and_check_counts_every_die_from_the_source() -> None:
+    test = roll_and_check(dice=SeededDice(3), sides=6, count=600)
+    assert test.rolls == 600 and test.sides == 6
+    dice = SeededDice(3)
+    assert test.counts == check_faces(6, [dice.roll(6) for _ in range(600)]).counts

@@ -91,6 +91,10 @@ class DiceCog(NarratorCog):
         sides: app_commands.Range[int, 2, dice_stats.MAX_TEST_SIDES],
         count: app_commands.Range[int, 1, dice_stats.MAX_TEST_COUNT],
     ) -> None:
+        # Rolled before deferring, so a refusal (its queue full, too heavy) is private; a
+        # long run is deferred by the gateway's deadline meanwhile.
+        result = await dice_stats.roll_source(
+            self.dice, actor_from(interaction), sides=sides, count=count
+        )
         await interaction.response.defer(thinking=True)
-        result = await dice_stats.roll_source(self.dice, sides=sides, count=count)
         await send_with_chart(interaction, render.source_embed(result), render.source_chart(result))

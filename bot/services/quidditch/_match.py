@@ -8,7 +8,6 @@ a match is a GM of the channel for as long as it is played.
 
 from __future__ import annotations
 
-import asyncio
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -16,10 +15,11 @@ from dataclasses import dataclass
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from bot import workers
 from bot.actor import Actor
 from bot.errors import UserError
 from bot.i18n import N_, _
-from bot.services import sheets
+from bot.services import offload, sheets
 from bot.services.permissions import register_gm_source, require_gm
 from bot.storage import Database
 from bot.storage.models import QuidditchMatch
@@ -33,6 +33,8 @@ ODDS_MATCHES = 2_000
 ODDS_BUDGET = 1.5
 """Seconds of simulation before /quidditch odds answers with the matches played so far."""
 ODDS_BATCH = 100
+BATCH_SECONDS = 5.0
+"""A batch's budget in its worker process (100 matches take ~0.1 s); past it, "too heavy"."""
 NO_MATCH = N_(
     "No quidditch match is being played in this channel. A GM starts one with /quidditch new."
 )
@@ -443,7 +445,7 @@ async def odds(
     ``ready`` is awaited once every check has passed and before the simulation runs, so a
     refusal can still be answered privately while a long answer is announced (the cog defers
     there). The seed comes from the match and its turn, so asking twice gives the same
-    answer; the simulation runs in a worker thread so the bot keeps answering meanwhile.
+    answer; the simulation runs in a worker process so the bot keeps answering meanwhile.
     """
     async with db.unit_of_work(read_only=True) as session:
         # A GM's tool (it weighs a roster), and 2,000 matches of CPU are not for every player.
@@ -453,16 +455,27 @@ async def odds(
     if ready is not None:
         await ready()
     seed = f"{actor.channel_id}:{view.state.turn}:{view.state.home_score}:{view.state.away_score}"
-    dice = SeededDice(seed)
+    dice: Dice = SeededDice(seed)
     results: list[q.SimulatedMatch] = []
     start = time.perf_counter()  # wall time: what the GM waits (the loop's clock may be virtual)
-    # Batches in a worker thread keep the bot answering meanwhile; the budget bounds the wait
-    # for rosters whose matches run long (the answer then says how many were played).
+    # Batches in a worker process (docs/decisions/worker-processes.md) keep the bot answering
+    # meanwhile, under the GM's and the channel's queues; the budget bounds the wait for
+    # rosters whose matches run long (the answer then says how many were played).
     while len(results) < count and (not results or time.perf_counter() - start < ODDS_BUDGET):
         batch = min(ODDS_BATCH, count - len(results))
-        results += await asyncio.to_thread(_simulate, dice, view.state, batch)
+        try:
+            played, dice = await workers.run(
+                q.simulate_batch,
+                {"dice": dice, "state": view.state, "matches": batch},
+                budget=BATCH_SECONDS,
+                user=actor.user_id,
+                channel=actor.channel_id,
+            )
+        except workers.Busy as error:
+            if results:
+                break  # the channel filled up meanwhile: answer with what was played
+            raise offload.OddsBusy(error.scope) from None
+        except (workers.OverBudget, workers.WorkerDied):
+            raise offload.TooHeavy() from None
+        results += played
     return OddsOutcome(view, q.summarise(results), time.perf_counter() - start, count)
-
-
-def _simulate(dice: Dice, state: q.MatchState, matches: int) -> list[q.SimulatedMatch]:
-    return [q.simulate(dice, state) for _ in range(matches)]

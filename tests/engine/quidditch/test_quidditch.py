@@ -9,6 +9,7 @@ keeper's Toughness 8. ``MISS`` = (1, 2) fails every one of those rolls.
 from __future__ import annotations
 
 import json
+import pickle
 from dataclasses import replace
 
 import pytest
@@ -674,6 +675,19 @@ def test_simulate_many_refuses_a_match_that_cannot_end():
         q.simulate_many(SeededDice(1), state, matches=10)
     lone = q.simulate_many(SeededDice(1), build(home_seeker_health=0), matches=20)
     assert lone.capped == 0 and lone.away_wins + lone.home_wins + lone.draws == 20
+
+
+def test_batches_on_copies_of_the_dice_play_the_same_matches_as_one_run():
+    # What the bot does: each batch in a worker process gets a pickled copy of the dice and
+    # hands it back, so the seed still pins every match however the batches fall.
+    whole = q.simulate_many(SeededDice(7), build(), matches=30, keep_outcomes=True)
+    dice, played = SeededDice(7), []
+    for size in (10, 15, 5):
+        batch, dice = q.simulate_batch(
+            dice=pickle.loads(pickle.dumps(dice)), state=build(), matches=size
+        )
+        played += batch
+    assert tuple(played) == whole.outcomes
 
 
 def test_simulate_many_summarises():

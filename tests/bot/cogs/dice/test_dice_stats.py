@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import os
 import struct
+from collections.abc import AsyncIterator
 
 import pytest
 from simcord.backend.errors import OptionError
 
+from bot import workers
 from bot.services import dice_stats
 from engine.dice import ScriptedDice
 from tests.conftest import Table, embed_of, text_of
@@ -107,3 +110,47 @@ async def test_bad_input(table: Table) -> None:
         await table.alice.slash(table.channel, "dice stats", system="chess")
     with pytest.raises(OptionError):
         await table.alice.slash(table.channel, "dice stats", since="forever")
+
+
+@pytest.fixture
+async def hanging_workers() -> AsyncIterator[workers.WorkerPool]:
+    """Worker processes whose every job hangs: any budget is overrun, however fast the
+    machine (the ``NARRATOR_WORKER_TEST_HANG`` hook)."""
+    pool = workers.WorkerPool(1, env={**os.environ, "NARRATOR_WORKER_TEST_HANG": "1"})
+    previous = workers.install(pool)
+    try:
+        yield pool
+    finally:
+        workers.install(previous)
+        await pool.shutdown()
+
+
+async def test_a_large_dice_test_runs_in_a_worker_and_is_stopped_past_its_budget(
+    table: Table, hanging_workers: workers.WorkerPool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(dice_stats, "TEST_SECONDS", 0.5)
+    monkeypatch.setattr("bot.cogs._charts.CHART_SECONDS", 0.5)
+    result = await table.alice.slash(table.channel, "dice test", sides=20, count=100_000)
+    assert "Too heavy to roll in time: ask for fewer dice." in text_of(result)
+    assert "100,000 d20" not in text_of(result)
+    # The work was stopped for real: its worker killed, none left running.
+    assert hanging_workers.killed == 1 and hanging_workers.processes == 0
+    # A small test is rolled inline (the hanging pool would stop it): it answers, only its
+    # chart (a worker's) left out.
+    small = await table.alice.slash(
+        table.channel, "dice test", sides=6, count=dice_stats.INLINE_MAX
+    )
+    assert f"{dice_stats.INLINE_MAX:,} d6 from the bot's dice" in text_of(small)
+    assert hanging_workers.started == 2 and hanging_workers.killed == 2  # the test, the chart
+
+
+async def test_a_second_large_dice_test_waits_for_the_first(
+    table: Table, hanging_workers: workers.WorkerPool
+) -> None:
+    hanging_workers.per_user = 0  # as if alice's previous test were still in a worker
+    result = await table.alice.slash(table.channel, "dice test", sides=6, count=50_000)
+    assert "Your previous dice test is still rolling: wait for it" in text_of(result)
+    hanging_workers.per_user, hanging_workers.per_channel = 1, 0  # the channel's queue full
+    result = await table.bob.slash(table.channel, "dice test", sides=6, count=50_000)
+    assert "Too busy rolling dice right now" in text_of(result)
+    assert hanging_workers.started == 0  # refused at once: no work started

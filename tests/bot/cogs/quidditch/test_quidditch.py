@@ -7,10 +7,14 @@ against the keeper's Toughness 8, so (1, 2) misses every roll.
 
 from __future__ import annotations
 
+import os
+from collections.abc import AsyncIterator
+
 import discord
 import pytest
 from simcord.backend.errors import OptionError
 
+from bot import workers
 from bot.app import create_bot
 from bot.render.limits import TRUNCATED_NOTE
 from engine.dice import ScriptedDice, SeededDice
@@ -552,3 +556,32 @@ async def test_odds_refuse_a_match_no_seeker_can_end(table: Table) -> None:
             await add(table, team, (name, position, s, d, t, 0 if position == "seeker" else h))
     result = await table.gm.slash(table.channel, "quidditch odds")
     assert result.ephemeral and "Neither seeker is in play" in text_of(result)
+
+
+@pytest.fixture
+async def hanging_workers() -> AsyncIterator[workers.WorkerPool]:
+    """Worker processes whose every job hangs: any budget is overrun, however fast the
+    machine (the ``NARRATOR_WORKER_TEST_HANG`` hook)."""
+    pool = workers.WorkerPool(1, env={**os.environ, "NARRATOR_WORKER_TEST_HANG": "1"})
+    previous = workers.install(pool)
+    try:
+        yield pool
+    finally:
+        workers.install(previous)
+        await pool.shutdown()
+
+
+async def test_odds_run_in_a_worker_stopped_past_its_budget(
+    table: Table, hanging_workers: workers.WorkerPool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("bot.services.quidditch._match.BATCH_SECONDS", 0.5)
+    await ready_match(table)
+    result = await table.gm.slash(table.channel, "quidditch odds")
+    assert "Too heavy to work out in time" in text_of(result)
+    assert "simulated matches" not in text_of(result)
+    assert hanging_workers.killed == 1 and hanging_workers.processes == 0
+    # A second GM request while the first is in a worker is refused at once, not queued.
+    hanging_workers.per_user = 0
+    busy = await table.gm.slash(table.channel, "quidditch odds")
+    assert "Your previous odds are still being worked out" in text_of(busy)
+    assert hanging_workers.started == 1
