@@ -197,14 +197,18 @@ class WorkerPool:
         self._free += 1
 
     def resize(self, size: int) -> None:
-        """A new size; extra workers end as they finish their jobs."""
+        """A new size. Growing hands the new slots to jobs waiting at once; shrinking ends
+        idle workers now and busy ones as they finish their jobs (the jobs complete)."""
         if size < 1:
             raise ValueError("a pool needs at least one worker")
         self._free += size - self.size
         self.size = size
-        while self._free < 0 and self._idle:
+        while self.processes > size and self._idle:
+            # An idle worker holds no slot (its slot is in _free): only the count changes.
             self._end(self._idle.pop())
-            self._free += 1
+        while self._free > 0 and self._waiters:
+            self._free -= 1
+            self._give_slot()  # to the next in line (or back, if none is still waiting)
 
     # --- processes ---------------------------------------------------------------------
 
@@ -245,7 +249,10 @@ class WorkerPool:
             raise
         finally:
             self._busy.discard(worker)
-        self._idle.append(worker)
+        if self.processes >= self.size:
+            self._end(worker)  # the pool shrank while it worked
+        else:
+            self._idle.append(worker)
         return answer
 
     def _kill(self, worker: WorkerProcess, why: str, *args: object) -> None:

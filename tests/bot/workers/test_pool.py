@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import os
 from collections.abc import AsyncIterator, Callable
+from pathlib import Path
 
 import pytest
 
@@ -198,4 +199,56 @@ async def test_the_bot_ends_its_workers_when_it_closes(settings: Settings) -> No
         assert pool.processes == 0
     finally:
         workers.install(previous)
+        await pool.shutdown()
+
+
+def gated(pool: WorkerPool, gate: Path) -> asyncio.Future[str]:
+    """A job that runs until the test opens its ``gate`` (a FIFO: reading it blocks in the
+    worker until something is written), then answers what was written: no clock involved."""
+    os.mkfifo(gate)
+    return asyncio.ensure_future(pool.run(Path.read_text, {"self": gate}, budget=3600))
+
+
+async def release(gate: Path) -> None:
+    await asyncio.to_thread(gate.write_text, gate.name)  # blocks until the job reads it
+
+
+async def test_resize_grows_into_waiting_jobs_and_shrinks_as_jobs_finish(
+    tmp_path: Path,
+) -> None:
+    pool = WorkerPool(1)
+    try:
+        a = gated(pool, tmp_path / "a")
+        await until(lambda: len(pool._busy) == 1)
+        b, c = gated(pool, tmp_path / "b"), gated(pool, tmp_path / "c")
+        await asyncio.sleep(0)
+        assert len(pool._waiters) == 2  # one worker: b and c wait their turn
+        pool.resize(2)  # the new slot goes to b at once, not when a finishes
+        await until(lambda: len(pool._busy) == 2)
+        assert len(pool._waiters) == 1 and pool.started == 2
+        pool.resize(1)  # c keeps waiting; a's worker ends when a is done
+        await release(tmp_path / "a")
+        assert await a == "a"
+        await until(lambda: pool.processes == 1)
+        assert not c.done() and len(pool._waiters) == 1  # a's slot is gone with its worker
+        await release(tmp_path / "b")
+        assert await b == "b"  # b's slot passes to c, on b's worker: no new process
+        await until(lambda: len(pool._busy) == 1 and not pool._waiters)
+        await release(tmp_path / "c")
+        assert await c == "c"
+        assert pool.started == 2 and pool.processes == 1 and pool.killed == 0
+        # Shrinking with no job running ends the idle workers at once.
+        pool.resize(2)
+        both = [gated(pool, tmp_path / name) for name in ("d", "e")]
+        await until(lambda: len(pool._busy) == 2)
+        for name in ("d", "e"):
+            await release(tmp_path / name)
+        assert await asyncio.gather(*both) == ["d", "e"]
+        assert pool.processes == 2
+        pool.resize(1)
+        assert pool.processes == 1 and pool.size == 1
+        assert await pool.run(drama.chance, {"base": 3}, budget=120) == drama.chance(base=3)
+        with pytest.raises(ValueError):
+            pool.resize(0)
+    finally:
         await pool.shutdown()
