@@ -9,9 +9,13 @@ when, and how a Health change is kept in the stored exchange so a restart loses 
 
 from __future__ import annotations
 
+import time
+from collections import OrderedDict
 from collections.abc import Collection
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, Protocol
+from weakref import WeakKeyDictionary
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -19,9 +23,11 @@ from bot.actor import Actor
 from bot.errors import PermissionDenied, UserError
 from bot.i18n import _
 from bot.services import sheets
-from bot.services.permissions import is_gm
+from bot.services.permissions import channel_starters, is_gm
 from bot.services.sheets import CharacterSheet, Resource, ResourceChange, sheet_from_row
+from bot.storage import Database
 from bot.storage.repositories import characters as characters_repo
+from bot.storage.repositories import gm_roles
 from bot.storage.repositories import initiative as encounters
 from engine import initiative as ini
 
@@ -107,6 +113,86 @@ async def claim(
         )
     if now > row.expires_at:
         raise ExchangeClosed(_("Too late: an attack is answered within a day."))
+
+
+@dataclass(frozen=True, slots=True)
+class _Known:
+    defender_id: int | None
+    target: str
+    gm_roles: frozenset[int]
+    starters: frozenset[int]
+    until: float  # time.monotonic() after which the GM facts are too old to refuse by
+
+
+class PressGuard:
+    """Open exchanges this process has posted or read, with who could answer them then: a
+    press by someone who is neither the defender nor a GM (by Discord's roles, the server's
+    GM roles or the channel's starters, as read at most :attr:`seconds` ago) is refused from
+    memory, with no read of the database (a flood of presses by bystanders costs nothing).
+
+    Only refusals come from memory: the defender's or a possible GM's press always goes to
+    the database, which decides. A GM made meanwhile (a role, a new encounter) may be refused
+    for up to :attr:`seconds`; pressing again after that reads the database.
+    """
+
+    def __init__(self, *, seconds: float = 60.0, entries: int = 1024) -> None:
+        self.seconds, self.entries = seconds, entries
+        self._known: OrderedDict[tuple[str, int], _Known] = OrderedDict()
+
+    def __contains__(self, key: tuple[str, int]) -> bool:
+        return key in self._known
+
+    async def learn(
+        self, session: AsyncSession, actor: Actor, *, defender_id: int | None, target: str
+    ) -> _Known:
+        """Read the channel's GMs now, for :meth:`remember` once the exchange is committed."""
+        roles = await gm_roles.role_ids(session, actor.guild_id) if actor.guild_id else set()
+        starters = await channel_starters(session, actor.channel_id)
+        return _Known(
+            defender_id,
+            target,
+            frozenset(roles),
+            frozenset(starters),
+            time.monotonic() + self.seconds,
+        )
+
+    def remember(self, key: tuple[str, int], known: _Known) -> None:
+        self._known[key] = known
+        self._known.move_to_end(key)
+        while len(self._known) > self.entries:
+            self._known.popitem(last=False)
+
+    def forget(self, key: tuple[str, int]) -> None:
+        self._known.pop(key, None)
+
+    def refuse_early(self, actor: Actor, key: tuple[str, int]) -> None:
+        """Raise :func:`claim`'s refusal when memory alone says ``actor`` may not answer."""
+        known = self._known.get(key)
+        if known is None or actor.user_id == known.defender_id or actor.gm_role:
+            return
+        if time.monotonic() > known.until:
+            self.forget(key)
+            return
+        if actor.role_ids.intersection(known.gm_roles) or actor.user_id in known.starters:
+            return
+        raise PermissionDenied(
+            _(
+                "Only {who} answers this attack on {target}.",
+                who=answerer(known.defender_id),
+                target=known.target,
+            )
+        )
+
+
+_GUARDS: WeakKeyDictionary[Database, PressGuard] = WeakKeyDictionary()
+
+
+def press_guard(db: Database) -> PressGuard:
+    """``db``'s :class:`PressGuard` (one per database: exchange ids are the database's)."""
+    guard = _GUARDS.get(db)
+    if guard is None:
+        guard = _GUARDS[db] = PressGuard()
+    return guard
 
 
 def change_data(change: ResourceChange) -> dict[str, Any]:

@@ -28,6 +28,7 @@ from bot.services.attack_exchange import (
     change_of,
     claim,
     hurt_npc,
+    press_guard,
     resolve_target,
 )
 from bot.services.coda._roller import (
@@ -372,7 +373,12 @@ async def attack(
             expires_at=now + ANSWER_WINDOW,
         )
         await coda_repo.add_attack(session, row)
-        return replace(exchange, id=row.id)
+        exchange = replace(exchange, id=row.id)
+        guard = press_guard(db)
+        known = await guard.learn(session, actor, defender_id=row.defender_id, target=target)
+    # Committed: from now on, a bystander's press is refused from memory (PressGuard).
+    guard.remember((SYSTEM, row.id), known)
+    return exchange
 
 
 # --------------------------------------------------------------------------- the answer
@@ -414,11 +420,21 @@ async def _defender_roller(
 async def answer(
     db: Database, dice: Dice, actor: Actor, attack_id: int, choice: Defence, *, now: datetime
 ) -> Exchange:
-    """The defender's Dodge, Parry or Take it; then the damage, taken from Health."""
+    """The defender's Dodge, Parry or Take it; then the damage, taken from Health.
+
+    A press by someone memory says may not answer is refused before any read (PressGuard)."""
+    key, guard = (SYSTEM, attack_id), press_guard(db)
+    guard.refuse_early(actor, key)
     async with db.unit_of_work() as session:
         row = await coda_repo.attack_for_update(session, attack_id)
         data = dict(row.data) if row is not None else {}
         target = data.get("target", "")
+        bystander = row is not None and actor.user_id != row.defender_id
+        if bystander and row is not None and row.finished_at is None and key not in guard:
+            # Stored (committed) earlier, so safe to remember now: the next bystander's press
+            # is refused without reading (the process restarted, or another one posted it).
+            known = await guard.learn(session, actor, defender_id=row.defender_id, target=target)
+            guard.remember(key, known)
         await claim(session, actor, row, target=target, now=now)
         assert row is not None  # claim refused an unknown exchange
         if choice not in allowed(ranged=row.ranged):
@@ -484,4 +500,5 @@ async def answer(
         exchange = replace(exchange, tracked=tracked)
         row.data = {**_data(exchange), "npc_defend": data.get("npc_defend", 0)}
         row.finished_at = now
+    guard.forget(key)
     return exchange

@@ -148,8 +148,11 @@ async def test_a_non_defender_pressing_dodge_is_refused_without_reading(table: T
             presses.append(await table.carol.click(attack.response, label="Dodge"))
             if press == 9:
                 within_burst = len(queries)
-    # Her first 10 are refused by the exchange (only Bob, or the GM, answers it)...
+    # Her first 10 are refused by the exchange (only Bob, or the GM, answers it), from the
+    # bot's memory of it: the exchange and the channel's GMs are never read (the one read is
+    # the gateway's, once: her language, kept for the next presses)...
     assert all("answers this attack on Draco" in text_of(p) for p in presses[:10])
+    assert within_burst <= 1 and all("language_choices" in q for q in queries), queries
     # ...then by her limit: told once, the rest unanswered, and nothing more is read.
     assert text_of(presses[10]) == "Slow down: try again in 1 s."
     assert not any(p.acknowledged for p in presses[11:])
