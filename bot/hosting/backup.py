@@ -8,8 +8,9 @@ and keeps the database it replaces beside it. ``narrator run`` holds a shared
 exclusively and refuses when it cannot, so it never overwrites a database a bot is using.
 The kernel drops the lock when the process dies, even by ``kill -9``: no stale lock files.
 
-PostgreSQL: ``pg_dump`` / ``pg_restore`` do this job better than we could; the commands are
-printed with the connection details filled in.
+PostgreSQL: ``pg_dump`` / ``pg_restore`` do this job; the commands are printed with the
+connection details filled in, and a restore is refused with the steps after what can be
+told from the dump file (:mod:`bot.hosting.pg_dumps`).
 """
 
 from __future__ import annotations
@@ -24,10 +25,11 @@ from pathlib import Path
 from typing import IO
 from urllib.parse import quote
 
-from sqlalchemy.engine import URL, make_url
+from sqlalchemy.engine import make_url
 
 from bot.hosting.config import ConfigError
 from bot.hosting.errors import ServiceUnavailable, safe_url
+from bot.hosting.pg_dumps import pg_dump_command, refusal
 from bot.hosting.restorable import check_restorable
 
 
@@ -67,13 +69,6 @@ def hold_run_lock(database_url: str) -> IO[bytes] | None:
     return handle
 
 
-def _pg_parts(url: URL) -> list[str]:
-    parts = ["--host", url.host or "localhost", "--port", str(url.port or 5432)]
-    if url.username:
-        parts += ["--username", url.username]
-    return parts
-
-
 def _is_sqlite_file(path: Path) -> bool:
     """Whether ``path`` starts as every SQLite database file does."""
     try:
@@ -81,29 +76,6 @@ def _is_sqlite_file(path: Path) -> bool:
             return file.read(16) == b"SQLite format 3\x00"
     except OSError:
         return False
-
-
-def pg_dump_command(database_url: str, target: Path) -> str:
-    url = make_url(database_url)
-    return shlex.join(
-        ["pg_dump", "--format=custom", *_pg_parts(url), "--file", str(target), url.database or ""]
-    )
-
-
-def pg_restore_command(database_url: str, source: Path) -> str:
-    url = make_url(database_url)
-    return shlex.join(
-        [
-            "pg_restore",
-            "--clean",
-            "--if-exists",
-            "--no-owner",
-            *_pg_parts(url),
-            "--dbname",
-            url.database or "",
-            str(source),
-        ]
-    )
 
 
 def _read_only(path: Path) -> sqlite3.Connection:
@@ -165,10 +137,7 @@ def restore(database_url: str, source: Path) -> str:
             + "\n(with the password in place of ***; see docs/hosting.md, copy-db)"
         )
     if target is None:
-        raise ConfigError(
-            "DATABASE_URL is PostgreSQL: stop the bot, then restore a pg_dump file with:\n  "
-            + pg_restore_command(database_url, source)
-        )
+        raise ConfigError(refusal(database_url, source))
     if not source.is_file():
         raise ConfigError(f"{source} is not a file")
     target.parent.mkdir(parents=True, exist_ok=True)

@@ -156,6 +156,24 @@ class PressGuard:
             time.monotonic() + self.seconds,
         )
 
+    async def watch(
+        self,
+        session: AsyncSession,
+        actor: Actor,
+        key: tuple[str, int],
+        row: ExchangeRow | None,
+        *,
+        target: str,
+    ) -> None:
+        """A bystander pressed an open exchange this process does not remember (it restarted,
+        or another process posted it): remember it, so their next presses read nothing. The
+        row was read, so it is committed: safe to remember before this transaction ends."""
+        if row is None or row.finished_at is not None or key in self:
+            return
+        if actor.user_id != row.defender_id:
+            known = await self.learn(session, actor, defender_id=row.defender_id, target=target)
+            self.remember(key, known)
+
     def remember(self, key: tuple[str, int], known: _Known) -> None:
         self._known[key] = known
         self._known.move_to_end(key)

@@ -429,12 +429,7 @@ async def answer(
         row = await coda_repo.attack_for_update(session, attack_id)
         data = dict(row.data) if row is not None else {}
         target = data.get("target", "")
-        bystander = row is not None and actor.user_id != row.defender_id
-        if bystander and row is not None and row.finished_at is None and key not in guard:
-            # Stored (committed) earlier, so safe to remember now: the next bystander's press
-            # is refused without reading (the process restarted, or another one posted it).
-            known = await guard.learn(session, actor, defender_id=row.defender_id, target=target)
-            guard.remember(key, known)
+        await guard.watch(session, actor, key, row, target=target)
         await claim(session, actor, row, target=target, now=now)
         assert row is not None  # claim refused an unknown exchange
         if choice not in allowed(ranged=row.ranged):

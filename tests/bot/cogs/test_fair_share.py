@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from sqlalchemy import event
 
+from bot.app import create_bot
 from bot.gateway import Rate, RateLimiter, Standings
 from engine.dice import ScriptedDice, SeededDice
 from tests.conftest import Table, text_of
@@ -161,6 +162,23 @@ async def test_a_non_defender_pressing_dodge_is_refused_without_reading(table: T
     table.bot.dice = ScriptedDice([1, 1, 2, 3])
     dodged = await table.bob.click(attack.response, label="Dodge")
     assert dodged.acknowledged and not refused(dodged)
+
+
+async def test_after_a_restart_a_bystanders_first_press_alone_reads_the_exchange(
+    table: Table,
+) -> None:
+    attack = await harry_hits_draco(table)
+    await table.env.restart_bot(create_bot(table.bot.settings, sync_globally=True))
+    first = await table.carol.click(attack.response, label="Dodge")  # read, and remembered
+    assert "answers this attack on Draco" in text_of(first)
+    with counted_queries(table) as queries:
+        again = await table.carol.click(attack.response, label="Dodge")
+    assert "answers this attack on Draco" in text_of(again)
+    assert queries == []
+    # The GM's press is never refused from memory: the database decides, and it answers.
+    table.bot.dice = ScriptedDice([1, 1, 2, 3])
+    dodged = await table.gm.click(attack.response, label="Dodge")
+    assert dodged.acknowledged and "answers this attack" not in text_of(dodged)
 
 
 @pytest.mark.slow  # seconds; make check runs it

@@ -18,11 +18,11 @@ from bot.hosting.backup import (
     RunLockError,
     backup,
     hold_run_lock,
-    pg_dump_command,
     restore,
     sqlite_path,
 )
 from bot.hosting.config import ConfigError
+from bot.hosting.pg_dumps import pg_dump_command
 from bot.storage.migrate import alembic_config
 
 
@@ -90,8 +90,13 @@ def test_postgres_gets_the_pg_dump_command(
     assert main(["backup", "n.dump"]) == 2
     err = capsys.readouterr().err
     assert "pg_dump --format=custom" in err and "secret" not in err
+    (tmp_path / "n.dump").write_bytes(b"not a dump")
     assert main(["restore", "n.dump"]) == 2
-    assert "pg_restore --clean" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    # Not a dump: said in one line (or, without pg_restore here, the steps are given).
+    assert "n.dump is not a dump pg_restore can read" in err or "not inspected" in err
+    assert main(["restore", "missing.dump"]) == 2
+    assert "missing.dump is not a file" in capsys.readouterr().err
 
 
 def test_an_sqlite_backup_onto_postgres_points_at_copy_db(
