@@ -15,11 +15,14 @@ Not a test: ``python -m benchmarks.abuse`` from the project root. Two parts:
    300 ``/roll 1000d1000kh1``) while other users in other channels roll ``1d20`` every 50 ms.
    Prints their p50 / p99 / max latency, with and without the flood. Goal: p99 ≤ 20 ms.
 
-4. **Odds flood**: five users each send ``/odds drama`` with big pools and ``/odds h90`` (a
-   chart each) as fast as their rate limit lets them (a burst of 10, then 2 a second). In
-   this process: the event loop's longest stall while the five floods run through the
-   services and the worker pool, against a quiet loop. Through the real process: bystanders'
-   ``/roll 1d20`` p50 / max, quiet and during the flood.
+4. **Odds and stats flood**: five users each send ``/odds drama`` with big pools, ``/odds
+   h90`` and ``/dice stats`` on their channel's 5,000-roll × 250-face log (a chart each) as
+   fast as their rate limit lets them (a burst of 10, then 2 a second). In this process: the
+   event loop's longest stall while the five floods run through the services and the worker
+   pool, against a quiet loop. Through the real process: bystanders' ``/roll 1d20`` p50 /
+   max, quiet and during the flood. Then one line per goal of issue 28, PASS or FAIL, judged
+   against the quiet baseline of the same run: no stall over 5 ms, bystander max ≤ 150 ms,
+   bystander p50 ≤ 2 × quiet.
 
 Figures from a loaded, shared machine are noisy: compare the quiet and flooded runs.
 """
@@ -360,15 +363,43 @@ def _flood_schedule(seconds: float) -> list[float]:
 
 
 def _flood_options(user: int, index: int) -> tuple[str, dict[str, int]]:
-    """Every other request an /odds drama big enough for a worker (never twice the same,
-    so no cache answers), else an /odds h90 (its chart is the work)."""
-    if index % 2 == 0:
+    """In turn: an /odds drama big enough for a worker (never twice the same, so no cache
+    answers), an /odds h90 (its chart is the work) and a /dice stats of the user's channel
+    (its 5,000-roll log added up by the database, and a chart)."""
+    if index % 3 == 0:
         return "odds drama", {
             "base": 60,
             "resistance": 40 + (user * 7 + index) % 20,
             "drama_dice": 40 + index % 20,
         }
-    return "odds h90", {"bonus": (user + index) % 10, "difficulty": 5 + index % 25}
+    if index % 3 == 1:
+        return "odds h90", {"bonus": (user + index) % 10, "difficulty": 5 + index % 25}
+    return "dice stats", {}
+
+
+async def _fill_logs(url: str, channels: list[int], guild: int) -> None:
+    """:data:`STATS_ROLLS` public rolls of :data:`STATS_FACES` d6 in each channel (migrated
+    first): what every flooder's ``/dice stats`` adds up."""
+    from bot.actor import Actor
+    from bot.storage import Database
+    from bot.storage.migrate import upgrade_to_head
+    from bot.storage.repositories import rolls
+
+    rng = random.Random(5)
+    await asyncio.to_thread(upgrade_to_head, url)
+    db = Database(url)
+    try:
+        for channel in channels:
+            actor = Actor(user_id=1, channel_id=channel, guild_id=guild)
+            for start in range(0, STATS_ROLLS, 500):
+                async with db.unit_of_work() as session:
+                    for _ in range(start, start + 500):
+                        faces = [rng.randint(1, 6) for _ in range(STATS_FACES)]
+                        rolls.add(
+                            session, actor, system="dice", input="250d6", faces=faces, outcome=""
+                        )
+    finally:
+        await db.dispose()
 
 
 class _Threads:
@@ -380,14 +411,18 @@ class _Threads:
         return await asyncio.to_thread(work, **kwargs)
 
 
-async def _flood_in_process(seconds: float) -> tuple[float, float, float, float]:
+async def _flood_in_process(seconds: float, url: str) -> tuple[float, float, float, float]:
     """The five floods through the services and the pool, in this event loop; with the
     stall figures, the CPU the loop's own thread spent (ms)."""
     from bot import workers
     from bot.actor import Actor
     from bot.render.charts import draw
+    from bot.render.dice_stats import stats_chart
     from bot.render.odds import odds_chart
-    from bot.services import odds
+    from bot.services import dice_stats, odds
+    from bot.storage import Database
+
+    db = Database(url)
 
     async def one(user: int, index: int, at: float) -> None:
         await asyncio.sleep(at)
@@ -395,17 +430,20 @@ async def _flood_in_process(seconds: float) -> tuple[float, float, float, float]
         command, options = _flood_options(user, index)
         try:
             if command == "odds drama":
-                table = await odds.drama_odds(actor, **options)
+                chart = odds_chart(await odds.drama_odds(actor, **options))
+            elif command == "odds h90":
+                chart = odds_chart(await odds.h90_odds(actor, **options))
             else:
-                table = await odds.h90_odds(actor, **options)
-            await workers.run(
-                draw,
-                {"chart": odds_chart(table)},
-                budget=10,
-                user=user,
-                channel=actor.channel_id,
-                cache=True,
-            )
+                chart = stats_chart(await dice_stats.stats(db, actor), f"#{actor.channel_id}")
+            if chart is not None:
+                await workers.run(
+                    draw,
+                    {"chart": chart},
+                    budget=10,
+                    user=user,
+                    channel=actor.channel_id,
+                    cache=True,
+                )
         except Exception:  # refused (busy) or too heavy: what the user is told, not work
             pass
 
@@ -418,41 +456,58 @@ async def _flood_in_process(seconds: float) -> tuple[float, float, float, float]
             )
         )
 
-    cpu = time.thread_time()
-    stalls = await _stall_while(flood, 0)
-    return (*stalls, (time.thread_time() - cpu) * 1000)
+    try:
+        cpu = time.thread_time()
+        stalls = await _stall_while(flood, 0)
+        return (*stalls, (time.thread_time() - cpu) * 1000)
+    finally:
+        await db.dispose()
 
 
 async def odds_flood(seconds: float, process: bool) -> None:
     from bot import workers
     from bot.i18n import use_language
 
-    with use_language("en"):
+    with use_language("en"), tempfile.TemporaryDirectory() as directory:
+        url = f"sqlite+aiosqlite:///{Path(directory) / 'flood.db'}"
+        await _fill_logs(url, [100 + user for user in range(1, FLOODERS + 1)], guild=1)
         await workers.run(drama.chance, {"base": 1}, budget=60)  # a worker started: not measured
         cpu = time.thread_time()
         quiet = await _stall_while(None, seconds)
         rows = [("quiet loop", *quiet, (time.thread_time() - cpu) * 1000)]
-        rows.append(
-            (
-                f"flood, {workers.shared().size} worker process(es)",
-                *await _flood_in_process(seconds),
-            )
-        )
+        flooded = await _flood_in_process(seconds, url)
+        rows.append((f"flood, {workers.shared().size} worker process(es)", *flooded))
         await workers.shutdown()
         drama.clear_caches()
         processes = workers.install(_Threads())  # type: ignore[arg-type]
         try:
-            rows.append(("flood, threads (before)", *await _flood_in_process(seconds)))
+            rows.append(("flood, threads (before)", *await _flood_in_process(seconds, url)))
         finally:
             workers.install(processes)
     print(
-        f"\nOdds flood in this process: {FLOODERS} users × (/odds drama or /odds h90 + chart) "
-        f"at a burst of {FLOOD_BURST} then {FLOOD_PER_SECOND:g}/s for {seconds:g} s: the event "
-        f"loop's stalls and its thread's CPU (ms)"
+        f"\nOdds and stats flood in this process: {FLOODERS} users × (/odds drama, /odds h90 "
+        f"or /dice stats on {STATS_ROLLS:,} rolls, + chart) at a burst of {FLOOD_BURST} then "
+        f"{FLOOD_PER_SECOND:g}/s for {seconds:g} s: the event loop's stalls and its thread's "
+        "CPU (ms)"
     )
     print_table(["", "longest stall", "stalls summed", "wall", "loop thread CPU"], rows)
+    goals = [_goal("no command stalls the loop > 5 ms (in process)", flooded[0], 5.0, quiet[0])]
     if process:
-        await _odds_flood_through_the_process(seconds)
+        (quiet_p50, quiet_max), (flood_p50, flood_max) = await _odds_flood_through_the_process(
+            seconds
+        )
+        goals += [
+            _goal("bystander max ≤ 150 ms", flood_max, 150.0, quiet_max),
+            _goal("bystander p50 ≤ 2 × quiet p50", flood_p50, 2 * quiet_p50, quiet_p50),
+        ]
+    print("\nIssue 28's goals, against the quiet baseline of this run:")
+    for line in goals:
+        print("  " + line)
+
+
+def _goal(name: str, flooded: float, limit: float, quiet: float) -> str:
+    verdict = "PASS" if flooded <= limit else "FAIL"
+    return f"{verdict}  {name}: {flooded:.2f} ms flooded (limit {limit:.2f}; quiet {quiet:.2f})"
 
 
 async def _flood_users(fake, channel_ids: list[int], seconds: float) -> int:
@@ -474,7 +529,10 @@ async def _flood_users(fake, channel_ids: list[int], seconds: float) -> int:
     return len(sent)
 
 
-async def _odds_flood_through_the_process(seconds: float) -> None:
+async def _odds_flood_through_the_process(
+    seconds: float,
+) -> tuple[tuple[float, float], tuple[float, float]]:
+    """Bystanders' p50 and max (ms), quiet and during the flood, through ``narrator run``."""
     from tests.e2e.fake_discord import FakeDiscord
     from tests.e2e.process import BotProcess
 
@@ -484,11 +542,12 @@ async def _odds_flood_through_the_process(seconds: float) -> None:
         workdir = Path(directory)
         url = f"sqlite+aiosqlite:///{workdir / 'flood.db'}"
         async with FakeDiscord(channels=12, players=(*flooders, *users)) as fake:
+            channels = fake.table.channel_ids
+            await _fill_logs(url, channels[1 : FLOODERS + 1], guild=fake.table.guild_id)
             bot = BotProcess(fake, url, workdir, name="flood", rate_limits=True)
             try:
                 await bot.start(ready_timeout=60)
                 await asyncio.sleep(2.5)
-                channels = fake.table.channel_ids
                 bystanders = channels[FLOODERS + 1 :]
                 await _cheap_rolls(fake, users, bystanders, 1.0)  # warm-up
                 quiet = await _cheap_rolls(fake, users, bystanders, seconds)
@@ -503,9 +562,14 @@ async def _odds_flood_through_the_process(seconds: float) -> None:
     ]
     print(
         f"\nBystanders' /roll 1d20 every 50 ms through the real process (ms), while "
-        f"{FLOODERS} users send {sent} /odds drama and /odds h90 (with charts) in all"
+        f"{FLOODERS} users send {sent} /odds drama, /odds h90 and /dice stats on "
+        f"{STATS_ROLLS:,}-roll logs (with charts) in all"
     )
     print_table(["", "rolls", "p50", "p99", "max"], rows)
+    return (
+        (_percentile(quiet, 0.5), _percentile(quiet, 1.0)),
+        (_percentile(flooded, 0.5), _percentile(flooded, 1.0)),
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -519,7 +583,9 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--stats-url", help="database for it (default: a new SQLite file)")
     parser.add_argument(
-        "--odds-flood-only", action="store_true", help="only the odds flood (part 4)"
+        "--odds-flood-only",
+        action="store_true",
+        help="only the odds and stats flood (part 4), with the goals' PASS/FAIL lines",
     )
     args = parser.parse_args(argv)
     if args.odds_flood_only:

@@ -37,6 +37,27 @@ INLINE_MAX = 1000
 TEST_SECONDS = 10.0
 
 
+#: One ``/dice stats`` count at a time in this process (one aggregate query of up to
+#: :data:`MAX_ROWS` entries: tens of milliseconds); a user's second, a channel's third or a
+#: ninth in line is refused at once (:class:`StatsBusy`). Unbounded, five players' bursts
+#: ran fifty at once, took every pooled connection and held other players' /roll 1.5 s.
+GATE = workers.FairGate(1, per_user=1, per_channel=2, max_waiting=8)
+
+
+class StatsBusy(UserError):
+    """``/dice stats`` refused at once: its user's, channel's or the bot's line is full."""
+
+    def __init__(self, scope: str) -> None:
+        super().__init__(
+            _(
+                "Your previous dice statistics are still being counted: wait for them, "
+                "then ask again."
+            )
+            if scope == "user"
+            else _("Too busy counting dice right now: try again in a moment.")
+        )
+
+
 class TestBusy(UserError):
     """``/dice test`` refused at once: the user's (or the channel's) queue of heavy work is
     full."""
@@ -92,15 +113,21 @@ async def stats(
     if since is not None and since not in SINCE:
         raise UserError(_("Since is one of {choices}.", choices=", ".join(SINCE)))
     start = utcnow() - SINCE[since] if since else None
-    async with db.unit_of_work(read_only=True) as session:
-        totals = await roll_log.face_totals(
-            session,
-            actor.channel_id,
-            systems=[system] if system else SYSTEMS,
-            user_id=player_id,
-            since=start,
-            limit=MAX_ROWS,
-        )
+    try:
+        async with (
+            GATE.enter(actor.user_id, actor.channel_id),
+            db.unit_of_work(read_only=True) as session,
+        ):
+            totals = await roll_log.face_totals(
+                session,
+                actor.channel_id,
+                systems=[system] if system else SYSTEMS,
+                user_id=player_id,
+                since=start,
+                limit=MAX_ROWS,
+            )
+    except workers.Busy as error:
+        raise StatsBusy(error.scope) from None
     # One step per die size and per (die size, face) the database added up: never per roll.
     rows = sum(entries for _sides, entries in totals.entries)
     uncounted = sum(entries for sides, entries in totals.entries if sides is None)

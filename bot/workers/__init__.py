@@ -6,9 +6,11 @@ A small pool of fresh interpreters (``WORKER_PROCESSES``, docs/hosting.md), star
 job first needs one and ended with the bot; per-user and per-channel queues that refuse at
 once when full (:class:`Busy`); a budget per job that really stops it, by killing its worker
 (:class:`OverBudget`). Jobs are module-level functions and plain values, pickled over a pipe.
-See docs/decisions/worker-processes.md.
+Heavy work that stays in this process (an aggregate query) passes a :class:`FairGate`: the
+same admission, a few slots. See docs/decisions/worker-processes.md.
 """
 
+from bot.workers._gate import FairGate as FairGate
 from bot.workers._pool import MAX_WAITING as MAX_WAITING
 from bot.workers._pool import PER_CHANNEL as PER_CHANNEL
 from bot.workers._pool import PER_USER as PER_USER

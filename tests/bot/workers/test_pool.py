@@ -19,7 +19,7 @@ from bot import workers
 from bot.app import create_bot
 from bot.hosting.config import Settings
 from bot.render.charts import Chart, Panel, Series, draw
-from bot.workers import Busy, OverBudget, WorkerPool
+from bot.workers import Busy, FairGate, OverBudget, WorkerPool
 from engine import odds_tables
 from engine.systems import drama, rps
 
@@ -252,3 +252,35 @@ async def test_resize_grows_into_waiting_jobs_and_shrinks_as_jobs_finish(
             pool.resize(0)
     finally:
         await pool.shutdown()
+
+
+async def test_a_fair_gate_lets_one_in_at_a_time_and_refuses_past_its_bounds() -> None:
+    gate = FairGate(1, per_user=1, per_channel=2, max_waiting=1)
+    inside, leave = asyncio.Event(), asyncio.Event()
+    order: list[str] = []
+
+    async def hold(name: str, user: int, channel: int) -> None:
+        async with gate.enter(user, channel):
+            order.append(name)
+            inside.set()
+            await leave.wait()
+
+    first = asyncio.ensure_future(hold("first", 1, 10))
+    await inside.wait()
+    with pytest.raises(Busy) as refused:  # the same user again
+        await hold("again", 1, 11)
+    assert refused.value.scope == "user"
+    second = asyncio.ensure_future(hold("second", 2, 10))  # waits its turn
+    await asyncio.sleep(0)
+    with pytest.raises(Busy) as refused:  # the channel has two in its line
+        await hold("third", 3, 10)
+    assert refused.value.scope == "channel"
+    with pytest.raises(Busy) as refused:  # one waiting already: the line is full
+        await hold("fourth", 4, 12)
+    assert refused.value.scope == "pool"
+    assert order == ["first"]
+    leave.set()
+    await asyncio.gather(first, second)
+    assert order == ["first", "second"]
+    async with gate.enter(1, 10):  # every place is free again
+        pass

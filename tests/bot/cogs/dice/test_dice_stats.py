@@ -154,3 +154,21 @@ async def test_a_second_large_dice_test_waits_for_the_first(
     result = await table.bob.slash(table.channel, "dice test", sides=6, count=50_000)
     assert "Too busy rolling dice right now" in text_of(result)
     assert hanging_workers.started == 0  # refused at once: no work started
+
+
+async def test_stats_wait_their_turn_and_a_second_one_is_refused_at_once(
+    table: Table, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    await table.alice.slash(table.channel, "roll", expression="2d6")
+    # As if alice's previous count were still running: refused at once, privately.
+    monkeypatch.setattr(dice_stats.GATE, "per_user", 0)
+    refused = await table.alice.slash(table.channel, "dice stats")
+    assert refused.ephemeral
+    assert "Your previous dice statistics are still being counted" in text_of(refused)
+    monkeypatch.setattr(dice_stats.GATE, "per_user", 1)
+    monkeypatch.setattr(dice_stats.GATE, "per_channel", 0)  # the channel's line full
+    busy = await table.bob.slash(table.channel, "dice stats")
+    assert busy.ephemeral and "Too busy counting dice right now" in text_of(busy)
+    monkeypatch.setattr(dice_stats.GATE, "per_channel", 2)
+    counted = await table.bob.slash(table.channel, "dice stats")
+    assert "d6 · 2 dice" in text_of(counted)
