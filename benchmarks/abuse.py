@@ -37,7 +37,7 @@ import random
 import statistics
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from benchmarks._timing import print_table
@@ -193,7 +193,13 @@ async def _cheap_rolls(fake, users: list[str], channels: list[int], seconds: flo
         index += 1
         await asyncio.sleep(0.05)
     await asyncio.gather(*(r.wait(10) for r in sent), return_exceptions=True)
+    _UNANSWERED[0] += sum(1 for r in sent if r.latency is None or r.ephemeral)
     return [r.latency * 1000 for r in sent if r.latency is not None and not r.ephemeral]
+
+
+#: Bystanders' rolls not answered with a roll (refused as "very busy", or no answer): kept
+#: out of the latencies, so they are counted and printed beside them.
+_UNANSWERED = [0]
 
 
 async def _flood(fake, channel: int) -> tuple[int, int]:
@@ -411,9 +417,9 @@ class _Threads:
         return await asyncio.to_thread(work, **kwargs)
 
 
-async def _flood_in_process(seconds: float, url: str) -> tuple[float, float, float, float]:
+async def _flood_in_process(seconds: float, url: str) -> tuple[float, float, float, float, float]:
     """The five floods through the services and the pool, in this event loop; with the
-    stall figures, the CPU the loop's own thread spent (ms)."""
+    stall figures, the CPU the loop's own thread spent and its longest step's (ms)."""
     from bot import workers
     from bot.actor import Actor
     from bot.render.charts import draw
@@ -424,8 +430,7 @@ async def _flood_in_process(seconds: float, url: str) -> tuple[float, float, flo
 
     db = Database(url)
 
-    async def one(user: int, index: int, at: float) -> None:
-        await asyncio.sleep(at)
+    async def one(user: int, index: int) -> None:
         actor = Actor(user_id=user, channel_id=100 + user, guild_id=1)
         command, options = _flood_options(user, index)
         try:
@@ -447,21 +452,45 @@ async def _flood_in_process(seconds: float, url: str) -> tuple[float, float, flo
         except Exception:  # refused (busy) or too heavy: what the user is told, not work
             pass
 
+    async def flooder(user: int) -> None:
+        # Each request sent at its time, as a user would (not all 130 tasks made at once).
+        started, sent = time.perf_counter(), []
+        for index, at in enumerate(_flood_schedule(seconds)):
+            await asyncio.sleep(max(0.0, started + at - time.perf_counter()))
+            sent.append(asyncio.ensure_future(one(user, index)))
+        await asyncio.gather(*sent)
+
     async def flood() -> None:
-        await asyncio.gather(
-            *(
-                one(user, index, at)
-                for user in range(1, FLOODERS + 1)
-                for index, at in enumerate(_flood_schedule(seconds))
-            )
-        )
+        await asyncio.gather(*(flooder(user) for user in range(1, FLOODERS + 1)))
 
     try:
         cpu = time.thread_time()
-        stalls = await _stall_while(flood, 0)
-        return (*stalls, (time.thread_time() - cpu) * 1000)
+        with _longest_step() as longest:
+            stalls = await _stall_while(flood, 0)
+        return (*stalls, (time.thread_time() - cpu) * 1000, longest[0])
     finally:
         await db.dispose()
+
+
+@contextlib.contextmanager
+def _longest_step() -> Iterator[list[float]]:
+    """The most CPU (ms) the loop's thread spent in one callback meanwhile: what a command
+    itself holds the loop for, whatever else the machine runs (a stall measured by the clock
+    also counts the time the OS gave other processes). Diagnosis only: it wraps asyncio's
+    ``Handle._run``."""
+    longest = [0.0]
+    original = asyncio.events.Handle._run
+
+    def run(handle: asyncio.events.Handle) -> None:
+        started = time.thread_time()
+        original(handle)
+        longest[0] = max(longest[0], (time.thread_time() - started) * 1000)
+
+    asyncio.events.Handle._run = run  # type: ignore[method-assign]
+    try:
+        yield longest
+    finally:
+        asyncio.events.Handle._run = original  # type: ignore[method-assign]
 
 
 async def odds_flood(seconds: float, process: bool) -> None:
@@ -473,8 +502,9 @@ async def odds_flood(seconds: float, process: bool) -> None:
         await _fill_logs(url, [100 + user for user in range(1, FLOODERS + 1)], guild=1)
         await workers.run(drama.chance, {"base": 1}, budget=60)  # a worker started: not measured
         cpu = time.thread_time()
-        quiet = await _stall_while(None, seconds)
-        rows = [("quiet loop", *quiet, (time.thread_time() - cpu) * 1000)]
+        with _longest_step() as quiet_step:
+            quiet = await _stall_while(None, seconds)
+        rows = [("quiet loop", *quiet, (time.thread_time() - cpu) * 1000, quiet_step[0])]
         flooded = await _flood_in_process(seconds, url)
         rows.append((f"flood, {workers.shared().size} worker process(es)", *flooded))
         await workers.shutdown()
@@ -490,8 +520,16 @@ async def odds_flood(seconds: float, process: bool) -> None:
         f"{FLOOD_PER_SECOND:g}/s for {seconds:g} s: the event loop's stalls and its thread's "
         "CPU (ms)"
     )
-    print_table(["", "longest stall", "stalls summed", "wall", "loop thread CPU"], rows)
-    goals = [_goal("no command stalls the loop > 5 ms (in process)", flooded[0], 5.0, quiet[0])]
+    print_table(
+        ["", "longest stall", "stalls summed", "wall", "loop thread CPU", "longest step CPU"],
+        rows,
+    )
+    goals = [
+        _goal("no command holds the loop > 5 ms (longest step's CPU)", flooded[4], 5.0, rows[0][5]),
+        _goal(
+            "no stall > 5 ms by the clock (counts the machine's load)", flooded[0], 5.0, quiet[0]
+        ),
+    ]
     if process:
         (quiet_p50, quiet_max), (flood_p50, flood_max) = await _odds_flood_through_the_process(
             seconds
@@ -550,22 +588,28 @@ async def _odds_flood_through_the_process(
                 await asyncio.sleep(2.5)
                 bystanders = channels[FLOODERS + 1 :]
                 await _cheap_rolls(fake, users, bystanders, 1.0)  # warm-up
+                _UNANSWERED[0] = 0
                 quiet = await _cheap_rolls(fake, users, bystanders, seconds)
+                unanswered_quiet, _UNANSWERED[0] = _UNANSWERED[0], 0
                 flood = asyncio.ensure_future(_flood_users(fake, channels[1:], seconds))
                 flooded = await _cheap_rolls(fake, users, bystanders, seconds)
+                unanswered_flood = _UNANSWERED[0]
                 sent = await flood
             finally:
                 await bot.stop()
     rows = [
-        (name, len(v), *(_percentile(v, f) for f in (0.5, 0.99, 1.0)))
-        for name, v in (("quiet", quiet), ("during the odds flood", flooded))
+        (name, len(v), unanswered, *(_percentile(v, f) for f in (0.5, 0.99, 1.0)))
+        for name, v, unanswered in (
+            ("quiet", quiet, unanswered_quiet),
+            ("during the flood", flooded, unanswered_flood),
+        )
     ]
     print(
         f"\nBystanders' /roll 1d20 every 50 ms through the real process (ms), while "
         f"{FLOODERS} users send {sent} /odds drama, /odds h90 and /dice stats on "
         f"{STATS_ROLLS:,}-roll logs (with charts) in all"
     )
-    print_table(["", "rolls", "p50", "p99", "max"], rows)
+    print_table(["", "rolls", "not answered", "p50", "p99", "max"], rows)
     return (
         (_percentile(quiet, 0.5), _percentile(quiet, 1.0)),
         (_percentile(flooded, 0.5), _percentile(flooded, 1.0)),

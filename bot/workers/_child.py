@@ -9,6 +9,7 @@ a job; it ends by itself when its stdin closes (the parent shut it down or died)
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import os
 import pickle
@@ -21,6 +22,14 @@ from bot.workers._frames import HEADER, frame, payload_size
 
 #: A test hook: with this set, every job hangs, so a budget is overrun whatever the load.
 HANG_VARIABLE = "NARRATOR_WORKER_TEST_HANG"
+#: How much lower a worker's CPU priority is than the bot's (``nice``): when the machine is
+#: short of cores, the event loop's commands run first and heavy work takes what is left.
+NICENESS = 10
+
+
+def niceness() -> int:
+    """This process's nice value (a job: the tests check a worker's)."""
+    return os.nice(0)
 
 
 def _read_exactly(stream: BinaryIO, size: int) -> bytes | None:
@@ -45,6 +54,8 @@ def _answer(job: bytes) -> bytes:
 def main(argv: list[str]) -> int:
     # Ctrl-C in the console's terminal reaches the whole process group: the parent decides.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    with contextlib.suppress(OSError):
+        os.nice(NICENESS)
     answers = os.fdopen(os.dup(1), "wb", buffering=0)
     os.dup2(2, 1)  # a stray print goes to stderr, not into an answer
     sys.stdout = sys.stderr

@@ -20,6 +20,7 @@ from bot.app import create_bot
 from bot.hosting.config import Settings
 from bot.render.charts import Chart, Panel, Series, draw
 from bot.workers import Busy, FairGate, OverBudget, WorkerPool
+from bot.workers._child import NICENESS, niceness
 from engine import odds_tables
 from engine.systems import drama, rps
 
@@ -284,3 +285,8 @@ async def test_a_fair_gate_lets_one_in_at_a_time_and_refuses_past_its_bounds() -
     assert order == ["first", "second"]
     async with gate.enter(1, 10):  # every place is free again
         pass
+
+
+async def test_workers_run_at_a_lower_cpu_priority_than_the_bot(pool: WorkerPool) -> None:
+    # On a machine short of cores the loop's commands run first; heavy work takes the rest.
+    assert await pool.run(niceness, {}, budget=120) == min(19, os.nice(0) + NICENESS)
