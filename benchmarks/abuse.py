@@ -422,7 +422,7 @@ async def _flood_in_process(seconds: float, url: str) -> tuple[float, float, flo
     stall figures, the CPU the loop's own thread spent and its longest step's (ms)."""
     from bot import workers
     from bot.actor import Actor
-    from bot.render.charts import draw
+    from bot.render.charts import Chart, draw
     from bot.render.dice_stats import stats_chart
     from bot.render.odds import odds_chart
     from bot.services import dice_stats, odds
@@ -433,6 +433,7 @@ async def _flood_in_process(seconds: float, url: str) -> tuple[float, float, flo
     async def one(user: int, index: int) -> None:
         actor = Actor(user_id=user, channel_id=100 + user, guild_id=1)
         command, options = _flood_options(user, index)
+        chart: Chart | None
         try:
             if command == "odds drama":
                 chart = odds_chart(await odds.drama_odds(actor, **options))
@@ -486,7 +487,7 @@ def _longest_step() -> Iterator[list[float]]:
         original(handle)
         longest[0] = max(longest[0], (time.thread_time() - started) * 1000)
 
-    asyncio.events.Handle._run = run  # type: ignore[method-assign]
+    asyncio.events.Handle._run = run  # type: ignore[method-assign,assignment]
     try:
         yield longest
     finally:
