@@ -116,7 +116,10 @@ async def claim(
 
 
 @dataclass(frozen=True, slots=True)
-class _Known:
+class KnownExchange:
+    """What :class:`PressGuard` remembers of an open exchange: who defends, the target's name
+    for the refusal, and the channel's GMs as read then, trusted until ``until``."""
+
     defender_id: int | None
     target: str
     gm_roles: frozenset[int]
@@ -137,18 +140,18 @@ class PressGuard:
 
     def __init__(self, *, seconds: float = 60.0, entries: int = 1024) -> None:
         self.seconds, self.entries = seconds, entries
-        self._known: OrderedDict[tuple[str, int], _Known] = OrderedDict()
+        self._known: OrderedDict[tuple[str, int], KnownExchange] = OrderedDict()
 
     def __contains__(self, key: tuple[str, int]) -> bool:
         return key in self._known
 
     async def learn(
         self, session: AsyncSession, actor: Actor, *, defender_id: int | None, target: str
-    ) -> _Known:
+    ) -> KnownExchange:
         """Read the channel's GMs now, for :meth:`remember` once the exchange is committed."""
         roles = await gm_roles.role_ids(session, actor.guild_id) if actor.guild_id else set()
         starters = await channel_starters(session, actor.channel_id)
-        return _Known(
+        return KnownExchange(
             defender_id,
             target,
             frozenset(roles),
@@ -174,7 +177,7 @@ class PressGuard:
             known = await self.learn(session, actor, defender_id=row.defender_id, target=target)
             self.remember(key, known)
 
-    def remember(self, key: tuple[str, int], known: _Known) -> None:
+    def remember(self, key: tuple[str, int], known: KnownExchange) -> None:
         self._known[key] = known
         self._known.move_to_end(key)
         while len(self._known) > self.entries:
