@@ -374,10 +374,10 @@ async def attack(
         )
         await coda_repo.add_attack(session, row)
         exchange = replace(exchange, id=row.id)
-        guard = press_guard(db)
-        known = await guard.learn(session, actor, defender_id=row.defender_id, target=target)
-    # Committed: from now on, a bystander's press is refused from memory (PressGuard).
-    guard.remember((SYSTEM, row.id), known)
+        known = await press_guard(db).learn(
+            session, actor, defender_id=row.defender_id, target=target
+        )
+    press_guard(db).remember((SYSTEM, row.id), known)  # committed: bystanders refused from memory
     return exchange
 
 
@@ -420,9 +420,7 @@ async def _defender_roller(
 async def answer(
     db: Database, dice: Dice, actor: Actor, attack_id: int, choice: Defence, *, now: datetime
 ) -> Exchange:
-    """The defender's Dodge, Parry or Take it; then the damage, taken from Health.
-
-    A press by someone memory says may not answer is refused before any read (PressGuard)."""
+    """The defender's Dodge, Parry or Take it; then the damage, taken from Health."""
     key, guard = (SYSTEM, attack_id), press_guard(db)
     guard.refuse_early(actor, key)
     async with db.unit_of_work() as session:
