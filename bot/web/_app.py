@@ -62,7 +62,7 @@ def create_app(
             language_middleware,
             headers_middleware,
             error_middleware,
-            rate_middleware(buckets),
+            rate_middleware(buckets, trust_proxy=settings.web_trust_proxy),
             csrf_middleware,
         ],
     )
