@@ -16,7 +16,7 @@ from aiohttp import web
 from bot.actor import Actor
 from bot.errors import UserError
 from bot.i18n import N_, _
-from bot.services import sheets
+from bot.services import macros, sheets
 from bot.services.access import (
     CharacterView,
     NotVisible,
@@ -91,7 +91,12 @@ async def _list_page(
     )
 
 
-def _sheet_page(
+def _text(value: Any) -> str:
+    """A form's text as a modal would send it: no NUL (which no database stores)."""
+    return str(value).replace("\x00", "")
+
+
+async def _sheet_page(
     request: web.Request,
     view: CharacterView,
     *,
@@ -102,7 +107,11 @@ def _sheet_page(
 ) -> web.Response:
     forms: dict[str, Any] = {}
     form_error = None
+    character_macros: list[macros.MacroInfo] = []
     if view.editable:
+        character_macros = await macros.of_character(
+            database_of(request), owner_actor(view), view.sheet.id
+        )
         for part in PARTS:
             try:
                 forms[part] = build_form(view.sheet, part)  # type: ignore[arg-type]
@@ -120,6 +129,7 @@ def _sheet_page(
         error=error,
         error_part=error_part,
         values=values or {},
+        macros=character_macros,
         saved=_(SAVED) if request.query.get("saved") else None,
     )
 
@@ -127,7 +137,7 @@ def _sheet_page(
 @routes.get("/characters/{id}", name="character")
 async def character(request: web.Request) -> web.StreamResponse:
     viewer = require_viewer(request)
-    return _sheet_page(request, await _view(request, viewer))
+    return await _sheet_page(request, await _view(request, viewer))
 
 
 @routes.post("/characters/{id}/edit/{part}")
@@ -138,11 +148,11 @@ async def edit(request: web.Request) -> web.StreamResponse:
         raise web.HTTPNotFound()
     view = await _editable(request, viewer)
     form = await request.post()
-    values = {key: str(value) for key, value in form.items() if isinstance(value, str)}
+    values = {key: _text(value) for key, value in form.items() if isinstance(value, str)}
     try:
         await sheets.submit(database_of(request), owner_actor(view), view.sheet.id, part, values)  # type: ignore[arg-type]
     except UserError as problem:
-        return _sheet_page(
+        return await _sheet_page(
             request, view, error=str(problem), error_part=part, values=values, status=400
         )
     raise web.HTTPSeeOther(f"/characters/{view.sheet.id}?saved=1#{part}")
@@ -155,10 +165,10 @@ async def rename(request: web.Request) -> web.StreamResponse:
     form = await request.post()
     try:
         await sheets.rename(
-            database_of(request), owner_actor(view), view.sheet.name, str(form.get("name", ""))
+            database_of(request), owner_actor(view), view.sheet.name, _text(form.get("name", ""))
         )
     except UserError as problem:
-        return _sheet_page(request, view, error=str(problem), error_part="name", status=400)
+        return await _sheet_page(request, view, error=str(problem), error_part="name", status=400)
     raise web.HTTPSeeOther(f"/characters/{view.sheet.id}?saved=1")
 
 
@@ -168,7 +178,7 @@ async def delete(request: web.Request) -> web.StreamResponse:
     view = await _editable(request, viewer)
     form = await request.post()
     if form.get("confirm") != view.sheet.name:
-        return _sheet_page(
+        return await _sheet_page(
             request,
             view,
             error=_("Type the character's name to delete it."),
@@ -178,7 +188,7 @@ async def delete(request: web.Request) -> web.StreamResponse:
     try:
         await sheets.delete(database_of(request), owner_actor(view), view.sheet.id)
     except UserError as problem:
-        return _sheet_page(request, view, error=str(problem), error_part="delete", status=400)
+        return await _sheet_page(request, view, error=str(problem), error_part="delete", status=400)
     raise web.HTTPSeeOther("/characters")
 
 
@@ -217,3 +227,41 @@ async def import_(request: web.Request) -> web.StreamResponse:
     except UserError as problem:
         return await _list_page(request, viewer, error=str(problem), status=400)
     raise web.HTTPSeeOther(f"/characters/{sheet.id}?saved=1")
+
+
+def _macro_id(request: web.Request) -> int:
+    try:
+        return int(request.match_info["macro"])
+    except ValueError:
+        raise web.HTTPNotFound() from None
+
+
+@routes.post("/characters/{id}/macros/{macro}")
+async def edit_macro(request: web.Request) -> web.StreamResponse:
+    viewer = require_viewer(request)
+    view = await _editable(request, viewer)
+    form = await request.post()
+    try:
+        await macros.edit_of_character(
+            database_of(request),
+            owner_actor(view),
+            view.sheet.id,
+            _macro_id(request),
+            _text(form.get("command", "")),
+        )
+    except UserError as problem:
+        return await _sheet_page(request, view, error=str(problem), error_part="macros", status=400)
+    raise web.HTTPSeeOther(f"/characters/{view.sheet.id}?saved=1#macros")
+
+
+@routes.post("/characters/{id}/macros/{macro}/delete")
+async def delete_macro(request: web.Request) -> web.StreamResponse:
+    viewer = require_viewer(request)
+    view = await _editable(request, viewer)
+    try:
+        await macros.delete_of_character(
+            database_of(request), owner_actor(view), view.sheet.id, _macro_id(request)
+        )
+    except UserError as problem:
+        return await _sheet_page(request, view, error=str(problem), error_part="macros", status=400)
+    raise web.HTTPSeeOther(f"/characters/{view.sheet.id}?saved=1#macros")

@@ -166,3 +166,35 @@ async def test_export_then_import_as_a_new_character(
     assert response.status == 303, await response.text()
     await table.alice.slash(table.channel, "sheet use", character="Ginny")
     assert "Ginny" in text_of(await table.alice.slash(table.channel, "sheet show"))
+
+
+async def test_a_characters_macros_are_listed_edited_and_deleted_by_its_owner_only(
+    table: Table, as_member: Callable[..., Any]
+) -> None:
+    character_id = await hermione(table)
+    await table.alice.slash(
+        table.channel, "macro save", name="peek", command="roll expression:1d6", scope="character"
+    )
+    alice: Browser = await as_member(table.alice)
+    page = await (await alice.client.get(f"/characters/{character_id}")).text()
+    found = re.search(r'action="/characters/\d+/macros/(\d+)"', page)
+    assert found and "roll expression:1d6" in page
+    macro = found.group(1)
+    bob: Browser = await as_member(table.bob)
+    refused = await bob.post(
+        f"/characters/{character_id}/macros/{macro}", {"command": "roll expression:6d6"}
+    )
+    assert refused.status == 404
+    response = await alice.post(
+        f"/characters/{character_id}/macros/{macro}",
+        {"command": "roll expression:2d6"},
+        allow_redirects=False,
+    )
+    assert response.status == 303
+    listed = text_of(await table.alice.slash(table.channel, "macro list"))
+    assert "2d6" in listed
+    response = await alice.post(
+        f"/characters/{character_id}/macros/{macro}/delete", {}, allow_redirects=False
+    )
+    assert response.status == 303
+    assert "peek" not in text_of(await table.alice.slash(table.channel, "macro list"))
