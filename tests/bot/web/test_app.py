@@ -7,6 +7,7 @@ from typing import Any
 from pydantic import SecretStr
 
 from bot.hosting.config import Settings
+from bot.web._templates import discord_text
 from tests.bot.web.conftest import Browser
 
 
@@ -99,3 +100,8 @@ async def test_pages_follow_the_browsers_language_then_the_viewers_choice(
     assert "Aquí no hay nada" in await missing.text()
     response = await browser.post("/language", {"language": "en", "next": "/"}, headers=spanish)
     assert "Log in" in await response.text()  # the cookie wins over Accept-Language
+
+
+def test_a_services_discord_message_becomes_safe_html() -> None:
+    html = str(discord_text("No `a\\_b<script>` here: **bold** and \\*stars\\*."))
+    assert html == ("No <code>a_b&lt;script&gt;</code> here: <strong>bold</strong> and *stars*.")
