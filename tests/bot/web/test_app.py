@@ -18,6 +18,9 @@ async def test_every_response_has_the_security_headers(browser: Browser) -> None
         assert "script-src 'self'" in csp and "frame-ancestors 'none'" in csp
         assert response.headers["X-Content-Type-Options"] == "nosniff"
         assert response.headers["Referrer-Policy"] == "same-origin"
+        assert response.headers["Cache-Control"] == "no-store"  # one viewer's pages
+    static = await browser.client.get("/static/app.js")
+    assert static.status == 200 and "no-store" not in static.headers.get("Cache-Control", "")
 
 
 async def test_an_unknown_page_is_a_short_404_not_a_traceback(browser: Browser) -> None:
