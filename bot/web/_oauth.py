@@ -88,7 +88,6 @@ async def start(request: web.Request) -> web.StreamResponse:
             "redirect_uri": redirect_uri(settings),
             "code_challenge": code_challenge(verifier),
             "code_challenge_method": "S256",
-            "prompt": "none",
         }
     )
     raise web.HTTPFound(f"{authorize_url(settings)}?{query}")
