@@ -2,7 +2,7 @@
 phases that find its served maximum (``benchmarks/e2e_load.py`` runs them per target).
 
 A *target* is a bot process behind the Discord stand-in: ``narrator run``, or one of the
-floors of ``benchmarks/floor_bot.py``. Every target gets the same mix, the same open-loop
+floors of ``benchmarks/_floor_bot.py``. Every target gets the same mix, the same open-loop
 load generator and the same phases, so their figures can be divided by each other.
 """
 
@@ -25,7 +25,7 @@ from tests.e2e.fake_discord import FakeDiscord, InteractionResult
 from tests.e2e.process import BotProcess
 
 SETUP_CONCURRENCY = 4
-FLOOR_SCRIPT = Path(__file__).with_name("floor_bot.py")
+FLOOR_SCRIPT = Path(__file__).with_name("_floor_bot.py")
 #: The phases of a target's runs, in order: the plan's rates; twice the best served (to find
 #: the served maximum); twice the served maximum (nothing may pass 3 s); half of it (p99).
 RATE, SATURATE, OVERLOAD, HALF = "rate", "saturate", "2x max", "half max"
@@ -109,7 +109,7 @@ class Mix:
 
 
 def floor_process(fake: FakeDiscord, workdir: Path, name: str, storage: str) -> BotProcess:
-    """``benchmarks/floor_bot.py`` as a :class:`BotProcess` (``storage``: ``FLOOR_STORAGE``).
+    """``benchmarks/_floor_bot.py`` as a :class:`BotProcess` (``storage``: ``FLOOR_STORAGE``).
 
     ``BotProcess`` starts ``<script> run``: the script here is a two-line shell wrapper that
     ``exec``s this interpreter on the floor, so the process measured is the floor itself."""

@@ -7,7 +7,7 @@ the same open-loop load generator:
 
 - **narrator**: ``narrator run`` against a fresh database, with 500 channels set up (a
   player's character and the GM's encounter in each);
-- **bare floor**: ``benchmarks/floor_bot.py``, a minimal discord.py bot with no Narrator code
+- **bare floor**: ``benchmarks/_floor_bot.py``, a minimal discord.py bot with no Narrator code
   and no database answering the same commands with canned embeds (and the tracker edit);
 - **storage floor**: the same bot writing one row per command (aiosqlite with Narrator's
   WAL and ``synchronous=FULL``, or asyncpg), committed before the answer.

@@ -1,8 +1,9 @@
 """The floor Narrator is measured against: a minimal discord.py bot with no Narrator code.
 
 Not a test, and not imported by anything: ``benchmarks/e2e_load.py`` runs it as its own
-process (``python benchmarks/floor_bot.py``), behind the same Discord stand-in and load
-generator as ``narrator run``, so the two are compared in one run on one machine (issue 31).
+process (``python benchmarks/_floor_bot.py``; private, so ``make bench`` does not start it),
+behind the same Discord stand-in and load generator as ``narrator run``, so the two are
+compared in one run on one machine (issue 31).
 It answers the commands of the load mix (``benchmarks/_mix.py``) the way the cheapest
 competent bot would, with none of Narrator's work:
 
