@@ -11,6 +11,9 @@ the command tree's call (its reply and, for ``/init next``, the tracker edit sen
 wall-clock µs min / median / max, and the process CPU per command over the whole batch
 (aiosqlite's thread included). ``--profile`` adds where the main thread's time goes, by
 package and by function (cProfile: it slows everything down, read the shares, not the µs).
+First, the same payloads go through the bare floor (``benchmarks/_floor_bot.py``: a minimal
+discord.py bot, no Narrator code, no database), and each row of Narrator's shows its CPU per
+command over the floor's (``--no-floor`` skips it).
 
 A quick comparison tool for hot-path work (docs/decisions/hot-path.md); the end-to-end figures
 (network, gateway, load) come from ``benchmarks/e2e_load.py``.
