@@ -14,8 +14,8 @@ the same open-loop load generator:
 
 Each target is sent the mix of rolls, sheet reads and initiative changes
 (``benchmarks/_mix.py``) at each of the plan's rates, ``--repeat`` times; then at twice the
-best rate served (its served maximum), at twice that maximum (nothing may pass 3 s) and, for
-Narrator, at half of it (the p99 goal). Per run: the rate served, p50/p99/max from writing
+best rate served (its served maximum), for Narrator at half of that maximum (the p99 goal),
+and at twice the maximum (nothing may pass 3 s). Per run: the rate served, p50/p99/max from writing
 INTERACTION_CREATE on the gateway to the first response, the bot's CPU per command and this
 process's (load generator + stand-in), errors, "very busy" answers, interactions past
 Discord's 3-second deadline, the bot's peak RSS. Then the spread of each rate's runs,
