@@ -206,7 +206,7 @@ def report(
 
 async def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--rates", default="100,200,400", help="commands/s, comma-separated")
+    parser.add_argument("--rates", default="100,200", help="commands/s, comma-separated")
     parser.add_argument("--seconds", type=float, default=5.0, help="least duration of a rate")
     parser.add_argument("--commands", type=int, default=500, help="least commands of a rate")
     parser.add_argument("--repeat", type=int, default=2, help="runs of each rate (spread)")
