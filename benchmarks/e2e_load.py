@@ -59,7 +59,8 @@ from tests.e2e.process import BotProcess
 POSTGRES_ADMIN_URL = "postgresql+asyncpg://postgres@127.0.0.1:5432/test"
 
 #: Fills a database before ``narrator run`` starts on it: called with its URL (e.g. the
-#: preload of a server's years, so the same comparison runs on a full database).
+#: preload of a server's years, so the same comparison runs on a full database). The database
+#: is empty then, not even migrated: ``Database(url).upgrade_async()`` first.
 Prepare = Callable[[str], Awaitable[None]]
 
 
