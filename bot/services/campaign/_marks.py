@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Collection
 
 from bot.storage import Database
-from bot.storage.repositories import channel_marks
+from bot.storage.repositories import channel_activity
 
 #: At most this many channels in one read (a poll of more is split).
 MAX_CHANNELS = 500
@@ -18,5 +18,5 @@ async def marks(db: Database, channel_ids: Collection[int]) -> dict[int, str]:
     found: dict[int, str] = {}
     async with db.unit_of_work(read_only=True) as session:
         for start in range(0, len(ids), MAX_CHANNELS):
-            found.update(await channel_marks.marks(session, ids[start : start + MAX_CHANNELS]))
+            found.update(await channel_activity.marks(session, ids[start : start + MAX_CHANNELS]))
     return found

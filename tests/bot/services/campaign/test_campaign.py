@@ -8,7 +8,7 @@ import pytest
 
 from bot.actor import Actor
 from bot.errors import PermissionDenied, UserError
-from bot.services import campaign, initiative, rolls, sheets
+from bot.services import campaign, coda, initiative, rolls, rps, sheets
 from bot.storage import Database
 from engine.dice import ScriptedDice
 
@@ -150,5 +150,38 @@ async def test_the_mark_moves_with_the_turn_order_and_the_log(db: Database) -> N
 
 
 async def test_tasks_read_every_system(db: Database) -> None:
-    empty = await campaign.tasks(db, ALICE)
-    assert not empty.any
+    assert not (await campaign.tasks(db, ALICE)).any
+    await coda.start_extended(db, GM, name="Pick the lock", stages="10, 12", unit="minutes")
+    await rps.sustained_start(db, GM, goal=20, label="Climb")
+    found = await campaign.tasks(db, ALICE)
+    (task,) = found.extended
+    assert (task.name, task.target, task.stage, task.stages, task.total) == (
+        "Pick the lock",
+        22,
+        1,
+        2,
+        0,
+    )
+    assert found.sustained is not None
+    assert (found.sustained.label, found.sustained.goal, found.sustained.pool) == ("Climb", 20, 0)
+    assert found.score is None
+
+
+async def test_only_members_of_the_channels_guild_open_it(db: Database) -> None:
+    await rolls.roll_notation(
+        db, ScriptedDice([1]), ALICE, expression="1d6", label=None, secret=False
+    )
+    actor = await campaign.channel_actor(
+        db, user_id=5, name="eve", guild_ids=frozenset({9}), channel_id=CHANNEL
+    )
+    assert (actor.guild_id, actor.channel_id, actor.user_id, actor.gm_role) == (
+        9,
+        CHANNEL,
+        5,
+        False,
+    )
+    for guilds, channel in ((frozenset({8}), CHANNEL), (frozenset({9}), CHANNEL + 99)):
+        with pytest.raises(campaign.NoSuchChannel):
+            await campaign.channel_actor(
+                db, user_id=5, name="eve", guild_ids=guilds, channel_id=channel
+            )
