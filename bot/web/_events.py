@@ -12,6 +12,11 @@ bounded per viewer and per address (:class:`StreamLimits`), and each ends after
 
 PostgreSQL's LISTEN/NOTIFY could replace the poll there; the poll works on SQLite too and
 costs one indexed read per interval, so it is the one mechanism for now.
+
+``/channels/{id}/events`` is the stream (``text/event-stream``): an event named ``change``
+whose data is the channel's new mark, nothing else (the page then fetches what this viewer
+may see). :func:`add_channel_pages` puts the campaign pages, this stream and its watch on
+the application.
 """
 
 from __future__ import annotations
@@ -19,8 +24,18 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import re
 from collections.abc import AsyncIterator, Awaitable, Callable, Collection, Iterator
 from dataclasses import dataclass, field
+from functools import partial
+
+from aiohttp import web
+from bot.web._context import DATABASE
+from bot.web._session import require_viewer
+
+from bot.services import campaign
+from bot.web._channel import routes as channel_routes
+from bot.web._channel import viewer_actor
 
 log = logging.getLogger(__name__)
 
@@ -172,3 +187,72 @@ class StreamLimits:
                 self._open[key] -= 1
                 if not self._open[key]:
                     del self._open[key]
+
+
+#: A mark as :func:`bot.services.campaign.marks` writes it (anything else is ignored).
+_MARK = re.compile(r"^[0-9.]{1,100}$")
+
+WATCH = web.AppKey("channel_watch", ChannelWatch)
+LIMITS = web.AppKey("stream_limits", StreamLimits)
+
+routes = web.RouteTableDef()
+
+
+def add_channel_pages(app: web.Application) -> None:
+    """The campaign pages, their live stream, and the watch they share (closed with the app)."""
+    app.add_routes(channel_routes)
+    app.add_routes(routes)
+    app[LIMITS] = StreamLimits()
+
+    async def start(app: web.Application) -> None:
+        app[WATCH] = ChannelWatch(partial(campaign.marks, app[DATABASE]))
+
+    async def stop(app: web.Application) -> None:
+        await app[WATCH].close()
+
+    app.on_startup.append(start)
+    app.on_cleanup.append(stop)
+
+
+@routes.get("/channels/{channel_id}/events", name="channel_events")
+async def channel_events(request: web.Request) -> web.StreamResponse:
+    """The channel's changes as server-sent events, for a member of its guild."""
+    viewer = require_viewer(request)
+    actor = await viewer_actor(request)
+    seen = request.query.get("mark") or request.headers.get("Last-Event-ID")
+    try:
+        with request.app[LIMITS].hold(viewer=viewer.user_id, address=request.remote or ""):
+            return await _stream(request, actor.channel_id, seen if _valid(seen) else None)
+    except TooManyStreams:
+        raise web.HTTPTooManyRequests(
+            text="Too many live pages are open: close some, or refresh this one by hand.",
+            headers={"Retry-After": "60"},
+        ) from None
+
+
+def _valid(mark: str | None) -> bool:
+    return mark is not None and bool(_MARK.match(mark))
+
+
+async def _stream(request: web.Request, channel_id: int, seen: str | None) -> web.StreamResponse:
+    response = web.StreamResponse(
+        headers={
+            "Content-Type": "text/event-stream",
+            "Cache-Control": "no-store",
+            "X-Accel-Buffering": "no",  # nginx: pass each event on at once
+        }
+    )
+    await response.prepare(request)
+    await response.write(b"retry: 2000\n\n")
+    loop = asyncio.get_running_loop()
+    ends = loop.time() + STREAM_SECONDS
+    async with request.app[WATCH].subscribe(channel_id, seen=seen) as subscription:
+        while loop.time() < ends:
+            try:
+                async with asyncio.timeout(KEEPALIVE_SECONDS):
+                    mark = await subscription.changed()
+            except TimeoutError:
+                await response.write(b": keep-alive\n\n")
+                continue
+            await response.write(f"id: {mark}\nevent: change\ndata: {mark}\n\n".encode())
+    return response

@@ -19,6 +19,17 @@ class Roster:
     characters: tuple[CharacterSheet, ...]
 
 
+async def player_names(db: Database, actor: Actor) -> dict[int, str]:
+    """Who rolls in the channel, by the characters they play there (names only, as the table
+    sees them in Discord): ``{user_id: "Hermione, Ron"}`` for the roll log's rollers."""
+    async with db.unit_of_work(read_only=True) as session:
+        rows = await characters_repo.in_channel(session, guild_key(actor), actor.channel_id)
+    names: dict[int, list[str]] = {}
+    for row in rows:
+        names.setdefault(row.owner_id, []).append(row.name)
+    return {owner: ", ".join(found) for owner, found in names.items()}
+
+
 async def roster(db: Database, actor: Actor) -> Roster:
     """Every character of the channel with its sheet; a GM's alone (PermissionDenied else)."""
     async with db.unit_of_work(read_only=True) as session:
