@@ -19,6 +19,7 @@ from bot.hosting.errors import ServiceUnavailable
 from bot.web._auth import routes as auth_routes
 from bot.web._context import DATABASE, LOCAL_LOGIN, SETTINGS
 from bot.web._csrf import csrf_middleware
+from bot.web._events import add_channel_pages
 from bot.web._home import routes as home_routes
 from bot.web._security import (
     MAX_BODY,
@@ -66,6 +67,7 @@ def create_app(
     app[LOCAL_LOGIN] = local_login and settings.discord_client_secret is None
     app.add_routes(home_routes)
     app.add_routes(auth_routes)
+    add_channel_pages(app)
     app.router.add_static("/static", STATIC, name="static", append_version=True)
     return app
 

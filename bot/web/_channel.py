@@ -15,9 +15,6 @@ import logging
 from collections.abc import Mapping
 
 from aiohttp import web
-from bot.web._context import database_of
-from bot.web._session import require_viewer
-from bot.web._templates import render
 
 from bot import workers
 from bot.actor import Actor
@@ -26,6 +23,9 @@ from bot.i18n import _
 from bot.render.charts import draw
 from bot.render.dice_stats import stats_chart
 from bot.services import campaign, dice_stats
+from bot.web._context import database_of
+from bot.web._session import require_viewer
+from bot.web._templates import render
 
 log = logging.getLogger(__name__)
 
@@ -107,6 +107,7 @@ async def channel_page(request: web.Request) -> web.StreamResponse:
         mark=mark,
         problem=problem,
         query=_query(filters),
+        live_query=_query(filters, paged=True),
         systems=dice_stats.SYSTEMS,
         since_choices=list(dice_stats.SINCE),
         me=actor.user_id,
@@ -166,9 +167,11 @@ async def dice_chart(request: web.Request) -> web.StreamResponse:
     )
 
 
-def _query(filters: campaign.LogFilter) -> dict[str, str]:
-    """The filters as query parameters (for the next page's link and the live fragment)."""
+def _query(filters: campaign.LogFilter, *, paged: bool = False) -> dict[str, str]:
+    """The filters as query parameters: for the next page's link, and with the page's own
+    place (``paged``) for the live fragment."""
     pairs = {
+        "before": filters.before if paged else None,
         "system": filters.system,
         "player": filters.player_id,
         "since": filters.since,

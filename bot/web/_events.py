@@ -30,12 +30,12 @@ from dataclasses import dataclass, field
 from functools import partial
 
 from aiohttp import web
-from bot.web._context import DATABASE
-from bot.web._session import require_viewer
 
 from bot.services import campaign
 from bot.web._channel import routes as channel_routes
 from bot.web._channel import viewer_actor
+from bot.web._context import DATABASE
+from bot.web._session import require_viewer
 
 log = logging.getLogger(__name__)
 
