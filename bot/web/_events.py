@@ -31,6 +31,7 @@ from functools import partial
 
 from aiohttp import web
 
+from bot.i18n import _
 from bot.services import campaign
 from bot.web._channel import routes as channel_routes
 from bot.web._channel import viewer_actor
@@ -225,7 +226,7 @@ async def channel_events(request: web.Request) -> web.StreamResponse:
             return await _stream(request, actor.channel_id, seen if _valid(seen) else None)
     except TooManyStreams:
         raise web.HTTPTooManyRequests(
-            text="Too many live pages are open: close some, or refresh this one by hand.",
+            text=_("Too many live pages are open: close some, or refresh this one by hand."),
             headers={"Retry-After": "60"},
         ) from None
 

@@ -195,3 +195,16 @@ async def test_the_dice_chart_is_a_cached_png(db: Database, browser: Browser) ->
     assert response.status == 200 and response.content_type == "image/png"
     assert (await response.read()).startswith(b"\x89PNG")
     assert response.headers["Cache-Control"].startswith("private, max-age=")
+
+
+async def test_the_page_speaks_spanish_from_the_bots_catalog(
+    db: Database, browser: Browser
+) -> None:
+    await _table(db)
+    await browser.log_in("alice")
+    response = await browser.client.get(
+        f"/channels/{CHANNEL}", headers={"Accept-Language": "es-ES,es;q=0.9"}
+    )
+    text = await response.text()
+    assert "Orden de turnos" in text and "Registro de tiradas" in text
+    assert "Ronda 1 · turno de Troll." in text
