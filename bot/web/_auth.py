@@ -14,7 +14,8 @@ from aiohttp import web
 
 from bot.console import GUILD_ID, stable_id
 from bot.i18n import N_, _, available_languages
-from bot.web._context import LOCAL_LOGIN, settings_of
+from bot.services.members import guild_ids_of
+from bot.web._context import LOCAL_LOGIN, database_of, settings_of
 from bot.web._security import safe_next
 from bot.web._session import Viewer, log_in, log_out
 from bot.web._templates import render
@@ -35,7 +36,7 @@ async def login_page(request: web.Request) -> web.StreamResponse:
     back_to = safe_next(request.query.get("next"))
     if local_login_allowed(request):
         return render(request, "login_local.html", next=back_to, error=None, name="")
-    return render(request, "login.html", next=back_to)
+    return render(request, "login.html", next=back_to, error=None)
 
 
 @routes.post("/login")
@@ -49,7 +50,10 @@ async def local_login(request: web.Request) -> web.StreamResponse:
         return render(
             request, "login_local.html", status=400, next=back_to, error=_(BAD_NAME), name=name
         )
-    log_in(request, Viewer(stable_id(f"user:{name}"), name, frozenset({GUILD_ID})))
+    user_id = stable_id(f"user:{name}")
+    # The console's guild, and any other the bot has seen this id in.
+    guilds = await guild_ids_of(database_of(request), user_id) | {GUILD_ID}
+    log_in(request, Viewer(user_id, name, guilds))
     raise web.HTTPSeeOther(back_to)
 
 

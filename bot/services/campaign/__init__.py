@@ -28,8 +28,9 @@ from bot.services.campaign._log import roll_log_page as roll_log_page
 from bot.services.campaign._marks import marks as marks
 from bot.services.campaign._page import CampaignPage as CampaignPage
 from bot.services.campaign._page import campaign_page as campaign_page
+from bot.services.campaign._roster import People as People
 from bot.services.campaign._roster import Roster as Roster
-from bot.services.campaign._roster import player_names as player_names
+from bot.services.campaign._roster import people as people
 from bot.services.campaign._roster import roster as roster
 from bot.services.campaign._tasks import Extended as Extended
 from bot.services.campaign._tasks import Score as Score

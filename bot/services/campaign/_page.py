@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from bot.actor import Actor
 from bot.services import dice_stats
 from bot.services.campaign._log import LogFilter, LogPage, roll_log_page
-from bot.services.campaign._roster import Roster, player_names, roster
+from bot.services.campaign._roster import People, Roster, people, roster
 from bot.services.campaign._tasks import Tasks, tasks
 from bot.services.campaign._turns import Combatant, TurnOrder, turn_order
 from bot.storage import Database
@@ -24,8 +24,8 @@ class CampaignPage:
     log: LogPage
     stats: dice_stats.DiceStats
     roster: Roster | None
-    #: The rollers' characters in the channel, by user id (the log names them so).
-    names: dict[int, str]
+    #: The channel's players by user id, and its name (the log and the title use them).
+    people: People
 
     @property
     def npcs(self) -> tuple[Combatant, ...]:
@@ -49,5 +49,5 @@ async def campaign_page(
         log=log,
         stats=await dice_stats.stats(db, actor, since=stats_since),
         roster=await roster(db, actor) if gm else None,
-        names=await player_names(db, actor),
+        people=await people(db, actor),
     )

@@ -12,6 +12,7 @@ from bot.services.permissions import require_gm
 from bot.services.sheets import CharacterSheet, guild_key, sheet_from_row
 from bot.storage import Database
 from bot.storage.repositories import characters as characters_repo
+from bot.storage.repositories import members as members_repo
 
 
 @dataclass(frozen=True, slots=True)
@@ -19,15 +20,36 @@ class Roster:
     characters: tuple[CharacterSheet, ...]
 
 
-async def player_names(db: Database, actor: Actor) -> dict[int, str]:
-    """Who rolls in the channel, by the characters they play there (names only, as the table
-    sees them in Discord): ``{user_id: "Hermione, Ron"}`` for the roll log's rollers."""
+@dataclass(frozen=True, slots=True)
+class People:
+    """Who rolls in the channel, by name, and what the channel is called (as the bot last
+    saw them in Discord: bot.services.members), for the roll log and the page's title."""
+
+    #: ``{user_id: "alice (Hermione, Ron)"}``: the member's name and the characters they
+    #: play here (names only, as the table sees them in Discord).
+    names: dict[int, str]
+    channel_name: str | None
+
+
+async def people(db: Database, actor: Actor) -> People:
+    """The channel's players and its name, from the member records and its characters."""
+    channel = str(actor.channel_id)
     async with db.unit_of_work(read_only=True) as session:
         rows = await characters_repo.in_channel(session, guild_key(actor), actor.channel_id)
-    names: dict[int, list[str]] = {}
+        seen = [
+            m
+            for m in await members_repo.in_guild(session, guild_key(actor))
+            if channel in m.channels
+        ]
+    names = {member.user_id: member.display_name for member in seen}
+    playing: dict[int, list[str]] = {}
     for row in rows:
-        names.setdefault(row.owner_id, []).append(row.name)
-    return {owner: ", ".join(found) for owner, found in names.items()}
+        playing.setdefault(row.owner_id, []).append(row.name)
+    for owner, characters in playing.items():
+        listed = ", ".join(characters)
+        names[owner] = f"{names[owner]} ({listed})" if owner in names else listed
+    channel_name = next((m.channels[channel] for m in seen if m.channels.get(channel)), None)
+    return People(names=names, channel_name=channel_name)
 
 
 async def roster(db: Database, actor: Actor) -> Roster:

@@ -12,7 +12,7 @@ import pytest
 
 from bot.actor import Actor
 from bot.console import GUILD_ID, stable_id
-from bot.services import initiative, rolls, sheets
+from bot.services import initiative, members, rolls, sheets
 from bot.storage import Database
 from bot.web._events import PER_VIEWER
 from engine.dice import ScriptedDice
@@ -208,3 +208,17 @@ async def test_the_page_speaks_spanish_from_the_bots_catalog(
     text = await response.text()
     assert "Orden de turnos" in text and "Registro de tiradas" in text
     assert "Ronda 1 · turno de Troll." in text
+
+
+async def test_a_gm_by_discord_role_is_a_gm_here_too(db: Database, browser: Browser) -> None:
+    """The bot recorded the GM role at a command (bot.services.members); nobody started
+    anything, yet the GM sees the roster, and the page takes the channel's name."""
+    await sheets.create(db, ALICE, "Hermione", "coda")
+    records = members.MemberRecords(db)
+    records.saw(dataclasses.replace(actor("ruth"), gm_role=True), "Hogwarts", "great-hall")
+    records.saw(dataclasses.replace(ALICE, display_name="Alice"), "Hogwarts", "great-hall")
+    await records.settle()
+    await browser.log_in("ruth")
+    status, text = await _page(browser)
+    assert status == 200 and "#great-hall" in text
+    assert "Every character of the channel" in text and "Alice (Hermione)" in text
