@@ -145,7 +145,9 @@ async def dice_chart(request: web.Request) -> web.StreamResponse:
         stats = await dice_stats.stats(database_of(request), actor, since=since)
     except UserError:
         raise web.HTTPNotFound from None
-    chart = stats_chart(stats, str(actor.channel_id))
+    people = await campaign.people(database_of(request), actor)
+    where = f"#{people.channel_name}" if people.channel_name else _("this channel")
+    chart = stats_chart(stats, where)
     if chart is None:
         raise web.HTTPNotFound
     try:

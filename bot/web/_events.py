@@ -68,6 +68,12 @@ class Subscription:
     seen: str | None = None
     _pending: str | None = None
     _changed: asyncio.Event = field(default_factory=asyncio.Event)
+    _ended: bool = False
+
+    def end(self) -> None:
+        """The server is shutting down: the stream ends (the browser reconnects later)."""
+        self._ended = True
+        self._changed.set()
 
     def offer(self, mark: str) -> None:
         """The channel's current mark: wakes the page when it is not the one it shows."""
@@ -75,10 +81,13 @@ class Subscription:
             self._pending = mark
             self._changed.set()
 
-    async def changed(self) -> str:
-        """The channel's new mark, once it differs from the one this page shows (the caller
-        bounds the wait with ``asyncio.timeout`` to send keep-alives)."""
+    async def changed(self) -> str | None:
+        """The channel's new mark, once it differs from the one this page shows, or None
+        when the stream is to end (the caller bounds the wait with ``asyncio.timeout`` to
+        send keep-alives)."""
         await self._changed.wait()
+        if self._ended:
+            return None
         self._changed.clear()
         self.seen = self._pending
         return self.seen or ""
@@ -149,7 +158,11 @@ class ChannelWatch:
             await self._sleep(self._interval)
 
     async def close(self) -> None:
-        """Stop polling (the web app's shutdown)."""
+        """Stop polling and end every open stream (the web app's shutdown, which otherwise
+        waits for them)."""
+        for streams in self._streams.values():
+            for subscription in streams:
+                subscription.end()
         task, self._task = self._task, None
         if task is not None:
             task.cancel()
@@ -212,7 +225,7 @@ def add_channel_pages(app: web.Application) -> None:
         await app[WATCH].close()
 
     app.on_startup.append(start)
-    app.on_cleanup.append(stop)
+    app.on_shutdown.append(stop)  # before open connections are waited for
 
 
 @routes.get("/channels/{channel_id}/events", name="channel_events")
@@ -253,7 +266,12 @@ async def _stream(request: web.Request, channel_id: int, seen: str | None) -> we
                 async with asyncio.timeout(KEEPALIVE_SECONDS):
                     mark = await subscription.changed()
             except TimeoutError:
-                await response.write(b": keep-alive\n\n")
-                continue
-            await response.write(f"id: {mark}\nevent: change\ndata: {mark}\n\n".encode())
+                mark = ""
+            if mark is None:
+                break  # the server is shutting down
+            text = f"id: {mark}\nevent: change\ndata: {mark}\n\n" if mark else ": keep-alive\n\n"
+            try:
+                await response.write(text.encode())
+            except ConnectionError:  # the page was closed: nothing more to say
+                break
     return response

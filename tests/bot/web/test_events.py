@@ -130,3 +130,12 @@ def test_streams_are_bounded_per_viewer_and_address() -> None:
     limits = StreamLimits(per_viewer=5, per_address=5, total=1)
     with limits.hold(viewer=1, address="a"):
         assert refused(2, "b")  # the process holds its total
+
+
+async def test_closing_the_watch_ends_every_open_stream() -> None:
+    """At shutdown the server must not wait for open pages: each stream's wait ends."""
+    watch = ChannelWatch(FakeMarks(), sleep=_never)
+    async with watch.subscribe(4, seen="0") as stream:
+        waiting = asyncio.ensure_future(stream.changed())
+        await watch.close()
+        assert await waiting is None

@@ -35,10 +35,11 @@ def _no_browser_reason() -> str | None:
     return None
 
 
-@pytest_asyncio.fixture(scope="module", loop_scope="module")
+@pytest_asyncio.fixture
 async def browser() -> AsyncIterator[object]:
-    """One Chromium for a module's tests (``--no-sandbox`` only when running as root, where
-    Chromium refuses its sandbox)."""
+    """A Chromium for one test, on the test's own event loop (beside the bot in SimCord and
+    the web app), ``--no-sandbox`` only when running as root, where Chromium refuses its
+    sandbox."""
     reason = _no_browser_reason()
     if reason is not None:
         pytest.skip(reason)
@@ -53,7 +54,7 @@ async def browser() -> AsyncIterator[object]:
             await launched.close()
 
 
-@pytest_asyncio.fixture(loop_scope="module")
+@pytest_asyncio.fixture
 async def page(browser: object) -> AsyncIterator[object]:
     """A fresh page in its own context (no cookies shared between tests), English, phone-wide
     enough to show the layout."""
