@@ -3,7 +3,8 @@
 ``.ci/run`` installs the ``chromium`` package with apt when it is missing; where no browser
 can be installed these tests skip, saying why. Every test here is ``e2e`` (it runs after the
 rest in ``make check``). Screenshots go to ``tests/e2e/screenshots/`` (git-ignored); the ones
-the docs show are copied to ``docs/images/``.
+the docs show are copied to ``docs/images/`` when ``UPDATE_DOC_IMAGES=1`` is set (they carry
+the run's times and ids, so an ordinary run leaves the committed images alone).
 """
 
 from __future__ import annotations
@@ -69,11 +70,11 @@ async def page(browser: object) -> AsyncIterator[object]:
 
 async def screenshot(page: object, name: str, *, docs: bool = False) -> Path:
     """Save ``page`` as ``name``.png among the test screenshots (and in docs/images/ for
-    the ones the players' guide shows)."""
+    the ones the players' guide shows, with ``UPDATE_DOC_IMAGES=1``)."""
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     path = SCREENSHOTS / f"{name}.png"
     await page.screenshot(path=str(path), full_page=True)  # type: ignore[attr-defined]
-    if docs:
+    if docs and os.environ.get("UPDATE_DOC_IMAGES") == "1":
         DOCS_IMAGES.mkdir(parents=True, exist_ok=True)
         shutil.copy(path, DOCS_IMAGES / f"{name}.png")
     return path
