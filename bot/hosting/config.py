@@ -68,6 +68,9 @@ class Settings(BaseSettings):
     web_session_days: float = Field(default=14.0, gt=0, le=365, alias="WEB_SESSION_DAYS")
     web_rate_burst: int = Field(default=60, ge=0, alias="WEB_RATE_BURST")
     web_rate_per_second: float = Field(default=5.0, ge=0, alias="WEB_RATE_PER_SECOND")
+    # Behind a reverse proxy every request comes from the proxy: trust the address it adds to
+    # X-Forwarded-For (its last entry) for the per-address limit. Only behind a proxy.
+    web_trust_proxy: bool = Field(default=False, alias="WEB_TRUST_PROXY")
 
     @field_validator("gm_role_names", mode="before")
     @classmethod

@@ -1,7 +1,8 @@
 """The web application: its middlewares in order, its routes, and serving it.
 
 Middlewares, outermost first: the session (so every page, error pages too, knows the
-viewer and can save the cookie), the security headers (on every response), the error pages,
+viewer and can save the cookie), the language (the services' messages are in it too), the
+security headers (on every response), the error pages,
 the rate limits (per address and per session), the form tokens (``bot.web._csrf``).
 """
 
@@ -17,6 +18,7 @@ from aiohttp import web
 from bot.hosting.config import Settings
 from bot.hosting.errors import ServiceUnavailable
 from bot.web._auth import routes as auth_routes
+from bot.web._characters import routes as character_routes
 from bot.web._context import DATABASE, LOCAL_LOGIN, SETTINGS
 from bot.web._csrf import csrf_middleware
 from bot.web._events import add_channel_pages
@@ -30,6 +32,7 @@ from bot.web._security import (
     rate_middleware,
 )
 from bot.web._session import Sessions, secret_key, session_middleware
+from bot.web._templates import language_middleware
 
 if TYPE_CHECKING:
     from bot.storage import Database
@@ -57,9 +60,10 @@ def create_app(
         client_max_size=MAX_BODY,
         middlewares=[
             session_middleware(sessions),
+            language_middleware,
             headers_middleware,
             error_middleware,
-            rate_middleware(buckets),
+            rate_middleware(buckets, trust_proxy=settings.web_trust_proxy),
             csrf_middleware,
         ],
     )
@@ -69,6 +73,7 @@ def create_app(
     app.add_routes(home_routes)
     app.add_routes(auth_routes)
     app.add_routes(oauth_routes)
+    app.add_routes(character_routes)
     add_channel_pages(app)
     app.router.add_static("/static", STATIC, name="static", append_version=True)
     return app

@@ -108,13 +108,23 @@ class Buckets:
             del self._buckets[key]
 
 
-def rate_middleware(buckets: Buckets) -> Middleware:
+def client_address(request: web.Request, trust_proxy: bool) -> str:
+    """Who sent the request: the peer, or behind a trusted proxy the address the proxy saw
+    (the last X-Forwarded-For entry: the one the proxy added, not the client's claims)."""
+    if trust_proxy:
+        forwarded = request.headers.get("X-Forwarded-For", "").split(",")[-1].strip()
+        if forwarded:
+            return forwarded
+    return request.remote or ""
+
+
+def rate_middleware(buckets: Buckets, *, trust_proxy: bool = False) -> Middleware:
     """Refuse (429) a session or an address past its budget; static files are not counted."""
 
     @web.middleware
     async def middleware(request: web.Request, handler: Handler) -> web.StreamResponse:
         if not request.path.startswith("/static/"):
-            keys: list[Hashable] = [("ip", request.remote or "")]
+            keys: list[Hashable] = [("ip", client_address(request, trust_proxy))]
             session_key = request[SESSION].get("csrf")
             if isinstance(session_key, str):
                 keys.append(("session", session_key))

@@ -79,13 +79,17 @@ class Sessions:
             return {}
         return data if isinstance(data, dict) else {}
 
+    def dumps(self, data: Mapping[str, Any]) -> str:
+        """The cookie's value for ``data``: signed and dated."""
+        return str(self._serializer.dumps(dict(data)))
+
     def save(self, response: web.StreamResponse, data: Mapping[str, Any]) -> None:
         if not data:
             response.del_cookie(COOKIE, path="/")
             return
         response.set_cookie(
             COOKIE,
-            self._serializer.dumps(dict(data)),
+            self.dumps(data),
             max_age=int(self.max_age),
             path="/",
             httponly=True,

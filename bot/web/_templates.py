@@ -8,15 +8,24 @@ switcher in the footer), else the browser's Accept-Language, else English.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
 import jinja2
 from aiohttp import web
 
-from bot.i18n import SOURCE_LANGUAGE, _, _n, available_languages, use_language
+from bot.i18n import (
+    SOURCE_LANGUAGE,
+    _,
+    _n,
+    available_languages,
+    set_language,
+    use_language,
+)
 from bot.web._csrf import FIELD, csrf_token
 from bot.web._session import current_viewer
+
+Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
 LANGUAGE_COOKIE = "lang"
 #: Each language's name in itself, for the switcher.
@@ -52,6 +61,13 @@ def request_language(request: web.Request) -> str:
         if language in known:
             return language
     return SOURCE_LANGUAGE
+
+
+@web.middleware
+async def language_middleware(request: web.Request, handler: Handler) -> web.StreamResponse:
+    """Everything this request writes (pages, the services' messages) in its language."""
+    set_language(request_language(request))  # each request runs in a task of its own
+    return await handler(request)
 
 
 def page(request: web.Request, template: str, *, status: int = 200, **context: Any) -> str:

@@ -12,14 +12,19 @@ from aiohttp.test_utils import TestClient, TestServer
 from bot.hosting.config import Settings
 from bot.storage import Database
 from bot.web import create_app
+from bot.web._session import COOKIE, Sessions
 
 TOKEN = re.compile(r'name="csrf_token" value="([^"]+)"')
+SECRET = "test-web-secret"
 
 
 @pytest.fixture
 def web_settings(database_url: str) -> Settings:
     return Settings(  # type: ignore[call-arg]
-        _env_file=None, DATABASE_URL=database_url, WEB_RATE_BURST=0
+        _env_file=None,
+        DATABASE_URL=database_url,
+        WEB_RATE_BURST=0,
+        WEB_SECRET_KEY=SECRET,  # so a test can log in as anyone (``Browser.log_in_as``)
     )
 
 
@@ -42,6 +47,13 @@ class Browser:
             "/login", data={"name": name, "csrf_token": token}, allow_redirects=False
         )
         assert response.status == 303, await response.text()
+
+    def log_in_as(self, user_id: int, name: str, guild_ids: frozenset[int]) -> None:
+        """A session for this Discord user, as Log in with Discord would leave it."""
+        sessions = Sessions(SECRET.encode(), max_age=3600, secure=False)
+        data = {"uid": user_id, "name": name, "guilds": sorted(guild_ids), "csrf": "t" * 43}
+        cookie = sessions.dumps(data)
+        self.client.session.cookie_jar.update_cookies({COOKIE: cookie}, self.client.make_url("/"))
 
     async def post(self, path: str, data: dict[str, Any], **kwargs: Any) -> Any:
         """POST a form with this session's token, as a page's form would."""

@@ -87,3 +87,15 @@ async def test_local_login_is_refused_when_a_client_secret_is_set(
     assert 'name="name"' not in page and "Log in with Discord" in page
     response = await browser.post("/login", {"name": "gm"}, allow_redirects=False)
     assert response.status == 403
+
+
+async def test_pages_follow_the_browsers_language_then_the_viewers_choice(
+    browser: Browser,
+) -> None:
+    spanish = {"Accept-Language": "es-ES,es;q=0.9,en;q=0.5"}
+    page = await (await browser.client.get("/", headers=spanish)).text()
+    assert 'lang="es"' in page and "Iniciar sesión" in page
+    missing = await browser.client.get("/nowhere", headers=spanish)
+    assert "Aquí no hay nada" in await missing.text()
+    response = await browser.post("/language", {"language": "en", "next": "/"}, headers=spanish)
+    assert "Log in" in await response.text()  # the cookie wins over Accept-Language

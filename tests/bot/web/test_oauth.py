@@ -13,6 +13,8 @@ import pytest
 from bot.hosting.config import Settings
 from bot.storage import Database
 from bot.storage.repositories import members
+from bot.web import _oauth
+from bot.web._context import SETTINGS
 from tests.bot.web.conftest import Browser
 from tests.e2e.fake_discord import FakeDiscord
 from tests.e2e.fake_discord.oauth import CLIENT_SECRET
@@ -114,7 +116,7 @@ async def test_a_callback_in_another_browser_is_refused(
 ) -> None:
     """Login CSRF: an attacker's own code, planted in the victim's browser, logs nobody in."""
     callback = back_here(await approve(await to_discord(discord_browser)))
-    victim = await browser_for(settings=discord_browser.client.app[_settings_key()])
+    victim = await browser_for(settings=discord_browser.client.app[SETTINGS])
     response = await victim.client.get(callback, allow_redirects=False)
     assert response.status == 400
 
@@ -122,8 +124,6 @@ async def test_a_callback_in_another_browser_is_refused(
 async def test_a_wrong_code_verifier_is_refused_by_discord(
     fake: FakeDiscord, discord_browser: Browser, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from bot.web import _oauth
-
     authorize = await to_discord(discord_browser)
     callback = back_here(await approve(authorize))
     real = _oauth._identify
@@ -140,7 +140,7 @@ async def test_a_wrong_code_verifier_is_refused_by_discord(
 async def test_the_session_cookie_is_secure_when_served_over_https(
     discord_browser: Browser, browser_for: Callable[..., Any]
 ) -> None:
-    settings = discord_browser.client.app[_settings_key()]
+    settings = discord_browser.client.app[SETTINGS]
     https = await browser_for(
         settings=settings.model_copy(update={"web_base_url": "https://narrator.example.org"})
     )
@@ -155,9 +155,3 @@ async def test_local_login_is_off_when_discord_login_is_configured(
 ) -> None:
     page = await (await discord_browser.client.get("/login")).text()
     assert "Log in with Discord" in page and 'name="name"' not in page
-
-
-def _settings_key() -> Any:
-    from bot.web._context import SETTINGS
-
-    return SETTINGS
