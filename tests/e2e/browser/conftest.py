@@ -9,14 +9,25 @@ the run's times and ids, so an ordinary run leaves the committed images alone).
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import os
 import shutil
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 import pytest_asyncio
+import simcord
+from aiohttp import web
+
+from bot.app import create_bot
+from bot.console import Console, stable_id
+from bot.hosting.config import Settings
+from bot.storage import Database
+from bot.web import create_app
+from engine.dice import SeededDice
 
 #: Debian's Chromium (``apt-get install chromium``); ``NARRATOR_CHROMIUM`` names another.
 CHROMIUM = Path(os.environ.get("NARRATOR_CHROMIUM", "/usr/bin/chromium"))
@@ -78,3 +89,55 @@ async def screenshot(page: object, name: str, *, docs: bool = False) -> Path:
         DOCS_IMAGES.mkdir(parents=True, exist_ok=True)
         shutil.copy(path, DOCS_IMAGES / f"{name}.png")
     return path
+
+
+TABLE = stable_id("channel:table")
+#: A failsafe for every wait on the page (never reached when the page works): Playwright's
+#: waits poll the page until the text is there.
+WAIT_MS = 60_000
+
+
+@pytest_asyncio.fixture
+async def web_url(database_url: str) -> AsyncIterator[str]:
+    """The web companion on a free port of 127.0.0.1, with the offline login."""
+    settings = Settings(  # type: ignore[call-arg]
+        _env_file=None, DATABASE_URL=database_url, WEB_RATE_BURST=0
+    )
+    db = Database(database_url)
+    runner = web.AppRunner(create_app(settings, db, local_login=True))
+    await runner.setup()
+    await web.TCPSite(runner, "127.0.0.1", 0).start()
+    host, port = runner.addresses[0][:2]
+    try:
+        yield f"http://{host}:{port}"
+    finally:
+        await runner.cleanup()
+        await db.dispose()
+
+
+@contextlib.asynccontextmanager
+async def bot_console(
+    database_url: str, printed: list[dict[str, Any]] | None = None
+) -> AsyncIterator[Console]:
+    """The bot in SimCord with the console's guild (#table; gm holds the GM role). Entered in
+    the test itself: SimCord's clock is a context variable of the task that started it."""
+    settings = Settings(_env_file=None, DATABASE_URL=database_url)  # type: ignore[call-arg]
+    bot = create_bot(settings, dice=SeededDice(32), sync_globally=True)
+    async with simcord.run(bot, check_errors=False, settle_timeout=30.0) as env:
+        sink = printed if printed is not None else []
+        typed = Console(env=env, bot=bot, emit=sink.append)
+        typed.setup()
+        yield typed
+    await bot.db.dispose()
+
+
+async def type_lines(console: Console, script: str) -> None:
+    for line in filter(None, (raw.strip() for raw in script.splitlines())):
+        await console.run_line(line)
+
+
+async def log_in(page: Any, web_url: str, name: str) -> None:
+    await page.goto(f"{web_url}/login")
+    await page.get_by_label("User name").fill(name)
+    await page.get_by_role("button", name="Log in").click()
+    await page.wait_for_url(f"{web_url}/")
