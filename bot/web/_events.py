@@ -35,6 +35,7 @@ from bot.i18n import _
 from bot.services import campaign
 from bot.web._channel import routes as channel_routes
 from bot.web._channel import viewer_actor
+from bot.web._channel_odds import routes as odds_routes
 from bot.web._context import DATABASE
 from bot.web._session import require_viewer
 
@@ -215,6 +216,7 @@ routes = web.RouteTableDef()
 def add_channel_pages(app: web.Application) -> None:
     """The campaign pages, their live stream, and the watch they share (closed with the app)."""
     app.add_routes(channel_routes)
+    app.add_routes(odds_routes)
     app.add_routes(routes)
     app[LIMITS] = StreamLimits()
 

@@ -56,7 +56,7 @@ async def _page(browser: Browser, path: str = f"/channels/{CHANNEL}") -> tuple[i
 
 
 async def test_anonymous_viewers_are_sent_to_log_in(browser: Browser) -> None:
-    for path in ("", "/live", "/events", "/dice.png"):
+    for path in ("", "/live", "/events", "/dice.png", "/odds", "/odds.png"):
         response = await browser.client.get(f"/channels/{CHANNEL}{path}", allow_redirects=False)
         assert response.status in (302, 303), path
         assert response.headers["Location"].startswith("/login")
@@ -75,7 +75,7 @@ async def test_outsiders_and_unknown_channels_get_the_same_404(
     )
     await browser.log_in("alice")
     for channel in (OTHER_GUILD_CHANNEL, 999_999, "abc", "1" * 30, -5):
-        for path in ("", "/live", "/events", "/dice.png"):
+        for path in ("", "/live", "/events", "/dice.png", "/odds", "/odds.png"):
             status, text = await _page(browser, f"/channels/{channel}{path}")
             assert status == 404, (channel, path)
             assert "Traceback" not in text
@@ -222,3 +222,19 @@ async def test_a_gm_by_discord_role_is_a_gm_here_too(db: Database, browser: Brow
     status, text = await _page(browser)
     assert status == 200 and "#great-hall" in text
     assert "Every character of the channel" in text and "Alice (Hermione)" in text
+
+
+async def test_odds_use_the_bots_service_and_refuse_numbers_out_of_bounds(
+    db: Database, browser: Browser
+) -> None:
+    await _table(db)
+    await browser.log_in("alice")
+    status, text = await _page(browser, f"/channels/{CHANNEL}/odds?modifier=3&tn=12")
+    assert status == 200 and "CODA 2d6 +3 vs TN 12" in text
+    assert f"/channels/{CHANNEL}/odds.png?modifier=3&amp;tn=12" in text
+    status, text = await _page(browser, f"/channels/{CHANNEL}/odds?system=rps&base=40")
+    assert status == 200 and "RPS check at Base 40" in text
+    status, text = await _page(browser, f"/channels/{CHANNEL}/odds?tn=1000")
+    assert status == 400 and "tn is a whole number from 1 to 100" in text
+    status, _text = await _page(browser, f"/channels/{CHANNEL}/odds.png?tn=x")
+    assert status == 400
