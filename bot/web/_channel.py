@@ -123,7 +123,7 @@ async def channel_live(request: web.Request) -> web.StreamResponse:
         filters = log_filter(request.query)
     except UserError:
         filters = campaign.LogFilter()
-    page = await campaign.campaign_page(db, actor, filters, stats_since=filters.since)
+    page = await campaign.campaign_page(db, actor, filters, live=True)
     response = render(
         request,
         "channel_live.html",

@@ -22,7 +22,8 @@ class CampaignPage:
     turns: TurnOrder | None
     tasks: Tasks
     log: LogPage
-    stats: dice_stats.DiceStats
+    #: None on the live part's refresh, which shows neither (:func:`campaign_page` ``live``).
+    stats: dice_stats.DiceStats | None
     roster: Roster | None
     #: The channel's players by user id, and its name (the log and the title use them).
     people: People
@@ -36,10 +37,17 @@ class CampaignPage:
 
 
 async def campaign_page(
-    db: Database, actor: Actor, filters: LogFilter, *, stats_since: str | None = None
+    db: Database,
+    actor: Actor,
+    filters: LogFilter,
+    *,
+    stats_since: str | None = None,
+    live: bool = False,
 ) -> CampaignPage:
     """Everything the page shows ``actor``; the log's filters are checked first (a bad one
-    raises a short UserError before anything is read)."""
+    raises a short UserError before anything is read). ``live``: only what a change refreshes
+    (the turn order, tasks, the log), fetched by every open page at each change, so the
+    dice statistics (up to 5000 rows) and the roster are left out."""
     log = await roll_log_page(db, actor, filters)
     gm = log.includes_secret  # is_gm, as the log decided it
     return CampaignPage(
@@ -47,7 +55,7 @@ async def campaign_page(
         turns=await turn_order(db, actor),
         tasks=await tasks(db, actor),
         log=log,
-        stats=await dice_stats.stats(db, actor, since=stats_since),
-        roster=await roster(db, actor) if gm else None,
+        stats=None if live else await dice_stats.stats(db, actor, since=stats_since),
+        roster=await roster(db, actor) if gm and not live else None,
         people=await people(db, actor),
     )

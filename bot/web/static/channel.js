@@ -23,6 +23,12 @@
       const response = await fetching;
       if (response.ok) {
         live.innerHTML = await response.text(); // our own server's HTML, escaped there
+        // Screen readers hear whose turn it is, not the whole replaced section.
+        const now = live.querySelector(".now");
+        const announce = document.getElementById("turn-announce");
+        if (now && announce && announce.textContent !== now.textContent.trim()) {
+          announce.textContent = now.textContent.trim();
+        }
       }
     } catch (error) {
       // the next event or a reload tries again

@@ -93,6 +93,8 @@ async def test_a_player_sees_the_table_but_not_the_gms_secrets(
     assert "30/30" not in text  # the NPC's Health is the GM's
     assert "Every character of the channel" not in text  # the roster is the GM's
     assert f'id="roll-{secret_id}"' not in text  # Alice's secret roll
+    assert re.findall(r"<script(?![^>]*\bsrc=)", text) == []  # no inline script (CSP)
+    assert 'src="/static/channel.js"' in text
 
 
 async def test_the_roller_sees_their_secret_roll_with_its_commitment_checked(

@@ -60,6 +60,7 @@ async def _watch_the_fight(console: Console, web_url: str, page: Any) -> None:
     await turns.get_by_text("Round 1 · Wolf's turn.").wait_for(timeout=WAIT_MS)
     current = turns.locator("li.current")
     assert "Wolf" in await current.inner_text()
+    assert "Wolf" in (await page.locator("#turn-announce").text_content() or "")
     await screenshot(page, "web-campaign-live", docs=True)
 
 

@@ -128,6 +128,8 @@ async def test_the_roster_is_the_gms(db: Database) -> None:
     page = await campaign.campaign_page(db, GM, campaign.LogFilter())
     assert page.gm and page.roster == found
     assert (await campaign.campaign_page(db, ALICE, campaign.LogFilter())).roster is None
+    live = await campaign.campaign_page(db, GM, campaign.LogFilter(), live=True)
+    assert live.roster is None and live.stats is None and live.gm  # what a change refreshes
 
 
 async def test_the_mark_moves_with_the_turn_order_and_the_log(db: Database) -> None:
