@@ -53,17 +53,17 @@ async def test_a_hidden_turn_names_nobody_to_players(db: Database) -> None:
 
 
 async def test_secret_rolls_reach_their_roller_and_gms_with_a_checked_commitment(
-    db: Database,
+    any_db: Database,
 ) -> None:
     secret = await rolls.roll_notation(
-        db, ScriptedDice([4]), ALICE, expression="1d6", label="sneak", secret=True
+        any_db, ScriptedDice([4]), ALICE, expression="1d6", label="sneak", secret=True
     )
     await rolls.roll_notation(
-        db, ScriptedDice([2]), BOB, expression="1d6", label=None, secret=False
+        any_db, ScriptedDice([2]), BOB, expression="1d6", label=None, secret=False
     )
     (seal,) = secret.secrecy.seals
     for viewer, sees in ((ALICE, True), (GM, True), (BOB, False)):
-        page = await campaign.roll_log_page(db, viewer, campaign.LogFilter())
+        page = await campaign.roll_log_page(any_db, viewer, campaign.LogFilter())
         ids = [entry.id for entry in page.entries]
         assert (seal.roll_id in ids) is sees, viewer
         if sees:
@@ -71,32 +71,34 @@ async def test_secret_rolls_reach_their_roller_and_gms_with_a_checked_commitment
             assert entry.sealed is not None
             assert entry.sealed.commitment == seal.commitment
             assert entry.sealed.verified is True
-    assert len((await campaign.roll_log_page(db, BOB, campaign.LogFilter())).entries) == 1
+    assert len((await campaign.roll_log_page(any_db, BOB, campaign.LogFilter())).entries) == 1
 
 
-async def test_the_log_filters_and_pages(db: Database) -> None:
+async def test_the_log_filters_and_pages(any_db: Database) -> None:
     for face in range(1, 6):
         await rolls.roll_notation(
-            db, ScriptedDice([face]), ALICE, expression="1d6", label=None, secret=False
+            any_db, ScriptedDice([face]), ALICE, expression="1d6", label=None, secret=False
         )
     await rolls.roll_notation(
-        db, ScriptedDice([3]), BOB, expression="1d8", label=None, secret=False
+        any_db, ScriptedDice([3]), BOB, expression="1d8", label=None, secret=False
     )
     first = await campaign.roll_log_page(
-        db, GM, campaign.LogFilter(player_id=ALICE.user_id, count=2)
+        any_db, GM, campaign.LogFilter(player_id=ALICE.user_id, count=2)
     )
     assert [e.outcome for e in first.entries] == ["5", "4"]
     assert first.next_before is not None
     second = await campaign.roll_log_page(
-        db, GM, campaign.LogFilter(player_id=ALICE.user_id, count=2, before=first.next_before)
+        any_db, GM, campaign.LogFilter(player_id=ALICE.user_id, count=2, before=first.next_before)
     )
     assert [e.outcome for e in second.entries] == ["3", "2"]
     last = await campaign.roll_log_page(
-        db, GM, campaign.LogFilter(player_id=ALICE.user_id, count=2, before=second.next_before)
+        any_db, GM, campaign.LogFilter(player_id=ALICE.user_id, count=2, before=second.next_before)
     )
     assert [e.outcome for e in last.entries] == ["1"] and last.next_before is None
-    assert (await campaign.roll_log_page(db, GM, campaign.LogFilter(system="coda"))).entries == ()
-    recent = await campaign.roll_log_page(db, GM, campaign.LogFilter(since="1h"))
+    assert (
+        await campaign.roll_log_page(any_db, GM, campaign.LogFilter(system="coda"))
+    ).entries == ()
+    recent = await campaign.roll_log_page(any_db, GM, campaign.LogFilter(since="1h"))
     assert len(recent.entries) == 6
 
 
@@ -132,23 +134,23 @@ async def test_the_roster_is_the_gms(db: Database) -> None:
     assert live.roster is None and live.stats is None and live.gm  # what a change refreshes
 
 
-async def test_the_mark_moves_with_the_turn_order_and_the_log(db: Database) -> None:
+async def test_the_mark_moves_with_the_turn_order_and_the_log(any_db: Database) -> None:
     other = CHANNEL + 1
-    before = await campaign.marks(db, [CHANNEL, other])
-    await _fight(db)
-    started = await campaign.marks(db, [CHANNEL, other])
+    before = await campaign.marks(any_db, [CHANNEL, other])
+    await _fight(any_db)
+    started = await campaign.marks(any_db, [CHANNEL, other])
     assert started[CHANNEL] != before[CHANNEL] and started[other] == before[other]
-    await initiative.next_turn(db, GM)
-    moved = await campaign.marks(db, [CHANNEL])
+    await initiative.next_turn(any_db, GM)
+    moved = await campaign.marks(any_db, [CHANNEL])
     assert moved[CHANNEL] != started[CHANNEL]
-    assert (await campaign.marks(db, [CHANNEL])) == moved  # no change, same mark
+    assert (await campaign.marks(any_db, [CHANNEL])) == moved  # no change, same mark
     await rolls.roll_notation(
-        db, ScriptedDice([2]), BOB, expression="1d6", label=None, secret=False
+        any_db, ScriptedDice([2]), BOB, expression="1d6", label=None, secret=False
     )
-    assert (await campaign.marks(db, [CHANNEL]))[CHANNEL] != moved[CHANNEL]
-    await initiative.end(db, GM)
-    assert (await campaign.marks(db, [CHANNEL]))[CHANNEL] != moved[CHANNEL]
-    assert await campaign.marks(db, []) == {}
+    assert (await campaign.marks(any_db, [CHANNEL]))[CHANNEL] != moved[CHANNEL]
+    await initiative.end(any_db, GM)
+    assert (await campaign.marks(any_db, [CHANNEL]))[CHANNEL] != moved[CHANNEL]
+    assert await campaign.marks(any_db, []) == {}
 
 
 async def test_tasks_read_every_system(db: Database) -> None:
@@ -169,12 +171,12 @@ async def test_tasks_read_every_system(db: Database) -> None:
     assert found.score is None
 
 
-async def test_only_members_of_the_channels_guild_open_it(db: Database) -> None:
+async def test_only_members_of_the_channels_guild_open_it(any_db: Database) -> None:
     await rolls.roll_notation(
-        db, ScriptedDice([1]), ALICE, expression="1d6", label=None, secret=False
+        any_db, ScriptedDice([1]), ALICE, expression="1d6", label=None, secret=False
     )
     actor = await campaign.channel_actor(
-        db, user_id=5, name="eve", guild_ids=frozenset({9}), channel_id=CHANNEL
+        any_db, user_id=5, name="eve", guild_ids=frozenset({9}), channel_id=CHANNEL
     )
     assert (actor.guild_id, actor.channel_id, actor.user_id, actor.gm_role) == (
         9,
@@ -185,5 +187,5 @@ async def test_only_members_of_the_channels_guild_open_it(db: Database) -> None:
     for guilds, channel in ((frozenset({8}), CHANNEL), (frozenset({9}), CHANNEL + 99)):
         with pytest.raises(campaign.NoSuchChannel):
             await campaign.channel_actor(
-                db, user_id=5, name="eve", guild_ids=guilds, channel_id=channel
+                any_db, user_id=5, name="eve", guild_ids=guilds, channel_id=channel
             )
