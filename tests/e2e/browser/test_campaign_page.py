@@ -76,6 +76,10 @@ async def test_the_gm_sees_the_hidden_combatant_and_every_character(
     assert "Hermione" in await roster.inner_text()
     assert "30/30" in await page.locator("#turns").inner_text()  # the Troll's Health
     await screenshot(page, "web-campaign-gm", docs=True)
+    await page.set_viewport_size({"width": 390, "height": 844})  # a phone
+    width = await page.evaluate("document.documentElement.scrollWidth")
+    assert width <= 390, "the page scrolls sideways on a phone"
+    await screenshot(page, "web-campaign-phone")
 
 
 async def test_a_form_without_its_token_is_refused(web_url: str, page: Any) -> None:
