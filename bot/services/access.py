@@ -148,3 +148,40 @@ async def character_for(
             if any(other.id == row.id for other in used):
                 return CharacterView(_ref(row, user_id, names), sheet_from_row(row), editable=False)
     raise NotVisible(_("There is no such character, or it is not yours to see."))
+
+
+@dataclass(frozen=True, slots=True)
+class ChannelAccess:
+    """A channel the viewer may open: where it is, and the viewer acting there (``actor``,
+    for the services' own checks), and whether the GM rule makes them a GM of it."""
+
+    guild_id: int
+    guild_name: str
+    channel_id: int
+    channel_name: str
+    actor: Actor
+    gm: bool
+
+
+async def channel_for(
+    db: Database, user_id: int, guild_ids: frozenset[int], channel_id: int
+) -> ChannelAccess:
+    """A channel of one of the viewer's guilds that Narrator has seen played in (by anyone);
+    :class:`NotVisible` for any other. The channel pages (``/channels/{id}``) start here."""
+    async with db.unit_of_work(read_only=True) as session:
+        for guild_id in sorted(guild_ids):
+            members = await members_repo.in_guild(session, guild_id)
+            names = [m.channels[str(channel_id)] for m in members if str(channel_id) in m.channels]
+            viewer = next((m for m in members if m.user_id == user_id), None)
+            if not names or viewer is None:
+                continue
+            actor = _actor(user_id, guild_id, channel_id, viewer)
+            return ChannelAccess(
+                guild_id=guild_id,
+                guild_name=viewer.guild_name,
+                channel_id=channel_id,
+                channel_name=names[0],
+                actor=actor,
+                gm=await is_gm(session, actor),
+            )
+    raise NotVisible(_("There is no such channel, or it is not yours to see."))

@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from bot.actor import Actor
 from bot.storage import Database
@@ -27,9 +28,9 @@ log = logging.getLogger(__name__)
 MAX_REMEMBERED = 100_000
 
 
-@dataclass(frozen=True, slots=True)
-class Seen:
-    """What the bot knows of a member at a command, compared with what it last wrote."""
+class Seen(NamedTuple):
+    """What the bot knows of a member at a command, compared with what it last wrote (a
+    tuple: built for every command, it must cost next to nothing)."""
 
     display_name: str
     guild_name: str

@@ -4,7 +4,9 @@ log, on the bot's database, calling the same services as the cogs (never storage
 Its modules: the application and serving it (``_app``), what handlers reach through the
 application (``_context``), the signed session and who is looking (``_session``),
 form tokens (``_csrf``), headers, limits and error pages (``_security``), templates and the
-page language (``_templates``), logging in (``_auth``) and the pages (``_home``, …).
+page language (``_templates``), logging in by name offline (``_auth``) or with Discord
+(``_oauth``), and the pages: the viewer's tables (``_home``) and characters
+(``_characters``), …
 
 A handler that needs a logged-in viewer calls ``require_viewer(request)`` (anonymous: a
 redirect to /login and back); ``current_viewer(request)`` is the viewer or None, the same as

@@ -44,6 +44,9 @@ HEADERS = {
     "Permissions-Policy": "camera=(), microphone=(), geolocation=()",
 }
 
+#: Pages show one viewer's sheets: no shared cache or back-button copy keeps them.
+NO_STORE = {"Cache-Control": "no-store"}
+
 #: What each error page says (one line; the status code is shown too).
 ERROR_TEXT = {
     400: N_("That request did not make sense to the server."),
@@ -140,12 +143,13 @@ def rate_middleware(buckets: Buckets, *, trust_proxy: bool = False) -> Middlewar
 @web.middleware
 async def headers_middleware(request: web.Request, handler: Handler) -> web.StreamResponse:
     """The security headers on every response, error pages included."""
+    private = {} if request.path.startswith("/static/") else NO_STORE
     try:
         response = await handler(request)
     except web.HTTPException as exception:
-        exception.headers.update(HEADERS)
+        exception.headers.update({**HEADERS, **private})
         raise
-    response.headers.update(HEADERS)
+    response.headers.update({**HEADERS, **private})
     return response
 
 

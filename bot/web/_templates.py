@@ -8,11 +8,13 @@ switcher in the footer), else the browser's Accept-Language, else English.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
 import jinja2
 from aiohttp import web
+from markupsafe import Markup, escape
 
 from bot.i18n import (
     SOURCE_LANGUAGE,
@@ -39,6 +41,24 @@ ENVIRONMENT = jinja2.Environment(
     undefined=jinja2.StrictUndefined,  # a misspelt name fails the tests, not a page silently
 )
 ENVIRONMENT.globals.update(_=_, _n=_n, csrf_field_name=FIELD)
+
+#: A backslash before a markdown character (how the bot escapes names for Discord).
+_ESCAPED = re.compile(r"\\([\\*_~|#\[\]():.\-]|&lt;|&gt;|&amp;)")
+_CODE = re.compile(r"`([^`]+)`")
+_BOLD = re.compile(r"\*\*(.+?)\*\*")
+
+
+def discord_text(text: str) -> Markup:
+    """A service's message (written for Discord) as HTML: its `code` spans and **bold** as
+    such, the backslashes that escape names for Discord's markdown gone, everything else
+    escaped."""
+    html = str(escape(text.replace("\u200b", ""))).replace("\\`", "\x00")
+    html = _CODE.sub(r"<code>\1</code>", html)
+    html = _BOLD.sub(r"<strong>\1</strong>", html)
+    return Markup(_ESCAPED.sub(r"\1", html).replace("\x00", "`"))
+
+
+ENVIRONMENT.filters["discord"] = discord_text
 
 
 def request_language(request: web.Request) -> str:

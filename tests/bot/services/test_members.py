@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import pytest
+
+from bot.services.access import NotVisible, channel_for
 from bot.services.members import actor_for, guild_ids_of, places_of
 from tests.conftest import Table
 
@@ -45,3 +48,20 @@ async def test_a_new_channel_or_role_is_written_and_the_actor_follows_it(table: 
     actor = await actor_for(table.bot.db, dave.id, table.guild.id, table.channel.id)
     assert actor is not None and actor.gm_role
     assert await actor_for(table.bot.db, table.carol.id, table.guild.id) is None
+
+
+async def test_a_channel_is_open_to_its_guilds_players_and_says_who_is_gm(table: Table) -> None:
+    await table.alice.slash(table.channel, "roll", expression="1d6")
+    await table.gm.slash(table.channel, "roll", expression="1d6")
+    await table.bob.slash(table.guild.create_text_channel("arena"), "roll", expression="1d6")
+    await table.bot.member_records.settle()
+    guilds = frozenset({table.guild.id})
+    alice = await channel_for(table.bot.db, table.alice.id, guilds, table.channel.id)
+    assert alice.channel_name == "table" and not alice.gm
+    assert (await channel_for(table.bot.db, table.gm.id, guilds, table.channel.id)).gm
+    bob = await channel_for(table.bot.db, table.bob.id, guilds, table.channel.id)
+    assert bob.actor.channel_id == table.channel.id  # bob plays in the guild: he may look
+    with pytest.raises(NotVisible):
+        await channel_for(table.bot.db, table.carol.id, guilds, table.channel.id)  # never seen
+    with pytest.raises(NotVisible):
+        await channel_for(table.bot.db, table.alice.id, frozenset(), table.channel.id)

@@ -7,6 +7,7 @@ from typing import Any
 from pydantic import SecretStr
 
 from bot.hosting.config import Settings
+from bot.web._templates import discord_text
 from tests.bot.web.conftest import Browser
 
 
@@ -17,6 +18,9 @@ async def test_every_response_has_the_security_headers(browser: Browser) -> None
         assert "script-src 'self'" in csp and "frame-ancestors 'none'" in csp
         assert response.headers["X-Content-Type-Options"] == "nosniff"
         assert response.headers["Referrer-Policy"] == "same-origin"
+        assert response.headers["Cache-Control"] == "no-store"  # one viewer's pages
+    static = await browser.client.get("/static/app.js")
+    assert static.status == 200 and "no-store" not in static.headers.get("Cache-Control", "")
 
 
 async def test_an_unknown_page_is_a_short_404_not_a_traceback(browser: Browser) -> None:
@@ -99,3 +103,8 @@ async def test_pages_follow_the_browsers_language_then_the_viewers_choice(
     assert "Aquí no hay nada" in await missing.text()
     response = await browser.post("/language", {"language": "en", "next": "/"}, headers=spanish)
     assert "Log in" in await response.text()  # the cookie wins over Accept-Language
+
+
+def test_a_services_discord_message_becomes_safe_html() -> None:
+    html = str(discord_text("No `a\\_b<script>` here: **bold** and \\*stars\\*."))
+    assert html == ("No <code>a_b&lt;script&gt;</code> here: <strong>bold</strong> and *stars*.")

@@ -198,3 +198,18 @@ async def test_a_characters_macros_are_listed_edited_and_deleted_by_its_owner_on
     )
     assert response.status == 303
     assert "peek" not in text_of(await table.alice.slash(table.channel, "macro list"))
+
+
+async def test_home_lists_the_viewers_tables_with_their_channels(
+    table: Table, as_member: Callable[..., Any]
+) -> None:
+    await hermione(table)
+    gm: Browser = await as_member(table.gm)
+    page = await (await gm.client.get("/")).text()
+    assert "Campaign" in page and f'href="/channels/{table.channel.id}"' in page
+    assert 'class="badge"' in page  # the GM role
+    bob: Browser = await as_member(table.bob)
+    page = await (await bob.client.get("/")).text()
+    assert "Campaign" in page and 'class="badge"' not in page
+    carol: Browser = await as_member(table.carol)  # never seen by the bot
+    assert "nothing of yours yet" in await (await carol.client.get("/")).text()
