@@ -53,7 +53,7 @@ async def _watch_the_fight(console: Console, web_url: str, page: Any) -> None:
     await page.goto(f"{web_url}/channels/{TABLE}")
     turns = page.locator("#turns")
     await turns.get_by_text("Round 1 · Troll's turn.").wait_for(timeout=WAIT_MS)
-    assert await page.locator("#live-status").is_visible()  # the stream is open
+    await page.locator("#live-status").wait_for(state="visible", timeout=WAIT_MS)  # stream open
     assert await page.get_by_text("Lurker").count() == 0  # hidden from players
     await screenshot(page, "web-campaign-before")
     await type_lines(console, "/as gm\n/init next")  # in the bot: the page was not reloaded
