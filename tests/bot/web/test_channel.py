@@ -210,6 +210,10 @@ async def test_the_page_speaks_spanish_from_the_bots_catalog(
     text = await response.text()
     assert "Orden de turnos" in text and "Registro de tiradas" in text
     assert "Ronda 1 · turno de Troll." in text
+    refused = await browser.client.get(
+        f"/channels/{CHANNEL}?since=forever", headers={"Accept-Language": "es"}
+    )
+    assert refused.status == 400 and "since es uno de" in await refused.text()
 
 
 async def test_a_gm_by_discord_role_is_a_gm_here_too(db: Database, browser: Browser) -> None:
