@@ -63,6 +63,8 @@ class Sealed:
     salt: str | None
     #: The record and salt give the commitment (None: not shown to this viewer).
     verified: bool | None
+    #: The line that checks it with nothing but ``sha256sum`` (None: not shown).
+    shell: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -143,4 +145,5 @@ def _sealed(record: str | None, salt: str | None, digest: str | None) -> Sealed 
         record=record,
         salt=salt,
         verified=commitment.matches(record, salt, digest),
+        shell=commitment.shell_line(record, salt),
     )

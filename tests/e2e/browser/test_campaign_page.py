@@ -75,6 +75,16 @@ async def test_the_gm_sees_the_hidden_combatant_and_every_character(
     roster = page.locator("#roster")
     assert "Hermione" in await roster.inner_text()
     assert "30/30" in await page.locator("#turns").inner_text()  # the Troll's Health
+    sealed = page.locator("details.sealed").first  # Alice's secret roll: the GM sees it
+    await sealed.locator("summary").click()
+    verdict = sealed.locator(".browser-check")
+    await verdict.get_by_text("Your browser recomputed it too: it matches.").wait_for(
+        timeout=WAIT_MS
+    )
+    # The browser really computes it: a record changed by one character no longer matches.
+    await sealed.locator(".record").evaluate("pre => { pre.textContent += ' '; }")
+    await page.evaluate("checkCommitments(document)")
+    await verdict.get_by_text("it does not match").wait_for(timeout=WAIT_MS)
     await screenshot(page, "web-campaign-gm", docs=True)
     await page.set_viewport_size({"width": 390, "height": 844})  # a phone
     width = await page.evaluate("document.documentElement.scrollWidth")
