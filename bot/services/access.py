@@ -101,13 +101,10 @@ def _ref(row: Character, viewer_id: int, names: dict[tuple[int, int], Member]) -
 
 
 async def _members(
-    session: AsyncSession, guild_ids: Iterable[int]
+    session: AsyncSession, keys: Iterable[tuple[int, int]]
 ) -> dict[tuple[int, int], Member]:
-    found: dict[tuple[int, int], Member] = {}
-    for guild_id in guild_ids:
-        for member in await members_repo.in_guild(session, guild_id):
-            found[(guild_id, member.user_id)] = member
-    return found
+    """The records of these (guild, user) pairs: the viewer's and the owners' names."""
+    return {(m.guild_id, m.user_id): m for m in await members_repo.some(session, keys)}
 
 
 async def characters_for(
@@ -116,19 +113,22 @@ async def characters_for(
     """The viewer's own characters (their guilds' and their direct messages'), and the other
     players' characters used in channels where the viewer is a GM."""
     async with db.unit_of_work(read_only=True) as session:
-        names = await _members(session, guild_ids)
-        own: list[CharacterRef] = []
+        viewer = await _members(session, ((guild_id, user_id) for guild_id in guild_ids))
+        own_rows: list[Character] = []
         for guild_id in sorted({0, *guild_ids}):
-            rows = await characters_repo.owned(session, guild_id, user_id)
-            own += [_ref(row, user_id, names) for row in rows]
-        others: dict[int, CharacterRef] = {}
+            own_rows += await characters_repo.owned(session, guild_id, user_id)
+        other_rows: dict[int, Character] = {}
         for guild_id in sorted(guild_ids):
-            member = names.get((guild_id, user_id))
+            member = viewer.get((guild_id, user_id))
             for channel_id in await _gm_channels(session, user_id, guild_id, member):
                 for row in await characters_repo.in_channel(session, guild_id, channel_id):
                     if row.owner_id != user_id:
-                        others[row.id] = _ref(row, user_id, names)
-    return own, sorted(others.values(), key=lambda ref: (ref.guild_name, ref.owner_name, ref.name))
+                        other_rows[row.id] = row
+        owners = ((row.guild_id, row.owner_id) for row in other_rows.values())
+        names = {**viewer, **await _members(session, owners)}
+    own = [_ref(row, user_id, names) for row in own_rows]
+    others = [_ref(row, user_id, names) for row in other_rows.values()]
+    return own, sorted(others, key=lambda ref: (ref.guild_name, ref.owner_name, ref.name))
 
 
 async def character_for(
@@ -139,7 +139,7 @@ async def character_for(
         row = await characters_repo.by_id(session, character_id)
         if row is None or (row.guild_id not in guild_ids and row.guild_id != 0):
             raise NotVisible(_("There is no such character, or it is not yours to see."))
-        names = await _members(session, [row.guild_id])
+        names = await _members(session, [(row.guild_id, user_id), (row.guild_id, row.owner_id)])
         if row.owner_id == user_id:
             return CharacterView(_ref(row, user_id, names), sheet_from_row(row), editable=True)
         member = names.get((row.guild_id, user_id))
@@ -166,21 +166,25 @@ class ChannelAccess:
 async def channel_for(
     db: Database, user_id: int, guild_ids: frozenset[int], channel_id: int
 ) -> ChannelAccess:
-    """A channel of one of the viewer's guilds that Narrator has seen played in (by anyone);
+    """A channel the viewer played in (or, for a GM of its guild, one anyone played in);
     :class:`NotVisible` for any other. The channel pages (``/channels/{id}``) start here."""
     async with db.unit_of_work(read_only=True) as session:
-        for guild_id in sorted(guild_ids):
-            members = await members_repo.in_guild(session, guild_id)
-            names = [m.channels[str(channel_id)] for m in members if str(channel_id) in m.channels]
-            viewer = next((m for m in members if m.user_id == user_id), None)
-            if not names or viewer is None:
+        for viewer in await members_repo.of_user(session, user_id):
+            if viewer.guild_id not in guild_ids:
                 continue
-            actor = _actor(user_id, guild_id, channel_id, viewer)
+            name = viewer.channels.get(str(channel_id))
+            actor = _actor(user_id, viewer.guild_id, channel_id, viewer)
+            if name is None and await is_gm(session, actor):
+                # A GM of the guild may open a channel others played in but they did not.
+                for other in await members_repo.in_guild(session, viewer.guild_id):
+                    name = name or other.channels.get(str(channel_id))
+            if name is None:
+                continue
             return ChannelAccess(
-                guild_id=guild_id,
+                guild_id=viewer.guild_id,
                 guild_name=viewer.guild_name,
                 channel_id=channel_id,
-                channel_name=names[0],
+                channel_name=name,
                 actor=actor,
                 gm=await is_gm(session, actor),
             )

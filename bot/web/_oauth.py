@@ -3,8 +3,9 @@
 ``/auth/discord`` keeps a fresh ``state`` and code verifier in the session and sends the
 browser to Discord's authorize page (scopes ``identify guilds``); ``/auth/callback`` takes
 the code only with that same ``state``, trades it (with the verifier and the client secret)
-for a token, reads who the user is and which guilds they are in, and logs them in with the
-guilds they share with Narrator's record. The token is then dropped: the web reads nothing
+for a token, reads who the user is and which guilds they are in, and logs them in with
+those guilds (what they may see there is then the services' to decide, from the bot's
+record). The token is then dropped: the web reads nothing
 more from Discord, and everything else from the bot's database.
 
 The API base is ``DISCORD_API_BASE`` when set (the tests' stand-in), else Discord's.
@@ -28,7 +29,7 @@ from bot.i18n import N_, _
 from bot.services.members import guild_ids_of
 from bot.web._context import database_of, settings_of
 from bot.web._security import safe_next
-from bot.web._session import SESSION, SESSION_CHANGED, Viewer, log_in
+from bot.web._session import MAX_GUILDS, SESSION, SESSION_CHANGED, Viewer, log_in
 from bot.web._templates import render
 
 log = logging.getLogger(__name__)
@@ -87,7 +88,6 @@ async def start(request: web.Request) -> web.StreamResponse:
             "redirect_uri": redirect_uri(settings),
             "code_challenge": code_challenge(verifier),
             "code_challenge_method": "S256",
-            "prompt": "none",
         }
     )
     raise web.HTTPFound(f"{authorize_url(settings)}?{query}")
@@ -113,9 +113,12 @@ async def callback(request: web.Request) -> web.StreamResponse:
         log.warning("Discord's OAuth2 endpoints failed", exc_info=True)
         return render(request, "login.html", status=502, next="/", error=_(UNREACHABLE))
     user_id = int(user["id"])
+    # Discord's list decides (a guild they left is out), those the bot knows them in first;
+    # one they join later counts once the bot records them there. A cookie holds 100 at most.
     known = await guild_ids_of(database_of(request), user_id)
+    ordered = sorted(guilds & known) + sorted(guilds - known)
     name = str(user.get("global_name") or user.get("username") or user_id)
-    log_in(request, Viewer(user_id, name, frozenset(guilds) & known))
+    log_in(request, Viewer(user_id, name, frozenset(ordered[:MAX_GUILDS])))
     raise web.HTTPSeeOther(safe_next(str(pending.get("next", ""))))
 
 

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
-from sqlalchemy import select
+from sqlalchemy import and_, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.storage.models import Member
@@ -60,6 +60,17 @@ async def of_user(session: AsyncSession, user_id: int) -> list[Member]:
 async def in_guild(session: AsyncSession, guild_id: int) -> list[Member]:
     """Everyone the bot has seen in ``guild_id``, by name."""
     query = select(Member).where(Member.guild_id == guild_id).order_by(Member.display_name)
+    return list((await session.scalars(query)).all())
+
+
+async def some(session: AsyncSession, keys: Iterable[tuple[int, int]]) -> list[Member]:
+    """The records of these (guild, user) pairs that exist, in one query."""
+    pairs = sorted(set(keys))
+    if not pairs:
+        return []
+    query = select(Member).where(
+        or_(*(and_(Member.guild_id == guild, Member.user_id == user) for guild, user in pairs))
+    )
     return list((await session.scalars(query)).all())
 
 

@@ -53,14 +53,17 @@ async def test_a_new_channel_or_role_is_written_and_the_actor_follows_it(table: 
 async def test_a_channel_is_open_to_its_guilds_players_and_says_who_is_gm(table: Table) -> None:
     await table.alice.slash(table.channel, "roll", expression="1d6")
     await table.gm.slash(table.channel, "roll", expression="1d6")
-    await table.bob.slash(table.guild.create_text_channel("arena"), "roll", expression="1d6")
+    arena = table.guild.create_text_channel("arena")
+    await table.bob.slash(arena, "roll", expression="1d6")
     await table.bot.member_records.settle()
     guilds = frozenset({table.guild.id})
     alice = await channel_for(table.bot.db, table.alice.id, guilds, table.channel.id)
     assert alice.channel_name == "table" and not alice.gm
     assert (await channel_for(table.bot.db, table.gm.id, guilds, table.channel.id)).gm
-    bob = await channel_for(table.bot.db, table.bob.id, guilds, table.channel.id)
-    assert bob.actor.channel_id == table.channel.id  # bob plays in the guild: he may look
+    gm_in_arena = await channel_for(table.bot.db, table.gm.id, guilds, arena.id)
+    assert gm_in_arena.gm and gm_in_arena.channel_name == "arena"  # a GM may look anywhere
+    with pytest.raises(NotVisible):  # bob plays in the guild, but never in #table
+        await channel_for(table.bot.db, table.bob.id, guilds, table.channel.id)
     with pytest.raises(NotVisible):
         await channel_for(table.bot.db, table.carol.id, guilds, table.channel.id)  # never seen
     with pytest.raises(NotVisible):

@@ -213,3 +213,28 @@ async def test_home_lists_the_viewers_tables_with_their_channels(
     assert "Campaign" in page and 'class="badge"' not in page
     carol: Browser = await as_member(table.carol)  # never seen by the bot
     assert "nothing of yours yet" in await (await carol.client.get("/")).text()
+
+
+async def test_rename_and_delete_use_the_sheet_services_rules(
+    table: Table, as_member: Callable[..., Any]
+) -> None:
+    character_id = await hermione(table)
+    await table.alice.slash(table.channel, "sheet create", name="Ginny", system="coda")
+    alice: Browser = await as_member(table.alice)
+    clash = await alice.post(f"/characters/{character_id}/rename", {"name": "ginny"})
+    assert clash.status == 400 and "You already have a character called Ginny" in (
+        await clash.text()
+    )
+    response = await alice.post(
+        f"/characters/{character_id}/rename", {"name": "Luna"}, allow_redirects=False
+    )
+    assert response.status == 303
+    await table.alice.slash(table.channel, "sheet use", character="Luna")
+    assert "Luna" in text_of(await table.alice.slash(table.channel, "sheet show"))
+    unconfirmed = await alice.post(f"/characters/{character_id}/delete", {"confirm": "luna!"})
+    assert unconfirmed.status == 400
+    response = await alice.post(
+        f"/characters/{character_id}/delete", {"confirm": "Luna"}, allow_redirects=False
+    )
+    assert response.status == 303
+    assert (await alice.client.get(f"/characters/{character_id}")).status == 404

@@ -40,7 +40,8 @@ async def discord_browser(
         DISCORD_CLIENT_SECRET=CLIENT_SECRET,
         WEB_BASE_URL="http://narrator.example.org",  # the test client keeps Secure cookies off http
     )
-    # The bot has seen alice in the stand-in's guild (and in a guild she has left since).
+    # The bot has seen alice in the stand-in's guild (and in guild 42, which she has left:
+    # Discord no longer lists it, so the web shows nothing of it).
     async with db.unit_of_work() as session:
         for guild_id in (fake.table.guild_id, 42):
             await members.record(
@@ -96,6 +97,7 @@ async def test_login_with_discord_uses_pkce_and_keeps_only_shared_guilds(
     assert cookie["httponly"] and cookie["samesite"] == "Lax"
     page = await (await discord_browser.client.get("/")).text()
     assert "Alice" in page and "Log out" in page  # Discord's global name
+    assert page.count("<h2>Campaign") == 1  # the stand-in's guild; not guild 42
     assert fake.oauth_refused == []
 
 
