@@ -22,7 +22,7 @@ from bot.errors import UserError
 from bot.i18n import _
 from bot.render.charts import draw
 from bot.render.dice_stats import stats_chart
-from bot.services import campaign, dice_stats
+from bot.services import access, campaign, dice_stats
 from bot.web._context import database_of
 from bot.web._session import require_viewer
 from bot.web._templates import render
@@ -48,20 +48,19 @@ def channel_id_of(request: web.Request) -> int:
 
 
 async def viewer_actor(request: web.Request) -> Actor:
-    """The logged-in viewer as an actor of the URL's channel (anonymous: to /login; not a
-    member of its guild, or nothing stored of it: 404, the same for both)."""
+    """The logged-in viewer as an actor of the URL's channel (anonymous: to /login; a channel
+    they may not open, or one nothing is known of: 404, the same for both). Who may open it
+    is :func:`bot.services.access.channel_for`'s rule: a channel they played in, or any
+    played-in channel of a guild where they are a GM."""
     viewer = require_viewer(request)
     channel_id = channel_id_of(request)
     try:
-        return await campaign.channel_actor(
-            database_of(request),
-            user_id=viewer.user_id,
-            name=viewer.name,
-            guild_ids=viewer.guild_ids,
-            channel_id=channel_id,
+        found = await access.channel_for(
+            database_of(request), viewer.user_id, viewer.guild_ids, channel_id
         )
-    except campaign.NoSuchChannel:
+    except access.NotVisible:
         raise web.HTTPNotFound from None
+    return found.actor
 
 
 def log_filter(query: Mapping[str, str]) -> campaign.LogFilter:

@@ -1,8 +1,8 @@
 """A channel's campaign as the web shows it (``/channels/{id}``): read models only, frozen
-dataclasses built through the same services and visibility rules as the bot's commands.
+dataclasses built through the same services and visibility rules as the bot's commands, for
+an :class:`~bot.actor.Actor` the web rebuilt from the bot's records
+(:func:`bot.services.access.channel_for` decides who may open a channel).
 
-- :mod:`bot.services.campaign._access`: who may open a channel's page (a member of its
-  guild), as an :class:`~bot.actor.Actor` for the rest;
 - :mod:`bot.services.campaign._turns`: the turn order (hidden combatants and NPCs' Health
   only for a GM), through ``initiative.show``;
 - :mod:`bot.services.campaign._log`: the roll log filtered and paged, secret rolls only for
@@ -16,8 +16,6 @@ dataclasses built through the same services and visibility rules as the bot's co
 
 from __future__ import annotations
 
-from bot.services.campaign._access import NoSuchChannel as NoSuchChannel
-from bot.services.campaign._access import channel_actor as channel_actor
 from bot.services.campaign._log import MAX_PAGE_SIZE as MAX_PAGE_SIZE
 from bot.services.campaign._log import PAGE_SIZE as PAGE_SIZE
 from bot.services.campaign._log import LogEntry as LogEntry

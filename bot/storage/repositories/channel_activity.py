@@ -1,7 +1,6 @@
-"""What the stored state says about channels the web shows: which guild a channel is in, and
-one mark per channel that moves whenever its turn order or roll log does (the web's live
-pages poll it for every watched channel at once: one round of queries per poll, not one per
-open page)."""
+"""What changed in channels, cheaply: one mark per channel that moves whenever its turn order
+or roll log does (the web's live pages poll it for every watched channel at once: one round
+of queries per poll, not one per open page)."""
 
 from __future__ import annotations
 
@@ -10,7 +9,7 @@ from collections.abc import Collection
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from bot.storage.models import ActiveCharacter, ChannelSettings, InitiativeEncounter, RollLog
+from bot.storage.models import InitiativeEncounter, RollLog
 
 
 async def marks(session: AsyncSession, channel_ids: Collection[int]) -> dict[int, str]:
@@ -43,21 +42,3 @@ async def marks(session: AsyncSession, channel_ids: Collection[int]) -> dict[int
     for channel_id, newest in await session.execute(rolls):
         found[channel_id][3] = newest or 0
     return {cid: ".".join(map(str, parts)) for cid, parts in found.items()}
-
-
-async def guild_of(session: AsyncSession, channel_id: int) -> int | None:
-    """The guild a channel belongs to, as any stored row of it says (its settings, a roll, an
-    encounter, a chosen character), or None when nothing of the channel is stored or it is a
-    direct message. Each look-up is one indexed row at most."""
-    sources = (
-        (ChannelSettings.guild_id, ChannelSettings.channel_id),
-        (RollLog.guild_id, RollLog.channel_id),
-        (InitiativeEncounter.guild_id, InitiativeEncounter.channel_id),
-        (ActiveCharacter.guild_id, ActiveCharacter.channel_id),
-    )
-    for guild, channel in sources:
-        query = select(guild).where(channel == channel_id, guild.is_not(None)).limit(1)
-        found = (await session.execute(query)).scalar_one_or_none()
-        if found:
-            return int(found)
-    return None

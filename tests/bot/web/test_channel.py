@@ -32,9 +32,19 @@ ALICE, BOB = actor("alice"), actor("bob")
 GM = dataclasses.replace(actor("gm"), gm_role=True)
 
 
+async def _seat(db: Database, *players: Actor) -> None:
+    """The bot saw these players use commands in #table (bot.services.members): the web lets
+    them open the channel's page (bot.services.access.channel_for)."""
+    records = members.MemberRecords(db)
+    for player in players:
+        records.saw(player, "Campaign", "table")
+    await records.settle()
+
+
 async def _table(db: Database) -> int:
     """A fight the GM started (so the GM is the channel's GM), Alice's sheet, a secret roll of
-    Alice's; returns the secret roll's id."""
+    Alice's, everyone seated; returns the secret roll's id."""
+    await _seat(db, GM, ALICE, BOB)
     await sheets.create(db, ALICE, "Hermione", "coda")
     await initiative.start(db, GM)
     await initiative.add(db, ScriptedDice([]), GM, name="Troll", roll=18, health=30)
@@ -81,6 +91,15 @@ async def test_outsiders_and_unknown_channels_get_the_same_404(
             assert "Traceback" not in text
 
 
+async def test_a_member_who_never_played_there_is_not_let_in(
+    db: Database, browser: Browser
+) -> None:
+    await _table(db)
+    await browser.log_in("carol")  # in the guild, never used a command in #table
+    status, text = await _page(browser)
+    assert status == 404 and "Troll" not in text
+
+
 async def test_a_player_sees_the_table_but_not_the_gms_secrets(
     db: Database, browser: Browser
 ) -> None:
@@ -119,6 +138,7 @@ async def test_the_gm_sees_everything(db: Database, browser: Browser) -> None:
 
 
 async def test_user_text_is_escaped(db: Database, browser: Browser) -> None:
+    await _seat(db, GM, ALICE)
     await initiative.start(db, GM)
     await initiative.add(db, ScriptedDice([]), GM, name="<script>x</script>", roll=3)
     await browser.log_in("alice")
@@ -183,6 +203,7 @@ async def test_streams_are_bounded_per_viewer(db: Database, browser: Browser) ->
 
 
 async def test_no_chart_without_public_rolls(db: Database, browser: Browser) -> None:
+    await _seat(db, GM, ALICE)
     await initiative.start(db, GM)
     await browser.log_in("alice")
     status, _text = await _page(browser, f"/channels/{CHANNEL}/dice.png")

@@ -169,23 +169,3 @@ async def test_tasks_read_every_system(db: Database) -> None:
     assert found.sustained is not None
     assert (found.sustained.label, found.sustained.goal, found.sustained.pool) == ("Climb", 20, 0)
     assert found.score is None
-
-
-async def test_only_members_of_the_channels_guild_open_it(any_db: Database) -> None:
-    await rolls.roll_notation(
-        any_db, ScriptedDice([1]), ALICE, expression="1d6", label=None, secret=False
-    )
-    actor = await campaign.channel_actor(
-        any_db, user_id=5, name="eve", guild_ids=frozenset({9}), channel_id=CHANNEL
-    )
-    assert (actor.guild_id, actor.channel_id, actor.user_id, actor.gm_role) == (
-        9,
-        CHANNEL,
-        5,
-        False,
-    )
-    for guilds, channel in ((frozenset({8}), CHANNEL), (frozenset({9}), CHANNEL + 99)):
-        with pytest.raises(campaign.NoSuchChannel):
-            await campaign.channel_actor(
-                any_db, user_id=5, name="eve", guild_ids=guilds, channel_id=channel
-            )
