@@ -81,11 +81,11 @@ async def test_the_gm_sees_the_hidden_combatant_and_every_character(
     await verdict.get_by_text("Your browser recomputed it too: it matches.").wait_for(
         timeout=WAIT_MS
     )
+    await screenshot(page, "web-campaign-gm", docs=True)
     # The browser really computes it: a record changed by one character no longer matches.
     await sealed.locator(".record").evaluate("pre => { pre.textContent += ' '; }")
     await page.evaluate("checkCommitments(document)")
     await verdict.get_by_text("it does not match").wait_for(timeout=WAIT_MS)
-    await screenshot(page, "web-campaign-gm", docs=True)
     await page.set_viewport_size({"width": 390, "height": 844})  # a phone
     width = await page.evaluate("document.documentElement.scrollWidth")
     assert width <= 390, "the page scrolls sideways on a phone"
