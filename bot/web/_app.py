@@ -21,6 +21,7 @@ from bot.web._auth import routes as auth_routes
 from bot.web._characters import routes as character_routes
 from bot.web._context import DATABASE, LOCAL_LOGIN, SETTINGS
 from bot.web._csrf import csrf_middleware
+from bot.web._events import add_channel_pages
 from bot.web._home import routes as home_routes
 from bot.web._oauth import routes as oauth_routes
 from bot.web._security import (
@@ -73,6 +74,7 @@ def create_app(
     app.add_routes(auth_routes)
     app.add_routes(oauth_routes)
     app.add_routes(character_routes)
+    add_channel_pages(app)
     app.router.add_static("/static", STATIC, name="static", append_version=True)
     return app
 

@@ -149,7 +149,9 @@ async def headers_middleware(request: web.Request, handler: Handler) -> web.Stre
     except web.HTTPException as exception:
         exception.headers.update({**HEADERS, **private})
         raise
-    response.headers.update({**HEADERS, **private})
+    response.headers.update(HEADERS)
+    for name, value in private.items():  # a handler's own caching (a chart's) stands
+        response.headers.setdefault(name, value)
     return response
 
 
