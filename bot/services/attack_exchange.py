@@ -23,6 +23,7 @@ from bot.services.permissions import is_gm
 from bot.services.sheets import CharacterSheet, Resource, ResourceChange, sheet_from_row
 from bot.storage.repositories import characters as characters_repo
 from bot.storage.repositories import initiative as encounters
+from bot.text import UserText
 from engine import initiative as ini
 
 #: How long a defender has to answer; afterwards the buttons refuse.
@@ -66,7 +67,7 @@ async def resolve_target(
             _(
                 "{count} characters in this channel are called {name}; an attack needs one.",
                 count=len(found),
-                name=cleaned,
+                name=UserText(cleaned),
             )
         )
     if found:
@@ -102,7 +103,7 @@ async def claim(
             _(
                 "Only {who} answers this attack on {target}.",
                 who=who or answerer(row.defender_id),
-                target=target,
+                target=UserText(target),
             )
         )
     if now > row.expires_at:

@@ -22,7 +22,7 @@ from bot.services.side_requests import Challenge
 from bot.storage import Database
 from bot.storage.models import Character
 from bot.storage.repositories import rolls as roll_log
-from bot.text import signed, term
+from bot.text import UserText, signed, term
 from engine.dice import Dice, RecordingDice, ReplayDice
 from engine.systems import hogwarts1990 as h90
 
@@ -138,7 +138,7 @@ async def _side(
             raise UserError(
                 _(
                     "Name the attribute {character} rolls with `{option}`.",
-                    character=character,
+                    character=UserText(character),
                     option=option,
                 )
             )
@@ -262,7 +262,7 @@ async def _defense(
             _(
                 "`{name}` is an attribute: name the defending character (`defender`) whose "
                 "sheet has it, or give numbers.",
-                name=names[0],
+                name=UserText(names[0]),
             )
         )
     shown = " ".join(defender_name.split()) if defender_name else None
@@ -400,9 +400,12 @@ async def _challenge(
     """Roll the caller's side now, log it, and store what the other player rolls."""
     if not vs.attribute:
         raise UserError(
-            _("Name the attribute {character} rolls with `vs_attribute`.", character=other.name)
+            _(
+                "Name the attribute {character} rolls with `vs_attribute`.",
+                character=UserText(other.name),
+            )
         )
-    side_requests.refuse_secret(secret, _("{character}'s player", character=other.name))
+    side_requests.refuse_secret(secret, _("{character}'s player", character=UserText(other.name)))
     recording = RecordingDice(dice)
     rolled = h90.roll(recording, bonus=a.bonus, stress=roller.stress, advantage=roller.advantage)
     a_name = a.name if a.named else actor.display_name

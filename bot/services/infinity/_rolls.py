@@ -20,6 +20,7 @@ from bot.services import secrecy, sheets
 from bot.services.permissions import is_gm
 from bot.storage import Database
 from bot.storage.repositories import rolls as roll_log
+from bot.text import UserText
 from engine.dice import Dice
 from engine.errors import InputError
 from engine.systems import infinity
@@ -188,8 +189,8 @@ async def read_value(
             _(
                 "{character}'s {name} is {value}, but an Infinity {what} must be between "
                 "{low} and {high}. Fix it with `/sheet set attribute:{name} value:…`.",
-                character=sheet.name,
-                name=name,
+                character=UserText(sheet.name),
+                name=UserText(name),
                 value=value,
                 what=_(what),
                 low=low,
@@ -270,7 +271,7 @@ def parse_targets(text: str) -> list[tuple[str, Target]]:
                 _(
                     "`{item}` is not a target: write name:dice:attribute[:MODs[:Burst]], "
                     "e.g. `Warband:1:13:-3`.",
-                    item=item.strip()[:60],
+                    item=UserText(item.strip()[:60]),
                 )
             )
         name = " ".join(match["name"].split())
@@ -313,7 +314,7 @@ async def _split_reads_no_other_player(session: AsyncSession, actor: Actor, side
                 "{character} is {owner}'s character, and a Burst split rolls every target at "
                 "once: ask a GM to run it, give its attribute as a number, or leave `targets` "
                 "off so that its player rolls their own side.",
-                character=other.name,
+                character=UserText(other.name),
                 owner=f"<@{other.owner_id}>",
             )
         )

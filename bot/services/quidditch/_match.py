@@ -149,8 +149,8 @@ async def new_match(
                 _(
                     "A match is already being played here ({home} vs {away}). A GM can abandon "
                     "it with /quidditch end.",
-                    home=playing.home.name,
-                    away=playing.away.name,
+                    home=UserText(playing.home.name),
+                    away=UserText(playing.away.name),
                 )
             )
         match = matches.start(
@@ -409,7 +409,10 @@ async def set_interference(
         seeker = state.team(side).seeker
         if interfere and (seeker is None or not seeker.active):
             raise UserError(
-                _("{team} has no seeker in play to interfere.", team=state.team(side).name)
+                _(
+                    "{team} has no seeker in play to interfere.",
+                    team=UserText(state.team(side).name),
+                )
             )
         state = q.set_interference(state, side, interfere)
         match.state = state.to_dict()

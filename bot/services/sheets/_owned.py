@@ -74,7 +74,7 @@ async def own_row(
         raise PermissionDenied(
             _(
                 "Only {character}'s owner can change that; a GM may change its resources.",
-                character=row.name,
+                character=UserText(row.name),
             )
         )
     return row
@@ -115,7 +115,7 @@ async def insert_character(
             _(
                 "You already have a character called {name} (names ignore case): "
                 "pick another name, or delete it first with `/sheet delete`.",
-                name=name,
+                name=UserText(name),
             )
         )
     if len(owned) >= MAX_CHARACTERS:
