@@ -120,6 +120,11 @@ class UserText:
     def __bool__(self) -> bool:
         return bool(self.raw)
 
+    @classmethod
+    def of(cls, raw: str | None) -> UserText | None:
+        """An optional text (a label, a note): ``None`` when none was typed."""
+        return cls(raw) if raw else None
+
     def shown(self, limit: int | None = None, *, lines: bool = False) -> str:
         """Escaped, within ``limit`` characters once escaped (cut with "…")."""
         return _within(self.raw, limit, lambda text: escape(text, lines=lines))

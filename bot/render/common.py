@@ -10,7 +10,7 @@ from babel.numbers import format_decimal
 
 from bot.i18n import _, current_language, numbers
 from bot.render.limits import FOOTER, TITLE, clip
-from bot.text import escape, number, signed, term
+from bot.text import UserText, number, signed, term
 
 __all__ = ["faces", "fixed", "number", "percent", "roll_footer", "signed", "term", "titled"]
 
@@ -37,9 +37,13 @@ def faces(values: Iterable[int], *, marks: dict[int, str] | None = None) -> str:
     return " ".join(f"[{face}]{marks.get(i, '')}" for i, face in enumerate(values))
 
 
-def titled(title: str, label: str | None) -> str:
-    """A roll title with the player's label, e.g. "Stealth — sneaking past Filch"."""
-    return clip(f"{title} — {escape(label)}" if label else title, TITLE)
+def titled(title: str, label: UserText | None) -> str:
+    """A roll title with the player's label, e.g. "Stealth — sneaking past Filch": the label
+    is what the player typed (or a subject naming their skill), so it is only ever shown
+    escaped, cut to the title's room."""
+    if not label:
+        return clip(title, TITLE)
+    return clip(f"{title} — {label.shown(max(TITLE - len(title) - 3, 1))}", TITLE)
 
 
 def roll_footer(

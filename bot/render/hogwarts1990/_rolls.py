@@ -11,7 +11,7 @@ from bot.render import colours
 from bot.render.common import percent, roll_footer, titled
 from bot.render.limits import clip, fit_embed
 from bot.services.hogwarts1990 import OpposedOutcome, RollOutcome, Side
-from bot.text import number
+from bot.text import UserText, number
 from engine.systems.hogwarts1990 import Outcome, Roll
 
 OUTCOME_COLOURS: dict[Outcome, discord.Colour] = {
@@ -115,10 +115,11 @@ def roll_embed(outcome: RollOutcome, roller: str) -> discord.Embed:
     return fit_embed(embed)
 
 
-def _subject(side: Side) -> str:
+def _subject(side: Side) -> UserText:
+    """A title's subject without a label: the character and attribute the player named."""
     if side.character and side.attribute:
-        return f"{side.character} · {side.attribute}"  # titled() escapes it
-    return _("Hogwarts 1990 roll")
+        return UserText(f"{side.character} · {side.attribute}")
+    return UserText(_("Hogwarts 1990 roll"))  # no special character: shown as it is
 
 
 def opposed_embed(outcome: OpposedOutcome, roller: str) -> discord.Embed:

@@ -201,6 +201,6 @@ async def roll_action_test(
         penalties=(),
         kind="attribute test",
         difficulty=None,
-        label=_("{action} beyond the allowance", action=action_name(row.action)),
+        label=UserText(_("{action} beyond the allowance", action=action_name(row.action))),
         secrecy=visibility,
     )

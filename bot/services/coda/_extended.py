@@ -49,7 +49,7 @@ class ExtendedOutcome:
     roller: Roller
     penalties: tuple[Part, ...]
     started_by: int
-    label: str | None
+    label: UserText | None
     secrecy: secrecy.Secrecy
     #: The action this test spent on the roller's own turn (RULES.md §1), if any.
     turn: TurnSpend | None = None
@@ -291,7 +291,7 @@ async def roll_extended(
         roller=roller,
         penalties=penalties,
         started_by=started_by,
-        label=label,
+        label=UserText.of(label),
         secrecy=visibility,
         turn=turn,
     )

@@ -39,7 +39,7 @@ class OpposedOutcome:
     a: Roller
     b: Roller
     chances: tuple[float, float, float]
-    label: str | None
+    label: UserText | None
     secrecy: secrecy.Secrecy
     #: Who rolled (the footer): the caller, or both players when side B answered a request.
     rollers: str = ""
@@ -129,7 +129,7 @@ async def _opposed(
         a=side_a,
         b=side_b,
         chances=chances,
-        label=label,
+        label=UserText.of(label),
         secrecy=visibility,
         rollers=rollers,
     )

@@ -105,7 +105,7 @@ class RollOutcome:
     roll: h90.Roll
     side: Side
     odds: h90.Odds | None
-    label: str | None
+    label: UserText | None
     secrecy: secrecy.Secrecy
     defense: Defense | None = None
 
@@ -116,7 +116,7 @@ class OpposedOutcome:
     a: Side
     b: Side
     odds: h90.OpposedOdds
-    label: str | None
+    label: UserText | None
     secrecy: secrecy.Secrecy
     #: Who rolled (the footer), when the other side's player rolled their own side.
     rollers: str | None = None
@@ -309,7 +309,7 @@ async def roll_and_log(
         secret=visibility.secret,
         label=label,
     )
-    return RollOutcome(result, side, odds, label, visibility, defense)
+    return RollOutcome(result, side, odds, UserText.of(label), visibility, defense)
 
 
 async def opposed(
@@ -381,7 +381,7 @@ def _opposed(
         secret=visibility.secret,
         label=label,
     )
-    return OpposedOutcome(result, a, b, odds, label, visibility, rollers)
+    return OpposedOutcome(result, a, b, odds, UserText.of(label), visibility, rollers)
 
 
 async def _challenge(

@@ -120,7 +120,7 @@ def _roll(
         label=label,
     )
     return FaceToFaceOutcome(
-        result, odds, a, b, label, visibility, shown_mods(named), rollers=rollers
+        result, odds, a, b, UserText.of(label), visibility, shown_mods(named), rollers=rollers
     )
 
 

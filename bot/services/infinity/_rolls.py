@@ -100,7 +100,7 @@ class NormalOutcome:
     result: NormalResult
     odds: NormalOdds
     source: Source
-    label: str | None
+    label: UserText | None
     secrecy: secrecy.Secrecy
     mods: Mods | None = None
     """The MODs by name, when any has a name (else the plain number says it all)."""
@@ -112,7 +112,7 @@ class FaceToFaceOutcome:
     odds: FaceToFaceOdds
     active: Source
     reactive: Source
-    label: str | None
+    label: UserText | None
     secrecy: secrecy.Secrecy
     mods: Mods | None = None
     """The active side's MODs by name (see :class:`NormalOutcome`)."""
@@ -129,7 +129,7 @@ class SplitOutcome:
     active: Source
     reactive: Source
     names: tuple[str, ...]
-    label: str | None
+    label: UserText | None
     secrecy: secrecy.Secrecy
     mods: Mods | None = None
 
@@ -140,7 +140,7 @@ class SaveOutcome:
     odds: SaveOdds
     source: Source
     """Where the armor came from."""
-    label: str | None
+    label: UserText | None
     secrecy: secrecy.Secrecy
 
 
@@ -242,7 +242,7 @@ async def roll(
             secret=visibility.secret,
             label=label,
         )
-    return NormalOutcome(result, odds, source, label, visibility, shown_mods(named))
+    return NormalOutcome(result, odds, source, UserText.of(label), visibility, shown_mods(named))
 
 
 def shown_mods(named: Mods) -> Mods | None:
@@ -388,7 +388,9 @@ async def burst_split(
             secret=visibility.secret,
             label=label,
         )
-    return SplitOutcome(result, odds, a, b, names, label, visibility, shown_mods(named))
+    return SplitOutcome(
+        result, odds, a, b, names, UserText.of(label), visibility, shown_mods(named)
+    )
 
 
 async def save(
@@ -437,7 +439,7 @@ async def save(
             secret=visibility.secret,
             label=label,
         )
-    return SaveOutcome(result, odds, source, label, visibility)
+    return SaveOutcome(result, odds, source, UserText.of(label), visibility)
 
 
 def _normal_summary(result: NormalResult) -> str:

@@ -156,7 +156,7 @@ class CheckOutcome:
     result: CheckResult
     base: Base
     chance: float
-    label: str | None
+    label: UserText | None
     secrecy: secrecy.Secrecy
 
 
@@ -207,7 +207,7 @@ async def check(
         result=result,
         base=base,
         chance=rps.chance(base=base.value, forgo=forgo, automatic=automatic),
-        label=label,
+        label=UserText.of(label),
         secrecy=visibility,
     )
 
