@@ -130,7 +130,7 @@ def created_embed(sheet: CharacterSheet) -> discord.Embed:
 
 
 def resource_embed(change: ResourceChange) -> discord.Embed:
-    return _resource_embed(UserText(change.character), UserText(change.resource), change)
+    return _resource_embed(change.character, change.resource, change)
 
 
 def _resource_embed(

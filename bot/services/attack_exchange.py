@@ -113,9 +113,9 @@ async def claim(
 def change_data(change: ResourceChange) -> dict[str, Any]:
     """A Health change as the stored exchange keeps it."""
     return {
-        "character": change.character,
+        "character": change.character.raw,
         "owner": change.owner_id,
-        "resource": change.resource,
+        "resource": change.resource.raw,
         "before": [change.before.current, change.before.max] if change.before else None,
         "after": [change.after.current, change.after.max],
     }
@@ -127,9 +127,9 @@ def change_of(data: dict[str, Any] | None) -> ResourceChange | None:
         return None
     before = sheets.Resource(*data["before"]) if data["before"] else None
     return ResourceChange(
-        data["character"],
+        UserText(data["character"]),
         data["owner"],
-        data["resource"],
+        UserText(data["resource"]),
         before,
         sheets.Resource(*data["after"]),
     )
@@ -163,9 +163,9 @@ async def hurt_npc(
     assert after.health is not None
     # An NPC has no owner: 0 stands for "nobody" (no Discord id is 0).
     return ResourceChange(
-        npc.name,
+        UserText(npc.name),
         0,
-        HEALTH,
+        UserText(HEALTH),
         Resource(npc.health, npc.max_health),
         Resource(after.health, after.max_health),
     )
