@@ -12,7 +12,7 @@ from bot.render.common import percent, roll_footer, titled
 from bot.render.limits import FIELD_VALUE, clip, fit_embed
 from bot.render.penalty import change_line, dice_count, level_line
 from bot.services.drama import PRICE_WINDOW, OpposedOutcome, PriceOutcome, RollOutcome
-from bot.text import escape, escape_party, signed
+from bot.text import UserText, escape, escape_party, signed
 from engine import penalty
 from engine.systems.drama import (
     DIFFICULTIES,
@@ -154,7 +154,7 @@ def result_fields(embed: discord.Embed, result: DramaResult, *, prefix: str = ""
 
 
 def _penalty_lines(
-    character: str | None,
+    character: UserText | None,
     penalty_dice: int,
     gained: penalty.PenaltyChange | None,
     *,
@@ -173,14 +173,14 @@ def _penalty_lines(
             _(
                 template,
                 dice=dice_count(penalty_dice),
-                character=escape(character),
+                character=character,
                 level=_(level.label),
             )
         ]
     else:
-        lines = [_("{character} has no penalty dice.", character=escape(character))]
+        lines = [_("{character} has no penalty dice.", character=character)]
     if gained is not None:
-        what = _("for {character} from drama-die 1s", character=escape(character))
+        what = _("for {character} from drama-die 1s", character=character)
         lines.append(change_line(gained, what=what))
         if gained.level_changed:
             lines.append(level_line(character, gained))
@@ -231,7 +231,9 @@ def test_embed(outcome: RollOutcome, roller: str) -> discord.Embed:
         )
     _penalty_field(
         embed,
-        _penalty_lines(outcome.character, outcome.penalty_dice, outcome.gained, risk=outcome.risk),
+        _penalty_lines(
+            UserText.of(outcome.character), outcome.penalty_dice, outcome.gained, risk=outcome.risk
+        ),
     )
     _footer(embed, outcome.rollers or roller, outcome.character, outcome.secrecy.secret)
     return fit_embed(embed)
@@ -265,7 +267,7 @@ def price_paid_embed(original: discord.Embed, outcome: PriceOutcome) -> discord.
     if outcome.change is not None and outcome.character is not None:
         lines = [change_line(outcome.change, what=_("for paying the price"))]
         if outcome.change.level_changed:
-            lines.append(level_line(outcome.character, outcome.change))
+            lines.append(level_line(UserText(outcome.character), outcome.change))
         value = "\n".join(lines)
     else:
         value = _("Paid: +{dice} penalty die (no character to track it on).", dice=PRICE_PENALTY)
@@ -343,10 +345,10 @@ def opposed_embed(outcome: OpposedOutcome, roller: str) -> discord.Embed:
         inline=False,
     )
     result_fields(embed, result.b, prefix=f"{them}: ")
-    lines = _penalty_lines(outcome.character, outcome.penalty_dice, outcome.gained)
+    lines = _penalty_lines(UserText.of(outcome.character), outcome.penalty_dice, outcome.gained)
     if outcome.their_character is not None:
         lines += _penalty_lines(
-            outcome.their_character, outcome.their_penalty_dice, outcome.their_gained
+            UserText(outcome.their_character), outcome.their_penalty_dice, outcome.their_gained
         )
     _penalty_field(embed, lines)
     _footer(embed, outcome.rollers or roller, outcome.character, outcome.secrecy.secret)
