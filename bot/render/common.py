@@ -47,10 +47,16 @@ def titled(title: str, label: UserText | None) -> str:
 
 
 def roll_footer(
-    embed: discord.Embed, roller: str, *notes: str, secret: bool, character: str | None = None
+    embed: discord.Embed,
+    roller: str,
+    *notes: str,
+    secret: bool,
+    character: UserText | None = None,
 ) -> None:
     """Who rolled (as which character), the notes, and "secret roll" when it was one: the
-    copy a GM is sent of a secret roll says so, though it looks like any other."""
-    who = _("{roller} as {character}", roller=roller, character=character) if character else roller
+    copy a GM is sent of a secret roll says so, though it looks like any other. A footer
+    renders no markdown, so the character's name takes its plain form (no backslashes)."""
+    shown = character.plain(FOOTER) if character else None
+    who = _("{roller} as {character}", roller=roller, character=shown) if shown else roller
     text = " · ".join([who, *notes, *([_("secret roll")] if secret else [])])
     embed.set_footer(text=clip(text, FOOTER))

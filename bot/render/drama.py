@@ -59,7 +59,8 @@ _BACKGROUNDS = re.compile(
 
 def part_label(label: str) -> str:
     """A pool part's label in the current language: the engine writes them in English (they
-    are also what a stored opposed request keeps); names and numbers pass through."""
+    are also what a stored opposed request keeps); the rest holds the player's names (an
+    attribute's, a skill's, a helper's: "2 × Physical 2"), so it is shown escaped."""
     if label in _FIXED_PARTS or any(label == d.name for d in DIFFICULTIES):
         return _(label)
     if match := _HAND.fullmatch(label):
@@ -70,8 +71,9 @@ def part_label(label: str) -> str:
             if match["fit"] == "direct"
             else N_("{attribute} {value} + {count} indirect background(s)")
         )
-        return _(template, attribute=match["attribute"], value=match["value"], count=match["count"])
-    return label
+        attribute = UserText(match["attribute"])
+        return _(template, attribute=attribute, value=match["value"], count=match["count"])
+    return escape(label)
 
 
 OUTCOME_ICONS = {Outcome.SUCCESS: "✅", Outcome.YES_BUT: "⚖️", Outcome.FAILURE: "❌"}
@@ -252,7 +254,14 @@ def _penalty_field(embed: discord.Embed, lines: list[str]) -> None:
 
 
 def _footer(embed: discord.Embed, roller: str, character: str | None, secret: bool) -> None:
-    roll_footer(embed, roller, _("Drama in History"), _(LEGEND), secret=secret, character=character)
+    roll_footer(
+        embed,
+        roller,
+        _("Drama in History"),
+        _(LEGEND),
+        secret=secret,
+        character=UserText.of(character),
+    )
 
 
 def price_paid_embed(original: discord.Embed, outcome: PriceOutcome) -> discord.Embed:

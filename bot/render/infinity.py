@@ -19,7 +19,7 @@ from bot.services.infinity import (
     Source,
     SplitOutcome,
 )
-from bot.text import escape, number
+from bot.text import UserText, escape, number
 from engine.systems.infinity import (
     D20,
     Decision,
@@ -93,7 +93,7 @@ def _footer(embed: discord.Embed, roller: str, secret: bool, *sources: Source) -
         _("{roller} rolled", roller=roller),
         SYSTEM,
         secret=secret,
-        character=characters or None,
+        character=UserText.of(characters),
     )
 
 

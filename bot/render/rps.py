@@ -17,7 +17,7 @@ from bot.services.rps import (
     SustainedOutcome,
     SustainedView,
 )
-from bot.text import escape, escape_party, number, signed
+from bot.text import UserText, escape, escape_party, number, signed
 from engine.systems import rps
 from engine.systems.rps import CheckResult, Special, TaskStatus
 
@@ -103,7 +103,7 @@ def _verdict(result: CheckResult) -> str:
 
 
 def _footer(embed: discord.Embed, roller: str, character: str | None, secret: bool) -> None:
-    roll_footer(embed, roller, "RPS", secret=secret, character=character)
+    roll_footer(embed, roller, "RPS", secret=secret, character=UserText.of(character))
 
 
 def check_embed(outcome: CheckOutcome, roller: str) -> discord.Embed:

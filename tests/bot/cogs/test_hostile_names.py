@@ -234,6 +234,14 @@ async def _play(table: Table, name: str, hostile: str) -> None:
     await run(alice, "sheet rename", character=f"{name[:60]} 2", new_name=name)
     await run(alice, "sheet copy", new_name=name)
 
+    drama = f"{name[:60]} D"
+    await run(alice, "sheet create", name=drama, system="drama")
+    await run(alice, "sheet set", attribute=name[:32], value=3)
+    await run(alice, "drama test", attribute=name[:32], label=name)
+    await run(gm, "penalty add", character=drama, amount=4, reason=name)
+    await run(gm, "penalty show", character=drama)
+    await run(gm, "penalty recover", character=drama, amount=1)
+
 
 #: One name holding a piece of each kind: the fast tier's representative of the sweep.
 MIXED = "<@123> @everyone [x](https://evil) **b** ||s|| `c` \u202e> q"
