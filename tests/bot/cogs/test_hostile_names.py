@@ -16,6 +16,7 @@ import discord
 import pytest
 
 from bot.internals import simcord_message
+from engine.dice import SeededDice
 from tests.conftest import Table
 
 #: Each hostile text, and what it would do if it reached a message as typed.
@@ -33,6 +34,8 @@ HOSTILE = {
     "a\u200bb\u200dc\u2060 *z\u200b*": "zero-width characters around markup",
     "\u202eevil\u202d \u2066x": "reverses (or isolates) the text after it",
 }
+#: A full quidditch team, each player named after the hostile text.
+_POSITIONS = ("chaser", "chaser", "chaser", "beater", "beater", "keeper", "seeker")
 #: The longest name a sheet takes, every character escaped: escaping must keep the limits.
 LONG = "*_" * 32
 
@@ -218,10 +221,30 @@ async def _play(table: Table, name: str, hostile: str) -> None:
     await run(gm, "init remove", name=f"{name[:31]}?")
     await run(gm, "init end")
 
-    await run(gm, "quidditch new", home=name[:32], away=f"{name[:30]}!!")
+    # A team or player name may not hold "," or ":" (they separate a turn's targets).
+    team = name.replace(",", ";").replace(":", ";")
+    await run(gm, "quidditch new", home=team[:32], away=f"{team[:30]}!!")
+    for side, stats in (("home", (5, 3, 3, 3)), ("away", (4, 3, 3, 3))):
+        for index, position in enumerate(_POSITIONS):
+            strength, dexterity, toughness, health = stats
+            await run(
+                gm,
+                "quidditch player",
+                team=side,
+                position=position,
+                name=f"{team[:60]}{index}",
+                strength=strength,
+                dexterity=dexterity,
+                toughness=toughness,
+                health=health,
+            )
     await run(alice, "quidditch roster")
     await run(gm, "quidditch status")
-    await run(gm, "quidditch snitch", team=f"{name[:31]}?")
+    await run(gm, "quidditch snitch", team=f"{team[:31]}?")
+    table.bot.dice = SeededDice(7)  # turns with goals, blocks and hits, then the snitch
+    await run(gm, "quidditch turn")
+    await run(gm, "quidditch turn", until="snitch")
+    await run(gm, "quidditch undo")
 
     await run(alice, "coda extended start", name=name, stages="15,20")
     await run(alice, "coda extended start", name=name, stages="15")
@@ -233,6 +256,10 @@ async def _play(table: Table, name: str, hostile: str) -> None:
     await run(alice, "sheet rename", character=name, new_name=f"{name[:60]} 2")
     await run(alice, "sheet rename", character=f"{name[:60]} 2", new_name=name)
     await run(alice, "sheet copy", new_name=name)
+    await run(alice, "sheet copy", new_name=f"{name[:60]} 3")
+    await run(alice, "sheet use", character=name)
+    await run(alice, "sheet delete", character=f"{name[:60]} 3")
+    await run(alice, "help", command=name[:60])
 
     drama = f"{name[:60]} D"
     await run(alice, "sheet create", name=drama, system="drama")
