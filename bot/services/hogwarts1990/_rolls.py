@@ -70,10 +70,11 @@ class Side:
         return bool(self.attribute or self.display)
 
     def terms(self) -> str:
-        """``+ 3 (Bravery) + 2`` — every term of the bonus, named where it has a name."""
+        """``+ 3 (Bravery) + 2`` — every term of the bonus, named (escaped) where it has a
+        name."""
         parts = []
         if self.attribute:
-            parts.append(f"{term(self.attribute_value)} ({self.attribute})")
+            parts.append(f"{term(self.attribute_value)} ({UserText(self.attribute)})")
         if self.extra or not self.attribute:
             parts.append(term(self.extra))
         return " ".join(parts)

@@ -269,6 +269,35 @@ async def _play(table: Table, name: str, hostile: str) -> None:
     await run(gm, "penalty show", character=drama)
     await run(gm, "penalty recover", character=drama, amount=1)
 
+    attribute = name[:32]
+    await run(alice, "sheet create", name=f"{name[:60]} H", system="h90")
+    await run(alice, "sheet set", attribute=attribute, value=3)
+    await run(alice, "h90 roll", attribute=attribute, label=name)
+    await run(alice, "h90 roll", attribute=attribute)
+    await run(alice, "h90 opposed", attribute=attribute, vs_name=attribute, vs_bonus=2)
+    await run(alice, "sheet create", name=f"{name[:60]} R", system="rps")
+    await run(alice, "sheet set", attribute=attribute, value=40)
+    await run(alice, "sheet skill", name=attribute, ranks=10, attribute=attribute)
+    await run(alice, "rps check", skill=attribute, label=name)
+    await run(alice, "rps check", attribute=attribute)
+    # A party that is a mention ("<@123>" alone) is that player, shown as the mention: an
+    # embed never pings, and the name is the player's own. Hence a prefix.
+    await run(alice, "rps resisted", parties=f"x{name[:20]}:40, {name[:20]}!:30", label=name)
+    await run(alice, "rps sustained start", goal=3, label=name)
+    await run(alice, "rps sustained roll", skill=attribute)
+    await run(alice, "sheet create", name=f"{name[:60]} I", system="infinity")
+    await run(alice, "sheet set", attribute=attribute, value=12)
+    await run(alice, "infinity roll", attribute=attribute, label=name)
+    await run(
+        alice,
+        "infinity ftf",
+        active_attribute=attribute,
+        reactive_attribute="12",
+        active_burst=3,
+        targets=f"{team[:20]}:1:13, {team[:20]}!:1:12",
+        label=name,
+    )
+
 
 #: One name holding a piece of each kind: the fast tier's representative of the sweep.
 MIXED = "<@123> @everyone [x](https://evil) **b** ||s|| `c` \u202e> q"
