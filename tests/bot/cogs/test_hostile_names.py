@@ -193,6 +193,9 @@ async def _play(table: Table, name: str, hostile: str) -> None:
     await run(alice, "coda skill", skill=f"{name[:31]}?")
     await run(alice, "coda skill", skill=name[:32], specialty=f"{name[:31]}?")
     await run(alice, "coda skill", skill=name[:32], label=name)
+    await run(alice, "coda opposed", a=name, a_skill=name[:32], b="3", label=name)
+    await run(alice, "coda opposed", a="2", b=name, b_skill=name[:32])
+    await run(alice, "coda combined", leader=name, helpers=f"2, {name}", skill=name[:32], tn=15)
     await run(alice, "coda attack", skill="Brawl", attribute="Strength", target=name[:32])
 
     macro = name[:32].replace("`", "'")
