@@ -52,6 +52,12 @@ _FIXED_PARTS = frozenset(
     }
 )
 _HAND = re.compile(r"lending a hand (?P<value>-?\d+)")
+#: The engine's labels that name an attribute and a skill: only the names are the player's,
+#: so only they are escaped ("Physical 2 < Dance 3" keeps its "<" as the bot wrote it).
+_NAMED = re.compile(
+    r"(?P<lead>2 × )?(?P<attribute>.+?) (?P<value>-?\d+)"
+    r"(?:(?P<op> [<+] )(?P<skill>.+) (?P<ranks>-?\d+)| (?P<floor>≤ 0))?"
+)
 _BACKGROUNDS = re.compile(
     r"(?P<attribute>.+) (?P<value>-?\d+) \+ (?P<count>\d+) (?P<fit>direct|indirect) background\(s\)"
 )
@@ -73,7 +79,12 @@ def part_label(label: str) -> str:
         )
         attribute = UserText(match["attribute"])
         return _(template, attribute=attribute, value=match["value"], count=match["count"])
-    return escape(label)
+    if match := _NAMED.fullmatch(label):
+        text = f"{match['lead'] or ''}{UserText(match['attribute'])} {match['value']}"
+        if match["skill"] is not None:
+            text += f"{match['op']}{UserText(match['skill'])} {match['ranks']}"
+        return text + (f" {match['floor']}" if match["floor"] else "")
+    return escape(label)  # a helper's name
 
 
 OUTCOME_ICONS = {Outcome.SUCCESS: "✅", Outcome.YES_BUT: "⚖️", Outcome.FAILURE: "❌"}
