@@ -151,7 +151,7 @@ def _resource_embed(
 
 def list_embed(listing: CharacterList, owner_name: UserText) -> discord.Embed:
     lines = [
-        f"{'▶ ' if e.active else ''}**{escape(e.name)}** — {_(SYSTEMS.get(e.system, e.system))}"
+        f"{'▶ ' if e.active else ''}**{e.name}** — {_(SYSTEMS.get(e.system, e.system))}"
         for e in listing.entries
     ]
     embed = discord.Embed(

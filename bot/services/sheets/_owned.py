@@ -44,7 +44,9 @@ class SheetChange:
 
 @dataclass(frozen=True, slots=True)
 class CharacterEntry:
-    name: str
+    """One line of a player's character list (the name as its player typed it)."""
+
+    name: UserText
     system: str
     active: bool
 
@@ -185,7 +187,7 @@ async def list_characters(db: Database, actor: Actor, owner_id: int | None = Non
         except UserError:
             active_id = None
     return CharacterList(
-        owner, tuple(CharacterEntry(c.name, c.system, c.id == active_id) for c in owned)
+        owner, tuple(CharacterEntry(UserText(c.name), c.system, c.id == active_id) for c in owned)
     )
 
 
