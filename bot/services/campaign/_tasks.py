@@ -87,7 +87,7 @@ async def tasks(db: Database, actor: Actor) -> Tasks:
         sustained = None
     else:
         sustained = Sustained(
-            label=found.label,
+            label=found.label.raw if found.label else None,
             pool=found.task.pool,
             goal=found.task.goal,
             checks=found.task.checks,
