@@ -21,7 +21,7 @@ PYTEST := $(BIN)/python -m pytest
 # pytest-xdist processes; `make test PYTEST_WORKERS=0` runs in one process (e.g. for pdb).
 PYTEST_WORKERS ?= 2
 
-.PHONY: console test check run migrate sync lint typecheck format bench load clean messages
+.PHONY: console web test check run migrate sync lint typecheck format bench load clean messages
 
 $(RUNTIME): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -35,6 +35,11 @@ $(STAMP): pyproject.toml
 
 console: $(RUNTIME)
 	$(BIN)/narrator console
+
+# The web companion on the console's database, logging in by name, no Discord needed:
+# open http://127.0.0.1:8080 (WEB_BIND) and type gm, alice, bob or carol.
+web: $(RUNTIME)
+	$(BIN)/narrator web --local-login
 
 test: $(STAMP)
 	$(PYTEST) -n $(PYTEST_WORKERS) --dist worksteal -m "not slow and not e2e and not postgres"

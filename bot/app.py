@@ -25,6 +25,7 @@ from bot.hosting.errors import DATABASE_ERRORS, DatabaseUnavailable, database_er
 from bot.hosting.metrics import BotMetrics
 from bot.i18n.commands import CatalogTranslator
 from bot.services.languages import LanguageChoices
+from bot.services.members import MemberRecords
 from bot.storage import Database
 from engine.dice import Dice, SecureDice
 
@@ -79,8 +80,11 @@ class NarratorBot(commands.Bot):
         self.metrics = BotMetrics(self)
         # Every interaction's language (docs/decisions/languages.md): choices cached per process.
         self.languages = LanguageChoices(database)
+        # Who plays where and is a GM there, written on a change, for the web companion.
+        self.member_records = MemberRecords(database)
         install_component_hook(self, self.languages)
-        self.add_listener(self.metrics.on_app_command_completion, "on_app_command_completion")
+        # Completed commands are counted by the tree (bot.gateway._tree), not by a listener of
+        # app_command_completion: discord.py runs each listener as a task of its own.
         # Past capacity, "very busy" at once rather than silence after 3 s (bot.gateway._admission).
         self.admission: Admission | None = None
         if admit:
@@ -123,6 +127,7 @@ class NarratorBot(commands.Bot):
         try:
             await self.metrics.stop()
             await super().close()
+            await self.member_records.settle()
         finally:
             try:
                 if self.end_workers:

@@ -8,7 +8,7 @@ import logging
 import sqlite3
 import sys
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -36,7 +36,19 @@ DESCRIPTION = "Run the bot, the offline console, migrations, command sync and ho
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="narrator", description=DESCRIPTION)
     commands = parser.add_subparsers(dest="command", required=True)
-    commands.add_parser("run", help="run the bot (needs DISCORD_TOKEN)")
+    run = commands.add_parser("run", help="run the bot (needs DISCORD_TOKEN)")
+    run.add_argument(
+        "--web", action="store_true", help="serve the web companion too, in the same process"
+    )
+    web = commands.add_parser(
+        "web", help="the web companion on WEB_BIND (Log in with Discord, or --local-login)"
+    )
+    web.add_argument(
+        "--local-login",
+        action="store_true",
+        help="log in by typing a console user's name, to try it offline (refused when "
+        "DISCORD_CLIENT_SECRET is set)",
+    )
     console = commands.add_parser("console", help="the bot's commands offline, in this terminal")
     console.add_argument("--db", help="database URL (default: DATABASE_URL or the SQLite file)")
     console.add_argument("--json", action="store_true", help="print each reply as one JSON object")
@@ -113,10 +125,12 @@ def _dispatch(args: argparse.Namespace, settings: Settings) -> int:
             raise DatabaseUnavailable(database_error_line(error, settings.database_url)) from error
         print(f"{safe_url(settings.database_url)} is at the newest schema")
         return 0
+    if args.command == "web":
+        return _web(settings, local_login=args.local_login)
     token = settings.require_token()
     if args.command == "sync":
         return asyncio.run(_sync(settings, token, args.guild))
-    return _run(settings, token)
+    return _run(settings, token, web=args.web)
 
 
 def _config_message(error: Exception) -> str:
@@ -133,7 +147,68 @@ def _config_message(error: Exception) -> str:
     return "; ".join(problems)
 
 
-def _run(settings: Settings, token: str) -> int:
+def _web_login_problem(settings: Settings, local_login: bool) -> str | None:
+    """Why the web companion cannot log anyone in with these settings, or None."""
+    if local_login:
+        if settings.discord_client_secret is not None:
+            return (
+                "--local-login is refused while DISCORD_CLIENT_SECRET is set: a server that "
+                "logs people in with Discord must not let anyone be anyone"
+            )
+        return None
+    if settings.discord_client_id is None or settings.discord_client_secret is None:
+        return (
+            "DISCORD_CLIENT_ID and DISCORD_CLIENT_SECRET are needed for Log in with Discord "
+            "(developer portal > OAuth2); to try it offline: narrator web --local-login"
+        )
+    return None
+
+
+def _web(settings: Settings, *, local_login: bool) -> int:
+    import uvloop
+
+    from bot.storage import Database
+    from bot.web import serve
+
+    problem = _web_login_problem(settings, local_login)
+    if problem is not None:
+        raise ConfigError(problem)
+    logging.getLogger("alembic").setLevel(logging.WARNING)  # no per-step INFO chatter
+    asyncio.set_event_loop_policy(uvloop.EventLoopPolicy())
+    database = Database(settings.database_url, synchronous=settings.sqlite_synchronous)
+
+    async def main() -> None:
+        try:
+            try:
+                await database.upgrade_async()  # the bot may not have run on it yet
+            except DATABASE_ERRORS as error:
+                raise DatabaseUnavailable(
+                    database_error_line(error, settings.database_url)
+                ) from error
+            print(f"narrator web: {settings.web_url}", flush=True)
+            await serve(settings, database, local_login=local_login)
+        finally:
+            await database.dispose()
+
+    with suppress(KeyboardInterrupt):
+        asyncio.run(main())
+    return 0
+
+
+async def _bot_with_web(bot: NarratorBot, token: str) -> None:
+    """``narrator run --web``: the bot and the web companion on one event loop."""
+    from bot.web import start_web
+
+    async with bot:
+        await bot.login(token)  # runs setup_hook: the database is migrated before pages open
+        runner = await start_web(bot.settings, bot.db)
+        try:
+            await bot.connect()
+        finally:
+            await runner.cleanup()
+
+
+def _run(settings: Settings, token: str, *, web: bool = False) -> int:
     import uvloop
 
     from bot.app import create_bot, freeze_long_lived_objects
@@ -147,9 +222,15 @@ def _run(settings: Settings, token: str) -> int:
     asyncio.set_event_loop_policy(uvloop.EventLoopPolicy())
     bot = create_bot(settings, serve_metrics=True, sharded=True, admit=True)
     bot.add_listener(freeze_long_lived_objects, "on_ready")
+    if web and (problem := _web_login_problem(settings, local_login=False)) is not None:
+        raise ConfigError(problem)
     try:
         with _discord_errors():
-            bot.run(token, log_handler=None)
+            if web:
+                with suppress(KeyboardInterrupt):
+                    asyncio.run(_bot_with_web(bot, token))
+            else:
+                bot.run(token, log_handler=None)
     finally:
         if run_lock is not None:
             run_lock.close()

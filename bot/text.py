@@ -35,12 +35,18 @@ _MARKDOWN = re.compile(r"([\\*_~|`>#\-\[\]<:])")
 #: What stands in for a backtick inside a code span, which no backslash can escape.
 _TICK = "ˋ"
 
+#: Bidirectional embeddings, overrides and isolates (U+202A–U+202E, U+2066–U+2069): one left
+#: open in a name reverses or reorders the bot's own text after it on the same line, so
+#: shown user text drops them (a name stays readable; only its direction marks go).
+_BIDI = re.compile("[\u202a-\u202e\u2066-\u2069]")
+
 
 def escape(text: str, *, lines: bool = False, code: bool = False) -> str:
     """User text (a name, label, note or reason) as it must appear in a message or embed:
     rendered literally, pinging nobody. ``@everyone`` gets a zero-width space after its
     ``@``, as :func:`discord.utils.escape_mentions` does; line breaks become spaces unless
-    ``lines`` (notes), so a name never breaks a one-line layout.
+    ``lines`` (notes), so a name never breaks a one-line layout; bidirectional controls are
+    dropped, so a name never reverses the text after it.
 
     ``code`` is for text inside a code span (`` `…` ``), where nothing renders but a
     backslash shows as itself: only a backtick could end the span, so it becomes "ˋ" (and
@@ -50,14 +56,14 @@ def escape(text: str, *, lines: bool = False, code: bool = False) -> str:
     Every character is escaped on its own, so :meth:`UserText.shown` can cut the result at
     a character's boundary.
     """
-    flat = text if lines else " ".join(text.split("\n"))
+    flat = _BIDI.sub("", text if lines else " ".join(text.split("\n")))
     if code:
         return flat.replace("`", _TICK).replace("@", "@\u200b").replace("<", "<\u200b")
     return _MARKDOWN.sub(r"\\\1", flat).replace("@", "@\u200b")
 
 
 def _plain(text: str) -> str:
-    return " ".join(text.split("\n")).replace("@", "@\u200b")
+    return _BIDI.sub("", " ".join(text.split("\n"))).replace("@", "@\u200b")
 
 
 def _within(raw: str, limit: int | None, form: Callable[[str], str]) -> str:
@@ -113,6 +119,11 @@ class UserText:
 
     def __bool__(self) -> bool:
         return bool(self.raw)
+
+    @classmethod
+    def of(cls, raw: str | None) -> UserText | None:
+        """An optional text (a label, a note): ``None`` when none was typed."""
+        return cls(raw) if raw else None
 
     def shown(self, limit: int | None = None, *, lines: bool = False) -> str:
         """Escaped, within ``limit`` characters once escaped (cut with "…")."""

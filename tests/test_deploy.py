@@ -1,4 +1,5 @@
-"""deploy/narrator.service: hardened as docs/hosting.md says, and valid for systemd."""
+"""deploy/narrator.service and narrator-web.service: hardened as docs/hosting.md says, and
+valid for systemd."""
 
 from __future__ import annotations
 
@@ -9,12 +10,14 @@ from pathlib import Path
 
 import pytest
 
-UNIT = Path(__file__).parents[1] / "deploy" / "narrator.service"
+DEPLOY = Path(__file__).parents[1] / "deploy"
+UNIT = DEPLOY / "narrator.service"
+WEB_UNIT = DEPLOY / "narrator-web.service"
 
 
-def directives() -> dict[str, list[str]]:
+def directives(unit: Path = UNIT) -> dict[str, list[str]]:
     found: dict[str, list[str]] = {}
-    for line in UNIT.read_text().splitlines():
+    for line in unit.read_text().splitlines():
         if "=" in line and not line.startswith(("#", "[")):
             key, value = line.split("=", 1)
             found.setdefault(key.strip(), []).append(value.strip())
@@ -34,12 +37,21 @@ def test_the_unit_is_hardened() -> None:
     assert unit["CapabilityBoundingSet"] == [""]
 
 
+def test_the_web_unit_is_the_bots_hardening_running_narrator_web() -> None:
+    bot, web = directives(), directives(WEB_UNIT)
+    assert web["ExecStart"] == ["/opt/narrator/bin/narrator web"]
+    assert {k: v for k, v in web.items() if k not in ("ExecStart", "Description", "After")} == {
+        k: v for k, v in bot.items() if k not in ("ExecStart", "Description", "After")
+    }
+
+
 @pytest.mark.skipif(shutil.which("systemd-analyze") is None, reason="no systemd-analyze here")
-def test_systemd_analyze_verify(tmp_path: Path) -> None:
+@pytest.mark.parametrize("unit", [UNIT, WEB_UNIT], ids=lambda unit: unit.name)
+def test_systemd_analyze_verify(tmp_path: Path, unit: Path) -> None:
     # The program is not installed under /opt here: point ExecStart at an executable that is.
     narrator = Path(sys.executable).with_name("narrator")
-    text = UNIT.read_text().replace("/opt/narrator/bin/narrator", str(narrator))
-    copy = tmp_path / "narrator.service"
+    text = unit.read_text().replace("/opt/narrator/bin/narrator", str(narrator))
+    copy = tmp_path / unit.name
     copy.write_text(text)
     result = subprocess.run(
         ["systemd-analyze", "verify", str(copy)],

@@ -72,7 +72,7 @@ def actor_from(interaction: discord.Interaction) -> Actor:
     """The plain facts a service needs about whoever invoked ``interaction``."""
     settings = interaction.client.settings  # type: ignore[attr-defined]
     member = interaction.user if isinstance(interaction.user, discord.Member) else None
-    return Actor(
+    actor = Actor(
         user_id=interaction.user.id,
         channel_id=interaction.channel_id or 0,
         guild_id=interaction.guild_id,
@@ -82,6 +82,15 @@ def actor_from(interaction: discord.Interaction) -> Actor:
         manage_guild=bool(member and member.guild_permissions.manage_guild),
         macro=interaction.extras.get(MACRO),
     )
+    # The web companion's record of who plays where (a dict lookup unless it changed).
+    records = getattr(interaction.client, "member_records", None)
+    if records is not None and actor.guild_id is not None:
+        records.saw(
+            actor,
+            getattr(interaction.guild, "name", "") or "",
+            getattr(interaction.channel, "name", "") or "",
+        )
+    return actor
 
 
 async def send_roll(

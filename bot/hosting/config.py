@@ -57,6 +57,20 @@ class Settings(BaseSettings):
     busy_after: float = Field(default=1.0, gt=0, le=2.5, alias="BUSY_AFTER")
     # Worker processes for heavy odds and charts (bot.workers); unset: 1, or 2 from 3 cores up.
     worker_processes: int | None = Field(default=None, ge=1, le=32, alias="WORKER_PROCESSES")
+    # The web companion (bot.web; docs/hosting.md, "The web companion"): where it listens,
+    # the address people reach it by (behind a proxy: the proxy's https:// URL), the key
+    # that signs its session cookies, Discord's OAuth2 client secret for "Log in with
+    # Discord", how long a login lasts, and the fair use of each session and address.
+    web_bind: str = Field(default="127.0.0.1:8080", alias="WEB_BIND")
+    web_base_url: str | None = Field(default=None, alias="WEB_BASE_URL")
+    web_secret_key: SecretStr | None = Field(default=None, alias="WEB_SECRET_KEY")
+    discord_client_secret: SecretStr | None = Field(default=None, alias="DISCORD_CLIENT_SECRET")
+    web_session_days: float = Field(default=14.0, gt=0, le=365, alias="WEB_SESSION_DAYS")
+    web_rate_burst: int = Field(default=60, ge=0, alias="WEB_RATE_BURST")
+    web_rate_per_second: float = Field(default=5.0, ge=0, alias="WEB_RATE_PER_SECOND")
+    # Behind a reverse proxy every request comes from the proxy: trust the address it adds to
+    # X-Forwarded-For (its last entry) for the per-address limit. Only behind a proxy.
+    web_trust_proxy: bool = Field(default=False, alias="WEB_TRUST_PROXY")
 
     @field_validator("gm_role_names", mode="before")
     @classmethod
@@ -124,11 +138,48 @@ class Settings(BaseSettings):
         "discord_client_id",
         "metrics_port",
         "worker_processes",
+        "web_base_url",
+        "web_secret_key",
+        "discord_client_secret",
         mode="before",
     )
     @classmethod
     def _blank_is_unset(cls, value: object) -> object:
         return None if isinstance(value, str) and not value.strip() else value
+
+    @field_validator("web_bind")
+    @classmethod
+    def _host_and_port(cls, value: str) -> str:
+        host, _colon, port = value.strip().rpartition(":")
+        if not host or not port.isdigit() or not 1 <= int(port) <= 65535:
+            raise ValueError(f"WEB_BIND takes host:port, e.g. 127.0.0.1:8080, not {value!r}")
+        return value.strip()
+
+    @field_validator("web_base_url")
+    @classmethod
+    def _http_url(cls, value: str | None) -> str | None:
+        if value is None:
+            return None
+        if not value.startswith(("http://", "https://")):
+            raise ValueError(
+                f"WEB_BASE_URL is the address people open, e.g. https://narrator.example.org, "
+                f"not {value!r}"
+            )
+        return value.rstrip("/")
+
+    @property
+    def web_host(self) -> str:
+        """The address ``narrator web`` listens on (WEB_BIND's host, without IPv6 brackets)."""
+        return self.web_bind.rpartition(":")[0].strip("[]")
+
+    @property
+    def web_port(self) -> int:
+        return int(self.web_bind.rpartition(":")[2])
+
+    @property
+    def web_url(self) -> str:
+        """Where people reach the web companion: WEB_BASE_URL, else http://WEB_BIND."""
+        return self.web_base_url or f"http://{self.web_bind}"
 
     @model_validator(mode="after")
     def _shards_fit(self) -> Settings:

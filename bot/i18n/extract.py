@@ -32,7 +32,8 @@ KEYWORDS: dict[str, tuple[int, ...] | None] = {
     "locale_str": None,
     "locale_format": None,
 }
-METHOD_MAP = [("**.py", "python")]
+#: The web companion's templates (bot/web/templates) call the same ``_`` and ``_n``.
+METHOD_MAP = [("**.py", "python"), ("web/templates/**.html", "jinja2.ext:babel_extract")]
 
 
 @dataclass(frozen=True, slots=True)

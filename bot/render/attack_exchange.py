@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from bot.i18n import N_, _
 from bot.services.sheets import ResourceChange
-from bot.text import escape, number
+from bot.text import number
 
 #: Marked only: shown through ``_()`` where drawn (the language is the reader's).
 SECRET_NOTE = N_("🔒 rolled in secret (the GM has the dice)")
@@ -17,7 +17,7 @@ def health_line(change: ResourceChange) -> str:
     cap = f"/{number(change.after.max)}" if change.after.max is not None else ""
     return "❤️ " + _(
         "{character}'s {resource}: {before} → **{after}**{cap}",
-        character=escape(change.character),
+        character=change.character,
         resource=change.resource,
         before=before,
         after=number(change.after.current),

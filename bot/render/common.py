@@ -10,7 +10,7 @@ from babel.numbers import format_decimal
 
 from bot.i18n import _, current_language, numbers
 from bot.render.limits import FOOTER, TITLE, clip
-from bot.text import escape, number, signed, term
+from bot.text import UserText, number, signed, term
 
 __all__ = ["faces", "fixed", "number", "percent", "roll_footer", "signed", "term", "titled"]
 
@@ -37,16 +37,26 @@ def faces(values: Iterable[int], *, marks: dict[int, str] | None = None) -> str:
     return " ".join(f"[{face}]{marks.get(i, '')}" for i, face in enumerate(values))
 
 
-def titled(title: str, label: str | None) -> str:
-    """A roll title with the player's label, e.g. "Stealth — sneaking past Filch"."""
-    return clip(f"{title} — {escape(label)}" if label else title, TITLE)
+def titled(title: str, label: UserText | None) -> str:
+    """A roll title with the player's label, e.g. "Stealth — sneaking past Filch": the label
+    is what the player typed (or a subject naming their skill), so it is only ever shown
+    escaped, cut to the title's room."""
+    if not label:
+        return clip(title, TITLE)
+    return clip(f"{title} — {label.shown(max(TITLE - len(title) - 3, 1))}", TITLE)
 
 
 def roll_footer(
-    embed: discord.Embed, roller: str, *notes: str, secret: bool, character: str | None = None
+    embed: discord.Embed,
+    roller: str,
+    *notes: str,
+    secret: bool,
+    character: UserText | None = None,
 ) -> None:
     """Who rolled (as which character), the notes, and "secret roll" when it was one: the
-    copy a GM is sent of a secret roll says so, though it looks like any other."""
-    who = _("{roller} as {character}", roller=roller, character=character) if character else roller
+    copy a GM is sent of a secret roll says so, though it looks like any other. A footer
+    renders no markdown, so the character's name takes its plain form (no backslashes)."""
+    shown = character.plain(FOOTER) if character else None
+    who = _("{roller} as {character}", roller=roller, character=shown) if shown else roller
     text = " · ".join([who, *notes, *([_("secret roll")] if secret else [])])
     embed.set_footer(text=clip(text, FOOTER))

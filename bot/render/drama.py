@@ -12,7 +12,7 @@ from bot.render.common import percent, roll_footer, titled
 from bot.render.limits import FIELD_VALUE, clip, fit_embed
 from bot.render.penalty import change_line, dice_count, level_line
 from bot.services.drama import PRICE_WINDOW, OpposedOutcome, PriceOutcome, RollOutcome
-from bot.text import escape, escape_party, signed
+from bot.text import UserText, escape, escape_party, signed
 from engine import penalty
 from engine.systems.drama import (
     DIFFICULTIES,
@@ -52,6 +52,12 @@ _FIXED_PARTS = frozenset(
     }
 )
 _HAND = re.compile(r"lending a hand (?P<value>-?\d+)")
+#: The engine's labels that name an attribute and a skill: only the names are the player's,
+#: so only they are escaped ("Physical 2 < Dance 3" keeps its "<" as the bot wrote it).
+_NAMED = re.compile(
+    r"(?P<lead>2 × )?(?P<attribute>.+?) (?P<value>-?\d+)"
+    r"(?:(?P<op> [<+] )(?P<skill>.+) (?P<ranks>-?\d+)| (?P<floor>≤ 0))?"
+)
 _BACKGROUNDS = re.compile(
     r"(?P<attribute>.+) (?P<value>-?\d+) \+ (?P<count>\d+) (?P<fit>direct|indirect) background\(s\)"
 )
@@ -59,7 +65,8 @@ _BACKGROUNDS = re.compile(
 
 def part_label(label: str) -> str:
     """A pool part's label in the current language: the engine writes them in English (they
-    are also what a stored opposed request keeps); names and numbers pass through."""
+    are also what a stored opposed request keeps); the rest holds the player's names (an
+    attribute's, a skill's, a helper's: "2 × Physical 2"), so it is shown escaped."""
     if label in _FIXED_PARTS or any(label == d.name for d in DIFFICULTIES):
         return _(label)
     if match := _HAND.fullmatch(label):
@@ -70,8 +77,14 @@ def part_label(label: str) -> str:
             if match["fit"] == "direct"
             else N_("{attribute} {value} + {count} indirect background(s)")
         )
-        return _(template, attribute=match["attribute"], value=match["value"], count=match["count"])
-    return label
+        attribute = UserText(match["attribute"])
+        return _(template, attribute=attribute, value=match["value"], count=match["count"])
+    if match := _NAMED.fullmatch(label):
+        text = f"{match['lead'] or ''}{UserText(match['attribute'])} {match['value']}"
+        if match["skill"] is not None:
+            text += f"{match['op']}{UserText(match['skill'])} {match['ranks']}"
+        return text + (f" {match['floor']}" if match["floor"] else "")
+    return escape(label)  # a helper's name
 
 
 OUTCOME_ICONS = {Outcome.SUCCESS: "✅", Outcome.YES_BUT: "⚖️", Outcome.FAILURE: "❌"}
@@ -154,7 +167,7 @@ def result_fields(embed: discord.Embed, result: DramaResult, *, prefix: str = ""
 
 
 def _penalty_lines(
-    character: str | None,
+    character: UserText | None,
     penalty_dice: int,
     gained: penalty.PenaltyChange | None,
     *,
@@ -173,14 +186,14 @@ def _penalty_lines(
             _(
                 template,
                 dice=dice_count(penalty_dice),
-                character=escape(character),
+                character=character,
                 level=_(level.label),
             )
         ]
     else:
-        lines = [_("{character} has no penalty dice.", character=escape(character))]
+        lines = [_("{character} has no penalty dice.", character=character)]
     if gained is not None:
-        what = _("for {character} from drama-die 1s", character=escape(character))
+        what = _("for {character} from drama-die 1s", character=character)
         lines.append(change_line(gained, what=what))
         if gained.level_changed:
             lines.append(level_line(character, gained))
@@ -231,7 +244,9 @@ def test_embed(outcome: RollOutcome, roller: str) -> discord.Embed:
         )
     _penalty_field(
         embed,
-        _penalty_lines(outcome.character, outcome.penalty_dice, outcome.gained, risk=outcome.risk),
+        _penalty_lines(
+            UserText.of(outcome.character), outcome.penalty_dice, outcome.gained, risk=outcome.risk
+        ),
     )
     _footer(embed, outcome.rollers or roller, outcome.character, outcome.secrecy.secret)
     return fit_embed(embed)
@@ -250,7 +265,14 @@ def _penalty_field(embed: discord.Embed, lines: list[str]) -> None:
 
 
 def _footer(embed: discord.Embed, roller: str, character: str | None, secret: bool) -> None:
-    roll_footer(embed, roller, _("Drama in History"), _(LEGEND), secret=secret, character=character)
+    roll_footer(
+        embed,
+        roller,
+        _("Drama in History"),
+        _(LEGEND),
+        secret=secret,
+        character=UserText.of(character),
+    )
 
 
 def price_paid_embed(original: discord.Embed, outcome: PriceOutcome) -> discord.Embed:
@@ -265,7 +287,7 @@ def price_paid_embed(original: discord.Embed, outcome: PriceOutcome) -> discord.
     if outcome.change is not None and outcome.character is not None:
         lines = [change_line(outcome.change, what=_("for paying the price"))]
         if outcome.change.level_changed:
-            lines.append(level_line(outcome.character, outcome.change))
+            lines.append(level_line(UserText(outcome.character), outcome.change))
         value = "\n".join(lines)
     else:
         value = _("Paid: +{dice} penalty die (no character to track it on).", dice=PRICE_PENALTY)
@@ -343,10 +365,10 @@ def opposed_embed(outcome: OpposedOutcome, roller: str) -> discord.Embed:
         inline=False,
     )
     result_fields(embed, result.b, prefix=f"{them}: ")
-    lines = _penalty_lines(outcome.character, outcome.penalty_dice, outcome.gained)
+    lines = _penalty_lines(UserText.of(outcome.character), outcome.penalty_dice, outcome.gained)
     if outcome.their_character is not None:
         lines += _penalty_lines(
-            outcome.their_character, outcome.their_penalty_dice, outcome.their_gained
+            UserText(outcome.their_character), outcome.their_penalty_dice, outcome.their_gained
         )
     _penalty_field(embed, lines)
     _footer(embed, outcome.rollers or roller, outcome.character, outcome.secrecy.secret)

@@ -19,7 +19,7 @@ from bot.services.infinity import (
     Source,
     SplitOutcome,
 )
-from bot.text import escape, number
+from bot.text import UserText, escape, number
 from engine.systems.infinity import (
     D20,
     Decision,
@@ -93,12 +93,12 @@ def _footer(embed: discord.Embed, roller: str, secret: bool, *sources: Source) -
         _("{roller} rolled", roller=roller),
         SYSTEM,
         secret=secret,
-        character=characters or None,
+        character=UserText.of(characters),
     )
 
 
 def _roll_lines(result: NormalResult, source: Source, mods: Mods | None = None) -> list[str]:
-    lines = [result.describe(source.name, _)]
+    lines = [result.describe(escape(source.name), _)]
     if mods is not None:
         lines.insert(0, _("**MODs:** {mods}", mods=mods.text(_)))
     if not result.auto_fail:
@@ -255,7 +255,7 @@ def save_embed(outcome: SaveOutcome, roller: str) -> discord.Embed:
         _("**{face}** ✅ saved", face=d.face) if d.saved else _("{face} 🩸 wound", face=d.face)
         for d in result.dice
     )
-    arithmetic = result.describe(outcome.source.name or "ARM", _)
+    arithmetic = result.describe(escape(outcome.source.name or "ARM"), _)
     embed = discord.Embed(
         title=titled(_("{headline} — saving roll", headline=headline), outcome.label),
         description=(
@@ -306,7 +306,7 @@ def split_embed(outcome: SplitOutcome, roller: str) -> discord.Embed:
         value = "\n".join(
             [
                 _("**Aimed (B{burst}):** {dice}", burst=target.aimed, dice=dice_text(duel.a.dice)),
-                duel.b.describe(source.name, _),
+                duel.b.describe(escape(source.name), _),
                 _(
                     "**Its dice (B{burst}):** {dice}",
                     burst=target.burst,
@@ -321,7 +321,7 @@ def split_embed(outcome: SplitOutcome, roller: str) -> discord.Embed:
                 ),
             ]
         )
-        shown = _(REACTIVE) if reactive else name
+        shown = _(REACTIVE) if reactive else escape(name)
         embed.add_field(name=clip(f"→ {shown}", 256), value=clip(value, 1024), inline=False)
     _footer(embed, roller, outcome.secrecy.secret, outcome.active, outcome.reactive)
     return fit_embed(embed)

@@ -8,7 +8,7 @@ from bot.i18n import N_, _, _n
 from bot.render import colours
 from bot.render.limits import FIELD_VALUE, clip, fit_embed
 from bot.services.penalty import KIND_LABELS, PenaltyUpdate, PenaltyView
-from bot.text import escape
+from bot.text import UserText, escape
 from engine.penalty import PenaltyChange, PenaltyLevel
 
 LEVEL_ICONS = {
@@ -53,14 +53,14 @@ def change_line(change: PenaltyChange, *, what: str = "") -> str:
     return text
 
 
-def level_line(character: str, change: PenaltyChange) -> str:
+def level_line(character: UserText, change: PenaltyChange) -> str:
     """The announcement of a level change."""
     level = change.level_after
     if level is PenaltyLevel.NONE:
         return _(
             "{icon} **{character}** is free of penalty dice.",
             icon=LEVEL_ICONS[level],
-            character=escape(character),
+            character=character,
         )
     template = (
         N_("{icon} **{character}** is now **{level}** and cannot act effectively (was {before}).")
@@ -70,7 +70,7 @@ def level_line(character: str, change: PenaltyChange) -> str:
     return _(
         template,
         icon=LEVEL_ICONS[level],
-        character=escape(character),
+        character=character,
         level=level_name(level),
         before=level_name(change.level_before),
     )

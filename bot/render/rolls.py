@@ -9,7 +9,7 @@ from bot.render import colours
 from bot.render.common import roll_footer, titled
 from bot.render.limits import DESCRIPTION, clip, fit_embed
 from bot.services.rolls import History, NotationOutcome
-from bot.text import escape
+from bot.text import UserText, escape
 from bot.text import number as plain_number
 from engine.notation import PoolCount
 
@@ -20,7 +20,7 @@ def notation_embed(outcome: NotationOutcome, roller: str) -> discord.Embed:
     command = outcome.roll
     rolls = [roll for part in command.parts for roll in part.rolls]
     results = " · ".join(plain_number(value) for value in command.results)
-    title = titled(f"🎲 {results}", outcome.label or command.comment)
+    title = titled(f"🎲 {results}", outcome.label or UserText.of(command.comment))
     colour = colours.SECRET if outcome.secrecy.secret else colours.NEUTRAL
     if len(rolls) == 1 and not command.parts[0].counts:
         if rolls[0].crit:

@@ -17,7 +17,7 @@ from bot.services.rps import (
     SustainedOutcome,
     SustainedView,
 )
-from bot.text import escape, escape_party, number, signed
+from bot.text import UserText, escape, escape_party, number, signed
 from engine.systems import rps
 from engine.systems.rps import CheckResult, Special, TaskStatus
 
@@ -34,7 +34,8 @@ _DIFFICULTY_PART = re.compile(r"(?P<name>.+) (?P<value>[+−-]?\d+)")
 
 def part_text(part: str) -> str:
     """One part of a Base's breakdown in the current language (the service writes them in
-    English, as the roll log keeps them); names and numbers pass through."""
+    English, as the roll log keeps them); the rest names the player's attribute or skill
+    ("Stealth 10"), so it is shown escaped."""
     if match := _BASE_PART.fullmatch(part):
         return _("Base {value}", value=match["value"])
     if match := _MODIFIER_PART.fullmatch(part):
@@ -42,7 +43,7 @@ def part_text(part: str) -> str:
     match = _DIFFICULTY_PART.fullmatch(part)
     if match and any(match["name"] == d.name for d in rps.DIFFICULTIES):
         return f"{_(match['name'])} {match['value']}"
-    return part
+    return escape(part)
 
 
 def parts_text(text: str) -> str:
@@ -103,7 +104,7 @@ def _verdict(result: CheckResult) -> str:
 
 
 def _footer(embed: discord.Embed, roller: str, character: str | None, secret: bool) -> None:
-    roll_footer(embed, roller, "RPS", secret=secret, character=character)
+    roll_footer(embed, roller, "RPS", secret=secret, character=UserText.of(character))
 
 
 def check_embed(outcome: CheckOutcome, roller: str) -> discord.Embed:
@@ -161,8 +162,7 @@ def resisted_embed(outcome: ResistedOutcome, roller: str) -> discord.Embed:
         value = "\n".join(_party(p.name, p.check) for p in round_)
         embed.add_field(name=name, value=clip(value, FIELD_VALUE), inline=False)
     sources = "\n".join(
-        f"{escape_party(name)}: {escape(parts_text(source))}"
-        for name, source in outcome.sources.items()
+        f"{escape_party(name)}: {parts_text(source)}" for name, source in outcome.sources.items()
     )
     embed.add_field(name=_("Bases"), value=clip(sources, FIELD_VALUE), inline=False)
     _footer(embed, outcome.rollers or roller, None, outcome.secrecy.secret)
@@ -174,7 +174,7 @@ def _resisted_chance_line(outcome: ResistedOutcome) -> str:
     if chances is None:
         return _("Chance: shown for up to {count} parties.", count=rps.MAX_CHANCE_PARTIES)
     shown = [
-        _("{name} wins {chance}", name=clip(name, 40), chance=percent(p))
+        _("{name} wins {chance}", name=escape_party(clip(name, 40)), chance=percent(p))
         for name, p in chances.wins.items()
     ]
     if chances.tie >= 0.001:

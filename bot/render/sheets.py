@@ -130,7 +130,7 @@ def created_embed(sheet: CharacterSheet) -> discord.Embed:
 
 
 def resource_embed(change: ResourceChange) -> discord.Embed:
-    return _resource_embed(UserText(change.character), UserText(change.resource), change)
+    return _resource_embed(change.character, change.resource, change)
 
 
 def _resource_embed(
@@ -151,7 +151,7 @@ def _resource_embed(
 
 def list_embed(listing: CharacterList, owner_name: UserText) -> discord.Embed:
     lines = [
-        f"{'▶ ' if e.active else ''}**{escape(e.name)}** — {_(SYSTEMS.get(e.system, e.system))}"
+        f"{'▶ ' if e.active else ''}**{e.name}** — {_(SYSTEMS.get(e.system, e.system))}"
         for e in listing.entries
     ]
     embed = discord.Embed(

@@ -29,6 +29,7 @@ from bot.storage import Database
 from bot.storage.repositories import characters as characters_repo
 from bot.storage.repositories import gm_roles
 from bot.storage.repositories import initiative as encounters
+from bot.text import UserText
 from engine import initiative as ini
 
 #: How long a defender has to answer; afterwards the buttons refuse.
@@ -72,7 +73,7 @@ async def resolve_target(
             _(
                 "{count} characters in this channel are called {name}; an attack needs one.",
                 count=len(found),
-                name=cleaned,
+                name=UserText(cleaned),
             )
         )
     if found:
@@ -108,7 +109,7 @@ async def claim(
             _(
                 "Only {who} answers this attack on {target}.",
                 who=who or answerer(row.defender_id),
-                target=target,
+                target=UserText(target),
             )
         )
     if now > row.expires_at:
@@ -219,9 +220,9 @@ def press_guard(db: Database) -> PressGuard:
 def change_data(change: ResourceChange) -> dict[str, Any]:
     """A Health change as the stored exchange keeps it."""
     return {
-        "character": change.character,
+        "character": change.character.raw,
         "owner": change.owner_id,
-        "resource": change.resource,
+        "resource": change.resource.raw,
         "before": [change.before.current, change.before.max] if change.before else None,
         "after": [change.after.current, change.after.max],
     }
@@ -233,9 +234,9 @@ def change_of(data: dict[str, Any] | None) -> ResourceChange | None:
         return None
     before = sheets.Resource(*data["before"]) if data["before"] else None
     return ResourceChange(
-        data["character"],
+        UserText(data["character"]),
         data["owner"],
-        data["resource"],
+        UserText(data["resource"]),
         before,
         sheets.Resource(*data["after"]),
     )
@@ -269,9 +270,9 @@ async def hurt_npc(
     assert after.health is not None
     # An NPC has no owner: 0 stands for "nobody" (no Discord id is 0).
     return ResourceChange(
-        npc.name,
+        UserText(npc.name),
         0,
-        HEALTH,
+        UserText(HEALTH),
         Resource(npc.health, npc.max_health),
         Resource(after.health, after.max_health),
     )

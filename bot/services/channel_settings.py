@@ -14,6 +14,7 @@ from bot.services.permissions import require_gm
 from bot.storage import Database
 from bot.storage.models import ChannelSettings
 from bot.storage.repositories import channels
+from bot.text import UserText
 from engine.systems import SYSTEMS
 
 #: Optional rules by dotted name; the first value is the default.
@@ -68,11 +69,19 @@ async def show(db: Database, channel_id: int) -> ChannelView:
 async def set_rule(db: Database, actor: Actor, name: str, value: str) -> ChannelView:
     if name not in RULE_VALUES:
         raise UserError(
-            _("Unknown rule `{name}`. Rules: {rules}.", name=name, rules=", ".join(RULE_VALUES))
+            _(
+                "Unknown rule `{name}`. Rules: {rules}.",
+                name=UserText(name),
+                rules=", ".join(RULE_VALUES),
+            )
         )
     if value not in RULE_VALUES[name]:
         raise UserError(
-            _("`{name}` takes one of: {values}.", name=name, values=", ".join(RULE_VALUES[name]))
+            _(
+                "`{name}` takes one of: {values}.",
+                name=UserText(name),
+                values=", ".join(RULE_VALUES[name]),
+            )
         )
 
     def change(row: ChannelSettings) -> None:

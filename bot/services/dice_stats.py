@@ -14,6 +14,7 @@ from bot.storage import Database
 from bot.storage.models.base import utcnow
 from bot.storage.repositories import rolls as roll_log
 from bot.storage.roll_tally import SYSTEMS
+from bot.text import UserText
 from engine.dice import Dice
 from engine.fairness import FaceTest, check_counts, roll_and_check
 
@@ -106,7 +107,7 @@ async def stats(
         raise UserError(
             _(
                 "No dice statistics for {system}: one of {systems}.",
-                system=repr(system),
+                system=UserText(repr(system)),
                 systems=", ".join(SYSTEMS),
             )
         )

@@ -27,6 +27,7 @@ from bot.services.permissions import require_gm
 from bot.storage import Database
 from bot.storage.models.languages import CHANNEL, USER
 from bot.storage.repositories import languages as repository
+from bot.text import UserText
 
 #: The value that removes a choice (back to the default), as the settings commands take it.
 DEFAULT = "default"
@@ -126,7 +127,7 @@ def checked(language: str) -> str | None:
         raise UserError(
             _(
                 "Unknown language `{language}`. Languages: {languages}.",
-                language=language[:16],
+                language=UserText(language[:16]),
                 languages=", ".join(available_languages()),
             )
         )

@@ -378,3 +378,56 @@ async def replace_for_character(
         await _insert(
             session, actor, (CHARACTER, character.id), character, macro["name"], macro["command"]
         )
+
+
+# --- one character's macros, by id (the web companion's sheet page) ----------------------------
+
+
+async def _owned_macro(
+    session: AsyncSession, actor: Actor, character_id: int, macro_id: int | None
+) -> tuple[Character, Macro | None]:
+    """The caller's character (only its owner changes its macros) and one of its macros."""
+    character = await characters_repo.by_id(session, character_id, for_update=macro_id is not None)
+    if character is None or character.owner_id != actor.user_id:
+        raise PermissionDenied(_("Only a character's owner can change its macros."))
+    if macro_id is None:
+        return character, None
+    row = await repo.by_id(session, macro_id)
+    if row is None or row.scope != CHARACTER or row.owner_id != character.id:
+        raise UserError(_("That macro was deleted meanwhile: nothing was saved."))
+    return character, row
+
+
+async def of_character(db: Database, actor: Actor, character_id: int) -> list[MacroInfo]:
+    """The macros of one of the caller's characters, in their panel order."""
+    async with db.unit_of_work(read_only=True) as session:
+        await _owned_macro(session, actor, character_id, None)
+        rows = await repo.of_character(session, character_id)
+        return [_info(row) for row in sorted(rows, key=lambda row: row.slot)]
+
+
+async def edit_of_character(
+    db: Database, actor: Actor, character_id: int, macro_id: int, command: str
+) -> MacroInfo:
+    """Change the command line of one of a character's macros (checked as ``/macro edit``'s
+    limits are; what the line means is checked when it runs)."""
+    command = check_command(command)
+    async with db.unit_of_work() as session:
+        _character, row = await _owned_macro(session, actor, character_id, macro_id)
+        assert row is not None
+        storable(row.name + command, "command")
+        row.command = command
+        await session.flush()
+        return _info(row)
+
+
+async def delete_of_character(
+    db: Database, actor: Actor, character_id: int, macro_id: int
+) -> MacroInfo:
+    async with db.unit_of_work() as session:
+        _character, row = await _owned_macro(session, actor, character_id, macro_id)
+        assert row is not None
+        info = _info(row)
+        await session.delete(row)
+        await session.flush()
+        return info

@@ -17,6 +17,7 @@ from bot.actor import Actor
 from bot.errors import PermissionDenied, UserError
 from bot.i18n import _
 from bot.services.permissions import is_gm
+from bot.text import UserText
 
 #: Players a task may name besides its starter.
 MAX_PARTICIPANTS = 20
@@ -40,7 +41,7 @@ def parse_participants(text: str | None, *, starter: int) -> list[int]:
             _(
                 "`{item}` is not a player: name the participants with mentions, e.g. "
                 "`@alice @bob`.",
-                item=leftover[0][:40],
+                item=UserText(leftover[0][:40]),
             )
         )
     found: list[int] = []
@@ -48,7 +49,10 @@ def parse_participants(text: str | None, *, starter: int) -> list[int]:
         user_id = int(match.group(1))
         if not 0 < user_id <= _LARGEST_ID:
             raise UserError(
-                _("`{text}` mentions nobody: pick a member from the list.", text=match[0][:40])
+                _(
+                    "`{text}` mentions nobody: pick a member from the list.",
+                    text=UserText(match[0][:40]),
+                )
             )
         if user_id != starter and user_id not in found:
             found.append(user_id)

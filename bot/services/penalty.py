@@ -22,6 +22,7 @@ from bot.services.sheets import CharacterSheet, character_by_name, named_or_acti
 from bot.storage import Database
 from bot.storage.models import PenaltyPool
 from bot.storage.repositories import penalty as repo
+from bot.text import UserText
 from engine import penalty
 from engine.penalty import PenaltyChange, PenaltyLevel
 
@@ -51,9 +52,10 @@ class LogLine:
 
 @dataclass(frozen=True, slots=True)
 class PenaltyUpdate:
-    """A change to a character's pool (``change.level_changed`` is worth announcing)."""
+    """A change to a character's pool (``change.level_changed`` is worth announcing). The
+    character's name is its player's text; ``reason`` is the GM's, or the bot's for a rest."""
 
-    character: str
+    character: UserText
     owner_id: int
     kind: str
     change: PenaltyChange
@@ -62,7 +64,9 @@ class PenaltyUpdate:
 
 @dataclass(frozen=True, slots=True)
 class PenaltyView:
-    character: str
+    """A character's pool and its recent log (each line's ``reason`` as it was logged)."""
+
+    character: UserText
     owner_id: int
     dice: int
     level: PenaltyLevel
@@ -129,7 +133,7 @@ async def add(
         )
         change = penalty.add(pool.dice, amount)
         apply(session, pool, change, user_id=actor.user_id, kind="add", reason=reason)
-    return PenaltyUpdate(sheet.name, sheet.owner_id, "add", change, reason)
+    return PenaltyUpdate(UserText(sheet.name), sheet.owner_id, "add", change, reason)
 
 
 async def recover(db: Database, actor: Actor, *, character: str, amount: int) -> PenaltyUpdate:
@@ -140,7 +144,7 @@ async def recover(db: Database, actor: Actor, *, character: str, amount: int) ->
         pool = await lock_pool(session, actor, sheet)
         change = penalty.recover(pool.dice, amount)
         apply(session, pool, change, user_id=actor.user_id, kind="recover")
-    return PenaltyUpdate(sheet.name, sheet.owner_id, "recover", change)
+    return PenaltyUpdate(UserText(sheet.name), sheet.owner_id, "recover", change)
 
 
 async def rest(db: Database, actor: Actor, *, character: str, hours: float) -> PenaltyUpdate:
@@ -153,7 +157,7 @@ async def rest(db: Database, actor: Actor, *, character: str, hours: float) -> P
         # Written in the resting player's language: the log keeps it as a reason is kept.
         reason = _("{hours} hours of rest", hours=f"{hours:g}")
         apply(session, pool, change, user_id=actor.user_id, kind="rest", reason=reason)
-    return PenaltyUpdate(sheet.name, sheet.owner_id, "rest", change, reason)
+    return PenaltyUpdate(UserText(sheet.name), sheet.owner_id, "rest", change, reason)
 
 
 async def show(db: Database, actor: Actor, *, character: str | None = None) -> PenaltyView:
@@ -164,7 +168,7 @@ async def show(db: Database, actor: Actor, *, character: str | None = None) -> P
         entries = await repo.recent_log(session, pool.id, count=LOG_LINES) if pool else []
     dice = pool.dice if pool is not None else 0
     return PenaltyView(
-        character=sheet.name,
+        character=UserText(sheet.name),
         owner_id=sheet.owner_id,
         dice=dice,
         level=penalty.level_of(dice),

@@ -11,6 +11,7 @@ from bot.services.sheets import ResolvedValue, active_character, substitute
 from bot.storage import Database
 from bot.storage.models import RollLog
 from bot.storage.repositories import rolls as roll_log
+from bot.text import UserText
 from engine.dice import Dice
 from engine.notation import CommandRoll, roll_command
 
@@ -18,7 +19,7 @@ from engine.notation import CommandRoll, roll_command
 @dataclass(frozen=True, slots=True)
 class NotationOutcome:
     roll: CommandRoll
-    label: str | None
+    label: UserText | None
     secrecy: secrecy.Secrecy
     character: str | None = None  # whose sheet filled in {references}
     sheet_values: tuple[ResolvedValue, ...] = ()
@@ -48,7 +49,7 @@ async def roll_notation(
         )
         return NotationOutcome(
             roll=result,
-            label=label,
+            label=UserText.of(label),
             secrecy=secrecy.PUBLIC,
             character=character,
             sheet_values=values,
@@ -66,7 +67,11 @@ async def roll_notation(
             label=label,
         )
     return NotationOutcome(
-        roll=result, label=label, secrecy=visibility, character=character, sheet_values=values
+        roll=result,
+        label=UserText.of(label),
+        secrecy=visibility,
+        character=character,
+        sheet_values=values,
     )
 
 

@@ -21,6 +21,7 @@ from bot.errors import PermissionDenied, UserError
 from bot.i18n import _
 from bot.storage.models import SideRequest
 from bot.storage.repositories import side_requests as repo
+from bot.text import UserText
 
 #: How long the other player has to roll their side.
 WINDOW = timedelta(minutes=10)
@@ -292,7 +293,7 @@ def distinct_name(name: str, taken: set[str], player: str, *, limit: int) -> str
         if candidate.casefold() not in taken:
             return candidate
     raise UserError(
-        _("{name} is named twice: each one rolls once.", name=name)
+        _("{name} is named twice: each one rolls once.", name=UserText(name))
     )  # more names than parts
 
 

@@ -670,7 +670,7 @@ async def prepare(table: Table, channel: Any, group: str) -> None:
     if len(listing.entries) > sheets.MAX_CHARACTERS - len(PREPARED_SHEETS):
         # A long hunt's /sheet create examples filled alice's roster: make room.
         for entry in listing.entries:
-            sheet = await sheets.own_character(table.bot.db, alice, entry.name)
+            sheet = await sheets.own_character(table.bot.db, alice, entry.name.raw)
             await sheets.delete(table.bot.db, alice, sheet.id)
     for sheet in PREPARED_SHEETS:
         await _import(table, table.alice, channel, sheet)

@@ -34,3 +34,12 @@ def test_the_translator_uses_the_code_form_inside_code_spans_in_every_language()
                 yours=name,
             )
         assert "`aˋb *c*`" in text and "aˋb *c*`" in text and "a\\`b \\*c\\*" in text
+
+
+def test_bidirectional_controls_never_reach_a_message() -> None:
+    # An override left open in a name would show the bot's text after it reversed.
+    name = UserText("\u202eevil\u202c \u2066x\u2069")
+    for shown in (str(name), f"{name:code}", name.shown(80), name.code(80), name.plain(80)):
+        assert shown == "evil x", shown
+    assert escape("a\u202eb", lines=True) == "ab"
+    assert name.raw == "\u202eevil\u202c \u2066x\u2069"  # kept as typed for lookups

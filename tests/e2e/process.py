@@ -33,11 +33,13 @@ class BotProcess:
         script: Path | None = None,
         env: dict[str, str] | None = None,
         rate_limits: bool = False,
+        run_args: tuple[str, ...] = (),
     ):
         # Off unless asked: the stand-in plays a whole server through four accounts, so its
         # bursts and load runs would be a flood to the real limits (tests/e2e/
         # test_fair_use_process.py and benchmarks/abuse.py turn them on).
         self.rate_limits = rate_limits
+        self.run_args = run_args  # e.g. ("--web",)
         self.fake = fake
         self.script = script or narrator_script()
         self.extra_env = env or {}
@@ -82,6 +84,7 @@ class BotProcess:
             self.process = await asyncio.create_subprocess_exec(
                 str(self.script),
                 "run",
+                *self.run_args,
                 cwd=self.workdir,  # no stray .env is read
                 env=self.env(),
                 stdin=asyncio.subprocess.DEVNULL,

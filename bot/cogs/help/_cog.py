@@ -12,6 +12,7 @@ from bot.i18n import _
 from bot.render.help import command_embed, gm_embed, help_embed
 from bot.services import channel_settings, gm_roles
 from bot.services.sheets import matching
+from bot.text import UserText
 
 #: ``/help command:gm``: the GM rule in full (refusals point here in one line).
 GM_TOPIC = "gm"
@@ -55,7 +56,7 @@ class HelpCog(NarratorCog):
         raise UserError(
             _(
                 "There is no command `/{command}`. Try: {commands} (or `gm`).",
-                command=typed.strip().lstrip("/"),
+                command=UserText(typed.strip().lstrip("/")),
                 commands=", ".join(f"`{name}`" for name in close),
             )
         )

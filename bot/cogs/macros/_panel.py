@@ -24,6 +24,7 @@ from bot.i18n import _
 from bot.render.limits import MESSAGE, clip
 from bot.render.macros import panel_embed
 from bot.services import macros as service
+from bot.text import UserText
 
 BUTTONS_PER_ROW = 5
 
@@ -93,9 +94,9 @@ async def post_panel(interaction: discord.Interaction) -> None:
 def _left_off(character: str, refusals: list[str], *, posted: bool) -> str:
     """Why macros were left off a panel (or why there is no panel), one line each."""
     head = (
-        _("Left off {character}'s panel:", character=character)
+        _("Left off {character}'s panel:", character=UserText(character))
         if posted
-        else _("{character}'s panel was not posted:", character=character)
+        else _("{character}'s panel was not posted:", character=UserText(character))
     )
     tail = _(
         "A quick-roll panel runs only rolls ({rolls}), as the character's player, whoever "

@@ -69,7 +69,7 @@ def panel_refusal(macro_name: str, text: str) -> str | None:
         return None
     return _(
         "macro `{name}` runs {command}, which is not a roll",
-        name=macro_name,
+        name=UserText(macro_name),
         command=command_text(clip(" ".join(path), 40)),
     )
 
@@ -100,7 +100,7 @@ def _no_objects(name: str, kind: discord.AppCommandOptionType, _value: str) -> A
     raise CommandLineError(
         _(
             "Option `{name}` takes a {kind}: a macro holds only text, numbers and choices.",
-            name=name,
+            name=UserText(name),
             kind=kind.name,
         )
     )

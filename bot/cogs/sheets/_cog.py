@@ -244,7 +244,7 @@ class SheetsCog(NarratorCog):
         await interaction.response.send_message(
             _(
                 "You now play **{name}** ({system}) in this channel.",
-                name=sheet.name,
+                name=UserText(sheet.name),
                 system=_(sheet.system_title),
             ),
             ephemeral=True,
@@ -273,20 +273,22 @@ class SheetsCog(NarratorCog):
 
         async def confirmed(pressed: discord.Interaction) -> None:
             name = await sheets.delete(self.db, actor_from(pressed), sheet.id)
-            await pressed.response.edit_message(content=_("Deleted {name}.", name=name), view=None)
+            await pressed.response.edit_message(
+                content=_("Deleted {name}.", name=UserText(name)), view=None
+            )
 
         confirm = Confirm(
             interaction.user.id,
             confirmed,
             confirm_label=_("Delete"),
-            cancelled=_("Kept {name}: nothing was deleted.", name=sheet.name),
+            cancelled=_("Kept {name}: nothing was deleted.", name=UserText(sheet.name)),
             refusal=_("Only the character's owner can answer this."),
         )
         await confirm.ask(
             interaction,
             content=_(
                 "Delete **{name}** and everything on its sheet? This cannot be undone.",
-                name=sheet.name,
+                name=UserText(sheet.name),
             ),
         )
 

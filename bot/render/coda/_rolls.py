@@ -19,7 +19,7 @@ from bot.services.coda import (
     TurnSpend,
     part_label,
 )
-from bot.text import escape, number, signed, term
+from bot.text import UserText, escape, number, signed, term
 from engine.systems import coda
 from engine.systems.coda import Degree, Part
 
@@ -185,7 +185,7 @@ def coda_test_embed(outcome: TestOutcome, roller: str) -> discord.Embed:
     result = outcome.result
     title = titled(
         f"{DEGREE_ICONS[result.degree]} {degree_name(result.degree)}",
-        outcome.label or outcome.roller.subject,
+        outcome.label or UserText.of(outcome.roller.subject),
     )
     notes = [f"*{_(result.degree.meaning)}*"]
     if outcome.turn is not None and (turn := outcome.turn.note):
@@ -315,7 +315,7 @@ def combined_embed(outcome: CombinedOutcome, roller: str) -> discord.Embed:
     leader = result.leader
     title = titled(
         f"{DEGREE_ICONS[leader.degree]} {degree_name(leader.degree)}",
-        outcome.label or _("Combined test"),
+        outcome.label or UserText(_("Combined test")),  # no special character
     )
     head = _(
         "Helpers test at TN {tn}; their sum is **{bonus}**. Chance before anyone rolled: {chance}.",

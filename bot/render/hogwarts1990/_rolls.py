@@ -11,7 +11,7 @@ from bot.render import colours
 from bot.render.common import percent, roll_footer, titled
 from bot.render.limits import clip, fit_embed
 from bot.services.hogwarts1990 import OpposedOutcome, RollOutcome, Side
-from bot.text import number
+from bot.text import UserText, number
 from engine.systems.hogwarts1990 import Outcome, Roll
 
 OUTCOME_COLOURS: dict[Outcome, discord.Colour] = {
@@ -115,16 +115,23 @@ def roll_embed(outcome: RollOutcome, roller: str) -> discord.Embed:
     return fit_embed(embed)
 
 
-def _subject(side: Side) -> str:
+def _subject(side: Side) -> UserText:
+    """A title's subject without a label: the character and attribute the player named."""
     if side.character and side.attribute:
-        return f"{side.character} · {side.attribute}"  # titled() escapes it
-    return _("Hogwarts 1990 roll")
+        return UserText(f"{side.character} · {side.attribute}")
+    return UserText(_("Hogwarts 1990 roll"))  # no special character: shown as it is
+
+
+def _side_name(side: Side, unnamed: str) -> str:
+    """A side as the embed names it: its sheet's (or ``vs_name``), escaped, else ``unnamed``
+    (the roller's display name, or "Opponent"); 60 characters at most."""
+    return UserText(side.name).shown(60) if side.named else clip(unnamed, 60)
 
 
 def opposed_embed(outcome: OpposedOutcome, roller: str) -> discord.Embed:
     result = outcome.result
-    a_name = outcome.a.name if outcome.a.named else roller
-    b_name = outcome.b.name if outcome.b.named else _("Opponent")
+    a_name = _side_name(outcome.a, roller)
+    b_name = _side_name(outcome.b, _("Opponent"))
     if result.winner is None:
         heading = "🤝 " + _("Tie at {total}", total=number(result.a.total))
     else:
@@ -134,9 +141,9 @@ def opposed_embed(outcome: OpposedOutcome, roller: str) -> discord.Embed:
         title=titled(heading, outcome.label),
         description=_(
             "Chance: {a} {a_chance} · {b} {b_chance} · tie {tie}",
-            a=clip(a_name, 60),
+            a=a_name,
             a_chance=percent(outcome.odds.a),
-            b=clip(b_name, 60),
+            b=b_name,
             b_chance=percent(outcome.odds.b),
             tie=percent(outcome.odds.tie),
         ),
@@ -144,7 +151,7 @@ def opposed_embed(outcome: OpposedOutcome, roller: str) -> discord.Embed:
     )
     for name, roll, side in ((a_name, result.a, outcome.a), (b_name, result.b, outcome.b)):
         embed.add_field(
-            name=clip(name, 256),
+            name=name,
             value=f"{dice_text(roll)}\n{kind_text(roll)}\n{arithmetic(roll, side)}",
             inline=True,
         )

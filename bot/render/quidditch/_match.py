@@ -24,8 +24,11 @@ from bot.render.quidditch._text import (
     team_label,
 )
 from bot.services.quidditch import MatchView
-from bot.text import UserText, escape
+from bot.text import UserText
 from engine import quidditch as q
+
+#: The most characters a player's (escaped) name takes in a roster line.
+_PLAYER_NAME = 64
 
 
 def _player_line(player: q.Player, *, health: bool) -> str:
@@ -36,12 +39,13 @@ def _player_line(player: q.Player, *, health: bool) -> str:
         toughness=player.toughness,
     )
     position = position_name(player.position)
+    # Escaped, a 64-character name can double: cut to 64 so that seven lines fit in a field
+    # (1,024) and no cut in the middle of the field leaves a "**" open.
+    name = UserText(player.name).shown(_PLAYER_NAME)
     if health:
         state = _("💫 out") if not player.active else f"❤️ {player.health}/{player.max_health}"
-        return f"{position} **{escape(player.name)}** — {stats} · {state}"
-    return f"{position} **{escape(player.name)}** — {stats} · " + _(
-        "Health {health}", health=player.health
-    )
+        return f"{position} **{name}** — {stats} · {state}"
+    return f"{position} **{name}** — {stats} · " + _("Health {health}", health=player.health)
 
 
 def _team_field(state: q.MatchState, side: q.Side, *, health: bool) -> tuple[str, str]:
@@ -104,9 +108,9 @@ def status_embed(view: MatchView) -> discord.Embed:
             value="\n".join(
                 _(
                     "{beater} on {target}: a penalty shot for {team}",
-                    beater=f.beater,
-                    target=f.target,
-                    team=state.team(f.victim).name,
+                    beater=UserText(f.beater),
+                    target=UserText(f.target),
+                    team=UserText(state.team(f.victim).name),
                 )
                 for f in state.open_fouls
             ),
@@ -155,19 +159,19 @@ def end_embed(view: MatchView) -> discord.Embed:
 def interference_embed(view: MatchView, side: q.Side) -> discord.Embed:
     state = view.state
     team = state.team(side)
-    seeker = team.seeker.name if team.seeker else _("the seeker")
+    seeker = UserText(team.seeker.name) if team.seeker else _("the seeker")
     if state.interferes(side):
         text = _(
             "{seeker} ({team}) will interfere in the next snitch phase: 2 × Dexterity, "
             "and no catch on that roll.",
             seeker=seeker,
-            team=team.name,
+            team=UserText(team.name),
         )
     else:
         text = _(
             "{seeker} ({team}) will chase the snitch in the next snitch phase.",
             seeker=seeker,
-            team=team.name,
+            team=UserText(team.name),
         )
     return fit_embed(
         discord.Embed(title=_("{broom} Snitch", broom=BROOM), description=text, colour=colours.INFO)

@@ -70,12 +70,12 @@ def odds_embed(outcome: OddsOutcome) -> discord.Embed:
         colour=colours.INFO,
     )
     embed.add_field(
-        name=_("{team} win", team=state.home.name),
+        name=_("{team} win", team=UserText(state.home.name)),
         value=percent(summary.home_win_rate),
         inline=True,
     )
     embed.add_field(
-        name=_("{team} win", team=state.away.name),
+        name=_("{team} win", team=UserText(state.away.name)),
         value=percent(summary.away_win_rate),
         inline=True,
     )

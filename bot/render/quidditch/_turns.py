@@ -24,6 +24,7 @@ from bot.render.quidditch._text import (
     score_line,
 )
 from bot.services.quidditch import TurnOutcome, UndoOutcome
+from bot.text import UserText, listed
 from engine import quidditch as q
 
 
@@ -31,8 +32,8 @@ def turn_embed(outcome: TurnOutcome) -> discord.Embed:
     report, state = outcome.report, outcome.view.state
     heading = _turn_name(report)
     title = (
-        f"{BROOM} {heading} — {state.home.name} {state.home_score} : "
-        f"{state.away_score} {state.away.name}"
+        f"{BROOM} {heading} — {UserText(state.home.name)} {state.home_score} : "
+        f"{state.away_score} {UserText(state.away.name)}"
     )
     colour = colours.NEUTRAL
     if report.result is not None:
@@ -47,7 +48,9 @@ def turn_embed(outcome: TurnOutcome) -> discord.Embed:
             summary.append(
                 _(
                     "🥅 Goals: {goals}",
-                    goals=", ".join(f"{g.chaser} ({state.team(g.team).name})" for g in goals),
+                    goals=", ".join(
+                        f"{UserText(g.chaser)} ({UserText(state.team(g.team).name)})" for g in goals
+                    ),
                 )
             )
         else:
@@ -56,12 +59,12 @@ def turn_embed(outcome: TurnOutcome) -> discord.Embed:
         summary.append(_("No chaser is left in play: nobody can score."))
     blocked = [s for s in report.shots if s.blocked_by]
     if blocked:
-        summary.append(_("🛡️ Blocked: {chasers}", chasers=", ".join(s.chaser for s in blocked)))
+        summary.append(_("🛡️ Blocked: {chasers}", chasers=listed(s.chaser for s in blocked)))
     if report.knocked_out:
         summary.append(
             _(
                 "💫 Knocked out: {players}",
-                players=", ".join(name for _side, name in report.knocked_out),
+                players=listed(name for _side, name in report.knocked_out),
             )
         )
     embed.description = "\n".join(summary) or None
@@ -70,20 +73,20 @@ def turn_embed(outcome: TurnOutcome) -> discord.Embed:
         lines = [_shot_line(shot) for shot in report.shots if shot.team == side]
         if lines:
             embed.add_field(
-                name=_("Scoring — {team}", team=state.team(side).name),
+                name=_("Scoring — {team}", team=UserText(state.team(side).name)),
                 value="\n".join(lines),
                 inline=False,
             )
     for side in q.SIDES:
         lines = [_block_line(block) for block in report.blocks if block.team == side]
         lines += [
-            _("{name}: no scoring chaser to block, holds back", name=name)
+            _("{name}: no scoring chaser to block, holds back", name=UserText(name))
             for s, name in report.held
             if s == side
         ]
         if lines:
             embed.add_field(
-                name=_("Blocking — {team}", team=state.team(side).name),
+                name=_("Blocking — {team}", team=UserText(state.team(side).name)),
                 value="\n".join(lines),
                 inline=False,
             )
@@ -98,9 +101,9 @@ def turn_embed(outcome: TurnOutcome) -> discord.Embed:
         lines = [
             _(
                 "⚠️ {beater} ({team}) on {target}",
-                beater=f.beater,
-                team=state.team(f.team).name,
-                target=f.target,
+                beater=UserText(f.beater),
+                team=UserText(state.team(f.team).name),
+                target=UserText(f.target),
             )
             + (_(" — penalty shot open") if f in open_fouls else "")
             for f in report.fouls
@@ -143,11 +146,11 @@ def _lapsed_text(state: q.MatchState, outcome: TurnOutcome) -> str:
     lines = [
         _(
             "{beater} ({team}) on {target}, turn {turn}: no penalty shot for {victim}",
-            beater=f.beater,
-            team=state.team(f.team).name,
-            target=f.target,
+            beater=UserText(f.beater),
+            team=UserText(state.team(f.team).name),
+            target=UserText(f.target),
             turn=f.turn,
-            victim=state.team(f.victim).name,
+            victim=UserText(state.team(f.victim).name),
         )
         for f in outcome.lapsed
     ]
@@ -190,14 +193,14 @@ def _summary_line(outcome: TurnOutcome) -> str:
     parts = []
     goals = report.goals
     if goals:
-        parts.append("🥅 " + ", ".join(g.chaser for g in goals))
+        parts.append("🥅 " + listed(g.chaser for g in goals))
     elif report.shots:
         parts.append(_("no goals"))
     if report.knocked_out:
         parts.append(
             _(
                 "💫 {players} out",
-                players=", ".join(name for _side, name in report.knocked_out),
+                players=listed(name for _side, name in report.knocked_out),
             )
         )
     if report.fouls:
@@ -268,13 +271,13 @@ def undo_embed(outcome: UndoOutcome) -> discord.Embed:
 
 
 def _shot_line(shot: q.ShotReport) -> str:
-    text = f"{shot.chaser}: {roll_text(shot.roll)}"
+    text = f"{UserText(shot.chaser)}: {roll_text(shot.roll)}"
     if shot.scored:
         return f"{text} " + _("🥅 **goal** (margin {margin})", margin=shot.margin)
     if shot.blocked_by:
         return f"{text} " + _(
             "🛡️ blocked by {beaters} (margin {margin})",
-            beaters=", ".join(shot.blocked_by),
+            beaters=listed(shot.blocked_by),
             margin=shot.margin,
         )
     return f"{text} " + _("✗ miss")
@@ -282,7 +285,7 @@ def _shot_line(shot: q.ShotReport) -> str:
 
 def _block_line(block: q.BeaterReport) -> str:
     chosen = "" if block.chosen_by_gm else " " + _("(default)")
-    text = f"{block.beater} → {block.target}{chosen}: {roll_text(block.roll)}"
+    text = f"{UserText(block.beater)} → {UserText(block.target)}{chosen}: {roll_text(block.roll)}"
     if not block.hit:
         text += " " + _("✗ miss")
     else:
@@ -300,7 +303,8 @@ def _block_line(block: q.BeaterReport) -> str:
 
 def _penalty_line(state: q.MatchState, shot: q.PenaltyReport) -> str:
     verdict = _("🥅 **scores 10**") if shot.scored else _("✗ miss")
-    return f"{shot.chaser} ({state.team(shot.team).name}): {roll_text(shot.roll)} {verdict}"
+    chaser, team = UserText(shot.chaser), UserText(state.team(shot.team).name)
+    return f"{chaser} ({team}): {roll_text(shot.roll)} {verdict}"
 
 
 def _snitch_text(state: q.MatchState, snitch: q.SnitchReport) -> str:
@@ -309,7 +313,8 @@ def _snitch_text(state: q.MatchState, snitch: q.SnitchReport) -> str:
     lines = []
     for seeker in snitch.seekers:
         how = " " + _("interferes (2 × Dexterity, cannot catch)") if seeker.interfering else ""
-        text = f"{seeker.seeker} ({state.team(seeker.team).name}){how}: {roll_text(seeker.roll)}"
+        who, team = UserText(seeker.seeker), UserText(state.team(seeker.team).name)
+        text = f"{who} ({team}){how}: {roll_text(seeker.roll)}"
         if seeker.caught:
             text += " — " + _("✨ **catches the snitch! +150**")
         lines.append(text)
@@ -327,7 +332,7 @@ def _result_text(outcome: TurnOutcome) -> str:
     if result.winner is None:
         lines.append(_("A draw: no house points."))
         return "\n".join(lines)
-    winner = state.team(result.winner).name
+    winner = UserText(state.team(result.winner).name)
     lines.append(
         _("**{winner}** win by {difference}.", winner=winner, difference=result.difference)
     )
@@ -369,9 +374,9 @@ def penalty_embed(outcome: TurnOutcome) -> discord.Embed:
         name=_("For the foul"),
         value=_(
             "{beater} ({team}) on {target}, turn {turn}",
-            beater=shot.foul.beater,
-            team=state.team(shot.foul.team).name,
-            target=shot.foul.target,
+            beater=UserText(shot.foul.beater),
+            team=UserText(state.team(shot.foul.team).name),
+            target=UserText(shot.foul.target),
             turn=shot.foul.turn,
         ),
         inline=False,

@@ -31,6 +31,7 @@ from bot.storage.models import CodaActionTest, InitiativeEncounter
 from bot.storage.repositories import characters as characters_repo
 from bot.storage.repositories import coda as coda_repo
 from bot.storage.repositories import initiative as encounters
+from bot.text import UserText
 from engine import initiative as ini
 from engine.dice import Dice
 from engine.systems.coda import CUSTOM, find_action
@@ -151,7 +152,7 @@ async def roll_action_test(
             raise TestClosed(
                 _(
                     "{combatant}'s test for this {action} is already rolled.",
-                    combatant=row.combatant,
+                    combatant=UserText(row.combatant),
                     action=action_name(row.action),
                 )
             )
@@ -161,7 +162,7 @@ async def roll_action_test(
                 _(
                     "{combatant}'s {action} is no longer on the tracker (undone, or its "
                     "round is over): there is no test to roll.",
-                    combatant=row.combatant,
+                    combatant=UserText(row.combatant),
                     action=action_name(row.action),
                 )
             )
@@ -170,7 +171,10 @@ async def roll_action_test(
             found = await characters_repo.by_id(session, row.character_id)
         if found is None:
             raise TestClosed(
-                _("{combatant}'s sheet is gone: roll the test by hand.", combatant=row.combatant)
+                _(
+                    "{combatant}'s sheet is gone: roll the test by hand.",
+                    combatant=UserText(row.combatant),
+                )
             )
         roller = attribute_roller(sheet_from_row(found), row.attribute)
         visibility = await secrecy.decide(session, row.channel_id, False)
@@ -197,6 +201,6 @@ async def roll_action_test(
         penalties=(),
         kind="attribute test",
         difficulty=None,
-        label=_("{action} beyond the allowance", action=action_name(row.action)),
+        label=UserText(_("{action} beyond the allowance", action=action_name(row.action))),
         secrecy=visibility,
     )

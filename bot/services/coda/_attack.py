@@ -252,7 +252,7 @@ def _defence_of(sheet: CharacterSheet | None, target: str, given: int | None) ->
             _(
                 "No character called `{target}` is used in this channel: for an NPC, give its "
                 "`defence`.",
-                target=target,
+                target=UserText(target),
             )
         )
     if (attribute := sheet.find_attribute(DEFENCE)) is not None:
@@ -397,7 +397,10 @@ async def _defender_roller(
     found = await characters_repo.by_id(session, row.target_character_id)
     if found is None:
         raise ExchangeClosed(
-            _("{target}'s sheet is gone: this attack can no longer be answered.", target=target)
+            _(
+                "{target}'s sheet is gone: this attack can no longer be answered.",
+                target=UserText(target),
+            )
         )
     sheet = sheet_from_row(found)
     for skill in DEFENCE_SKILLS[choice]:
@@ -411,7 +414,7 @@ async def _defender_roller(
         _(
             "{character} has no {skills} skill on the sheet (add it with `/sheet skill`), so "
             "cannot roll it; press another button.",
-            character=sheet.name,
+            character=UserText(sheet.name),
             skills=names,
         )
     )

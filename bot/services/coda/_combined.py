@@ -32,7 +32,7 @@ from bot.services.side_requests import PartsRequest, Waiting
 from bot.storage import Database
 from bot.storage.models import Character
 from bot.storage.repositories import rolls as roll_log
-from bot.text import signed
+from bot.text import UserText, signed
 from engine.dice import Dice, RecordingDice, ReplayDice, ScriptedDice
 from engine.systems import coda
 from engine.systems.coda import Part, parse_conditions
@@ -341,7 +341,7 @@ async def _complete(
             tn=base_tn, helpers=kwargs["helpers"], ones=options["ones"], conditions=chosen
         ),
         difficulty=difficulty_label,
-        label=options["label"],
+        label=UserText.of(options["label"]),
         secrecy=secrecy.PUBLIC,
         leader_chance=coda.chance(
             modifier=lead.modifier + result.bonus,

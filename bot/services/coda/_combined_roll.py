@@ -18,6 +18,7 @@ from bot.services.coda._roller import Roller, log_test, on_turn, ones_rule, reso
 from bot.services.coda._sheets import resolve_roller
 from bot.services.coda._turn import TurnSpend
 from bot.storage import Database
+from bot.text import UserText
 from engine.dice import Dice
 from engine.systems import coda
 from engine.systems.coda import parse_conditions
@@ -31,7 +32,7 @@ class CombinedOutcome:
     chance: float
     helper_chances: tuple[float, ...]
     difficulty: str | None
-    label: str | None
+    label: UserText | None
     secrecy: secrecy.Secrecy
     #: The leader's own chance, with the sum the helpers actually rolled (``chance`` is the
     #: whole test's, before anyone rolled).
@@ -133,7 +134,7 @@ async def roll_combined(
         chance=chance,
         helper_chances=helper_chances,
         difficulty=difficulty_label,
-        label=label,
+        label=UserText.of(label),
         secrecy=visibility,
         leader_chance=leader_chance,
         turn=turn,

@@ -22,6 +22,7 @@ from bot.services.sheets import plays_system
 from bot.storage import Database
 from bot.storage.models import CodaExtendedTask
 from bot.storage.repositories import coda as tasks_repo
+from bot.text import UserText
 from engine.dice import Dice
 from engine.systems import coda
 from engine.systems.coda import Degree, Part, parse_conditions
@@ -48,7 +49,7 @@ class ExtendedOutcome:
     roller: Roller
     penalties: tuple[Part, ...]
     started_by: int
-    label: str | None
+    label: UserText | None
     secrecy: secrecy.Secrecy
     #: The action this test spent on the roller's own turn (RULES.md §1), if any.
     turn: TurnSpend | None = None
@@ -110,16 +111,16 @@ def _pick(rows: list[CodaExtendedTask], name: str | None) -> CodaExtendedTask:
         for row in rows:
             if row.name_key == key:
                 return row
-        listing = ", ".join(f"`{r.name}`" for r in rows)
+        listing = ", ".join(f"`{UserText(r.name):code}`" for r in rows)
         raise UserError(
             _(
                 "No extended test called `{name}` here. In progress: {listing}.",
-                name=name,
+                name=UserText(name),
                 listing=listing,
             )
         )
     if len(rows) > 1:
-        listing = ", ".join(f"`{r.name}`" for r in rows)
+        listing = ", ".join(f"`{UserText(r.name):code}`" for r in rows)
         raise UserError(
             _("Several extended tests are in progress here ({listing}); name one.", listing=listing)
         )
@@ -161,7 +162,7 @@ async def start_extended(
             raise UserError(
                 _(
                     "An extended test called `{name}` is already in progress here.",
-                    name=task.name,
+                    name=UserText(task.name),
                 )
             )
         if len(rows) >= MAX_TASKS_PER_CHANNEL:
@@ -225,7 +226,7 @@ async def roll_extended(
                 _(
                     "You have a CODA character: roll `{name}` from its sheet (`skill:`, or the "
                     "stage's own), not with a `modifier`.",
-                    name=row.name,
+                    name=UserText(row.name),
                 )
             )
         state = task_of(row)
@@ -234,13 +235,13 @@ async def roll_extended(
         wanted_skill = skill or (stage.skill if modifier is None else None)
         if not wanted_skill and (character or attribute or modifier is None):
             # A stage without a skill never rolls a bare 2d6 by default: ask what is rolled.
-            who = character.strip() if character else _("your character")
+            who = UserText(character.strip()) if character else _("your character")
             raise UserError(
                 _(
                     "Stage {stage} of `{name}` names no skill: say which `skill` {who} rolls, "
                     "or give a `modifier` (`modifier:0` for a bare 2d6).",
                     stage=state.stage + 1,
-                    name=state.name,
+                    name=UserText(state.name),
                     who=who,
                 )
             )
@@ -256,8 +257,8 @@ async def roll_extended(
                         "Stage {stage} of `{name}` is a {skill} test. {error} "
                         "Or roll with a plain `modifier`.",
                         stage=state.stage + 1,
-                        name=state.name,
-                        skill=stage.skill,
+                        name=UserText(state.name),
+                        skill=UserText(wanted_skill),
                         error=error,
                     )
                 ) from error
@@ -290,7 +291,7 @@ async def roll_extended(
         roller=roller,
         penalties=penalties,
         started_by=started_by,
-        label=label,
+        label=UserText.of(label),
         secrecy=visibility,
         turn=turn,
     )
@@ -314,7 +315,7 @@ async def abandon_extended(db: Database, actor: Actor, *, task: str | None = Non
             raise PermissionDenied(
                 _(
                     "Only whoever started `{name}` ({who}) or the channel's GM can abandon it.",
-                    name=row.name,
+                    name=UserText(row.name),
                     who=f"<@{row.started_by}>",
                 )
             )

@@ -24,6 +24,7 @@ from bot.services.permissions import is_gm
 from bot.services.side_requests import Challenge
 from bot.storage import Database
 from bot.storage.repositories import rolls as roll_log
+from bot.text import UserText
 from engine.dice import Dice, ReplayDice
 from engine.systems import coda
 from engine.systems.coda import Part
@@ -38,7 +39,7 @@ class OpposedOutcome:
     a: Roller
     b: Roller
     chances: tuple[float, float, float]
-    label: str | None
+    label: UserText | None
     secrecy: secrecy.Secrecy
     #: Who rolled (the footer): the caller, or both players when side B answered a request.
     rollers: str = ""
@@ -128,7 +129,7 @@ async def _opposed(
         a=side_a,
         b=side_b,
         chances=chances,
-        label=label,
+        label=UserText.of(label),
         secrecy=visibility,
         rollers=rollers,
     )
@@ -154,10 +155,10 @@ async def _challenge(
             _(
                 "Side B: say what {character} rolls (`b_skill`): a skill, an attribute or a "
                 "reaction. Its player then rolls it from their own sheet.",
-                character=character,
+                character=UserText(character),
             )
         )
-    side_requests.refuse_secret(secret, _("{character}'s player", character=character))
+    side_requests.refuse_secret(secret, _("{character}'s player", character=UserText(character)))
     faces = coda.side_faces(dice)
     roll_log.add(
         session,

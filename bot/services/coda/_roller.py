@@ -21,7 +21,7 @@ from bot.i18n import N_, _
 from bot.services import channel_settings, secrecy
 from bot.services.coda._turn import TurnSpend, ordinal, spend_on_turn
 from bot.storage.repositories import rolls as roll_log
-from bot.text import signed
+from bot.text import UserText, signed
 from engine.dice import Dice
 from engine.systems import coda
 from engine.systems.coda import TEST, AppliedCondition, Part
@@ -119,7 +119,7 @@ class TestOutcome:
     penalties: tuple[Part, ...]
     kind: str
     difficulty: str | None
-    label: str | None
+    label: UserText | None
     secrecy: secrecy.Secrecy
     #: The action this test spent on the tracker (a roll on the roller's turn), if any.
     turn: TurnSpend | None = None

@@ -235,7 +235,7 @@ def attribute_roller(
                 _(
                     "{name} is not a reaction; the reactions are {reactions}. "
                     "Roll {name} with `/coda attribute`.",
-                    name=key,
+                    name=UserText(key),
                     reactions=", ".join(REACTIONS),
                 )
             )

@@ -30,6 +30,7 @@ from bot.services.coda._sheets import attribute_roller, load_sheet, skill_roller
 from bot.services.coda._turn import spend_on_turn
 from bot.storage import Database
 from bot.storage.repositories import rolls as roll_log
+from bot.text import UserText
 from engine.dice import Dice
 from engine.systems import coda
 from engine.systems.coda import TEST, parse_conditions
@@ -137,7 +138,7 @@ async def roll_test(
         penalties=penalties,
         kind=who.kind,
         difficulty=difficulty_label,
-        label=request.label,
+        label=UserText.of(request.label),
         secrecy=visibility,
         turn=turn,
     )
@@ -149,7 +150,7 @@ async def roll_test(
 @dataclass(frozen=True, slots=True)
 class DamageOutcome:
     result: coda.DamageResult
-    label: str | None
+    label: UserText | None
     secrecy: secrecy.Secrecy
 
 
@@ -176,4 +177,4 @@ async def roll_damage(
             secret=visibility.secret,
             label=label,
         )
-    return DamageOutcome(result=result, label=label, secrecy=visibility)
+    return DamageOutcome(result=result, label=UserText.of(label), secrecy=visibility)

@@ -50,6 +50,7 @@ from bot.services.sheets import active_character
 from bot.services.side_requests import PartsRequest, Waiting
 from bot.storage import Database
 from bot.storage.repositories import rolls as roll_log
+from bot.text import UserText
 from engine.dice import Dice, RecordingDice, ReplayDice
 from engine.penalty import PenaltyChange
 from engine.systems import drama
@@ -328,7 +329,7 @@ async def _complete(
         penalty_dice=side["penalty_dice"],
         gained=PenaltyChange(**gained) if gained is not None else None,
         offer_id=offer_id,
-        label=options["label"],
+        label=UserText.of(options["label"]),
         secrecy=secrecy.PUBLIC,
         helpers=tuple(
             HelperRoll(h["name"], pools_of(h["pools"]), t)

@@ -34,6 +34,7 @@ from bot.services.sheets import CharacterSheet, named_or_active, players_active_
 from bot.services.side_requests import Challenge
 from bot.storage import Database
 from bot.storage.repositories import rolls as roll_log
+from bot.text import UserText
 from engine.dice import Dice, RecordingDice, ReplayDice
 from engine.penalty import PenaltyChange
 from engine.systems import drama
@@ -54,7 +55,7 @@ class OpposedOutcome:
     character: str | None
     penalty_dice: int
     gained: PenaltyChange | None
-    label: str | None
+    label: UserText | None
     secrecy: secrecy.Secrecy
     # A mentioned opponent's character: their penalty dice joined their Rd, their Dd 1s
     # went into their pool.
@@ -208,7 +209,7 @@ async def opposed(
         character=roller.character,
         penalty_dice=roller.penalty_dice,
         gained=gained,
-        label=label,
+        label=UserText.of(label),
         secrecy=visibility,
         their_character=their_sheet.name if their_sheet is not None else None,
         their_penalty_dice=their_penalty,
@@ -374,7 +375,7 @@ async def roll_their_side(
         character=side["character"],
         penalty_dice=side["penalty_dice"],
         gained=PenaltyChange(**gained) if gained is not None else None,
-        label=options["label"],
+        label=UserText.of(options["label"]),
         secrecy=secrecy.PUBLIC,
         their_character=their.character,
         their_penalty_dice=their.penalty_dice,

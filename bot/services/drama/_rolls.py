@@ -31,6 +31,7 @@ from bot.storage.models import DramaPriceOffer, PenaltyPool
 from bot.storage.repositories import drama as offers
 from bot.storage.repositories import penalty as pools_repo
 from bot.storage.repositories import rolls as roll_log
+from bot.text import UserText
 from engine import penalty
 from engine.dice import Dice
 from engine.penalty import PenaltyChange
@@ -335,7 +336,7 @@ class RollOutcome:
     penalty_dice: int
     gained: PenaltyChange | None
     offer_id: int | None
-    label: str | None
+    label: UserText | None
     secrecy: secrecy.Secrecy
     helpers: tuple[HelperRoll, ...] = ()
     risk: bool = False
@@ -411,7 +412,7 @@ async def test(
         penalty_dice=roller.penalty_dice,
         gained=gained,
         offer_id=offer_id,
-        label=label,
+        label=UserText.of(label),
         secrecy=visibility,
         helpers=tuple(
             HelperRoll(h.name, h.pools, t) for h, t in zip(team, together.tests[1:], strict=True)

@@ -49,6 +49,7 @@ from bot.storage.repositories import attacks as attacks_repo
 from bot.storage.repositories import characters as characters_repo
 from bot.storage.repositories import initiative as encounters
 from bot.storage.repositories import rolls as roll_log
+from bot.text import UserText
 from engine import initiative as ini
 from engine.dice import Dice
 from engine.systems import hogwarts1990 as h90
@@ -110,7 +111,10 @@ def parse_dodge(text: str) -> tuple[str, ...]:
     for item in items:
         if len(item) > TERM_LENGTH:
             raise UserError(
-                _("`{text}…` is too long for an attribute's name.", text=item[:TERM_LENGTH])
+                _(
+                    "`{text}…` is too long for an attribute's name.",
+                    text=UserText(item[:TERM_LENGTH]),
+                )
             )
         if (value := _number(item)) is not None:
             h90.defended_difficulty(value)  # the engine's bounds and message
@@ -266,7 +270,10 @@ async def _target_sheet(session: AsyncSession, row: AttackExchange) -> Character
     if found is None:
         target = row.data["target"]
         raise ExchangeClosed(
-            _("{target}'s sheet is gone: this attack can no longer be answered.", target=target)
+            _(
+                "{target}'s sheet is gone: this attack can no longer be answered.",
+                target=UserText(target),
+            )
         )
     return sheet_from_row(found)
 
@@ -328,14 +335,17 @@ async def _dodger(
         )
     if found is None:
         raise UserError(
-            _("{target} is not on the tracker: nobody can dodge on its behalf.", target=target)
+            _(
+                "{target} is not on the tracker: nobody can dodge on its behalf.",
+                target=UserText(target),
+            )
         )
     delayer = state.find(cover or "")
     if delayer.delaying is None:
         raise UserError(
             _(
                 "{name} is not delaying: only a delaying combatant may dodge on behalf of another.",
-                name=delayer.name,
+                name=UserText(delayer.name),
             )
         )
     return _Dodger(delayer.name, await _sheet_of(session, actor, delayer), delayer), found
@@ -380,7 +390,11 @@ async def answer(
                 raise UserError(_("No skirmish runs here: nobody delays, so nobody dodges for it."))
             delayer = state.find(cover or "")
             answerers = {delayer.owner_id} if delayer.owner_id is not None else set()
-            who = _("{name}'s player (or the GM)", name=delayer.name) if answerers else _("the GM")
+            who = (
+                _("{name}'s player (or the GM)", name=UserText(delayer.name))
+                if answerers
+                else _("the GM")
+            )
         await claim(session, actor, row, target=target, now=now, answerers=answerers, who=who)
         assert row is not None  # claim refused an unknown exchange
         visibility = await secrecy.decide(session, row.channel_id, row.secret)

@@ -22,7 +22,7 @@ from bot.services.side_requests import Challenge
 from bot.storage import Database
 from bot.storage.models import Character
 from bot.storage.repositories import rolls as roll_log
-from bot.text import signed, term
+from bot.text import UserText, signed, term
 from engine.dice import Dice, RecordingDice, ReplayDice
 from engine.systems import hogwarts1990 as h90
 
@@ -70,10 +70,11 @@ class Side:
         return bool(self.attribute or self.display)
 
     def terms(self) -> str:
-        """``+ 3 (Bravery) + 2`` — every term of the bonus, named where it has a name."""
+        """``+ 3 (Bravery) + 2`` — every term of the bonus, named (escaped) where it has a
+        name."""
         parts = []
         if self.attribute:
-            parts.append(f"{term(self.attribute_value)} ({self.attribute})")
+            parts.append(f"{term(self.attribute_value)} ({UserText(self.attribute)})")
         if self.extra or not self.attribute:
             parts.append(term(self.extra))
         return " ".join(parts)
@@ -105,7 +106,7 @@ class RollOutcome:
     roll: h90.Roll
     side: Side
     odds: h90.Odds | None
-    label: str | None
+    label: UserText | None
     secrecy: secrecy.Secrecy
     defense: Defense | None = None
 
@@ -116,7 +117,7 @@ class OpposedOutcome:
     a: Side
     b: Side
     odds: h90.OpposedOdds
-    label: str | None
+    label: UserText | None
     secrecy: secrecy.Secrecy
     #: Who rolled (the footer), when the other side's player rolled their own side.
     rollers: str | None = None
@@ -138,7 +139,7 @@ async def _side(
             raise UserError(
                 _(
                     "Name the attribute {character} rolls with `{option}`.",
-                    character=character,
+                    character=UserText(character),
                     option=option,
                 )
             )
@@ -262,7 +263,7 @@ async def _defense(
             _(
                 "`{name}` is an attribute: name the defending character (`defender`) whose "
                 "sheet has it, or give numbers.",
-                name=names[0],
+                name=UserText(names[0]),
             )
         )
     shown = " ".join(defender_name.split()) if defender_name else None
@@ -309,7 +310,7 @@ async def roll_and_log(
         secret=visibility.secret,
         label=label,
     )
-    return RollOutcome(result, side, odds, label, visibility, defense)
+    return RollOutcome(result, side, odds, UserText.of(label), visibility, defense)
 
 
 async def opposed(
@@ -381,7 +382,7 @@ def _opposed(
         secret=visibility.secret,
         label=label,
     )
-    return OpposedOutcome(result, a, b, odds, label, visibility, rollers)
+    return OpposedOutcome(result, a, b, odds, UserText.of(label), visibility, rollers)
 
 
 async def _challenge(
@@ -400,9 +401,12 @@ async def _challenge(
     """Roll the caller's side now, log it, and store what the other player rolls."""
     if not vs.attribute:
         raise UserError(
-            _("Name the attribute {character} rolls with `vs_attribute`.", character=other.name)
+            _(
+                "Name the attribute {character} rolls with `vs_attribute`.",
+                character=UserText(other.name),
+            )
         )
-    side_requests.refuse_secret(secret, _("{character}'s player", character=other.name))
+    side_requests.refuse_secret(secret, _("{character}'s player", character=UserText(other.name)))
     recording = RecordingDice(dice)
     rolled = h90.roll(recording, bonus=a.bonus, stress=roller.stress, advantage=roller.advantage)
     a_name = a.name if a.named else actor.display_name

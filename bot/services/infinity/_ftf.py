@@ -33,6 +33,7 @@ from bot.services.side_requests import Challenge
 from bot.storage import Database
 from bot.storage.models import Character
 from bot.storage.repositories import rolls as roll_log
+from bot.text import UserText
 from engine.dice import Dice, RecordingDice, ReplayDice
 from engine.systems import infinity
 from engine.systems.infinity import Mods, NamedMod
@@ -119,7 +120,7 @@ def _roll(
         label=label,
     )
     return FaceToFaceOutcome(
-        result, odds, a, b, label, visibility, shown_mods(named), rollers=rollers
+        result, odds, a, b, UserText.of(label), visibility, shown_mods(named), rollers=rollers
     )
 
 
@@ -137,7 +138,7 @@ async def _challenge(
     now: datetime,
 ) -> Challenge:
     """Roll the active side now, log it, and store the request the other player answers."""
-    side_requests.refuse_secret(secret, _("{character}'s player", character=other.name))
+    side_requests.refuse_secret(secret, _("{character}'s player", character=UserText(other.name)))
     recording = RecordingDice(dice)
     rolled = infinity.roll_side(recording, a.value, active.mods, active.burst)
     roll_log.add(

@@ -20,6 +20,7 @@ from bot.services import secrecy, sheets
 from bot.services.permissions import is_gm
 from bot.storage import Database
 from bot.storage.repositories import rolls as roll_log
+from bot.text import UserText
 from engine.dice import Dice
 from engine.errors import InputError
 from engine.systems import infinity
@@ -99,7 +100,7 @@ class NormalOutcome:
     result: NormalResult
     odds: NormalOdds
     source: Source
-    label: str | None
+    label: UserText | None
     secrecy: secrecy.Secrecy
     mods: Mods | None = None
     """The MODs by name, when any has a name (else the plain number says it all)."""
@@ -111,7 +112,7 @@ class FaceToFaceOutcome:
     odds: FaceToFaceOdds
     active: Source
     reactive: Source
-    label: str | None
+    label: UserText | None
     secrecy: secrecy.Secrecy
     mods: Mods | None = None
     """The active side's MODs by name (see :class:`NormalOutcome`)."""
@@ -128,7 +129,7 @@ class SplitOutcome:
     active: Source
     reactive: Source
     names: tuple[str, ...]
-    label: str | None
+    label: UserText | None
     secrecy: secrecy.Secrecy
     mods: Mods | None = None
 
@@ -139,7 +140,7 @@ class SaveOutcome:
     odds: SaveOdds
     source: Source
     """Where the armor came from."""
-    label: str | None
+    label: UserText | None
     secrecy: secrecy.Secrecy
 
 
@@ -188,8 +189,8 @@ async def read_value(
             _(
                 "{character}'s {name} is {value}, but an Infinity {what} must be between "
                 "{low} and {high}. Fix it with `/sheet set attribute:{name} value:…`.",
-                character=sheet.name,
-                name=name,
+                character=UserText(sheet.name),
+                name=UserText(name),
                 value=value,
                 what=_(what),
                 low=low,
@@ -241,7 +242,7 @@ async def roll(
             secret=visibility.secret,
             label=label,
         )
-    return NormalOutcome(result, odds, source, label, visibility, shown_mods(named))
+    return NormalOutcome(result, odds, source, UserText.of(label), visibility, shown_mods(named))
 
 
 def shown_mods(named: Mods) -> Mods | None:
@@ -270,7 +271,7 @@ def parse_targets(text: str) -> list[tuple[str, Target]]:
                 _(
                     "`{item}` is not a target: write name:dice:attribute[:MODs[:Burst]], "
                     "e.g. `Warband:1:13:-3`.",
-                    item=item.strip()[:60],
+                    item=UserText(item.strip()[:60]),
                 )
             )
         name = " ".join(match["name"].split())
@@ -313,7 +314,7 @@ async def _split_reads_no_other_player(session: AsyncSession, actor: Actor, side
                 "{character} is {owner}'s character, and a Burst split rolls every target at "
                 "once: ask a GM to run it, give its attribute as a number, or leave `targets` "
                 "off so that its player rolls their own side.",
-                character=other.name,
+                character=UserText(other.name),
                 owner=f"<@{other.owner_id}>",
             )
         )
@@ -387,7 +388,9 @@ async def burst_split(
             secret=visibility.secret,
             label=label,
         )
-    return SplitOutcome(result, odds, a, b, names, label, visibility, shown_mods(named))
+    return SplitOutcome(
+        result, odds, a, b, names, UserText.of(label), visibility, shown_mods(named)
+    )
 
 
 async def save(
@@ -436,7 +439,7 @@ async def save(
             secret=visibility.secret,
             label=label,
         )
-    return SaveOutcome(result, odds, source, label, visibility)
+    return SaveOutcome(result, odds, source, UserText.of(label), visibility)
 
 
 def _normal_summary(result: NormalResult) -> str:

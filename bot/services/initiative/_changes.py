@@ -26,6 +26,7 @@ from bot.services.permissions import WHO_IS_GM, is_gm, require_gm
 from bot.storage import Database
 from bot.storage.models import InitiativeEncounter
 from bot.storage.repositories import initiative as encounters
+from bot.text import UserText
 from engine import initiative as ini
 from engine.dice import Dice
 
@@ -70,7 +71,7 @@ async def change(
                     _(
                         "On your turn you {action} for {name} only; the GM does it for others.",
                         action=action,
-                        name=current.name,
+                        name=UserText(current.name),
                     )
                 )
         roller = None if dice is None else reroller(dice, row, state)

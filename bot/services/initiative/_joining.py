@@ -29,7 +29,7 @@ from bot.services.sheets import TEMPLATES, guild_key, name_key, named_or_active
 from bot.storage import Database
 from bot.storage.repositories import characters as characters_repo
 from bot.storage.repositories import initiative as encounters
-from bot.text import UserText
+from bot.text import UserText, listed
 from engine import initiative as ini
 from engine.dice import Dice
 from engine.initiative.rolls import canonical_system
@@ -59,8 +59,8 @@ async def _known_attribute(session: AsyncSession, actor: Actor, system: str, nam
                 "No {system} sheet here has an attribute `{name}`: initiative could not be "
                 "rolled. Attributes: {names}.",
                 system=_(SYSTEMS[system]),
-                name=name,
-                names=", ".join(names),
+                name=UserText(name),
+                names=listed(names),
             )
         )
     return found

@@ -18,6 +18,7 @@ from bot.services.initiative._outcome import Joined
 from bot.services.sheets import CharacterSheet
 from bot.storage.models import InitiativeEncounter
 from bot.storage.repositories import rolls as roll_log
+from bot.text import UserText
 from engine import initiative as ini
 from engine.dice import Dice
 from engine.initiative.rolls import InitiativeRoll, canonical_system, roll_initiative
@@ -76,7 +77,7 @@ def check_initiative_dice(dice: str) -> None:
             _(
                 "`{dice}` is rolled for every combatant (up to {count} in one `/init add`): keep "
                 "it small, like `1d20+2` or `2d6kh1` (about {steps} steps each; at most {most}).",
-                dice=dice[:60],
+                dice=UserText(dice[:60]),
                 count=MAX_COUNT,
                 steps=decimal(int(steps), 0),
                 most=decimal(2 * BUDGET // MAX_COUNT, 0),

@@ -151,8 +151,8 @@ async def new_match(
                 _(
                     "A match is already being played here ({home} vs {away}). A GM can abandon "
                     "it with /quidditch end.",
-                    home=playing.home.name,
-                    away=playing.away.name,
+                    home=UserText(playing.home.name),
+                    away=UserText(playing.away.name),
                 )
             )
         match = matches.start(
@@ -177,10 +177,11 @@ STATS = ("strength", "dexterity", "toughness", "health")
 
 @dataclass(frozen=True, slots=True)
 class PlayerOutcome:
-    """A roster change: the match after it, and the player it added, updated or removed."""
+    """A roster change: the match after it, and the player it added, updated or removed (their
+    name as the GM typed it, shown only escaped)."""
 
     view: MatchView
-    name: str
+    name: UserText
     updated: bool = False
     """True when the player was already on that team (their given numbers were changed)."""
 
@@ -243,7 +244,9 @@ async def set_player(
         )
         state = q.add_player(state, side, player)
         match.state = state.to_dict()
-        return PlayerOutcome(match_view(match, state), player.name, updated=existing is not None)
+        return PlayerOutcome(
+            match_view(match, state), UserText(player.name), updated=existing is not None
+        )
 
 
 async def remove_player(db: Database, actor: Actor, *, team: str, name: str) -> PlayerOutcome:
@@ -254,7 +257,7 @@ async def remove_player(db: Database, actor: Actor, *, team: str, name: str) -> 
         player = state.team(side).find(name)
         state = q.remove_player(state, side, name)
         match.state = state.to_dict()
-        return PlayerOutcome(match_view(match, state), player.name if player else name)
+        return PlayerOutcome(match_view(match, state), UserText(player.name if player else name))
 
 
 async def show(db: Database, actor: Actor) -> MatchView:
@@ -411,7 +414,10 @@ async def set_interference(
         seeker = state.team(side).seeker
         if interfere and (seeker is None or not seeker.active):
             raise UserError(
-                _("{team} has no seeker in play to interfere.", team=state.team(side).name)
+                _(
+                    "{team} has no seeker in play to interfere.",
+                    team=UserText(state.team(side).name),
+                )
             )
         state = q.set_interference(state, side, interfere)
         match.state = state.to_dict()

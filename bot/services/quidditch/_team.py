@@ -18,6 +18,7 @@ from bot.i18n import N_, _, translate_error
 from bot.services.quidditch._match import MatchView, gm_match, match_view, resolve_side
 from bot.storage import Database
 from bot.storage.repositories import quidditch as matches
+from bot.text import UserText
 from engine import quidditch as q
 
 #: The form's fields: (custom id = position, label).
@@ -88,10 +89,12 @@ async def set_team(db: Database, actor: Actor, side: q.Side, lines: Mapping[str,
                 try:
                     player = _read_player(line, position)
                     if state.team(side).find(player.name) is not None:
-                        raise UserError(_("{name} is on this form twice.", name=player.name))
+                        raise UserError(
+                            _("{name} is on this form twice.", name=UserText(player.name))
+                        )
                     state = q.add_player(state, side, player)
                 except (UserError, q.QuidditchError) as error:
-                    shown = line.replace("`", "'")[:60]
+                    shown = UserText(line[:60])
                     raise UserError(
                         _(
                             "{label}, line {number} (`{shown}`): {error}",

@@ -37,7 +37,7 @@ from bot.services.sheets import active_character
 from bot.services.side_requests import PartsRequest, Waiting
 from bot.storage import Database
 from bot.storage.repositories import rolls as roll_log
-from bot.text import number
+from bot.text import UserText, number
 from engine.dice import Dice, RecordingDice, ReplayDice
 from engine.systems import rps
 from engine.systems.rps import ResistedResult
@@ -50,7 +50,7 @@ KIND = "rps.resisted"
 class ResistedOutcome:
     result: ResistedResult
     sources: dict[str, str]
-    label: str | None
+    label: UserText | None
     secrecy: secrecy.Secrecy
     # None when there are too many parties to count every roll-off exactly.
     chances: rps.ResistedChances | None = None
@@ -90,7 +90,7 @@ async def resisted(
     chances = await offload.odds(
         rps.resisted_chances, actor=actor, heavy=offload.rps_heavy(named), parties=named
     )
-    return ResistedOutcome(result, sources, label, visibility, chances)
+    return ResistedOutcome(result, sources, UserText.of(label), visibility, chances)
 
 
 def _log(
@@ -309,7 +309,7 @@ async def roll_their_part(
     return ResistedOutcome(
         result,
         {p["name"]: p["source"] for p in parties},
-        options["label"],
+        UserText.of(options["label"]),
         secrecy.PUBLIC,
         chances,
         rollers=side_requests.names_and(rollers),

@@ -21,7 +21,7 @@ from bot.services.permissions import is_gm
 from bot.services.sheets import CharacterSheet, active_character, players_active_character
 from bot.storage import Database
 from bot.storage.repositories import rolls as roll_log
-from bot.text import number, signed
+from bot.text import UserText, number, signed
 from engine.dice import Dice
 from engine.systems import rps
 from engine.systems.rps import CheckResult
@@ -122,8 +122,8 @@ def skill_stat(
             _(
                 "{character} has no skill `{skill}`: add it with "
                 "`/sheet skill name:{skill} ranks:… attribute:…`, or {instead}.",
-                character=sheet.name,
-                skill=skill.strip(),
+                character=UserText(sheet.name),
+                skill=UserText(skill.strip()),
                 instead=instead,
             )
         )
@@ -134,8 +134,8 @@ def skill_stat(
             _(
                 "{character}'s skill {skill} has no parent attribute: name one with the "
                 "`attribute` option, or set it with `/sheet skill … attribute:…`.",
-                character=sheet.name,
-                skill=skill_name,
+                character=UserText(sheet.name),
+                skill=UserText(skill_name),
             )
         )
     attribute_name, value = sheet.named_attribute(parent)
@@ -156,7 +156,7 @@ class CheckOutcome:
     result: CheckResult
     base: Base
     chance: float
-    label: str | None
+    label: UserText | None
     secrecy: secrecy.Secrecy
 
 
@@ -207,7 +207,7 @@ async def check(
         result=result,
         base=base,
         chance=rps.chance(base=base.value, forgo=forgo, automatic=automatic),
-        label=label,
+        label=UserText.of(label),
         secrecy=visibility,
     )
 
@@ -244,7 +244,9 @@ def mentioned_user(text: str) -> int | None:
         return None
     user_id = int(match.group(1))
     if not 0 < user_id <= MAX_USER_ID:
-        raise UserError(_("`{text}` mentions nobody: pick a member from the list.", text=text[:40]))
+        raise UserError(
+            _("`{text}` mentions nobody: pick a member from the list.", text=UserText(text[:40]))
+        )
     return user_id
 
 
@@ -282,7 +284,7 @@ def parse_parties(
                 raise UserError(
                     _(
                         "`{item}`: the {what} after the colon must be a whole number.",
-                        item=item,
+                        item=UserText(item),
                         what=what,
                     )
                 ) from None
@@ -294,9 +296,9 @@ def parse_parties(
                 _(
                     "`{item}` needs a {what}, like `{name}:4` (or mention a player to roll "
                     "their active character).",
-                    item=item,
+                    item=UserText(item),
                     what=what,
-                    name=name,
+                    name=UserText(name),
                 )
             )
         else:

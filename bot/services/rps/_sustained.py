@@ -30,6 +30,7 @@ from bot.storage import Database
 from bot.storage.models import RpsSustainedTask
 from bot.storage.repositories import rolls as roll_log
 from bot.storage.repositories import rps as repo
+from bot.text import UserText
 from engine.dice import Dice
 from engine.systems import rps
 from engine.systems.rps import FailureReason, SustainedRoll, SustainedTask, TaskStatus
@@ -43,7 +44,7 @@ PLAYER_MODIFIER = 5
 @dataclass(frozen=True, slots=True)
 class SustainedView:
     task: SustainedTask
-    label: str | None
+    label: UserText | None
     started_by: int
     log: tuple[dict, ...]
     #: The players the starter named, who may roll it too (user ids).
@@ -58,7 +59,7 @@ class SustainedOutcome:
     base: Base
     view: SustainedView
     chance: float
-    label: str | None
+    label: UserText | None
     secrecy: secrecy.Secrecy
 
 
@@ -81,7 +82,7 @@ def _store(row: RpsSustainedTask, task: SustainedTask) -> None:
 
 def _view(row: RpsSustainedTask) -> SustainedView:
     return SustainedView(
-        _task(row), row.label, row.started_by, tuple(row.log), tuple(row.participants)
+        _task(row), UserText.of(row.label), row.started_by, tuple(row.log), tuple(row.participants)
     )
 
 
@@ -179,7 +180,7 @@ async def sustained_roll(
         base=base,
         view=view,
         chance=rps.chance(base=base.value, forgo=forgo),
-        label=row.label,
+        label=UserText.of(row.label),
         secrecy=visibility,
     )
 

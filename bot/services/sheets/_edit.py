@@ -23,6 +23,7 @@ from bot.services.sheets._owned import SheetChange, check_character_name, insert
 from bot.storage import Database
 from bot.storage.models import Character
 from bot.storage.repositories import characters as repo
+from bot.text import UserText, listed
 
 
 async def form(db: Database, actor: Actor, part: Part, character: str | None = None) -> SheetForm:
@@ -58,7 +59,7 @@ async def submit(
             orphans = _orphaned_skills(row)
             if orphans:
                 summary += " " + _(
-                    "(skills now without their attribute: {skills})", skills=", ".join(orphans)
+                    "(skills now without their attribute: {skills})", skills=listed(orphans)
                 )
         await session.flush()
         return SheetChange(sheet_from_row(row), _("edited in one go — {summary}", summary=summary))
@@ -79,7 +80,9 @@ async def _owned_row_by_id(session: AsyncSession, actor: Actor, character_id: in
     if row is None:
         raise UserError(_("That character was deleted meanwhile: nothing was saved."))
     if row.owner_id != actor.user_id:
-        raise PermissionDenied(_("Only {character}'s owner can change that.", character=row.name))
+        raise PermissionDenied(
+            _("Only {character}'s owner can change that.", character=UserText(row.name))
+        )
     return row
 
 
@@ -92,13 +95,17 @@ async def rename(db: Database, actor: Actor, character: str, new_name: str) -> S
             old = row.name
             clash = await repo.by_name(session, row.guild_id, actor.user_id, new_name)
             if clash is not None and clash.id != row.id:
-                raise UserError(_("You already have a character called {name}.", name=clash.name))
+                raise UserError(
+                    _("You already have a character called {name}.", name=UserText(clash.name))
+                )
             row.name = new_name
             row.name_key = name_key(new_name)
             await session.flush()
-            return SheetChange(sheet_from_row(row), _("renamed from {name}", name=old))
+            return SheetChange(sheet_from_row(row), _("renamed from {name}", name=UserText(old)))
     except IntegrityError as error:  # a simultaneous create took the name
-        raise UserError(_("You already have a character called {name}.", name=new_name)) from error
+        raise UserError(
+            _("You already have a character called {name}.", name=UserText(new_name))
+        ) from error
 
 
 async def copy(db: Database, actor: Actor, character: str | None, new_name: str) -> CharacterSheet:
@@ -117,4 +124,6 @@ async def copy(db: Database, actor: Actor, character: str | None, new_name: str)
             )
             return sheet_from_row(row)
     except IntegrityError as error:
-        raise UserError(_("You already have a character called {name}.", name=new_name)) from error
+        raise UserError(
+            _("You already have a character called {name}.", name=UserText(new_name))
+        ) from error

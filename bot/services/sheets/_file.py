@@ -24,6 +24,7 @@ from bot.services.sheets._model import (
     NOTES_LENGTH,
     name_key,
 )
+from bot.text import UserText
 from engine.systems import SYSTEMS
 
 
@@ -42,7 +43,7 @@ def parse_sheet(data: Any) -> dict[str, Any]:
         )
     unknown = sorted(set(data) - {"name", "system", "attributes", "skills", "resources", "notes"})
     if unknown:
-        raise SheetFileError(_("`{path}`: not a sheet field.", path=unknown[0]))
+        raise SheetFileError(_("`{path}`: not a sheet field.", path=UserText(unknown[0])))
     name = _text(data.get("name"), "name", NAME_LENGTH)
     system = data.get("system")
     if system not in SYSTEMS:
@@ -193,7 +194,10 @@ def _mapping(value: Any, path: str, limit: int) -> dict[str, Any]:
         folded = name_key(str(key))
         if folded in seen:
             raise SheetFileError(
-                _("`{path}`: the same name twice (names ignore case).", path=f"{path}.{key}")
+                _(
+                    "`{path}`: the same name twice (names ignore case).",
+                    path=UserText(f"{path}.{key}"),
+                )
             )
         seen.add(folded)
     return value

@@ -33,6 +33,7 @@ from bot.services.sheets._model import (
 )
 from bot.services.sheets._resources import check_entry_name
 from bot.services.sheets._templates import TEMPLATES
+from bot.text import UserText, listed
 
 Part = Literal["attributes", "skills"]
 PARTS: tuple[Part, ...] = ("attributes", "skills")
@@ -194,7 +195,7 @@ class LineError(UserError):
 
 
 def _line_error(label: str, number: int, line: str, why: str) -> LineError:
-    shown = _clip(line.replace("`", "'"), 60)
+    shown = UserText(_clip(line, 60))
     return LineError(
         _(
             "{field}, line {number} (`{line}`): {why}",
@@ -280,7 +281,10 @@ def _check_new(
     key = name_key(name)
     if key in seen:
         raise _line_error(
-            label, number, line, _("{name} is already given ({where}).", name=name, where=seen[key])
+            label,
+            number,
+            line,
+            _("{name} is already given ({where}).", name=UserText(name), where=seen[key]),
         )
     seen[key] = where
 
@@ -406,7 +410,7 @@ def _read_skill(
     rest = words[at + 1 :]
     attribute, rest = _parent(rest, attributes)
     if rest and attribute is None and rest[0] != "-":
-        known = ", ".join(attributes) or _("none yet")
+        known = listed(attributes) or _("none yet")
         raise _line_error(
             label,
             number,
@@ -414,7 +418,7 @@ def _read_skill(
             _(
                 "`{words}` starts with no attribute of this sheet ({known}); write `-` before "
                 "the specialties of a skill without one.",
-                words=_clip(" ".join(rest), 40),
+                words=UserText(_clip(" ".join(rest), 40)),
                 known=known,
             ),
         )

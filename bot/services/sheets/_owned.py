@@ -44,7 +44,9 @@ class SheetChange:
 
 @dataclass(frozen=True, slots=True)
 class CharacterEntry:
-    name: str
+    """One line of a player's character list (the name as its player typed it)."""
+
+    name: UserText
     system: str
     active: bool
 
@@ -74,7 +76,7 @@ async def own_row(
         raise PermissionDenied(
             _(
                 "Only {character}'s owner can change that; a GM may change its resources.",
-                character=row.name,
+                character=UserText(row.name),
             )
         )
     return row
@@ -115,7 +117,7 @@ async def insert_character(
             _(
                 "You already have a character called {name} (names ignore case): "
                 "pick another name, or delete it first with `/sheet delete`.",
-                name=name,
+                name=UserText(name),
             )
         )
     if len(owned) >= MAX_CHARACTERS:
@@ -185,7 +187,7 @@ async def list_characters(db: Database, actor: Actor, owner_id: int | None = Non
         except UserError:
             active_id = None
     return CharacterList(
-        owner, tuple(CharacterEntry(c.name, c.system, c.id == active_id) for c in owned)
+        owner, tuple(CharacterEntry(UserText(c.name), c.system, c.id == active_id) for c in owned)
     )
 
 

@@ -36,11 +36,12 @@ from bot.text import UserText, listed
 
 @dataclass(frozen=True, slots=True)
 class ResourceChange:
-    """A resource before and after a change; ``clamped`` when a delta hit a bound."""
+    """A resource before and after a change; ``clamped`` when a delta hit a bound. The names
+    are the players' (a character's, a resource's, an NPC's), shown only escaped."""
 
-    character: str
+    character: UserText
     owner_id: int
-    resource: str
+    resource: UserText
     before: Resource | None
     after: Resource
     clamped: bool = False
@@ -170,7 +171,7 @@ async def adjust_resource(
     resources[key] = {"current": after.current, "max": after.max}
     row.resources = resources
     await session.flush()
-    return ResourceChange(row.name, row.owner_id, key, before, after, clamped)
+    return ResourceChange(UserText(row.name), row.owner_id, UserText(key), before, after, clamped)
 
 
 async def lower_resource(
@@ -192,4 +193,6 @@ async def lower_resource(
     resources[key] = {"current": after.current, "max": after.max}
     row.resources = resources
     await session.flush()
-    return ResourceChange(row.name, row.owner_id, key, before, after, after.current != wanted)
+    return ResourceChange(
+        UserText(row.name), row.owner_id, UserText(key), before, after, after.current != wanted
+    )

@@ -23,6 +23,7 @@ from bot.services.sheets._owned import (
 )
 from bot.storage import Database
 from bot.storage.repositories import characters as repo
+from bot.text import UserText
 
 
 async def export(db: Database, actor: Actor, character: str | None = None) -> tuple[str, bytes]:
@@ -67,7 +68,7 @@ async def import_sheet(
                     _(
                         "You already have a character called {name}: import with "
                         "`replace:True` to overwrite it, or rename it in the file.",
-                        name=existing.name,
+                        name=UserText(existing.name),
                     )
                 )
             existing.name = data["name"]

@@ -11,6 +11,7 @@ from bot.storage.models.coda import CodaActionTest, CodaAttack, CodaExtendedTask
 from bot.storage.models.initiative import InitiativeEncounter
 from bot.storage.models.languages import LanguageChoice
 from bot.storage.models.macros import Macro
+from bot.storage.models.members import Member
 from bot.storage.models.quidditch import HousePoints, QuidditchMatch
 from bot.storage.models.rolls import RollLog
 from bot.storage.models.rps_drama import (
@@ -36,6 +37,7 @@ __all__ = [
     "InitiativeEncounter",
     "LanguageChoice",
     "Macro",
+    "Member",
     "PenaltyLogEntry",
     "PenaltyPool",
     "QuidditchMatch",

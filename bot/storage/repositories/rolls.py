@@ -232,3 +232,37 @@ async def face_totals(
         entries=[(row[0], row[1]) for row in await session.execute(entries)],
         faces=[(row[0], row[1], row[2]) for row in await session.execute(faces)],
     )
+
+
+async def search(
+    session: AsyncSession,
+    channel_id: int,
+    *,
+    include_secret: bool,
+    viewer_id: int | None,
+    count: int,
+    system: str | None = None,
+    user_id: int | None = None,
+    since: datetime | None = None,
+    before_id: int | None = None,
+) -> list[RollLog]:
+    """A page of the channel's log, newest first, filtered (the web's roll log): like
+    :func:`latest` with the same secrecy rule, plus a system, a roller, a start time and
+    ``before_id`` (keyset paging: the page after one ending at that id). Bounded by ``count``
+    and served by the ``(channel_id, id)`` index."""
+    query = select(RollLog).where(RollLog.channel_id == channel_id)
+    if not include_secret:
+        visible = RollLog.secret.is_(False)
+        if viewer_id is not None:
+            visible = or_(visible, RollLog.user_id == viewer_id)  # type: ignore[assignment]
+        query = query.where(visible)
+    if system is not None:
+        query = query.where(RollLog.system == system)
+    if user_id is not None:
+        query = query.where(RollLog.user_id == user_id)
+    if since is not None:
+        query = query.where(RollLog.created_at >= since)
+    if before_id is not None:
+        query = query.where(RollLog.id < before_id)
+    query = query.order_by(RollLog.id.desc()).limit(count)
+    return list((await session.execute(query)).scalars())

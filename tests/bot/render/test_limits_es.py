@@ -14,6 +14,7 @@ from bot.services.drama import OpposedOutcome, RollOutcome
 from bot.services.initiative import EncounterView
 from bot.services.rps import ResistedOutcome
 from bot.services.secrecy import PUBLIC
+from bot.text import UserText
 from engine import initiative as ini
 from engine import penalty
 from engine.dice import ScriptedDice, SeededDice
@@ -85,7 +86,7 @@ def test_the_largest_drama_embeds_fit_in_spanish() -> None:
         penalty_dice=9,
         gained=penalty.add(0, max(1, result.penalty_gained)),
         offer_id=None,
-        label="l" * 100,
+        label=UserText("l" * 100),
         secrecy=PUBLIC,
     )
     opposed = OpposedOutcome(
@@ -97,7 +98,7 @@ def test_the_largest_drama_embeds_fit_in_spanish() -> None:
         character="W" * 64,
         penalty_dice=0,
         gained=None,
-        label="l" * 100,
+        label=UserText("l" * 100),
         secrecy=PUBLIC,
     )
     with use_language("es"):
@@ -112,6 +113,8 @@ def test_the_largest_resisted_action_fits_in_spanish() -> None:
     result = rps.resisted(ScriptedDice([5, 5] * 25 * 20), parties=parties)
     sources = {name: "Base 12" for name, _ in parties}
     with use_language("es"):
-        embed = render_rps.resisted_embed(ResistedOutcome(result, sources, "l" * 100, PUBLIC), "gm")
+        embed = render_rps.resisted_embed(
+            ResistedOutcome(result, sources, UserText("l" * 100), PUBLIC), "gm"
+        )
         within_limits(embed)
         assert embed.title.startswith("⚔️ Empate tras 20 rondas")

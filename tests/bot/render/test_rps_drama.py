@@ -11,6 +11,7 @@ from bot.render.limits import FIELDS, TOTAL
 from bot.services.drama import OpposedOutcome, PriceOutcome, RollOutcome
 from bot.services.rps import Base, ResistedOutcome
 from bot.services.secrecy import PUBLIC
+from bot.text import UserText
 from engine import penalty
 from engine.dice import ScriptedDice, SeededDice
 from engine.penalty import PenaltyLevel
@@ -45,7 +46,9 @@ def test_the_largest_resisted_action_fits() -> None:
     result = rps.resisted(ScriptedDice([5, 5] * 25 * 20), parties=parties)
     assert result.winner is None and len(result.rounds) == 20
     sources = {name: "Base 12" for name, _ in parties}
-    embed = render_rps.resisted_embed(ResistedOutcome(result, sources, "l" * 100, PUBLIC), "gm")
+    embed = render_rps.resisted_embed(
+        ResistedOutcome(result, sources, UserText("l" * 100), PUBLIC), "gm"
+    )
     within_limits(embed)
     assert embed.title.startswith("⚔️ Tie after 20 rounds")
     assert "Chance: shown for up to 5 parties." in embed.description
@@ -65,7 +68,7 @@ def test_the_largest_drama_test_fits_and_marks_every_kind_of_die() -> None:
         penalty_dice=9,
         gained=change,
         offer_id=None,
-        label="l" * 100,
+        label=UserText("l" * 100),
         secrecy=PUBLIC,
     )
     embed = render_drama.test_embed(outcome, "alice")
@@ -94,7 +97,7 @@ def test_the_largest_opposed_test_fits() -> None:
         character="W" * 64,
         penalty_dice=0,
         gained=None,
-        label="l" * 100,
+        label=UserText("l" * 100),
         secrecy=PUBLIC,
     )
     within_limits(render_drama.opposed_embed(outcome, "alice"))
@@ -137,7 +140,7 @@ def test_the_largest_working_together_fits() -> None:
         penalty_dice=0,
         gained=None,
         offer_id=None,
-        label="l" * 100,
+        label=UserText("l" * 100),
         secrecy=PUBLIC,
         helpers=tuple(
             HelperRoll(f"Helper {i} " + "h" * 50, p, t)

@@ -50,6 +50,8 @@ class RestMixin:
     ) -> list[tuple[str, re.Pattern[str], Callable[..., Awaitable[web.StreamResponse]]]]:
         table: list[tuple[str, str, Callable[..., Awaitable[web.StreamResponse]]]] = [
             ("GET", r"/users/@me", self._get_me),
+            ("GET", r"/users/@me/guilds", self._my_guilds),  # type: ignore[attr-defined]
+            ("POST", r"/oauth2/token", self._token),  # type: ignore[attr-defined]
             ("GET", r"/oauth2/applications/@me", self._get_application),
             ("GET", r"/applications/@me", self._get_application),
             ("GET", r"/gateway", self._get_gateway),
@@ -120,7 +122,10 @@ class RestMixin:
         log.error("fake Discord: rejected %s %s: %s", request.method, request.path, problems)
         return _error(400, 50035, "Invalid Form Body: " + "; ".join(problems))
 
-    async def _get_me(self, _request: web.Request, _body: Any) -> web.Response:
+    async def _get_me(self, request: web.Request, _body: Any) -> web.Response:
+        who = self.bearer_user(request)  # type: ignore[attr-defined]
+        if who is not None:  # the web companion, with a user's OAuth token
+            return _json(self.tables[0].users[who])
         return _json(self.bot_user)
 
     async def _get_application(self, _request: web.Request, _body: Any) -> web.Response:

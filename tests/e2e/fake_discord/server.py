@@ -21,6 +21,7 @@ from aiohttp import web
 
 from tests.e2e.fake_discord import payloads as p
 from tests.e2e.fake_discord.gateway import GatewayMixin, Session
+from tests.e2e.fake_discord.oauth import OAuthMixin
 from tests.e2e.fake_discord.rest import RestMixin
 from tests.e2e.fake_discord.results import TOKEN, InteractionResult, Request
 
@@ -35,7 +36,7 @@ class Table:
     users: dict[str, dict[str, Any]] = field(default_factory=dict)  # the gm holds the role
 
 
-class FakeDiscord(GatewayMixin, RestMixin):
+class FakeDiscord(GatewayMixin, RestMixin, OAuthMixin):
     """The stand-in's state, its HTTP app and the driver API tests use."""
 
     def __init__(
@@ -80,11 +81,13 @@ class FakeDiscord(GatewayMixin, RestMixin):
         self._state_changed = asyncio.Event()
         self._runner: web.AppRunner | None = None
         self.port: int = 0
+        self._init_oauth()
         self._routes = self._build_routes()
 
     async def start(self) -> None:
         app = web.Application(client_max_size=16 * 1024 * 1024)
         app.router.add_route("GET", "/gateway", self._gateway)
+        app.router.add_route("GET", "/oauth2/authorize", self._authorize)
         app.router.add_route("GET", "/attachments/{id}/{filename}", self._attachment)
         app.router.add_route("*", "/{tail:.*}", self._rest)
         self._runner = web.AppRunner(app, access_log=None, handle_signals=False)

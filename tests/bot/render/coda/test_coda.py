@@ -6,6 +6,7 @@ from bot.render import coda as render
 from bot.render.limits import TOTAL
 from bot.services.coda import CombinedOutcome, Roller, TaskView
 from bot.services.secrecy import PUBLIC
+from bot.text import UserText
 from engine.dice import SeededDice
 from engine.systems import coda
 from engine.systems.coda import Degree, Part
@@ -40,7 +41,7 @@ def test_twenty_helpers_with_long_names_fit_the_limits():
         chance=0.5,
         helper_chances=(0.25,) * len(rollers),
         difficulty="Nearly Impossible",
-        label="L" * 100,
+        label=UserText("L" * 100),
         secrecy=PUBLIC,
     )
     embed = render.combined_embed(outcome, "R" * 32)

@@ -222,7 +222,7 @@ async def test_a_gm_changes_existing_resources_of_channel_characters_only(db: Da
     await sheets.set_resource(db, ALICE, "Health", current=10, maximum=10)
     async with db.unit_of_work() as session:
         change = await sheets.adjust_resource(session, GM, "Hermione", "Health", delta=-4)
-        assert (change.character, change.owner_id, change.after) == (
+        assert (change.character.raw, change.owner_id, change.after) == (
             "Hermione",
             100,
             Resource(6, 10),
