@@ -577,13 +577,19 @@ def check_spanish_reply(content: str | None, embeds: list[discord.Embed], where:
 
 
 def snapshot(path: str) -> dict[str, list[tuple[Any, ...]]]:
-    """Every row of every table: what a refused command must leave untouched."""
+    """Every row of every table: what a refused command must leave untouched.
+
+    Except ``members``: who the bot has seen in which channel, with their GM roles (the web
+    companion's view of membership), is recorded when the bot works out who is acting, before
+    it knows whether the command will be refused; it is an observation, not the table's state.
+    """
     with sqlite3.connect(path) as connection:
         tables = [
             row[0]
             for row in connection.execute(
                 "SELECT name FROM sqlite_master WHERE type='table' AND name NOT LIKE 'sqlite_%'"
             )
+            if row[0] != "members"
         ]
         return {
             table: connection.execute(f'SELECT * FROM "{table}" ORDER BY rowid').fetchall()
