@@ -84,7 +84,8 @@ class Shape:
 
     @classmethod
     def scaled(cls, scale: float) -> Shape:
-        """Every count times ``scale`` (at least 1; events at least 3, so a log has a turn)."""
+        """Every count times ``scale`` (at least 1; events at least 6: the four additions and
+        turns after them)."""
         full = cls()
 
         def n(value: int, least: int = 1) -> int:
@@ -97,7 +98,7 @@ class Shape:
             channels=n(full.channels, 2),
             encounters=n(full.encounters, 2),
             active=n(full.active),
-            events=min(ini.MAX_HISTORY, n(full.events, 3)),
+            events=min(ini.MAX_HISTORY, n(full.events, 6)),
             macros=n(full.macros),
             panels=n(full.panels),
         )
@@ -187,10 +188,18 @@ def _rows(
         ("characters", Character, _characters(shape, templates, guild_id, players, now)),
         ("active_characters", ActiveCharacter, _selections(shape, guild_id, players, channels)),
         ("macros", Macro, _macros(shape, templates, guild_id, players)),
-        ("initiative_encounters", InitiativeEncounter, _encounters(shape, templates, guild_id, done, now, rng)),  # fmt: skip
+        (
+            "initiative_encounters",
+            InitiativeEncounter,
+            _encounters(shape, templates, guild_id, done, now, rng),
+        ),
         ("channel_settings", ChannelSettings, _settings(guild_id, channels, now)),
         ("language_choices", LanguageChoice, _languages(players, now)),
-        ("roll_log", RollLog, _rolls(shape, templates, rng, guild_id, players, channels, busy, now)),  # fmt: skip
+        (
+            "roll_log",
+            RollLog,
+            _rolls(shape, templates, rng, guild_id, players, channels, busy, now),
+        ),
     ]
 
 

@@ -32,7 +32,7 @@ from bot.storage import Database, one_statement
 from bot.storage.migrate import upgrade_to_head
 from bot.storage.one_statement import PreparedSelect
 from bot.storage.repositories import characters as characters_repo
-from tests.conftest import POSTGRES_URL, Table, _postgres_admin, sqlite_url
+from tests.conftest import POSTGRES_URL, Table, sqlite_url
 
 #: Tables whose rows grow with a server's use (every table but the schema's own bookkeeping):
 #: a full scan of one of these is a query whose cost grows with the data.
@@ -64,13 +64,26 @@ def database_url(
     if not POSTGRES_URL:
         pytest.skip("TEST_DATABASE_URL is not set")
     name = f"narrator_{uuid.uuid4().hex[:12]}"
-    asyncio.run(_postgres_admin(POSTGRES_URL, f'CREATE DATABASE "{name}"'))
+    asyncio.run(admin(POSTGRES_URL, f'CREATE DATABASE "{name}"'))
     url = POSTGRES_URL.rsplit("/", 1)[0] + f"/{name}"
     upgrade_to_head(url)
     try:
         yield url
     finally:
-        asyncio.run(_postgres_admin(POSTGRES_URL, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        asyncio.run(admin(POSTGRES_URL, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+
+
+def dsn(url: str) -> str:
+    """asyncpg's form of a SQLAlchemy URL."""
+    return make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
+
+
+async def admin(url: str, statement: str) -> None:
+    connection = await asyncpg.connect(dsn(url))
+    try:
+        await connection.execute(statement)
+    finally:
+        await connection.close()
 
 
 class Capture:
@@ -158,8 +171,7 @@ async def postgres_scans(url: str, statement: Statement) -> list[str]:
     (``enable_seqscan = off``): a ``Seq Scan`` that stays has no index to use instead, and an
     index scan whose condition leaves out the index's first column walks the whole index (a
     B-tree has no skip scan in PostgreSQL 15)."""
-    dsn = make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
-    connection = await asyncpg.connect(dsn)
+    connection = await asyncpg.connect(dsn(url))
     try:
         await connection.execute("SET enable_seqscan = off")
         parameters = statement.parameters or ()
