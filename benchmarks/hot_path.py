@@ -11,6 +11,9 @@ the command tree's call (its reply and, for ``/init next``, the tracker edit sen
 wall-clock µs min / median / max, and the process CPU per command over the whole batch
 (aiosqlite's thread included). ``--profile`` adds where the main thread's time goes, by
 package and by function (cProfile: it slows everything down, read the shares, not the µs).
+First, the same payloads go through the bare floor (``benchmarks/_floor_bot.py``: a minimal
+discord.py bot, no Narrator code, no database), and each row of Narrator's shows its CPU per
+command over the floor's (``--no-floor`` skips it).
 
 A quick comparison tool for hot-path work (docs/decisions/hot-path.md); the end-to-end figures
 (network, gateway, load) come from ``benchmarks/e2e_load.py``.
@@ -41,6 +44,7 @@ import aiohttp
 import orjson
 
 from benchmarks import _mix as mix
+from benchmarks._floor_bot import FloorBot, Storage
 from benchmarks._timing import print_table
 from tests.e2e.fake_discord import FakeDiscord
 from tests.e2e.fake_discord import payloads as p
@@ -48,7 +52,17 @@ from tests.e2e.fake_discord.results import TOKEN
 
 POSTGRES_ADMIN_URL = "postgresql+asyncpg://postgres@127.0.0.1:5432/test"
 KINDS = ("roll", "sheet", "init")
-HEADERS = ["command", "n", "min µs", "p10 µs", "median µs", "max µs", "CPU µs/cmd"]
+HEADERS = [
+    "command",
+    "bot",
+    "n",
+    "min µs",
+    "p10 µs",
+    "median µs",
+    "max µs",
+    "CPU µs/cmd",
+    "÷ floor",
+]
 
 
 class _Response:
@@ -172,21 +186,30 @@ def _application(fake: FakeDiscord) -> dict[str, Any]:
 
 
 class HotPath:
-    """The real bot, logged in against :class:`Answerer`, fed one payload at a time."""
+    """A bot logged in against :class:`Answerer`, fed one payload at a time: the real one
+    (``database_url``), or with ``database_url=None`` the bare floor
+    (``benchmarks/_floor_bot.py``: a minimal discord.py bot, no Narrator code, no database).
+    """
 
-    def __init__(self, database_url: str, channels: int) -> None:
-        from bot.app import create_bot
-        from bot.hosting.config import Settings
-
+    def __init__(self, database_url: str | None, channels: int) -> None:
         self.fake = FakeDiscord(channels=channels, players=mix.players(channels))
         self.answerer = Answerer(self.fake)
-        settings = Settings(
-            _env_file=None,
-            DATABASE_URL=database_url,
-            RATE_USER_BURST=0,  # as in e2e_load: the stand-in plays many players as four
-            RATE_CHANNEL_BURST=0,
-        )
-        self.bot = create_bot(settings)
+        self.bot: Any
+        if database_url is None:
+            self.bot = FloorBot(Storage(), guild_id=None)
+        else:
+            # Imported here, after the floor ran: create_bot patches discord.py for the whole
+            # process (bot.gateway.install_lazy_callbacks), which the floor must not get.
+            from bot.app import create_bot
+            from bot.hosting.config import Settings
+
+            settings = Settings(
+                _env_file=None,
+                DATABASE_URL=database_url,
+                RATE_USER_BURST=0,  # as in e2e_load: the stand-in plays many players as four
+                RATE_CHANNEL_BURST=0,
+            )
+            self.bot = create_bot(settings)
         self._done: dict[str, asyncio.Future[None]] = {}
         self.player = dict(
             zip(self.fake.table.channel_ids, mix.channel_players(channels), strict=True)
@@ -246,7 +269,8 @@ class HotPath:
     async def setup(self) -> None:
         for index, channel in enumerate(self.fake.table.channel_ids):
             for command, user, options in mix.setup_steps(index, self.player[channel]):
-                await self.command(command, channel, user, **options)
+                if self.fake.has_command(command):  # the floor: only /init start
+                    await self.command(command, channel, user, **options)
 
 
 def _package(filename: str) -> str:
@@ -290,46 +314,55 @@ def print_profile(profile: cProfile.Profile, commands: int, top: int) -> None:
     )
 
 
-async def bench(database_url: str, args: argparse.Namespace) -> None:
+async def measure(
+    database_url: str | None, args: argparse.Namespace
+) -> tuple[list[tuple[Any, ...]], cProfile.Profile | None]:
+    """The rows of one bot (the floor with ``database_url=None``), and its profile when
+    ``--profile`` asked for one (Narrator's only)."""
     hot = HotPath(database_url, args.channels)
     await hot.start()
     try:
         setup_start = time.perf_counter()
         await hot.setup()
+        name = "floor" if database_url is None else "narrator"
         print(
-            f"setup of {args.channels} channels: {time.perf_counter() - setup_start:.1f}s",
+            f"{name}: setup of {args.channels} channels: {time.perf_counter() - setup_start:.1f}s",
             flush=True,
         )
         gc.collect()
-        gc.freeze()  # as narrator run does at READY
+        gc.freeze()  # as narrator run (and the floor) do at READY
         channels = hot.fake.table.channel_ids
         samples: dict[str, list[tuple[str, str, Any]]] = {}
-        rows = []
-        for kind in args.only.split(",") if args.only else [*KINDS, "mix"]:
+        rows: list[tuple[Any, ...]] = []
+        kinds = args.only.split(",") if args.only else [*KINDS, "mix"]
+        profile = None
+        for kind in kinds:
             walls: list[float] = []
             cpu_start = time.process_time()
-            profile = (
+            profiled = (
                 cProfile.Profile()
-                if args.profile and kind == (args.only or "mix").split(",")[-1]
+                if args.profile and database_url is not None and kind == kinds[-1]
                 else None
             )
             for number in range(args.warmup + args.commands):
                 if number == args.warmup:
                     cpu_start = time.process_time()
-                    if profile is not None:
-                        profile.enable()
+                    if profiled is not None:
+                        profiled.enable()
                 current = mix.MIX[number % len(mix.MIX)] if kind == "mix" else kind
                 payload = hot.payload(current, channels[number % len(channels)])
                 wall, requests = await hot.run(payload)
                 if number >= args.warmup:
                     walls.append(wall)
                 samples.setdefault(current, requests)
-            if profile is not None:
-                profile.disable()
+            if profiled is not None:
+                profiled.disable()
+                profile = profiled
             cpu = time.process_time() - cpu_start
             rows.append(
                 (
                     kind,
+                    name,
                     args.commands,
                     min(walls) * 1e6,
                     statistics.quantiles(walls, n=10)[0] * 1e6,
@@ -338,19 +371,31 @@ async def bench(database_url: str, args: argparse.Namespace) -> None:
                     cpu / args.commands * 1e6,
                 )
             )
-            if profile is not None:
-                rows_so_far = list(rows)
-                print_table(HEADERS, rows)
-                rows = rows_so_far
-                print_profile(profile, args.commands, args.top)
-                return
-        print_table(HEADERS, rows)
         for kind, requests in samples.items() if args.show else ():
             for method, path, body in requests:
                 text = orjson.dumps(body, option=orjson.OPT_INDENT_2).decode()
-                print(f"\n{kind}: {method} {path}\n{text}")
+                print(f"\n{name} {kind}: {method} {path}\n{text}")
+        return rows, profile
     finally:
         await hot.stop()
+
+
+async def bench(database_url: str, args: argparse.Namespace) -> None:
+    """The floor first (before anything of Narrator patches discord.py), then Narrator; one
+    table with each command's two rows and Narrator's CPU per command over the floor's."""
+    floor = [] if args.no_floor else (await measure(None, args))[0]
+    rows, profile = await measure(database_url, args)
+    floor_cpu = {row[0]: row[-1] for row in floor}
+    table = []
+    for row in rows:
+        if row[0] in floor_cpu:
+            table.append((*next(f for f in floor if f[0] == row[0]), ""))
+            table.append((*row, f"{row[-1] / floor_cpu[row[0]]:.2f}x"))
+        else:
+            table.append((*row, ""))
+    print_table(HEADERS, table)
+    if profile is not None:
+        print_profile(profile, args.commands, args.top)
 
 
 async def _postgres(admin_url: str, statement: str) -> None:
@@ -393,6 +438,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--top", type=int, default=30, help="functions listed with --profile")
     parser.add_argument("--show", action="store_true", help="print each command's requests")
     parser.add_argument("--no-uvloop", action="store_true")
+    parser.add_argument("--no-floor", action="store_true", help="Narrator alone")
     parser.add_argument("--only", help="rows to run, e.g. roll,mix (default: all)")
     return parser.parse_args(argv)
 

@@ -1,0 +1,277 @@
+"""One target of the end-to-end load benchmark: what it is sent, how a run is timed, and the
+phases that find its served maximum (``benchmarks/e2e_load.py`` runs them per target).
+
+A *target* is a bot process behind the Discord stand-in: ``narrator run``, or one of the
+floors of ``benchmarks/_floor_bot.py``. Every target gets the same mix, the same open-loop
+load generator and the same phases, so their figures can be divided by each other.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import gc
+import math
+import statistics
+import sys
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from benchmarks import _mix as load_mix
+from bot.gateway import GENERIC_FAILURE, VERY_BUSY
+from tests.e2e.fake_discord import FakeDiscord, InteractionResult
+from tests.e2e.process import BotProcess
+
+SETUP_CONCURRENCY = 4
+FLOOR_SCRIPT = Path(__file__).with_name("_floor_bot.py")
+#: The phases of a target's runs, in order: the plan's rates; twice the best served (to find
+#: the served maximum); twice the served maximum (nothing may pass 3 s); half of it (p99).
+RATE, SATURATE, OVERLOAD, HALF = "rate", "saturate", "2x max", "half max"
+
+
+@dataclass
+class RateResult:
+    rate: int
+    run: int
+    sent: int
+    served_per_s: float  # commands answered with their work (or a deferral), per second
+    p50_ms: float  # first response, "very busy" ones included: what users wait for
+    p99_ms: float
+    max_ms: float
+    cpu_ms: float  # the bot's CPU per command answered
+    load_cpu_ms: float  # this process's (load generator + stand-in) CPU per command sent
+    errors: int
+    busy: int  # answered "very busy, try again"
+    late: int  # no first response within Discord's 3 s
+    peak_rss_mib: float
+    phase: str = RATE
+
+    @property
+    def overload(self) -> bool:
+        """Offered past capacity (twice the best served, or twice the served maximum)."""
+        return self.phase in (SATURATE, OVERLOAD)
+
+
+def percentile(sorted_values: list[float], fraction: float) -> float:
+    if not sorted_values:
+        return math.nan
+    index = max(0, math.ceil(fraction * len(sorted_values)) - 1)
+    return sorted_values[index]
+
+
+class Mix:
+    """What to send: rolls always; sheet reads and initiative changes when the target has
+    those commands. Setup runs only the setup commands the target synced (a floor has
+    ``/init start`` to post its tracker, and no sheets to create)."""
+
+    def __init__(self, fake: FakeDiscord, bot: BotProcess) -> None:
+        self.fake = fake
+        self.bot = bot
+        self.sheets = fake.has_command("sheet show")
+        self.init = fake.has_command("init next") and fake.has_command("init start")
+        available = {"roll": True, "sheet": self.sheets, "init": self.init}
+        self.kinds = [kind if available[kind] else "roll" for kind in load_mix.MIX]
+        channels = fake.table.channel_ids
+        self.player = dict(zip(channels, load_mix.channel_players(len(channels)), strict=True))
+
+    def describe(self) -> str:
+        return (
+            "rolls"
+            + (", sheet reads" if self.sheets else "")
+            + (", initiative changes" if self.init else "")
+        )
+
+    async def setup(self, channels: list[int]) -> None:
+        """Each channel: its player's character and the GM's encounter with three NPCs."""
+        semaphore = asyncio.Semaphore(SETUP_CONCURRENCY)
+
+        async def one(index: int, channel: int) -> None:
+            async with semaphore:
+                for command, user, options in load_mix.setup_steps(index, self.player[channel]):
+                    if self.fake.has_command(command):
+                        await self._ok(command, channel, user, **options)
+
+        await asyncio.gather(*(one(i, c) for i, c in enumerate(channels)))
+
+    async def _ok(self, command: str, channel: int, user: str, **options: object) -> None:
+        result = await self.fake.interact(command, channel=channel, user=user, within=30, **options)
+        if result.callback_status != 200 or GENERIC_FAILURE in result.content:
+            raise RuntimeError(
+                f"setup /{command} failed: status {result.callback_status} {result.callback}\n"
+                f"{self.bot.log_tail(20)}"
+            )
+
+    def payload(self, number: int, channel: int) -> tuple[str, dict]:
+        kind = self.kinds[number % len(self.kinds)]
+        return kind, load_mix.payload(self.fake, kind, channel, self.player[channel])
+
+
+def floor_process(fake: FakeDiscord, workdir: Path, name: str, storage: str) -> BotProcess:
+    """``benchmarks/_floor_bot.py`` as a :class:`BotProcess` (``storage``: ``FLOOR_STORAGE``).
+
+    ``BotProcess`` starts ``<script> run``: the script here is a two-line shell wrapper that
+    ``exec``s this interpreter on the floor, so the process measured is the floor itself."""
+    wrapper = workdir / f"{name}.sh"
+    wrapper.write_text(f'#!/bin/sh\nexec "{sys.executable}" "{FLOOR_SCRIPT}"\n')
+    wrapper.chmod(0o755)
+    return BotProcess(
+        fake, "none", workdir, name=name, script=wrapper, env={"FLOOR_STORAGE": storage}
+    )
+
+
+def is_error(result: InteractionResult) -> bool:
+    return result.callback_status != 200 or GENERIC_FAILURE in result.content
+
+
+def very_busy(result: InteractionResult) -> bool:
+    return result.callback_status == 200 and result.content == VERY_BUSY
+
+
+@contextlib.contextmanager
+def without_collection() -> Iterator[None]:
+    """No automatic collection in this process while a run is timed: collect and freeze what
+    is alive before, so the next pause-free window starts from a small heap, and turn it back
+    on after. (Reference counting still frees most garbage as it goes.)"""
+    gc.collect()
+    gc.freeze()
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()
+
+
+async def run_rate(
+    fake: FakeDiscord, bot: BotProcess, mix: Mix, rate: int, count: int, run: int = 1
+) -> RateResult:
+    with without_collection():
+        return await _run_rate(fake, bot, mix, rate, count, run)
+
+
+async def _run_rate(
+    fake: FakeDiscord, bot: BotProcess, mix: Mix, rate: int, count: int, run: int
+) -> RateResult:
+    channels = fake.table.channel_ids
+    results: list[InteractionResult] = []
+    loop = asyncio.get_running_loop()
+    late_before = len(fake.late_callbacks)
+    cpu_before = bot.cpu_seconds()
+    own_before = time.process_time()
+    start = loop.time()
+    for number in range(count):
+        delay = start + number / rate - loop.time()
+        if delay > 0:
+            await asyncio.sleep(delay)
+        kind, payload = mix.payload(number, channels[number % len(channels)])
+        results.append(fake.send(payload, kind))
+    deadline = loop.time() + 4.0  # past Discord's 3 s, whatever is unanswered is lost
+    for result in results:
+        if result.callback_status is None and loop.time() < deadline:
+            with contextlib.suppress(TimeoutError):
+                await result.wait(deadline - loop.time())
+    cpu = bot.cpu_seconds() - cpu_before
+    own_cpu = time.process_time() - own_before
+    answered = [r for r in results if r.callback_at is not None]
+    busy = [r for r in answered if very_busy(r)]
+    latencies = sorted(r.latency * 1000 for r in answered if r.latency is not None)
+    last = max((r.callback_at for r in answered), default=time.perf_counter())
+    first = min((r.sent_at or r.created_at for r in results), default=last)
+    late_ids = {r.id for r in fake.late_callbacks[late_before:]}
+    late = sum(1 for r in results if r.callback_status is None or r.id in late_ids)
+    return RateResult(
+        rate=rate,
+        run=run,
+        sent=count,
+        served_per_s=(len(answered) - len(busy)) / max(last - first, 1e-9),
+        p50_ms=percentile(latencies, 0.50),
+        p99_ms=percentile(latencies, 0.99),
+        max_ms=latencies[-1] if latencies else math.nan,
+        cpu_ms=cpu * 1000 / max(len(answered), 1),
+        load_cpu_ms=own_cpu * 1000 / max(count, 1),
+        errors=sum(
+            1
+            for r in results
+            if r.callback_status is not None and r.id not in late_ids and is_error(r)
+        ),
+        busy=len(busy),
+        late=late,
+        peak_rss_mib=bot.peak_rss_kib() / 1024,
+    )
+
+
+@dataclass
+class Plan:
+    """How much to send: each rate for at least ``seconds`` and ``commands``, ``repeat``
+    times; then (``overload``) the phases past the plan's rates (:func:`served_maximum`)."""
+
+    rates: list[int]
+    seconds: float
+    commands: int
+    repeat: int
+    overload: bool = True
+
+    def count(self, rate: int) -> int:
+        return max(self.commands, math.ceil(rate * self.seconds))
+
+
+def median_served(rows: list[RateResult]) -> dict[tuple[str, int], float]:
+    """The median rate served of each (phase, offered rate) group."""
+    groups: dict[tuple[str, int], list[float]] = {}
+    for row in rows:
+        groups.setdefault((row.phase, row.rate), []).append(row.served_per_s)
+    return {key: statistics.median(values) for key, values in groups.items()}
+
+
+def served_maximum(rows: list[RateResult]) -> float:
+    """The most a target served: the best median of any group offered at or past it."""
+    return max(median_served(rows).values(), default=math.nan)
+
+
+async def measure(
+    label: str,
+    fake: FakeDiscord,
+    bot: BotProcess,
+    mix: Mix,
+    plan: Plan,
+    *,
+    half: bool = True,
+) -> list[RateResult]:
+    """Every phase of one target: the plan's rates; then, unless ``plan.overload`` is off,
+    twice the best served (:data:`SATURATE`: its served maximum), twice that maximum
+    (:data:`OVERLOAD`: nothing may pass 3 s) and, with ``half``, half of it (:data:`HALF`:
+    the p99 goal's rate)."""
+    await run_rate(fake, bot, mix, plan.rates[0], plan.rates[0])  # warm-up: 1 s
+    rows: list[RateResult] = []
+
+    async def runs(rate: int, phase: str) -> None:
+        for run in range(1, plan.repeat + 1):
+            row = await run_rate(fake, bot, mix, rate, plan.count(rate), run)
+            row.phase = phase
+            rows.append(row)
+            print(
+                f"[{label}] {rate}/s ({phase}) run {run}: served {row.served_per_s:.0f}/s, "
+                f"p99 {row.p99_ms:,.0f} ms, CPU {row.cpu_ms:.2f} ms/cmd, "
+                f"busy {row.busy}, >3s {row.late}",
+                flush=True,
+            )
+            await asyncio.sleep(1.0)  # let the tracker edits and the WAL settle
+
+    for rate in plan.rates:
+        await runs(rate, RATE)
+    if not plan.overload:
+        return rows
+    saturate = max(1, round(2 * served_maximum(rows)))
+    await runs(saturate, SATURATE)
+    best = served_maximum(rows)
+    overload = max(1, round(2 * best))
+    if abs(overload - saturate) > 0.1 * overload:  # else the saturating runs were 2x already
+        await runs(overload, OVERLOAD)
+    else:
+        for row in rows:
+            if row.phase == SATURATE:
+                row.phase = OVERLOAD
+    if half:
+        await runs(max(1, round(best / 2)), HALF)
+    return rows
