@@ -78,7 +78,9 @@ def print_flat_cost(
 ) -> None:
     """The table and the two goals' verdicts."""
     rows = comparison(empty, preloaded)
-    print(f"\n{backend}: empty vs preloaded database" + (f" ({loaded.summary()})" if loaded else ""))
+    print(
+        f"\n{backend}: empty vs preloaded database" + (f" ({loaded.summary()})" if loaded else "")
+    )
     print_table(
         [
             "rate/s",

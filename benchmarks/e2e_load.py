@@ -22,6 +22,13 @@ Discord's 3-second deadline, the bot's peak RSS. Then the spread of each rate's 
 Narrator beside the floors with the ratios, and issue 31's goals, PASS or FAIL
 (``benchmarks/_load_report.py``; docs/performance.md).
 
+With ``--preload``, Narrator then runs the same plan again on a second database filled first
+with a server's years (``benchmarks/_preload.py``: a million rolls, 100,000 characters, 500
+running encounters of 1,000 events, the panels' macros; ``--preload-scale`` to shrink it), and
+is started three times on it: the empty and preloaded runs' CPU per command and p99 side by
+side with their ratios, "within 1.2x" and the start-up goal (< 10 s to a first answer) as
+PASS or FAIL (``benchmarks/_flat_cost.py``).
+
 The stand-in keeps every interaction and message it saw, so its heap grows run after run, and
 a full collection of that heap paused this process for 110-315 ms (measured on 2026-11-23): the
 callbacks that arrived meanwhile were timed late, and that pause, not the bot, was the p99.
@@ -43,6 +50,7 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 from benchmarks import _mix as load_mix
+from benchmarks._flat_cost import Preloader, print_flat_cost, startup_on
 from benchmarks._load_report import (
     BARE,
     NARRATOR,
@@ -53,6 +61,7 @@ from benchmarks._load_report import (
     print_spread,
 )
 from benchmarks._load_run import Mix, Plan, RateResult, floor_process, measure
+from benchmarks.startup import database
 from tests.e2e.fake_discord import FakeDiscord
 from tests.e2e.process import BotProcess
 
@@ -151,6 +160,40 @@ async def bench_backend(
     return targets
 
 
+async def compare_preloaded(
+    backend: str,
+    empty: list[RateResult],
+    workdir: Path,
+    plan: Plan,
+    args: argparse.Namespace,
+) -> None:
+    """``--preload``: Narrator's plan on a preloaded database, its start-up there, compared
+    with ``empty`` (the same plan's Narrator rows on an empty database, this invocation)."""
+    preloader = Preloader(args.preload_scale)
+    async with database(backend, workdir, "preloaded", args.postgres) as url:
+        targets = await bench_backend(
+            f"{backend}-preloaded",
+            url,
+            workdir,
+            plan,
+            args.channels,
+            args.priority,
+            prepare=preloader,
+            floors=False,
+        )
+        starts = await startup_on(url, workdir, f"{backend}-preloaded", args.channels)
+    print(f"\n{backend} narrator, preloaded database:")
+    print_runs(targets[NARRATOR])
+    print()
+    print_spread(targets[NARRATOR])
+    print_flat_cost(backend, empty, targets[NARRATOR], starts, preloader.done)
+    print(
+        f"  ({time.strftime('%Y-%m-%d %H:%M')}, {machine()}, load average "
+        f"{os.getloadavg()[0]:.1f})",
+        flush=True,
+    )
+
+
 def floor_storage(database_url: str, workdir: Path) -> str:
     """The storage floor's ``FLOOR_STORAGE``: its own SQLite file next to Narrator's, or a
     table of its own in Narrator's PostgreSQL database (Narrator has stopped by then)."""
@@ -222,6 +265,14 @@ async def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--priority", type=int, help="nice value for the bot processes (negative needs root)"
     )
+    parser.add_argument(
+        "--preload",
+        action="store_true",
+        help="Narrator again on a database preloaded with a server's years, compared",
+    )
+    parser.add_argument(
+        "--preload-scale", type=float, default=1.0, help="of the preloaded data (1: issue 31's)"
+    )
     args = parser.parse_args(argv)
     plan = Plan(
         rates=[int(r) for r in args.rates.split(",")],
@@ -261,6 +312,8 @@ async def main(argv: list[str] | None = None) -> int:
                 finally:
                     await _postgres(args.postgres, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
             report(backend, targets, plan, args)
+            if args.preload:
+                await compare_preloaded(backend, targets[NARRATOR], workdir, plan, args)
     print(f"total time {time.perf_counter() - started:.0f}s")
     return 0
 
