@@ -3,8 +3,6 @@ services answer over it as over the rows they wrote themselves."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from benchmarks._preload import Shape, preload
 from bot.actor import Actor
 from bot.services import dice_stats, initiative, macros, rolls, sheets
@@ -16,8 +14,8 @@ GUILD = 4242
 BUSY = 777  # a load run's channel: it gets a tenth of the roll log
 
 
-async def test_the_services_read_a_preloaded_database(tmp_path: Path) -> None:
-    url = f"sqlite+aiosqlite:///{tmp_path / 'preloaded.db'}"
+async def test_the_services_read_a_preloaded_database(database_url: str) -> None:
+    url = database_url  # already migrated: the preload's own migration finds it at head
     done = await preload(url, scale=0.002, guild_id=GUILD, busy_channels=[BUSY])
     shape = Shape.scaled(0.002)
     assert done.rows["roll_log"] == shape.rolls == 2000
