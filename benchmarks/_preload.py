@@ -163,7 +163,7 @@ async def preload(
         tables = _rows(shape, templates, rng, guild_id, done, list(busy_channels))
         for name, model, rows in tables:
             table_started = time.perf_counter()
-            done.rows[name] = await _insert(db, model.__table__, rows)  # type: ignore[arg-type]
+            done.rows[name] = await _insert(db, model.__table__, rows)
             done.seconds[name] = time.perf_counter() - table_started
         finishing = time.perf_counter()
         await _finish(db)

@@ -39,6 +39,7 @@ from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from benchmarks import _mix as load_mix
 from benchmarks._preload import preload
@@ -125,7 +126,7 @@ async def play(fake: FakeDiscord, bot: BotProcess, channels: list[tuple[int, int
             await ok("sheet show", channel, player)
             await ok("init next", channel, load_mix.GM)
 
-    async def ok(command: str, channel: int, user: str, **options: object) -> None:
+    async def ok(command: str, channel: int, user: str, **options: Any) -> None:
         result = await fake.interact(command, channel=channel, user=user, within=60, **options)
         if result.callback_status != 200 or GENERIC_FAILURE in result.content:
             raise RuntimeError(f"/{command} failed: {result.callback}\n{bot.log_tail(20)}")
