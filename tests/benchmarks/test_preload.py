@@ -14,8 +14,8 @@ GUILD = 4242
 BUSY = 777  # a load run's channel: it gets a tenth of the roll log
 
 
-async def test_the_services_read_a_preloaded_database(database_url: str) -> None:
-    url = database_url  # already migrated: the preload's own migration finds it at head
+async def test_the_services_read_a_preloaded_database(any_database_url: str) -> None:
+    url = any_database_url  # already migrated: the preload's own migration finds it at head
     done = await preload(url, scale=0.002, guild_id=GUILD, busy_channels=[BUSY])
     shape = Shape.scaled(0.002)
     assert done.rows["roll_log"] == shape.rolls == 2000
@@ -42,7 +42,7 @@ async def test_the_services_read_a_preloaded_database(database_url: str) -> None
         assert stats.rows == shape.rolls // 10  # every busy roll is public and counted...
         assert {test.sides for test in stats.tests} >= {20, 6}
         assert stats.uncounted > 0  # ...but "1d20 + 1d4" has no single die size
-        # The bot writes on top of the preloaded ids.
+        # The bot writes after the preloaded ids (PostgreSQL: the sequences were moved on).
         await rolls.roll_notation(
             db, SeededDice(1), busy, expression="1d6", label=None, secret=False
         )
