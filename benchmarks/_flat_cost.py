@@ -5,8 +5,8 @@ command dearer. In one invocation, Narrator runs the plan's rates on an empty da
 on one filled first; this module compares, rate by rate, the bot's CPU per command and the p99
 latency (medians of the repeats), gives their ratios, and judges "within 1.2×" (PASS / FAIL)
 on the rates neither run saturated (at a rate the bot cannot keep up with, p99 measures the
-queue, not a command); and it starts the bot on the preloaded database three times (``benchmarks.startup``) for the
-start-up goal: a first answer within 10 s.
+queue, not a command); and it starts the bot on the preloaded database three times
+(``benchmarks.startup``) for the start-up goal: a first answer within 10 s.
 """
 
 from __future__ import annotations
