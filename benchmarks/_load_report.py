@@ -194,7 +194,7 @@ def goals(targets: dict[str, list[RateResult]]) -> list[tuple[str, bool | None, 
             (
                 goal,
                 served >= SERVED_SHARE_GOAL * floor_served,
-                f"{served:,.0f} vs {floor_served:,.0f}/s: {served / floor_served:.0%}",
+                f"{served:,.0f} vs {floor_served:,.0f}/s: {served / floor_served:.1%}",
             )
         )
     half = [r for r in narrator if r.phase == HALF]

@@ -29,6 +29,11 @@ FLOOR_SCRIPT = Path(__file__).with_name("_floor_bot.py")
 #: The phases of a target's runs, in order: the plan's rates; twice the best served (to find
 #: the served maximum); twice the served maximum (nothing may pass 3 s); half of it (p99).
 RATE, SATURATE, OVERLOAD, HALF = "rate", "saturate", "2x max", "half max"
+#: After a run past capacity, the tracker edits and the writes it queued still drain: seconds
+#: to wait before the next run is timed.
+SETTLE_AFTER_OVERLOAD = 4.0
+#: At most this many saturating rates, each twice the last served, until one is not kept up.
+SATURATE_STEPS = 3
 
 
 @dataclass
@@ -239,9 +244,9 @@ async def measure(
     half: bool = True,
 ) -> list[RateResult]:
     """Every phase of one target: the plan's rates; then, unless ``plan.overload`` is off,
-    twice the best served (:data:`SATURATE`: its served maximum), twice that maximum
-    (:data:`OVERLOAD`: nothing may pass 3 s) and, with ``half``, half of it (:data:`HALF`:
-    the p99 goal's rate)."""
+    twice the best served (:data:`SATURATE`, doubled again while it keeps up: its served
+    maximum); with ``half``, half of that maximum (:data:`HALF`: the p99 goal's rate); and
+    twice the maximum (:data:`OVERLOAD`: nothing may pass 3 s)."""
     await run_rate(fake, bot, mix, plan.rates[0], plan.rates[0])  # warm-up: 1 s
     rows: list[RateResult] = []
 
@@ -262,16 +267,24 @@ async def measure(
         await runs(rate, RATE)
     if not plan.overload:
         return rows
-    saturate = max(1, round(2 * served_maximum(rows)))
-    await runs(saturate, SATURATE)
+    offered = max(1, round(2 * served_maximum(rows)))
+    for _ in range(SATURATE_STEPS):
+        await runs(offered, SATURATE)
+        await asyncio.sleep(SETTLE_AFTER_OVERLOAD)
+        served = median_served(rows)[(SATURATE, offered)]
+        if served < 0.9 * offered:
+            break  # past capacity: the maximum is found
+        offered = max(1, round(2 * served))  # it kept up: offer twice as much again
+    last = rows[-1].rate  # the last saturating rate run
     best = served_maximum(rows)
+    if half:  # before the 2x runs, whose backlog would still be draining into it
+        await runs(max(1, round(best / 2)), HALF)
     overload = max(1, round(2 * best))
-    if abs(overload - saturate) > 0.1 * overload:  # else the saturating runs were 2x already
+    if abs(overload - last) > 0.1 * overload:  # else the last saturating runs were 2x already
         await runs(overload, OVERLOAD)
+        await asyncio.sleep(SETTLE_AFTER_OVERLOAD)
     else:
         for row in rows:
-            if row.phase == SATURATE:
+            if row.phase == SATURATE and row.rate == last:
                 row.phase = OVERLOAD
-    if half:
-        await runs(max(1, round(best / 2)), HALF)
     return rows

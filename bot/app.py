@@ -80,7 +80,8 @@ class NarratorBot(commands.Bot):
         # Every interaction's language (docs/decisions/languages.md): choices cached per process.
         self.languages = LanguageChoices(database)
         install_component_hook(self, self.languages)
-        self.add_listener(self.metrics.on_app_command_completion, "on_app_command_completion")
+        # Completed commands are counted by the tree (bot.gateway._tree), not by a listener of
+        # app_command_completion: discord.py runs each listener as a task of its own.
         # Past capacity, "very busy" at once rather than silence after 3 s (bot.gateway._admission).
         self.admission: Admission | None = None
         if admit:

@@ -88,6 +88,7 @@ class NarratorTree(CommandTreeHooks):
         if admission is None:
             async with answer_in_time(interaction):
                 await call(interaction)
+            _count_completion(interaction)
             return
         # Past capacity (bot.gateway._admission): the 1.5 s count from when Discord created the
         # interaction, and the commands running at once are counted.
@@ -98,6 +99,7 @@ class NarratorTree(CommandTreeHooks):
                 await call(interaction)
         finally:
             admission.finished()
+        _count_completion(interaction)
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
         # Runs before options are parsed: text options lose NUL characters here, once, since
@@ -134,6 +136,21 @@ class NarratorTree(CommandTreeHooks):
             )
             message = failure_message()
         await send_ephemeral(interaction, message)
+
+
+def _count_completion(interaction: discord.Interaction) -> None:
+    """Count a command that completed ("ok") here, where discord.py would dispatch
+    ``app_command_completion``: a command ran (not autocomplete) and did not fail (its
+    checks passed, it raised nothing). A listener of that event cost a task per command.
+    Refusals and errors are counted by :meth:`NarratorTree.on_error`."""
+    metrics: BotMetrics | None = getattr(interaction.client, "metrics", None)
+    if (
+        metrics is not None
+        and interaction.type is not discord.InteractionType.autocomplete
+        and not interaction.command_failed
+        and interaction.command is not None
+    ):
+        metrics.finished(interaction, "ok")
 
 
 def _strip_nul(options: list[Any]) -> None:

@@ -16,7 +16,7 @@ import logging
 import math
 import time
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from aiohttp import web
 from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, Counter, Gauge, Histogram
@@ -126,11 +126,6 @@ class BotMetrics:
 
     def turned_away(self) -> None:
         self.very_busy.inc()
-
-    async def on_app_command_completion(
-        self, interaction: discord.Interaction, _command: Any
-    ) -> None:
-        self.finished(interaction, "ok")
 
     async def health(self, database: Database) -> tuple[bool, dict[str, str]]:
         states = shard_states(self.bot)

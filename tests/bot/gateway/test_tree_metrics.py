@@ -1,0 +1,37 @@
+"""The tree counts each command once by its outcome (``narrator_commands_total``): a command
+that completed is "ok", a refusal "refused", and an autocomplete is no command at all."""
+
+from __future__ import annotations
+
+from tests.conftest import Table
+
+
+def commands_total(table: Table, command: str, outcome: str) -> float:
+    value = table.bot.metrics.registry.get_sample_value(
+        "narrator_commands_total", {"command": command, "outcome": outcome}
+    )
+    return value or 0.0
+
+
+async def test_a_completed_command_is_counted_ok_once(table: Table) -> None:
+    await table.alice.slash(table.channel, "roll", expression="2d6")
+    await table.alice.slash(table.channel, "roll", expression="1d20")
+    assert commands_total(table, "roll", "ok") == 2
+    assert commands_total(table, "roll", "refused") == 0
+
+
+async def test_a_refused_command_is_not_counted_ok(table: Table) -> None:
+    await table.alice.slash(table.channel, "sheet create", name="William", system="drama")
+    # Bob is no GM: a penalty on Alice's sheet is refused, with a short reason.
+    refused = await table.bob.slash(table.channel, "penalty add", character="William", amount=1)
+    assert refused.ephemeral
+    assert commands_total(table, "penalty add", "refused") == 1
+    assert commands_total(table, "penalty add", "ok") == 0
+    assert commands_total(table, "sheet create", "ok") == 1
+
+
+async def test_autocomplete_counts_no_command(table: Table) -> None:
+    await table.alice.slash(table.channel, "sheet create", name="William", system="drama")
+    await table.gm.autocomplete(table.channel, "penalty add", "character", "")
+    assert commands_total(table, "penalty add", "ok") == 0
+    assert commands_total(table, "penalty add", "refused") == 0
