@@ -22,6 +22,15 @@ Discord's 3-second deadline, the bot's peak RSS. Then the spread of each rate's 
 Narrator beside the floors with the ratios, and issue 31's goals, PASS or FAIL
 (``benchmarks/_load_report.py``; docs/performance.md).
 
+With ``--preload`` (``--preload-only``: nothing else), Narrator also runs on two more
+databases, both running at once behind their own stand-ins: an empty one and one filled first
+with a server's years (``benchmarks/_preload.py``: a million rolls, 100,000 characters, 500
+running encounters of 1,000 events, the panels' macros; ``--preload-scale`` to shrink it). The
+plan's rates go to each in turn, run by run, so a shared machine's moving load weighs on both
+alike; then the bot is started three times on the preloaded one. Their CPU per command and p99
+side by side with the ratios, "within 1.2x" and the start-up goal (< 10 s to a first answer) as
+PASS or FAIL (``benchmarks/_flat_cost.py``).
+
 The stand-in keeps every interaction and message it saw, so its heap grows run after run, and
 a full collection of that heap paused this process for 110-315 ms (measured on 2026-11-23): the
 callbacks that arrived meanwhile were timed late, and that pause, not the bot, was the p99.
@@ -43,6 +52,7 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 from benchmarks import _mix as load_mix
+from benchmarks._flat_cost import Preloader, interleaved, print_flat_cost, startup_on
 from benchmarks._load_report import (
     BARE,
     NARRATOR,
@@ -53,6 +63,8 @@ from benchmarks._load_report import (
     print_spread,
 )
 from benchmarks._load_run import Mix, Plan, RateResult, floor_process, measure
+from benchmarks.startup import database
+from bot.storage.migrate import upgrade_to_head
 from tests.e2e.fake_discord import FakeDiscord
 from tests.e2e.process import BotProcess
 
@@ -152,6 +164,34 @@ async def bench_backend(
     return targets
 
 
+async def compare_preloaded(
+    backend: str, workdir: Path, plan: Plan, args: argparse.Namespace
+) -> None:
+    """``--preload``: Narrator on an empty and on a preloaded database, the plan's rates sent
+    to each in turn (``_flat_cost.interleaved``), then three starts on the preloaded one."""
+    preloader = Preloader(args.preload_scale)
+    async with (
+        database(backend, workdir, "flat_empty", args.postgres) as empty,
+        database(backend, workdir, "flat_preloaded", args.postgres) as preloaded,
+    ):
+        await asyncio.to_thread(upgrade_to_head, empty)
+        await preloader(preloaded)
+        urls = {"empty": empty, "preloaded": preloaded}
+        rows = await interleaved(backend, urls, workdir, plan, args.channels)
+        starts = await startup_on(preloaded, workdir, f"{backend}-preloaded", args.channels)
+    for case, case_rows in rows.items():
+        print(f"\n{backend} narrator, {case} database (runs interleaved):")
+        print_runs(case_rows)
+        print()
+        print_spread(case_rows)
+    print_flat_cost(backend, rows["empty"], rows["preloaded"], starts, preloader.done)
+    print(
+        f"  ({time.strftime('%Y-%m-%d %H:%M')}, {machine()}, load average "
+        f"{os.getloadavg()[0]:.1f})",
+        flush=True,
+    )
+
+
 def floor_storage(database_url: str, workdir: Path) -> str:
     """The storage floor's ``FLOOR_STORAGE``: its own SQLite file next to Narrator's, or a
     table of its own in Narrator's PostgreSQL database (Narrator has stopped by then)."""
@@ -223,6 +263,19 @@ async def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--priority", type=int, help="nice value for the bot processes (negative needs root)"
     )
+    parser.add_argument(
+        "--preload",
+        action="store_true",
+        help="Narrator again on a database preloaded with a server's years, compared",
+    )
+    parser.add_argument(
+        "--preload-only",
+        action="store_true",
+        help="only the --preload comparison (no plain run, floors or their goals)",
+    )
+    parser.add_argument(
+        "--preload-scale", type=float, default=1.0, help="of the preloaded data (1: issue 31's)"
+    )
     args = parser.parse_args(argv)
     plan = Plan(
         rates=[int(r) for r in args.rates.split(",")],
@@ -236,6 +289,9 @@ async def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="narrator-load-") as tmp:
         workdir = Path(tmp)
         for backend in args.backends.split(","):
+            if args.preload_only:
+                await compare_preloaded(backend, workdir, plan, args)
+                continue
             if backend == "sqlite":
                 url = f"sqlite+aiosqlite:///{workdir / 'load.db'}"
                 targets = await bench_backend(
@@ -262,6 +318,8 @@ async def main(argv: list[str] | None = None) -> int:
                 finally:
                     await _postgres(args.postgres, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
             report(backend, targets, plan, args)
+            if args.preload:  # after the plain run's report
+                await compare_preloaded(backend, workdir, plan, args)
     print(f"total time {time.perf_counter() - started:.0f}s")
     return 0
 

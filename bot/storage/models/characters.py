@@ -16,7 +16,12 @@ class Character(Base):
     without caring about case, on SQLite and PostgreSQL alike."""
 
     __tablename__ = "characters"
-    __table_args__ = (UniqueConstraint("guild_id", "owner_id", "name_key"),)
+    __table_args__ = (
+        UniqueConstraint("guild_id", "owner_id", "name_key"),
+        # A player's characters in every server (the tracker's Health column): the unique
+        # constraint's index leads with the guild, so it cannot find them.
+        Index("ix_characters_owner_id", "owner_id"),
+    )
 
     id: Mapped[int] = mapped_column(primary_key=True)
     guild_id: Mapped[int] = mapped_column(Snowflake)
