@@ -7,7 +7,7 @@ whole index) on SQLite and PostgreSQL alike: its cost grew with every character 
 server (issue 31, tests/bot/storage/test_query_plans.py).
 
 Revision ID: 0270_character_owner_index
-Revises: 0250_task_participants
+Revises: 0260_members
 Create Date: 2026-11-27
 """
 
@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from alembic import op
 
 revision: str = "0270_character_owner_index"
-down_revision: str | Sequence[str] | None = "0250_task_participants"
+down_revision: str | Sequence[str] | None = "0260_members"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
