@@ -239,8 +239,8 @@ async def face_totals(
         dialect = session.bind.dialect.name  # type: ignore[union-attr]
         entries, faces = _face_totals_queries(channel_id, dialect=dialect, **filters)
         return _face_totals_of(
-            list((await session.execute(entries)).tuples()),
-            list((await session.execute(faces)).tuples()),
+            (await session.execute(entries)).all(),
+            (await session.execute(faces)).all(),
         )
 
 
