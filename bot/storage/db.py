@@ -168,6 +168,21 @@ class Database:
                 raise StorageBusy from None
         return writer
 
+    @property
+    def sqlite_file(self) -> str | None:
+        """The SQLite database's file, for another process to open (a worker's read-only
+        aggregate); None on PostgreSQL and for an in-memory or URI-form SQLite database,
+        which another process cannot open: their work stays in this process."""
+        if not self.is_sqlite:
+            return None
+        parsed = make_url(self.url)
+        database = parsed.database
+        if not database or database == ":memory:" or database.startswith("file:"):
+            return None
+        if parsed.query.get("uri") or parsed.query.get("mode"):
+            return None
+        return str(Path(database).expanduser().resolve())
+
     async def dispose(self) -> None:
         await self.engine.dispose()
 

@@ -7,7 +7,8 @@ job first needs one and ended with the bot; per-user and per-channel queues that
 once when full (:class:`Busy`); a budget per job that really stops it, by killing its worker
 (:class:`OverBudget`). Jobs are module-level functions and plain values, pickled over a pipe.
 Heavy work that stays in this process (an aggregate query) passes a :class:`FairGate`: the
-same admission, a few slots. See docs/decisions/worker-processes.md.
+same admission, a few slots; an aggregate on an SQLite file runs in a worker
+(:func:`read_sqlite`). See docs/decisions/worker-processes.md.
 """
 
 from bot.workers._gate import FairGate as FairGate
@@ -24,3 +25,4 @@ from bot.workers._shared import install as install
 from bot.workers._shared import run as run
 from bot.workers._shared import shared as shared
 from bot.workers._shared import shutdown as shutdown
+from bot.workers._sqlite import read_sqlite as read_sqlite

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Integer, cast, func, insert, or_, select, true
+from sqlalchemy import Integer, Select, cast, func, insert, or_, select, true
+from sqlalchemy.dialects import sqlite
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import Session
 
@@ -194,18 +195,75 @@ class FaceTotals:
     faces: list[tuple[int, int, int]]  # (die size, face, how often it came up)
 
 
+#: Runs read queries on an SQLite file in another process: ``(path, queries)`` → each
+#: query's rows (the service's worker job, with its budget and its fair queues).
+ReadElsewhere = Callable[[str, Sequence[str]], Awaitable[Sequence[Sequence[Sequence[Any]]]]]
+
+
 async def face_totals(
-    session: AsyncSession,
+    db: Database,
     channel_id: int,
     *,
     systems: Sequence[str],
     user_id: int | None,
     since: datetime | None,
     limit: int,
+    elsewhere: ReadElsewhere | None = None,
 ) -> FaceTotals:
     """The newest ``limit`` public entries of this channel (of these systems, this user, since
     then), added up by the database from each entry's tally: two grouped queries, whose rows
-    are bounded by the distinct die sizes and faces, not by the entries or their faces."""
+    are bounded by the distinct die sizes and faces, not by the entries or their faces.
+
+    On an SQLite file, with ``elsewhere``, the queries are compiled to text here and run
+    there (another process, on a read-only connection of its own): the same statements, but
+    the aggregate's CPU is not this process's. PostgreSQL adds up in its own server process
+    and an in-memory SQLite database (tests) cannot be opened by another process: those run
+    in a read-only unit of work here."""
+    filters: dict[str, Any] = {
+        "systems": systems,
+        "user_id": user_id,
+        "since": since,
+        "limit": limit,
+    }
+    path = db.sqlite_file
+    if path is not None and elsewhere is not None:
+        sqlite_dialect = sqlite.dialect()
+        entries, faces = _face_totals_queries(channel_id, dialect="sqlite", **filters)
+        queries = [
+            str(query.compile(dialect=sqlite_dialect, compile_kwargs={"literal_binds": True}))
+            for query in (entries, faces)
+        ]
+        entry_rows, face_rows = await elsewhere(path, queries)
+        return _face_totals_of(entry_rows, face_rows)
+    async with db.unit_of_work(read_only=True) as session:
+        dialect = session.bind.dialect.name  # type: ignore[union-attr]
+        entries, faces = _face_totals_queries(channel_id, dialect=dialect, **filters)
+        return _face_totals_of(
+            (await session.execute(entries)).all(),
+            (await session.execute(faces)).all(),
+        )
+
+
+def _face_totals_of(entries: Sequence[Sequence[Any]], faces: Sequence[Sequence[Any]]) -> FaceTotals:
+    """:class:`FaceTotals` from the rows of :func:`face_totals`' two queries, wherever they
+    ran (this process's session or another process's connection)."""
+    return FaceTotals(
+        entries=[(row[0], row[1]) for row in entries],
+        faces=[(row[0], row[1], row[2]) for row in faces],
+    )
+
+
+def _face_totals_queries(
+    channel_id: int,
+    *,
+    systems: Sequence[str],
+    user_id: int | None,
+    since: datetime | None,
+    limit: int,
+    dialect: str,
+) -> tuple[Select[Any], Select[Any]]:
+    """The two grouped queries of :func:`face_totals`: entries per die size, and faces per
+    (die size, face), over the newest ``limit`` matching entries."""
     newest = select(RollLog.tally_sides, RollLog.tally).where(
         RollLog.channel_id == channel_id,
         RollLog.system.in_(list(systems)),
@@ -219,7 +277,7 @@ async def face_totals(
     entries = select(newest_sq.c.tally_sides, func.count()).group_by(newest_sq.c.tally_sides)
     # {"face": count} as (key, value) rows: json_each on SQLite, json_each_text on PostgreSQL
     # (its json_each gives the values as JSON, which SUM cannot add).
-    name = "json_each_text" if session.bind.dialect.name == "postgresql" else "json_each"  # type: ignore[union-attr]
+    name = "json_each_text" if dialect == "postgresql" else "json_each"
     each = getattr(func, name)(newest_sq.c.tally).table_valued("key", "value").alias("tally_face")
     sides, face = newest_sq.c.tally_sides, cast(each.c.key, Integer)
     faces = (
@@ -228,10 +286,7 @@ async def face_totals(
         .where(sides.is_not(None))
         .group_by(sides, face)
     )
-    return FaceTotals(
-        entries=[(row[0], row[1]) for row in await session.execute(entries)],
-        faces=[(row[0], row[1], row[2]) for row in await session.execute(faces)],
-    )
+    return entries, faces
 
 
 async def search(

@@ -172,3 +172,31 @@ async def test_stats_wait_their_turn_and_a_second_one_is_refused_at_once(
     monkeypatch.setattr(dice_stats.GATE, "per_channel", 2)
     counted = await table.bob.slash(table.channel, "dice stats")
     assert "d6 · 2 dice" in text_of(counted)
+
+
+async def test_stats_on_an_sqlite_file_are_counted_in_a_worker_and_stopped_past_their_budget(
+    table: Table, hanging_workers: workers.WorkerPool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The table's database is an SQLite file: the aggregate runs in a worker process (here,
+    # one whose every job hangs), not in the bot's process.
+    await table.alice.slash(table.channel, "roll", expression="2d6")
+    monkeypatch.setattr(dice_stats, "STATS_SECONDS", 0.5)
+    stopped = await table.alice.slash(table.channel, "dice stats")
+    assert "Too heavy to count in time" in text_of(stopped)
+    assert "d6 · 2 dice" not in text_of(stopped)
+    # The work was stopped for real: its worker killed, none left running.
+    assert hanging_workers.started == 1 and hanging_workers.killed == 1
+    assert hanging_workers.processes == 0
+    # The pool's own queues apply too: refused at once, no worker started.
+    hanging_workers.per_channel = 0
+    busy = await table.bob.slash(table.channel, "dice stats")
+    assert "Too busy counting dice right now" in text_of(busy)
+    assert hanging_workers.started == 1
+    # Its gate let the next count in: the stopped one left no slot taken.
+    hanging_workers.per_channel = workers.PER_CHANNEL
+    workers.install(None)  # a working pool (the fixture puts the previous one back)
+    try:
+        counted = await table.bob.slash(table.channel, "dice stats")
+    finally:
+        await workers.shared().shutdown()
+    assert "d6 · 2 dice" in text_of(counted)
