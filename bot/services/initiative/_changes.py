@@ -21,10 +21,15 @@ from bot.errors import PermissionDenied
 from bot.i18n import N_, _
 from bot.services.initiative._outcome import EncounterView, InitOutcome
 from bot.services.initiative._rolls import log_rerolls, reroller
-from bot.services.initiative._store import gm_encounter, require_encounter, save, view_of
+from bot.services.initiative._store import (
+    gm_encounter,
+    lock_encounter,
+    require_encounter,
+    save,
+    view_of,
+)
 from bot.services.permissions import WHO_IS_GM, is_gm, require_gm
 from bot.storage import Database
-from bot.storage.models import InitiativeEncounter
 from bot.storage.repositories import initiative as encounters
 from engine import initiative as ini
 from engine.dice import Dice
@@ -32,7 +37,7 @@ from engine.dice import Dice
 NOT_YOUR_TURN = N_("Only the GM, or the player whose combatant's turn it is, can {action} ({who}).")
 
 #: A step run in a change's transaction after its event applied: (session, row, before, after).
-Then = Callable[[AsyncSession, InitiativeEncounter, ini.Encounter, ini.Encounter], Awaitable[Any]]
+Then = Callable[[AsyncSession, encounters.Locked, ini.Encounter, ini.Encounter], Awaitable[Any]]
 
 
 async def change(
@@ -53,7 +58,7 @@ async def change(
     event applied (its result is the outcome's ``extra``).
     """
     async with db.unit_of_work() as session:
-        row = await require_encounter(session, actor.channel_id, lock=True)
+        row = await lock_encounter(session, actor.channel_id)
         state = ini.from_dict(row.state)
         if isinstance(event, ini.NamedEvent) and not event.name and state.current is not None:
             # No name: whoever is up, stored by name so that undo and replay read it back.
@@ -76,7 +81,7 @@ async def change(
         roller = None if dice is None else reroller(dice, row, state)
         new = ini.apply(state, event, dice, roller)
         log_rerolls(session, actor, new)
-        save(row, new)
+        row = await save(session, row, new)
         subject = None
         if isinstance(event, ini.NamedEvent):
             subject = state.find(event.name).name  # its own spelling, not what was typed
@@ -137,7 +142,7 @@ async def undo(db: Database, actor: Actor) -> InitOutcome:
     async with db.unit_of_work() as session:
         row, state = await gm_encounter(session, actor, _("undo initiative changes"))
         new = ini.undo(state)
-        save(row, new)
+        row = await save(session, row, new)
         return InitOutcome(
             await view_of(session, row, new, gm=True), "undo", state, undone=state.log[-1]
         )
@@ -150,7 +155,7 @@ async def check_end(db: Database, actor: Actor) -> EncounterView:
     """What ``/init end`` asks to confirm: the GM's own view of the running encounter."""
     async with db.unit_of_work(read_only=True) as session:
         await require_gm(session, actor, _("end the encounter"))
-        row = await require_encounter(session, actor.channel_id, lock=False)
+        row = await require_encounter(session, actor.channel_id)
         return await view_of(session, row, ini.from_dict(row.state), gm=True)
 
 
@@ -159,8 +164,7 @@ async def end(db: Database, actor: Actor) -> InitOutcome:
     async with db.unit_of_work() as session:
         row, state = await gm_encounter(session, actor, _("end the encounter"))
         new = ini.apply(state, ini.End())
-        save(row, new)
-        encounters.close(row)
+        row = await save(session, row, new, close=True)
         return InitOutcome(
             await view_of(session, row, new, gm=True), "end", state, summary=ini.summary(new)
         )

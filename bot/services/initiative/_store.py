@@ -46,7 +46,7 @@ async def current_player(session: AsyncSession, channel_id: int) -> int | None:
 
 
 async def view_of(
-    session: AsyncSession, row: InitiativeEncounter, state: ini.Encounter, *, gm: bool
+    session: AsyncSession, row: encounters.Encounter, state: ini.Encounter, *, gm: bool
 ) -> EncounterView:
     """The encounter in ``row`` at ``state``, as a command shows it."""
     return EncounterView(
@@ -91,11 +91,17 @@ async def _health(session: AsyncSession, state: ini.Encounter) -> tuple:
     return kept + tuple(found)
 
 
-async def require_encounter(
-    session: AsyncSession, channel_id: int, *, lock: bool
-) -> InitiativeEncounter:
-    """The channel's running encounter (``lock``: for a change), or a UserError saying none."""
-    row = await encounters.active(session, channel_id, for_update=lock)
+async def require_encounter(session: AsyncSession, channel_id: int) -> InitiativeEncounter:
+    """The channel's running encounter to read, or a UserError saying none."""
+    row = await encounters.active(session, channel_id)
+    if row is None:
+        raise UserError(_(NO_ENCOUNTER))
+    return row
+
+
+async def lock_encounter(session: AsyncSession, channel_id: int) -> encounters.Locked:
+    """The channel's running encounter locked for a change, or a UserError saying none."""
+    row = await encounters.lock(session, channel_id)
     if row is None:
         raise UserError(_(NO_ENCOUNTER))
     return row
@@ -103,15 +109,19 @@ async def require_encounter(
 
 async def gm_encounter(
     session: AsyncSession, actor: Actor, doing: str
-) -> tuple[InitiativeEncounter, ini.Encounter]:
+) -> tuple[encounters.Locked, ini.Encounter]:
     """The encounter a GM is about to change, locked, with its state."""
     await require_gm(session, actor, doing)
-    row = await require_encounter(session, actor.channel_id, lock=True)
+    row = await lock_encounter(session, actor.channel_id)
     return row, ini.from_dict(row.state)
 
 
-def save(row: InitiativeEncounter, state: ini.Encounter) -> None:
-    encounters.store(row, ini.to_dict(state))  # bumps the revision the tracker compares
+async def save(
+    session: AsyncSession, row: encounters.Locked, state: ini.Encounter, *, close: bool = False
+) -> encounters.Locked:
+    """Write the change (``close``: and end the encounter); the row as written, its
+    revision bumped (the one the tracker compares)."""
+    return await encounters.write(session, row, ini.to_dict(state), close=close)
 
 
 async def set_tracker(db: Database, channel_id: int, message_id: int) -> None:
