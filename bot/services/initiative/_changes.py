@@ -24,8 +24,11 @@ from bot.services.initiative._rolls import log_rerolls, reroller
 from bot.services.initiative._store import (
     gm_encounter,
     lock_encounter,
+    parsed,
+    remember,
     require_encounter,
     save,
+    stored_form,
     view_of,
 )
 from bot.services.permissions import WHO_IS_GM, is_gm, require_gm
@@ -59,7 +62,7 @@ async def change(
     """
     async with db.unit_of_work() as session:
         row = await lock_encounter(session, actor.channel_id)
-        state = ini.from_dict(row.state)
+        state, known = parsed(row)
         if isinstance(event, ini.NamedEvent) and not event.name and state.current is not None:
             # No name: whoever is up, stored by name so that undo and replay read it back.
             event = dataclasses.replace(event, name=state.current.name)
@@ -81,7 +84,8 @@ async def change(
         roller = None if dice is None else reroller(dice, row, state)
         new = ini.apply(state, event, dice, roller)
         log_rerolls(session, actor, new)
-        row = await save(session, row, new)
+        data = stored_form(row.state if known else None, state, new)
+        row = await save(session, row, new, data=data)
         subject = None
         if isinstance(event, ini.NamedEvent):
             subject = state.find(event.name).name  # its own spelling, not what was typed
@@ -89,7 +93,8 @@ async def change(
             subject = state.current.name
         extra = None if then is None else await then(session, row, state, new)
         view = await view_of(session, row, new, gm=gm)
-        return InitOutcome(view, event.kind, state, subject, extra=extra)
+    remember(row, new)  # committed
+    return InitOutcome(view, event.kind, state, subject, extra=extra)
 
 
 # --------------------------------------------------------------------------------- turns

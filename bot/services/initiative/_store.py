@@ -9,6 +9,11 @@ the permission rules so.
 
 from __future__ import annotations
 
+import dataclasses
+from collections import OrderedDict
+from dataclasses import dataclass
+from typing import Any
+
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.actor import Actor
@@ -117,11 +122,86 @@ async def gm_encounter(
 
 
 async def save(
-    session: AsyncSession, row: encounters.Locked, state: ini.Encounter, *, close: bool = False
+    session: AsyncSession,
+    row: encounters.Locked,
+    state: ini.Encounter,
+    *,
+    close: bool = False,
+    data: dict[str, Any] | None = None,
 ) -> encounters.Locked:
     """Write the change (``close``: and end the encounter); the row as written, its
-    revision bumped (the one the tracker compares)."""
-    return await encounters.write(session, row, ini.to_dict(state), close=close)
+    revision bumped (the one the tracker compares). ``data``: ``state`` as stored, when the
+    caller has it already (:func:`stored_form`)."""
+    stored = ini.to_dict(state) if data is None else data
+    return await encounters.write(session, row, stored, close=close)
+
+
+# --------------------------------------------------------------------------------- parsed
+
+#: How many encounters :func:`parsed` remembers, and their undo histories' events together:
+#: the tables playing now, within a bounded memory (an event is a few hundred bytes).
+PARSED_ENCOUNTERS = 1024
+PARSED_EVENTS = 100_000
+
+
+@dataclass(frozen=True, slots=True)
+class _Parsed:
+    data: dict[str, Any]  # exactly ini.to_dict(state)
+    state: ini.Encounter
+
+
+_parsed: OrderedDict[int, _Parsed] = OrderedDict()
+_parsed_events = 0
+
+
+def parsed(row: encounters.Locked) -> tuple[ini.Encounter, bool]:
+    """The encounter's state, and whether ``row.state`` is exactly ``ini.to_dict`` of it.
+
+    Parsing the whole undo history (up to ``MAX_HISTORY`` events) was most of a change's
+    CPU on a long encounter, about 0.8 ms at 1,000 events against 30 µs to compare. The
+    state this process last committed is kept and reused when the row still holds exactly
+    that data: compared by value, so a write by anything else (another process, an older
+    path, a rolled-back change) is parsed as before.
+    """
+    known = _parsed.get(row.id)
+    if known is not None and known.data == row.state:
+        _parsed.move_to_end(row.id)
+        return known.state, True
+    return ini.from_dict(row.state), False
+
+
+def stored_form(
+    before_data: dict[str, Any] | None, before: ini.Encounter, after: ini.Encounter
+) -> dict[str, Any]:
+    """``ini.to_dict(after)``; when ``before_data`` is ``ini.to_dict(before)`` and ``after``
+    only appended one event to the history (nothing folded into its base), the stored
+    history is reused rather than written out again."""
+    if (
+        before_data is None
+        or after.base is not before.base
+        or len(after.log) != len(before.log) + 1
+    ):
+        return ini.to_dict(after)
+    data = ini.to_dict(dataclasses.replace(after, base=None, log=()))
+    data["base"] = before_data["base"]
+    data["log"] = [*before_data["log"], ini.event_to_dict(after.log[-1])]
+    return data
+
+
+def remember(row: encounters.Locked, state: ini.Encounter) -> None:
+    """After its transaction committed: ``row.state`` (``ini.to_dict(state)``) is what the
+    encounter holds now, for the next change's :func:`parsed`."""
+    global _parsed_events
+    old = _parsed.pop(row.id, None)
+    if old is not None:
+        _parsed_events -= len(old.state.log)
+    if row.status == encounters.ENDED:
+        return
+    _parsed[row.id] = _Parsed(row.state, state)
+    _parsed_events += len(state.log)
+    while len(_parsed) > PARSED_ENCOUNTERS or _parsed_events > PARSED_EVENTS:
+        _, dropped = _parsed.popitem(last=False)
+        _parsed_events -= len(dropped.state.log)
 
 
 async def set_tracker(db: Database, channel_id: int, message_id: int) -> None:
