@@ -174,17 +174,34 @@ def stored_form(
     before_data: dict[str, Any] | None, before: ini.Encounter, after: ini.Encounter
 ) -> dict[str, Any]:
     """``ini.to_dict(after)``; when ``before_data`` is ``ini.to_dict(before)`` and ``after``
-    only appended one event to the history (nothing folded into its base), the stored
-    history is reused rather than written out again."""
-    if (
-        before_data is None
-        or after.base is not before.base
-        or len(after.log) != len(before.log) + 1
-    ):
+    appended one event to the history (folding its oldest into the base once the history is
+    full), the stored history is reused rather than written out again."""
+    dropped = len(before.log) + 1 - len(after.log)
+    if before_data is None or dropped < 0 or not _appended(before, after, dropped):
         return ini.to_dict(after)
     data = ini.to_dict(dataclasses.replace(after, base=None, log=()))
-    data["base"] = before_data["base"]
-    data["log"] = [*before_data["log"], ini.event_to_dict(after.log[-1])]
+    if after.base is before.base:
+        data["base"] = before_data["base"]
+    elif after.base is not None:
+        data["base"] = _core(after.base)
+    data["log"] = [*before_data["log"][dropped:], ini.event_to_dict(after.log[-1])]
+    return data
+
+
+def _appended(before: ini.Encounter, after: ini.Encounter, dropped: int) -> bool:
+    """``after.log`` is ``before.log`` without its ``dropped`` oldest events, plus one: the
+    same event objects (the engine appends to the tuple it was given)."""
+    kept = before.log[dropped:]
+    return len(after.log) == len(kept) + 1 and (
+        not kept or (after.log[0] is kept[0] and after.log[-2] is kept[-1])
+    )
+
+
+def _core(state: ini.Encounter) -> dict[str, Any]:
+    """A base state as ``ini.to_dict`` stores it: its own fields, no history of its own."""
+    data = ini.to_dict(dataclasses.replace(state, base=None, log=()))
+    for key in ("version", "base", "log"):
+        del data[key]
     return data
 
 

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import pytest
+
 from bot.actor import Actor
 from bot.services import initiative
 from bot.storage import Database
 from bot.storage.repositories import initiative as encounters
 from engine import initiative as ini
 from engine.dice import ScriptedDice
+from engine.initiative import machine
 
 CHANNEL = 556
 GM = Actor(user_id=1, channel_id=CHANNEL, guild_id=9, display_name="gm", gm_role=True)
@@ -50,3 +53,21 @@ async def test_the_history_written_on_is_the_one_a_full_write_stores(any_db: Dat
     assert [e.kind for e in state.log].count("next") == 7
     undone = await initiative.undo(any_db, GM)
     assert (undone.view.state.round, undone.view.state.current.name) == (2, "Carl")
+
+
+async def test_a_full_history_folds_into_its_base_as_a_full_write_does(
+    any_db: Database, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(machine, "MAX_HISTORY", 5)
+    await _three(any_db)  # 3 additions in the history
+    for count in range(1, 9):
+        outcome = await initiative.next_turn(any_db, GM)
+        stored = await _stored(any_db)
+        state = ini.from_dict(stored)
+        assert stored == ini.to_dict(state) and state == outcome.view.state
+        assert len(state.log) == min(3 + count, 5)
+    assert state.base is not None and state.base.round == 1  # 3 additions and 3 turns folded
+    for _ in range(5):
+        await initiative.undo(any_db, GM)
+    with pytest.raises(ini.NothingToUndo):
+        await initiative.undo(any_db, GM)
