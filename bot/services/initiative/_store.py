@@ -4,7 +4,9 @@ Every use case reads and writes the channel's one active encounter through these
 locking rule (``FOR UPDATE`` on PostgreSQL; SQLite's write transactions are ``BEGIN
 IMMEDIATE``) and the revision the tracker compares live in one place. Whoever starts an
 encounter is a GM of the channel while it runs (DESIGN.md): :func:`encounter_starter` tells
-the permission rules so.
+the permission rules so. A change reads and writes the row with direct statements
+(:func:`lock_encounter`, :func:`save`), and reuses the state this process last committed
+while the row still holds it (:func:`parsed`, :func:`remember`).
 """
 
 from __future__ import annotations
@@ -139,7 +141,8 @@ async def save(
 # --------------------------------------------------------------------------------- parsed
 
 #: How many encounters :func:`parsed` remembers, and their undo histories' events together:
-#: the tables playing now, within a bounded memory (an event is a few hundred bytes).
+#: the tables playing now, within a bounded memory (a remembered event, parsed and as
+#: stored, took about 300 bytes: at most some 30 MB).
 PARSED_ENCOUNTERS = 1024
 PARSED_EVENTS = 100_000
 
