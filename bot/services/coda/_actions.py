@@ -81,7 +81,7 @@ async def take_action(
         attribute = " ".join(attribute.split())[:MAX_ATTRIBUTE_LENGTH] or None
 
     async def store_test(
-        session: AsyncSession, row: InitiativeEncounter, before: ini.Encounter, after: ini.Encounter
+        session: AsyncSession, row: encounters.Locked, before: ini.Encounter, after: ini.Encounter
     ) -> PendingTest | None:
         event = after.log[-1]
         assert isinstance(event, ini.SpendAction)

@@ -9,8 +9,8 @@ join, and may ``delay`` or ``next`` only while the current turn is their own com
 This face is the package's API; its modules are private, one job each:
 
 - :mod:`bot.services.initiative._outcome`: what the use cases return (a view, an outcome);
-- :mod:`bot.services.initiative._store`: the encounter's row (locked, viewed, saved) and
-  its starter as a GM;
+- :mod:`bot.services.initiative._store`: the encounter's row (locked, viewed, saved, its
+  last committed state kept parsed) and its starter as a GM;
 - :mod:`bot.services.initiative._reading`: ``show``, the tracker's read, autocomplete;
 - :mod:`bot.services.initiative._rolls`: how an encounter rolls initiative and logs it;
 - :mod:`bot.services.initiative._joining`: start, a player's join, the GM's NPCs;

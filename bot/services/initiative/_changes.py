@@ -21,10 +21,18 @@ from bot.errors import PermissionDenied
 from bot.i18n import N_, _
 from bot.services.initiative._outcome import EncounterView, InitOutcome
 from bot.services.initiative._rolls import log_rerolls, reroller
-from bot.services.initiative._store import gm_encounter, require_encounter, save, view_of
+from bot.services.initiative._store import (
+    gm_encounter,
+    lock_encounter,
+    parsed,
+    remember,
+    require_encounter,
+    save,
+    stored_form,
+    view_of,
+)
 from bot.services.permissions import WHO_IS_GM, is_gm, require_gm
 from bot.storage import Database
-from bot.storage.models import InitiativeEncounter
 from bot.storage.repositories import initiative as encounters
 from bot.text import UserText
 from engine import initiative as ini
@@ -33,7 +41,7 @@ from engine.dice import Dice
 NOT_YOUR_TURN = N_("Only the GM, or the player whose combatant's turn it is, can {action} ({who}).")
 
 #: A step run in a change's transaction after its event applied: (session, row, before, after).
-Then = Callable[[AsyncSession, InitiativeEncounter, ini.Encounter, ini.Encounter], Awaitable[Any]]
+Then = Callable[[AsyncSession, encounters.Locked, ini.Encounter, ini.Encounter], Awaitable[Any]]
 
 
 async def change(
@@ -54,8 +62,8 @@ async def change(
     event applied (its result is the outcome's ``extra``).
     """
     async with db.unit_of_work() as session:
-        row = await require_encounter(session, actor.channel_id, lock=True)
-        state = ini.from_dict(row.state)
+        row = await lock_encounter(session, actor.channel_id)
+        state, known = parsed(row)
         if isinstance(event, ini.NamedEvent) and not event.name and state.current is not None:
             # No name: whoever is up, stored by name so that undo and replay read it back.
             event = dataclasses.replace(event, name=state.current.name)
@@ -77,7 +85,8 @@ async def change(
         roller = None if dice is None else reroller(dice, row, state)
         new = ini.apply(state, event, dice, roller)
         log_rerolls(session, actor, new)
-        save(row, new)
+        data = stored_form(row.state if known else None, state, new)
+        row = await save(session, row, new, data=data)
         subject = None
         if isinstance(event, ini.NamedEvent):
             subject = state.find(event.name).name  # its own spelling, not what was typed
@@ -85,7 +94,8 @@ async def change(
             subject = state.current.name
         extra = None if then is None else await then(session, row, state, new)
         view = await view_of(session, row, new, gm=gm)
-        return InitOutcome(view, event.kind, state, subject, extra=extra)
+    remember(row, new)  # committed
+    return InitOutcome(view, event.kind, state, subject, extra=extra)
 
 
 # --------------------------------------------------------------------------------- turns
@@ -138,7 +148,7 @@ async def undo(db: Database, actor: Actor) -> InitOutcome:
     async with db.unit_of_work() as session:
         row, state = await gm_encounter(session, actor, _("undo initiative changes"))
         new = ini.undo(state)
-        save(row, new)
+        row = await save(session, row, new)
         return InitOutcome(
             await view_of(session, row, new, gm=True), "undo", state, undone=state.log[-1]
         )
@@ -151,7 +161,7 @@ async def check_end(db: Database, actor: Actor) -> EncounterView:
     """What ``/init end`` asks to confirm: the GM's own view of the running encounter."""
     async with db.unit_of_work(read_only=True) as session:
         await require_gm(session, actor, _("end the encounter"))
-        row = await require_encounter(session, actor.channel_id, lock=False)
+        row = await require_encounter(session, actor.channel_id)
         return await view_of(session, row, ini.from_dict(row.state), gm=True)
 
 
@@ -160,8 +170,7 @@ async def end(db: Database, actor: Actor) -> InitOutcome:
     async with db.unit_of_work() as session:
         row, state = await gm_encounter(session, actor, _("end the encounter"))
         new = ini.apply(state, ini.End())
-        save(row, new)
-        encounters.close(row)
+        row = await save(session, row, new, close=True)
         return InitOutcome(
             await view_of(session, row, new, gm=True), "end", state, summary=ini.summary(new)
         )

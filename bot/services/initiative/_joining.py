@@ -23,7 +23,7 @@ from bot.services.initiative._rolls import (
     roll_for,
     sheet_bonus,
 )
-from bot.services.initiative._store import gm_encounter, require_encounter, save, view_of
+from bot.services.initiative._store import gm_encounter, lock_encounter, save, view_of
 from bot.services.permissions import is_gm, require_gm
 from bot.services.sheets import TEMPLATES, guild_key, name_key, named_or_active
 from bot.storage import Database
@@ -154,7 +154,7 @@ async def join(
     ``name`` is how the tracker shows it, for a character whose name is taken already (two
     players' Hermiones); by default its own name."""
     async with db.unit_of_work() as session:
-        row = await require_encounter(session, actor.channel_id, lock=True)
+        row = await lock_encounter(session, actor.channel_id)
         state = ini.from_dict(row.state)
         check_surprise(state, stress)
         sheet = await named_or_active(session, actor, character)
@@ -190,7 +190,7 @@ async def join(
             dice,
         )
         log_roll(session, actor, state, joined)
-        save(row, new)
+        row = await save(session, row, new)
         gm = await is_gm(session, actor)
         return InitOutcome(await view_of(session, row, new, gm=gm), "add", state, shown, (joined,))
 
@@ -250,7 +250,7 @@ async def add(
             state = ini.apply(state, event, dice)
             log_roll(session, actor, before, entry)
             joined.append(entry)
-        save(row, state)
+        row = await save(session, row, state)
         subject = joined[0].name if len(joined) == 1 else None
         return InitOutcome(
             await view_of(session, row, state, gm=True), "add", before, subject, tuple(joined)

@@ -18,7 +18,7 @@ from engine import initiative as ini
 
 async def show(db: Database, actor: Actor) -> EncounterView:
     async with db.unit_of_work(read_only=True) as session:
-        row = await require_encounter(session, actor.channel_id, lock=False)
+        row = await require_encounter(session, actor.channel_id)
         return await view_of(session, row, ini.from_dict(row.state), gm=await is_gm(session, actor))
 
 

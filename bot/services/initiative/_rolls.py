@@ -16,7 +16,7 @@ from bot.i18n import _
 from bot.i18n.numbers import decimal
 from bot.services.initiative._outcome import Joined
 from bot.services.sheets import CharacterSheet
-from bot.storage.models import InitiativeEncounter
+from bot.storage.repositories import initiative as encounters
 from bot.storage.repositories import rolls as roll_log
 from bot.text import UserText
 from engine import initiative as ini
@@ -31,7 +31,7 @@ CODA_INITIATIVE = "Swiftness"
 
 
 def roll_for(
-    dice: Dice, row: InitiativeEncounter, state: ini.Encounter, modifier: int, stress: bool
+    dice: Dice, row: encounters.Encounter, state: ini.Encounter, modifier: int, stress: bool
 ) -> InitiativeRoll:
     """The encounter's initiative roll: its dice notation if set, else the system's."""
     return roll_initiative(
@@ -85,7 +85,7 @@ def check_initiative_dice(dice: str) -> None:
         )
 
 
-def sheet_bonus(row: InitiativeEncounter, state: ini.Encounter, sheet: CharacterSheet) -> int:
+def sheet_bonus(row: encounters.Encounter, state: ini.Encounter, sheet: CharacterSheet) -> int:
     """The sheet's initiative bonus: the encounter's attribute, else CODA's Swiftness.
 
     RULES.md §1: CODA initiative is 2d6 + the Swiftness reaction unless the Narrator names
@@ -99,7 +99,7 @@ def sheet_bonus(row: InitiativeEncounter, state: ini.Encounter, sheet: Character
     return 0
 
 
-def reroller(dice: Dice, row: InitiativeEncounter, state: ini.Encounter) -> ini.Roller:
+def reroller(dice: Dice, row: encounters.Encounter, state: ini.Encounter) -> ini.Roller:
     """How a re-roll rolls each combatant: the encounter's roll + the bonus it joined with."""
 
     def roll(combatant: ini.Combatant) -> tuple[int, str]:

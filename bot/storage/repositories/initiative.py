@@ -1,15 +1,73 @@
-"""Initiative encounters: the channel's active one (locked when it is to change)."""
+"""Initiative encounters: the channel's active one (locked when it is to change).
+
+A change to an encounter (``/init next`` and every other ``/init`` change) reads the row
+locked and writes it back with direct statements (:func:`lock`, :func:`write`): one
+``SELECT … FOR UPDATE`` and one ``UPDATE`` built once, with no ORM object, identity map or
+unit-of-work flush between them, which cost more CPU than the statements themselves
+(docs/performance.md). The ORM row (:func:`active`) stays for reads and for the other
+features that change an encounter in passing.
+"""
 
 from __future__ import annotations
 
+import dataclasses
+from dataclasses import dataclass
 from typing import Any
 
+from sqlalchemy import Table, and_, bindparam, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.storage.models import InitiativeEncounter
+from bot.storage.models.base import utcnow
 from bot.storage.repositories import _channel_state
 
 ENDED = "ended"
+
+
+@dataclass(frozen=True, slots=True)
+class Locked:
+    """The channel's running encounter as one change read it, its row locked until the
+    change's transaction ends: the columns a change reads, as plain values."""
+
+    id: int
+    guild_id: int | None
+    channel_id: int
+    started_by: int
+    status: str
+    state: dict[str, Any]
+    attribute: str | None
+    dice: str | None
+    tracker_message_id: int | None
+    language: str | None
+    revision: int
+
+
+#: An encounter as the services read it: the ORM row (reads, a new encounter) or a locked one.
+Encounter = InitiativeEncounter | Locked
+
+_TABLE: Table = InitiativeEncounter.__table__  # type: ignore[assignment]
+_COLUMNS = tuple(_TABLE.c[field.name] for field in dataclasses.fields(Locked))
+# Built once: building a statement costs more than running it (docs/decisions/hot-path.md).
+_LOCK = (
+    select(*_COLUMNS).where(_TABLE.c.active_channel_id == bindparam("channel_id")).with_for_update()
+)
+# The revision read under the lock is checked again: a writer that did not take the lock
+# (a bug) makes the change fail instead of overwriting a state it never saw.
+_SAME_ROW = and_(_TABLE.c.id == bindparam("row_id"), _TABLE.c.revision == bindparam("seen"))
+_UPDATE = (
+    update(_TABLE)
+    .where(_SAME_ROW)
+    .values(
+        state=bindparam("state"),
+        revision=bindparam("revision"),
+        updated_at=bindparam("now"),
+    )
+)
+_CLOSE = _UPDATE.values(status=bindparam("status"), active_channel_id=None)
+
+
+class LostLock(RuntimeError):
+    """The locked row changed or went before its change's UPDATE (nothing is written)."""
 
 
 async def active(
@@ -20,19 +78,49 @@ async def active(
     )
 
 
+async def lock(session: AsyncSession, channel_id: int) -> Locked | None:
+    """The channel's running encounter, its row locked for this transaction (``FOR UPDATE``
+    on PostgreSQL; on SQLite the write transaction's ``BEGIN IMMEDIATE`` holds the file)."""
+    found = (await session.execute(_LOCK, {"channel_id": channel_id})).first()
+    return None if found is None else Locked(*found)
+
+
+async def write(
+    session: AsyncSession, row: Locked, state: dict[str, Any], *, close: bool = False
+) -> Locked:
+    """Write the locked encounter's new state and bump its revision, in one UPDATE; with
+    ``close`` it ends too (:data:`ENDED`) and frees its channel. Returns the row as written.
+
+    Every writer of ``state`` bumps the revision (:func:`store` for the ORM row), so the
+    tracker can tell which of two views is newer.
+    """
+    revision = row.revision + 1
+    values = {
+        "row_id": row.id,
+        "seen": row.revision,
+        "state": state,
+        "revision": revision,
+        "now": utcnow(),
+    }
+    if close:
+        values["status"] = ENDED
+    result = await session.execute(_CLOSE if close else _UPDATE, values)
+    if result.rowcount != 1:  # type: ignore[attr-defined]
+        raise LostLock(f"encounter {row.id} changed under its lock")
+    status = ENDED if close else row.status
+    return dataclasses.replace(row, status=status, state=state, revision=revision)
+
+
 def start(session: AsyncSession, **columns: Any) -> InitiativeEncounter:
     return _channel_state.start(session, InitiativeEncounter, **columns)
 
 
 def store(row: InitiativeEncounter, state: dict[str, Any]) -> None:
-    """Write the encounter's new state and bump its revision, in the same UPDATE.
+    """Write the ORM row's new state and bump its revision, in the same UPDATE.
 
     The row is locked by the caller's transaction (``active(..., for_update=True)``), so
-    the increment cannot be lost; every writer of ``state`` goes through here.
+    the increment cannot be lost; every writer of ``state`` goes through here or
+    :func:`write`.
     """
     row.state = state
     row.revision += 1
-
-
-def close(row: InitiativeEncounter) -> None:
-    _channel_state.close(row, ENDED)

@@ -17,6 +17,42 @@ def test_small_embeds_are_untouched() -> None:
     assert fit_embed(embed) is embed
 
 
+def _at_the_limits() -> discord.Embed:
+    """An embed at every limit fit_embed keeps: title, fields, the footer with room for the
+    note, and the total with room for it too."""
+    room = len(TRUNCATED_NOTE) + len(" · ")
+    embed = discord.Embed(title="t" * limits.TITLE)
+    for index in range(limits.FIELDS - 1):
+        embed.add_field(name=f"{index:02}", value="v" * 98)
+    embed.add_field(name="n" * limits.FIELD_NAME, value="v" * limits.FIELD_VALUE)
+    embed.set_footer(text="f" * (limits.FOOTER - room))
+    embed.description = "d" * (limits.TOTAL - room - len(embed))
+    return embed
+
+
+def test_an_embed_at_every_limit_is_untouched_and_one_character_more_is_cut() -> None:
+    embed = _at_the_limits()
+    assert len(embed) == limits.TOTAL - len(TRUNCATED_NOTE) - len(" · ")
+    assert fit_embed(embed) is embed
+    for grow in (
+        lambda e: setattr(e, "title", e.title + "t"),
+        lambda e: setattr(e, "description", e.description + "d"),
+        lambda e: e.set_field_at(0, name="n" * (limits.FIELD_NAME + 1), value="v"),
+        lambda e: e.set_field_at(0, name="n", value="v" * (limits.FIELD_VALUE + 1)),
+        lambda e: e.set_footer(text=e.footer.text + "f"),
+        lambda e: e.add_field(name="n", value="v"),
+    ):
+        bigger = _at_the_limits()
+        grow(bigger)
+        fitted = fit_embed(bigger)
+        assert fitted is not bigger and TRUNCATED_NOTE in fitted.footer.text
+
+
+def test_an_empty_field_is_left_as_it_was() -> None:
+    embed = discord.Embed(title="t").add_field(name="", value="v")
+    assert fit_embed(embed) is embed
+
+
 def test_clip_marks_what_it_cut() -> None:
     assert clip("abcdef", 4) == "abc…"
     assert clip("abc", 4) == "abc"

@@ -1,0 +1,73 @@
+"""A change reuses the state this process committed last only while the row still holds it."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.actor import Actor
+from bot.services import initiative
+from bot.storage import Database
+from bot.storage.repositories import initiative as encounters
+from engine import initiative as ini
+from engine.dice import ScriptedDice
+from engine.initiative import machine
+
+CHANNEL = 556
+GM = Actor(user_id=1, channel_id=CHANNEL, guild_id=9, display_name="gm", gm_role=True)
+
+
+async def _three(db: Database) -> None:
+    await initiative.start(db, GM)
+    for name, total in (("Alice", 18), ("Bob", 12), ("Carl", 7)):
+        await initiative.add(db, ScriptedDice([]), GM, name=name, roll=total)
+
+
+async def _stored(db: Database) -> dict:
+    async with db.unit_of_work(read_only=True) as session:
+        row = await encounters.active(session, CHANNEL)
+        assert row is not None
+        return row.state
+
+
+async def test_a_state_written_by_another_path_is_read_from_the_row(any_db: Database) -> None:
+    await _three(any_db)
+    await initiative.next_turn(any_db, GM)  # Alice; this process remembers that state
+    # Another writer (another process, or a feature that writes the ORM row) removes Bob.
+    async with any_db.unit_of_work() as session:
+        row = await encounters.active(session, CHANNEL, for_update=True)
+        assert row is not None
+        encounters.store(row, ini.to_dict(ini.apply(ini.from_dict(row.state), ini.Remove("Bob"))))
+    outcome = await initiative.next_turn(any_db, GM)
+    assert outcome.view.state.current.name == "Carl"  # not Bob: the row was read again
+    assert [e.kind for e in ini.from_dict(await _stored(any_db)).log][-2:] == ["remove", "next"]
+
+
+async def test_the_history_written_on_is_the_one_a_full_write_stores(any_db: Database) -> None:
+    await _three(any_db)
+    for _ in range(7):
+        outcome = await initiative.next_turn(any_db, GM)
+    stored = await _stored(any_db)
+    state = ini.from_dict(stored)
+    assert stored == ini.to_dict(state)
+    assert state == outcome.view.state
+    assert [e.kind for e in state.log].count("next") == 7
+    undone = await initiative.undo(any_db, GM)
+    assert (undone.view.state.round, undone.view.state.current.name) == (2, "Carl")
+
+
+async def test_a_full_history_folds_into_its_base_as_a_full_write_does(
+    any_db: Database, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(machine, "MAX_HISTORY", 5)
+    await _three(any_db)  # 3 additions in the history
+    for count in range(1, 9):
+        outcome = await initiative.next_turn(any_db, GM)
+        stored = await _stored(any_db)
+        state = ini.from_dict(stored)
+        assert stored == ini.to_dict(state) and state == outcome.view.state
+        assert len(state.log) == min(3 + count, 5)
+    assert state.base is not None and state.base.round == 1  # 3 additions and 3 turns folded
+    for _ in range(5):
+        await initiative.undo(any_db, GM)
+    with pytest.raises(ini.NothingToUndo):
+        await initiative.undo(any_db, GM)
