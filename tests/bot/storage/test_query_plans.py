@@ -28,6 +28,7 @@ import pytest
 from sqlalchemy import event
 from sqlalchemy.engine import make_url
 
+from bot import workers
 from bot.services.standing import standing
 from bot.storage import Database, one_statement
 from bot.storage.migrate import upgrade_to_head
@@ -236,6 +237,18 @@ async def captured(table: Table, monkeypatch: pytest.MonkeyPatch) -> AsyncIterat
 
     for module in (one_statement, characters_repo):
         monkeypatch.setattr(module, "select_rows", select_rows)
+
+    # On an SQLite file /dice stats adds up in a worker process (workers.read_sqlite): its
+    # queries, compiled with their values written in, are captured on the way there.
+    run = workers.run
+
+    async def run_in_worker(job: Any, arguments: dict[str, Any], **limits: Any) -> Any:
+        if job is workers.read_sqlite:
+            for sql in arguments["queries"]:
+                capture.statements.append(Statement(capture.command, sql, ()))
+        return await run(job, arguments, **limits)
+
+    monkeypatch.setattr(workers, "run", run_in_worker)
     event.listen(engine, "before_cursor_execute", capture)
     try:
         yield capture
