@@ -12,10 +12,10 @@ same admission, a few slots; an aggregate on an SQLite file runs in a worker
 """
 
 from bot.workers._gate import FairGate as FairGate
+from bot.workers._holders import Busy as Busy
 from bot.workers._pool import MAX_WAITING as MAX_WAITING
 from bot.workers._pool import PER_CHANNEL as PER_CHANNEL
 from bot.workers._pool import PER_USER as PER_USER
-from bot.workers._pool import Busy as Busy
 from bot.workers._pool import OverBudget as OverBudget
 from bot.workers._pool import WorkerPool as WorkerPool
 from bot.workers._pool import default_size as default_size

@@ -10,11 +10,10 @@ players' ``/roll`` waited behind them up to 1.5 s.
 from __future__ import annotations
 
 import asyncio
-from collections import Counter
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
-from bot.workers._pool import Busy
+from bot.workers._holders import Holders
 
 
 class FairGate:
@@ -27,8 +26,7 @@ class FairGate:
             raise ValueError("a gate needs at least one slot")
         self.slots, self.per_user, self.per_channel = slots, per_user, per_channel
         self.max_waiting = max_waiting
-        self._users: Counter[int] = Counter()
-        self._channels: Counter[int] = Counter()
+        self._holders = Holders()
         self._inside = 0
         self._waiting = 0
         self._turns: asyncio.Condition | None = None
@@ -40,24 +38,17 @@ class FairGate:
         if self._turns is None or self._loop is not loop:
             self._turns, self._loop = asyncio.Condition(), loop
             self._inside = self._waiting = 0
-            self._users.clear()
-            self._channels.clear()
+            self._holders.clear()
         return self._turns
 
     @asynccontextmanager
     async def enter(self, user: int | None, channel: int | None) -> AsyncIterator[None]:
         """Hold a slot for the block; :class:`Busy` at once when a bound is reached."""
         turns = self._condition()
-        if user is not None and self._users[user] >= self.per_user:
-            raise Busy("user")
-        if channel is not None and self._channels[channel] >= self.per_channel:
-            raise Busy("channel")
-        if self._inside >= self.slots and self._waiting >= self.max_waiting:
-            raise Busy("pool")
-        if user is not None:
-            self._users[user] += 1
-        if channel is not None:
-            self._channels[channel] += 1
+        full = self._inside >= self.slots and self._waiting >= self.max_waiting
+        self._holders.admit(
+            user, channel, per_user=self.per_user, per_channel=self.per_channel, pool_full=full
+        )
         try:
             async with turns:
                 self._waiting += 1
@@ -73,11 +64,4 @@ class FairGate:
                     self._inside -= 1
                     turns.notify()
         finally:
-            if user is not None:
-                self._users[user] -= 1
-                if self._users[user] <= 0:
-                    del self._users[user]
-            if channel is not None:
-                self._channels[channel] -= 1
-                if self._channels[channel] <= 0:
-                    del self._channels[channel]
+            self._holders.leave(user, channel)

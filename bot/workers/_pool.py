@@ -15,10 +15,11 @@ import contextlib
 import logging
 import os
 import pickle
-from collections import Counter, OrderedDict, deque
+from collections import OrderedDict, deque
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypeVar
 
+from bot.workers._holders import Holders
 from bot.workers._process import NoAnswer, WorkerDied, WorkerProcess
 
 log = logging.getLogger(__name__)
@@ -39,14 +40,6 @@ PRELOAD = (
     "engine.systems.infinity",
     "engine.systems.rps",
 )
-
-
-class Busy(Exception):
-    """Refused at once: the ``scope`` ("user", "channel" or "pool") has enough work queued."""
-
-    def __init__(self, scope: str) -> None:
-        super().__init__(f"too much work queued for this {scope}")
-        self.scope = scope
 
 
 class OverBudget(Exception):
@@ -87,8 +80,7 @@ class WorkerPool:
         self._busy: set[WorkerProcess] = set()
         self._ending: list[WorkerProcess] = []
         self._waiters: deque[asyncio.Future[None]] = deque()
-        self._users: Counter[int] = Counter()
-        self._channels: Counter[int] = Counter()
+        self._holders = Holders()
         self._answers: OrderedDict[bytes, Any] = OrderedDict()
         self.started = 0  # worker processes started, and killed (over budget or cancelled)
         self.killed = 0
@@ -135,6 +127,11 @@ class WorkerPool:
         return value
 
     @property
+    def holding(self) -> bool:
+        """Whether any user's or channel's job is counted: admitted and not yet over."""
+        return bool(self._holders)
+
+    @property
     def processes(self) -> int:
         """Worker processes alive now (idle or working)."""
         return len(self._idle) + len(self._busy)
@@ -142,26 +139,13 @@ class WorkerPool:
     # --- admission --------------------------------------------------------------------
 
     def _admit(self, user: int | None, channel: int | None) -> None:
-        if user is not None and self._users[user] >= self.per_user:
-            raise Busy("user")
-        if channel is not None and self._channels[channel] >= self.per_channel:
-            raise Busy("channel")
-        if self._free <= 0 and len(self._waiters) >= self.max_waiting:
-            raise Busy("pool")
-        if user is not None:
-            self._users[user] += 1
-        if channel is not None:
-            self._channels[channel] += 1
+        full = self._free <= 0 and len(self._waiters) >= self.max_waiting
+        self._holders.admit(
+            user, channel, per_user=self.per_user, per_channel=self.per_channel, pool_full=full
+        )
 
     def _leave(self, user: int | None, channel: int | None) -> None:
-        if user is not None:
-            self._users[user] -= 1
-            if self._users[user] <= 0:
-                del self._users[user]
-        if channel is not None:
-            self._channels[channel] -= 1
-            if self._channels[channel] <= 0:
-                del self._channels[channel]
+        self._holders.leave(user, channel)
 
     # --- slots, first come first served ------------------------------------------------
 

@@ -176,12 +176,7 @@ async def latest(
 ) -> list[RollLog]:
     """The channel's newest rolls; secret ones with ``include_secret`` (GMs), else only the
     ``viewer_id``'s own (a roller saw their secret roll already)."""
-    query = select(RollLog).where(RollLog.channel_id == channel_id)
-    if not include_secret:
-        visible = RollLog.secret.is_(False)
-        if viewer_id is not None:
-            visible = or_(visible, RollLog.user_id == viewer_id)  # type: ignore[assignment]
-        query = query.where(visible)
+    query = _visible(channel_id, include_secret=include_secret, viewer_id=viewer_id)
     query = query.order_by(RollLog.id.desc()).limit(count)
     return list((await session.execute(query)).scalars())
 
@@ -305,12 +300,7 @@ async def search(
     :func:`latest` with the same secrecy rule, plus a system, a roller, a start time and
     ``before_id`` (keyset paging: the page after one ending at that id). Bounded by ``count``
     and served by the ``(channel_id, id)`` index."""
-    query = select(RollLog).where(RollLog.channel_id == channel_id)
-    if not include_secret:
-        visible = RollLog.secret.is_(False)
-        if viewer_id is not None:
-            visible = or_(visible, RollLog.user_id == viewer_id)  # type: ignore[assignment]
-        query = query.where(visible)
+    query = _visible(channel_id, include_secret=include_secret, viewer_id=viewer_id)
     if system is not None:
         query = query.where(RollLog.system == system)
     if user_id is not None:
@@ -321,3 +311,15 @@ async def search(
         query = query.where(RollLog.id < before_id)
     query = query.order_by(RollLog.id.desc()).limit(count)
     return list((await session.execute(query)).scalars())
+
+
+def _visible(channel_id: int, *, include_secret: bool, viewer_id: int | None) -> Select[Any]:
+    """The channel's log entries that a viewer may read: secret ones with ``include_secret``
+    (GMs), else only the ``viewer_id``'s own (a roller saw their secret roll already)."""
+    query = select(RollLog).where(RollLog.channel_id == channel_id)
+    if not include_secret:
+        visible = RollLog.secret.is_(False)
+        if viewer_id is not None:
+            visible = or_(visible, RollLog.user_id == viewer_id)  # type: ignore[assignment]
+        query = query.where(visible)
+    return query

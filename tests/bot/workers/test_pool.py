@@ -129,7 +129,7 @@ async def test_the_user_queue_refuses_a_second_request(hanging: WorkerPool) -> N
         job.cancel()
     await asyncio.gather(first, second, return_exceptions=True)
     # Their places are free again.
-    assert not hanging._users and not hanging._channels
+    assert not hanging.holding
 
 
 async def test_the_channel_and_pool_queues_are_bounded() -> None:
