@@ -7,6 +7,7 @@ killed in a ``finally`` block, and every wait has a timeout.
 from __future__ import annotations
 
 import shutil
+import socket
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -14,6 +15,7 @@ import pytest
 import pytest_asyncio
 
 from tests.e2e.fake_discord import FakeDiscord
+from tests.e2e.fake_discord.oauth import CLIENT_SECRET
 from tests.e2e.process import BotProcess, narrator_script
 
 
@@ -33,6 +35,24 @@ def migrated_copy(template: Path, workdir: Path, name: str = "narrator.db") -> s
     path = workdir / name
     shutil.copy(template, path)
     return f"sqlite+aiosqlite:///{path}"
+
+
+def web_bot(fake: FakeDiscord, template: Path, workdir: Path) -> tuple[BotProcess, str]:
+    """``narrator run --web`` on a free port of 127.0.0.1, logging in with the stand-in's
+    OAuth2 (its client id and secret), and the web's address."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    base = f"http://127.0.0.1:{port}"
+    env = {
+        "WEB_BIND": f"127.0.0.1:{port}",
+        "WEB_BASE_URL": base,
+        "DISCORD_CLIENT_ID": str(fake.application_id),
+        "DISCORD_CLIENT_SECRET": CLIENT_SECRET,
+        "WEB_SECRET_KEY": "e2e-secret",
+    }
+    url = migrated_copy(template, workdir)
+    return BotProcess(fake, url, workdir, env=env, run_args=("--web",)), base
 
 
 @pytest_asyncio.fixture(scope="module", loop_scope="module")

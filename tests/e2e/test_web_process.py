@@ -5,41 +5,20 @@ Discord shows the change."""
 from __future__ import annotations
 
 import re
-import socket
 from pathlib import Path
 
 import aiohttp
 import pytest
 
-from tests.e2e.conftest import migrated_copy
+from tests.e2e.conftest import web_bot
 from tests.e2e.fake_discord import FakeDiscord
-from tests.e2e.fake_discord.oauth import CLIENT_SECRET
-from tests.e2e.process import BotProcess
 
 pytestmark = [pytest.mark.e2e]
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
-
-
 async def test_a_web_edit_shows_in_discord(tmp_path: Path, migrated_template: Path) -> None:
-    port = free_port()
-    base = f"http://127.0.0.1:{port}"
     async with FakeDiscord(channels=2) as fake:
-        env = {
-            "WEB_BIND": f"127.0.0.1:{port}",
-            "WEB_BASE_URL": base,
-            "DISCORD_CLIENT_ID": str(fake.application_id),
-            "DISCORD_CLIENT_SECRET": CLIENT_SECRET,
-            "WEB_SECRET_KEY": "e2e-secret",
-        }
-        bot = BotProcess(
-            fake, migrated_copy(migrated_template, tmp_path), tmp_path, env=env, run_args=("--web",)
-        )
+        bot, base = web_bot(fake, migrated_template, tmp_path)
         try:
             await bot.start()
             await fake.interact("sheet create", user="alice", name="Hermione", system="coda")
