@@ -289,3 +289,16 @@ def as_spanish(monkeypatch: pytest.MonkeyPatch) -> Any:
         return user
 
     return choose
+
+
+@pytest.fixture
+async def hanging_workers() -> AsyncIterator[workers.WorkerPool]:
+    """Worker processes whose every job hangs: any budget is overrun, however fast the
+    machine (the ``NARRATOR_WORKER_TEST_HANG`` hook)."""
+    pool = workers.WorkerPool(1, env={**os.environ, "NARRATOR_WORKER_TEST_HANG": "1"})
+    previous = workers.install(pool)
+    try:
+        yield pool
+    finally:
+        workers.install(previous)
+        await pool.shutdown()

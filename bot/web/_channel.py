@@ -20,7 +20,7 @@ from bot import workers
 from bot.actor import Actor
 from bot.errors import UserError
 from bot.i18n import _
-from bot.render.charts import draw
+from bot.render.charts import Chart, draw
 from bot.render.dice_stats import stats_chart
 from bot.services import access, campaign, dice_stats
 from bot.web._context import database_of
@@ -149,6 +149,13 @@ async def dice_chart(request: web.Request) -> web.StreamResponse:
     chart = stats_chart(stats, where)
     if chart is None:
         raise web.HTTPNotFound
+    return await chart_png(actor, chart, max_age=CHART_MAX_AGE)
+
+
+async def chart_png(actor: Actor, chart: Chart, *, max_age: int) -> web.Response:
+    """A chart drawn by the bot's renderer in the worker pool, under the viewer's and the
+    channel's queues and :data:`CHART_SECONDS`, as a PNG the browser may keep ``max_age``
+    seconds; 503 with ``Retry-After`` when the pool is busy or the drawing ran too long."""
     try:
         data = await workers.run(
             draw,
@@ -164,7 +171,7 @@ async def dice_chart(request: web.Request) -> web.StreamResponse:
     return web.Response(
         body=data,
         content_type="image/png",
-        headers={"Cache-Control": f"private, max-age={CHART_MAX_AGE}"},
+        headers={"Cache-Control": f"private, max-age={max_age}"},
     )
 
 

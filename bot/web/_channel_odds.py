@@ -5,25 +5,20 @@ URL. CODA tests and RPS checks, the two a player most often weighs at the table.
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Mapping
 
 from aiohttp import web
 
-from bot import workers
 from bot.actor import Actor
 from bot.errors import UserError
 from bot.i18n import _
-from bot.render.charts import draw
 from bot.render.common import percent
 from bot.render.odds import odds_chart
 from bot.services import odds
-from bot.web._channel import CHART_SECONDS, viewer_actor
+from bot.web._channel import chart_png, viewer_actor
 from bot.web._context import database_of
 from bot.web._templates import render
 from engine.systems import coda, rps
-
-log = logging.getLogger(__name__)
 
 routes = web.RouteTableDef()
 
@@ -104,23 +99,7 @@ async def odds_png(request: web.Request) -> web.StreamResponse:
         table = await table_for(request, actor)
     except UserError:
         raise web.HTTPBadRequest from None
-    try:
-        data = await workers.run(
-            draw,
-            {"chart": odds_chart(table)},
-            budget=CHART_SECONDS,
-            user=actor.user_id,
-            channel=actor.channel_id,
-            cache=True,
-        )
-    except (workers.Busy, workers.OverBudget) as error:
-        log.info("web odds chart left out: %s", error)
-        raise web.HTTPServiceUnavailable(headers={"Retry-After": "5"}) from None
-    return web.Response(
-        body=data,
-        content_type="image/png",
-        headers={"Cache-Control": f"private, max-age={ODDS_MAX_AGE}"},
-    )
+    return await chart_png(actor, odds_chart(table), max_age=ODDS_MAX_AGE)
 
 
 def _rows(table: odds.OddsTable) -> list[tuple[str, list[float]]]:

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import os
 import struct
-from collections.abc import AsyncIterator
 
 import pytest
 from simcord.backend.errors import OptionError
@@ -110,19 +108,6 @@ async def test_bad_input(table: Table) -> None:
         await table.alice.slash(table.channel, "dice stats", system="chess")
     with pytest.raises(OptionError):
         await table.alice.slash(table.channel, "dice stats", since="forever")
-
-
-@pytest.fixture
-async def hanging_workers() -> AsyncIterator[workers.WorkerPool]:
-    """Worker processes whose every job hangs: any budget is overrun, however fast the
-    machine (the ``NARRATOR_WORKER_TEST_HANG`` hook)."""
-    pool = workers.WorkerPool(1, env={**os.environ, "NARRATOR_WORKER_TEST_HANG": "1"})
-    previous = workers.install(pool)
-    try:
-        yield pool
-    finally:
-        workers.install(previous)
-        await pool.shutdown()
 
 
 async def test_a_large_dice_test_runs_in_a_worker_and_is_stopped_past_its_budget(

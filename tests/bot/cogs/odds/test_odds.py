@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import os
-from collections.abc import AsyncIterator
-
 import pytest
 from simcord.backend.errors import OptionError
 
@@ -73,17 +70,12 @@ async def test_bad_input(table: Table) -> None:
 
 
 @pytest.fixture
-async def hanging_workers(monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[workers.WorkerPool]:
-    """Worker processes whose every job hangs: any budget is overrun, however fast the
-    machine (the ``NARRATOR_WORKER_TEST_HANG`` hook)."""
+def hanging_workers(
+    hanging_workers: workers.WorkerPool, monkeypatch: pytest.MonkeyPatch
+) -> workers.WorkerPool:
+    """tests/conftest.py's hanging workers, with a short budget for the odds' tables."""
     monkeypatch.setattr(offload, "TABLE_SECONDS", 0.5)
-    pool = workers.WorkerPool(1, env={**os.environ, "NARRATOR_WORKER_TEST_HANG": "1"})
-    previous = workers.install(pool)
-    try:
-        yield pool
-    finally:
-        workers.install(previous)
-        await pool.shutdown()
+    return hanging_workers
 
 
 async def test_heavy_odds_past_the_budget_are_too_heavy(

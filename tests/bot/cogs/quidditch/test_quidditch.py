@@ -7,9 +7,6 @@ against the keeper's Toughness 8, so (1, 2) misses every roll.
 
 from __future__ import annotations
 
-import os
-from collections.abc import AsyncIterator
-
 import discord
 import pytest
 from simcord.backend.errors import OptionError
@@ -556,19 +553,6 @@ async def test_odds_refuse_a_match_no_seeker_can_end(table: Table) -> None:
             await add(table, team, (name, position, s, d, t, 0 if position == "seeker" else h))
     result = await table.gm.slash(table.channel, "quidditch odds")
     assert result.ephemeral and "Neither seeker is in play" in text_of(result)
-
-
-@pytest.fixture
-async def hanging_workers() -> AsyncIterator[workers.WorkerPool]:
-    """Worker processes whose every job hangs: any budget is overrun, however fast the
-    machine (the ``NARRATOR_WORKER_TEST_HANG`` hook)."""
-    pool = workers.WorkerPool(1, env={**os.environ, "NARRATOR_WORKER_TEST_HANG": "1"})
-    previous = workers.install(pool)
-    try:
-        yield pool
-    finally:
-        workers.install(previous)
-        await pool.shutdown()
 
 
 async def test_odds_run_in_a_worker_stopped_past_its_budget(
