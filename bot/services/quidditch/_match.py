@@ -478,11 +478,12 @@ async def odds(
                 budget=BATCH_SECONDS,
                 user=actor.user_id,
                 channel=actor.channel_id,
+                what=offload.ODDS,
             )
         except workers.Busy as error:
             if results:
                 break  # the channel filled up meanwhile: answer with what was played
-            raise offload.OddsBusy(error.scope) from None
+            raise offload.OddsBusy(error) from None
         except (workers.OverBudget, workers.WorkerDied):
             raise offload.TooHeavy() from None
         results += played
