@@ -11,6 +11,7 @@ import discord
 
 from bot import workers
 from bot.render.charts import Chart, draw, file_name
+from bot.services.offload import CHART
 
 log = logging.getLogger(__name__)
 
@@ -35,6 +36,7 @@ async def chart_file(
             user=interaction.user.id,
             channel=interaction.channel_id,
             cache=True,
+            what=CHART,
         )
     except (workers.Busy, workers.OverBudget) as error:
         log.info("chart %r left out: %s", chart.title, error)

@@ -23,7 +23,7 @@ from bot.actor import Actor
 from bot.errors import PermissionDenied, UserError
 from bot.i18n import _
 from bot.services import sheets
-from bot.services.permissions import channel_starters, is_gm
+from bot.services.permissions import channel_starters, is_gm, watch_gm_changes
 from bot.services.sheets import CharacterSheet, Resource, ResourceChange, sheet_from_row
 from bot.storage import Database
 from bot.storage.repositories import characters as characters_repo
@@ -119,37 +119,62 @@ async def claim(
 @dataclass(frozen=True, slots=True)
 class KnownExchange:
     """What :class:`PressGuard` remembers of an open exchange: who defends, the target's name
-    for the refusal, and the channel's GMs as read then, trusted until ``until``."""
+    for the refusal, who plays each delayer that may dodge for the target (``/h90 attack``'s
+    cover buttons), and the channel's GMs as read then, trusted until ``until`` and while no
+    change of GMs made by this process came after the read (``epoch``)."""
 
     defender_id: int | None
     target: str
     gm_roles: frozenset[int]
     starters: frozenset[int]
     until: float  # time.monotonic() after which the GM facts are too old to refuse by
+    epoch: int = 0  # the guard's count of GM changes when these facts were read
+    covers: tuple[tuple[str, int | None], ...] = ()  # (delayer, its player; None: an NPC)
+
+
+def cover_answerer(name: str, owner_id: int | None) -> str:
+    """Who may press "<delayer> dodges for them", as the messages say it."""
+    if owner_id is None:
+        return _("the GM")
+    return _("{name}'s player (or the GM)", name=UserText(name))
 
 
 class PressGuard:
     """Open exchanges this process has posted or read, with who could answer them then: a
-    press by someone who is neither the defender nor a GM (by Discord's roles, the server's
-    GM roles or the channel's starters, as read at most :attr:`seconds` ago) is refused from
-    memory, with no read of the database (a flood of presses by bystanders costs nothing).
+    press by someone who may not press that button (neither the defender, or the delayer's
+    player for a cover button, nor a GM by Discord's roles, the server's GM roles or the
+    channel's starters, as read at most :attr:`seconds` ago) is refused from memory, with no
+    read of the database (a flood of presses by bystanders costs nothing).
 
     Only refusals come from memory: the defender's or a possible GM's press always goes to
-    the database, which decides. A GM made meanwhile (a role, a new encounter) may be refused
-    for up to :attr:`seconds`; pressing again after that reads the database.
+    the database, which decides. A change of GMs this process commits (``/settings
+    gm-role``, an encounter or a match started: :func:`bot.services.permissions.gm_changed`)
+    makes it distrust everything it remembers at once, so a GM made by a command here is
+    never refused. The residual window is another process's change (a role set, an
+    encounter started through another bot process sharing the database), or a delayer
+    re-added under the same name by another player: such a new answerer may be refused for
+    up to :attr:`seconds`; pressing again after that reads the database (docs/hosting.md).
     """
 
     def __init__(self, *, seconds: float = 60.0, entries: int = 1024) -> None:
         self.seconds, self.entries = seconds, entries
         self._known: OrderedDict[tuple[str, int], KnownExchange] = OrderedDict()
+        self._epoch = 0
 
     def __contains__(self, key: tuple[str, int]) -> bool:
         return key in self._known
 
     async def learn(
-        self, session: AsyncSession, actor: Actor, *, defender_id: int | None, target: str
+        self,
+        session: AsyncSession,
+        actor: Actor,
+        *,
+        defender_id: int | None,
+        target: str,
+        covers: tuple[tuple[str, int | None], ...] = (),
     ) -> KnownExchange:
         """Read the channel's GMs now, for :meth:`remember` once the exchange is committed."""
+        epoch = self._epoch  # taken before the read: a change committed meanwhile outdates it
         roles = await gm_roles.role_ids(session, actor.guild_id) if actor.guild_id else set()
         starters = await channel_starters(session, actor.channel_id)
         return KnownExchange(
@@ -158,6 +183,8 @@ class PressGuard:
             frozenset(roles),
             frozenset(starters),
             time.monotonic() + self.seconds,
+            epoch,
+            covers,
         )
 
     async def watch(
@@ -168,6 +195,7 @@ class PressGuard:
         row: ExchangeRow | None,
         *,
         target: str,
+        covers: tuple[tuple[str, int | None], ...] = (),
     ) -> None:
         """A bystander pressed an open exchange this process does not remember (it restarted,
         or another process posted it): remember it, so their next presses read nothing. The
@@ -175,10 +203,14 @@ class PressGuard:
         if row is None or row.finished_at is not None or key in self:
             return
         if actor.user_id != row.defender_id:
-            known = await self.learn(session, actor, defender_id=row.defender_id, target=target)
+            known = await self.learn(
+                session, actor, defender_id=row.defender_id, target=target, covers=covers
+            )
             self.remember(key, known)
 
     def remember(self, key: tuple[str, int], known: KnownExchange) -> None:
+        if known.epoch != self._epoch:
+            return  # GMs changed since it was read: the next bystander's press reads again
         self._known[key] = known
         self._known.move_to_end(key)
         while len(self._known) > self.entries:
@@ -187,12 +219,29 @@ class PressGuard:
     def forget(self, key: tuple[str, int]) -> None:
         self._known.pop(key, None)
 
-    def refuse_early(self, actor: Actor, key: tuple[str, int]) -> None:
-        """Raise :func:`claim`'s refusal when memory alone says ``actor`` may not answer."""
+    def gm_changed(self) -> None:
+        """This process committed a change of who is a GM: distrust every fact read before
+        (all exchanges, not one channel's: such changes are rare, and each exchange's next
+        bystander press reads once), including reads still in flight (:attr:`_epoch`)."""
+        self._epoch += 1
+        self._known.clear()
+
+    def refuse_early(self, actor: Actor, key: tuple[str, int], *, cover: str | None = None) -> None:
+        """Raise :func:`claim`'s refusal when memory alone says ``actor`` may not press the
+        exchange's button (``cover``: the delayer's "dodges for them" button)."""
         known = self._known.get(key)
-        if known is None or actor.user_id == known.defender_id or actor.gm_role:
+        if known is None or actor.gm_role:
             return
-        if time.monotonic() > known.until:
+        if cover is None:
+            answerer_id, who = known.defender_id, answerer(known.defender_id)
+        else:
+            players = dict(known.covers)
+            if cover not in players:
+                return  # not a delayer it knows: the database decides
+            answerer_id, who = players[cover], cover_answerer(cover, players[cover])
+        if answerer_id is not None and actor.user_id == answerer_id:
+            return
+        if time.monotonic() > known.until or known.epoch != self._epoch:
             self.forget(key)
             return
         if actor.role_ids.intersection(known.gm_roles) or actor.user_id in known.starters:
@@ -200,8 +249,8 @@ class PressGuard:
         raise PermissionDenied(
             _(
                 "Only {who} answers this attack on {target}.",
-                who=answerer(known.defender_id),
-                target=known.target,
+                who=who,
+                target=UserText(known.target),
             )
         )
 
@@ -215,6 +264,14 @@ def press_guard(db: Database) -> PressGuard:
     if guard is None:
         guard = _GUARDS[db] = PressGuard()
     return guard
+
+
+@watch_gm_changes
+def _distrust_gms(db: Database) -> None:
+    """:func:`~bot.services.permissions.gm_changed`: ``db``'s guard drops what it read."""
+    guard = _GUARDS.get(db)
+    if guard is not None:
+        guard.gm_changed()
 
 
 def change_data(change: ResourceChange) -> dict[str, Any]:

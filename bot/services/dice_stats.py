@@ -12,6 +12,7 @@ from bot import workers
 from bot.actor import Actor
 from bot.errors import UserError
 from bot.i18n import _
+from bot.services.offload import STATS, TEST, still_running
 from bot.storage import Database
 from bot.storage.models.base import utcnow
 from bot.storage.repositories import rolls as roll_log
@@ -55,15 +56,14 @@ GATE = workers.FairGate(1, per_user=1, per_channel=2, max_waiting=8)
 
 
 class StatsBusy(UserError):
-    """``/dice stats`` refused at once: its user's, channel's or the bot's line is full."""
+    """``/dice stats`` refused at once: its user's, channel's or the bot's line is full (the
+    user's own: their previous statistics, or on SQLite any heavy request of theirs still in
+    a worker, named as it is)."""
 
-    def __init__(self, scope: str) -> None:
+    def __init__(self, busy: workers.Busy) -> None:
         super().__init__(
-            _(
-                "Your previous dice statistics are still being counted: wait for them, "
-                "then ask again."
-            )
-            if scope == "user"
+            still_running(busy.held)
+            if busy.scope == "user"
             else _("Too busy counting dice right now: try again in a moment.")
         )
 
@@ -79,12 +79,12 @@ class StatsTooHeavy(UserError):
 
 class TestBusy(UserError):
     """``/dice test`` refused at once: the user's (or the channel's) queue of heavy work is
-    full."""
+    full (the user's: whichever of their heavy requests runs, named as it is)."""
 
-    def __init__(self, scope: str) -> None:
+    def __init__(self, busy: workers.Busy) -> None:
         super().__init__(
-            _("Your previous dice test is still rolling: wait for it, then ask again.")
-            if scope == "user"
+            still_running(busy.held)
+            if busy.scope == "user"
             else _("Too busy rolling dice right now: try again in a moment.")
         )
 
@@ -139,12 +139,12 @@ async def stats(
         "limit": MAX_ROWS,
     }
     try:
-        async with GATE.enter(actor.user_id, actor.channel_id):
+        async with GATE.enter(actor.user_id, actor.channel_id, what=STATS):
             totals = await roll_log.face_totals(
                 db, actor.channel_id, elsewhere=_in_worker(actor), **filters
             )
     except workers.Busy as error:
-        raise StatsBusy(error.scope) from None
+        raise StatsBusy(error) from None
     except (workers.OverBudget, workers.WorkerDied):
         raise StatsTooHeavy() from None
     # One step per die size and per (die size, face) the database added up: never per roll.
@@ -181,6 +181,7 @@ def _in_worker(actor: Actor) -> roll_log.ReadElsewhere:
             budget=STATS_SECONDS,
             user=actor.user_id,
             channel=actor.channel_id,
+            what=STATS,
         )
 
     return read
@@ -201,8 +202,9 @@ async def roll_source(dice: Dice, actor: Actor, *, sides: int, count: int) -> Fa
             budget=TEST_SECONDS,
             user=actor.user_id,
             channel=actor.channel_id,
+            what=TEST,
         )
     except workers.Busy as error:
-        raise TestBusy(error.scope) from None
+        raise TestBusy(error) from None
     except (workers.OverBudget, workers.WorkerDied):
         raise TestTooHeavy() from None

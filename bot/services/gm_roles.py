@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from bot.actor import Actor
 from bot.errors import PermissionDenied, UserError
 from bot.i18n import _
-from bot.services.permissions import WHO_IS_GM, is_gm
+from bot.services.permissions import WHO_IS_GM, gm_changed, is_gm
 from bot.storage import Database
 from bot.storage.repositories import gm_roles as repo
 
@@ -44,6 +44,8 @@ async def change(db: Database, actor: Actor, role_id: int, *, remove: bool = Fal
                 )
             changed = await repo.add(session, actor.guild_id, role_id, actor.user_id)
         roles = tuple(await repo.role_ids(session, actor.guild_id))
+    if changed:
+        gm_changed(db)  # committed: the role's holders are (or are no longer) GMs
     return GmRoles(roles, changed)
 
 

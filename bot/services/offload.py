@@ -23,7 +23,7 @@ from typing import Any, TypeVar
 from bot import workers
 from bot.actor import Actor
 from bot.errors import UserError
-from bot.i18n import _
+from bot.i18n import N_, _
 from engine.systems.drama import Pools
 
 log = logging.getLogger(__name__)
@@ -40,13 +40,35 @@ INLINE_PARTIES = 3
 """RPS resisted actions: up to this many parties stay inline (about 3 ms the first time)."""
 
 
-class OddsBusy(UserError):
-    """``/odds`` refused at once: the user's (or the channel's) odds queue is full."""
+#: What a job in the worker pool (or a :class:`~bot.workers.FairGate`) is, given as its
+#: ``what``: a refusal of the same user's next heavy request names it (:func:`still_running`).
+ODDS, STATS, TEST, CHART = "odds", "stats", "test", "chart"
+_STILL_RUNNING = {
+    ODDS: N_("Your previous odds are still being worked out: wait for them, then ask again."),
+    STATS: N_(
+        "Your previous dice statistics are still being counted: wait for them, then ask again."
+    ),
+    TEST: N_("Your previous dice test is still rolling: wait for it, then ask again."),
+    CHART: N_("Your previous chart is still being drawn: wait for it, then ask again."),
+}
+_ANYTHING = N_("Your previous request is still being worked out: wait for it, then ask again.")
 
-    def __init__(self, scope: str) -> None:
+
+def still_running(held: str) -> str:
+    """The refusal of a user's heavy request while their own previous one still runs, naming
+    *that* one. A user holds one job at a time whatever its kind (``bot.workers.PER_USER``:
+    a bound per kind would let one player take every worker), so ``/odds`` may be refused
+    for the user's running ``/dice stats``, and says so."""
+    return _(_STILL_RUNNING.get(held, _ANYTHING))
+
+
+class OddsBusy(UserError):
+    """``/odds`` refused at once: the user's (or the channel's) queue of heavy work is full."""
+
+    def __init__(self, busy: workers.Busy) -> None:
         super().__init__(
-            _("Your previous odds are still being worked out: wait for them, then ask again.")
-            if scope == "user"
+            still_running(busy.held)
+            if busy.scope == "user"
             else _("Too busy working out odds right now: try again in a moment.")
         )
 
@@ -87,6 +109,7 @@ async def odds(work: Callable[..., T], /, *, actor: Actor, heavy: bool, **kwargs
                 user=actor.user_id,
                 channel=actor.channel_id,
                 cache=True,
+                what=ODDS,
             ),
             ODDS_SECONDS,  # the wait for a worker counts too
         )
@@ -108,8 +131,9 @@ async def table(work: Callable[..., T], /, *, actor: Actor, heavy: bool, **kwarg
             user=actor.user_id,
             channel=actor.channel_id,
             cache=True,
+            what=ODDS,
         )
     except workers.Busy as error:
-        raise OddsBusy(error.scope) from None
+        raise OddsBusy(error) from None
     except (workers.OverBudget, workers.WorkerDied):
         raise TooHeavy() from None

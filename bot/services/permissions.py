@@ -5,6 +5,10 @@ current encounter or match. The first two come from Discord (``Actor.gm_role``),
 roles a server adds with ``/settings gm-role`` (``Actor.role_ids``, matched here); a feature
 that starts things registers a :data:`GmSource` naming who started it in a channel, so the
 check stays one function and secret rolls can reach those GMs too.
+
+What remembers GM facts read earlier (the attack exchanges' press guard) hears of each
+change this process commits (:func:`gm_changed`), so a GM made by a command here is never
+refused from an old memory.
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from bot.actor import Actor
 from bot.errors import PermissionDenied
 from bot.i18n import N_, _
+from bot.storage import Database
 from bot.storage.repositories import gm_roles
 
 #: Where a refusal sends a player to read who counts as a GM (kept to one line).
@@ -25,12 +30,31 @@ WHO_IS_GM = N_("who is one: `/help command:gm`")
 GmSource = Callable[[AsyncSession, int], Awaitable[int | None]]
 _gm_sources: list[GmSource] = []
 
+#: Told that this process committed a change of who is a GM in a database.
+GmWatcher = Callable[[Database], None]
+_gm_watchers: list[GmWatcher] = []
+
 
 def register_gm_source(source: GmSource) -> GmSource:
     """Let a feature say who started it in a channel (usable as a decorator)."""
     if source not in _gm_sources:
         _gm_sources.append(source)
     return source
+
+
+def watch_gm_changes(watcher: GmWatcher) -> GmWatcher:
+    """Hear of every :func:`gm_changed` (usable as a decorator)."""
+    if watcher not in _gm_watchers:
+        _gm_watchers.append(watcher)
+    return watcher
+
+
+def gm_changed(db: Database) -> None:
+    """Who is a GM in ``db`` just changed (a server's GM roles, a new encounter or match and
+    so its starter): call it *after* the commit, so what re-reads the facts finds the new
+    ones. Whoever remembers GM facts drops them (:func:`watch_gm_changes`)."""
+    for watcher in _gm_watchers:
+        watcher(db)
 
 
 async def channel_starters(session: AsyncSession, channel_id: int) -> set[int]:

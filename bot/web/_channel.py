@@ -23,6 +23,7 @@ from bot.i18n import _
 from bot.render.charts import Chart, draw
 from bot.render.dice_stats import stats_chart
 from bot.services import access, campaign, dice_stats
+from bot.services.offload import CHART
 from bot.web._context import database_of
 from bot.web._session import require_viewer
 from bot.web._templates import render
@@ -164,6 +165,7 @@ async def chart_png(actor: Actor, chart: Chart, *, max_age: int) -> web.Response
             user=actor.user_id,
             channel=actor.channel_id,
             cache=True,
+            what=CHART,
         )
     except (workers.Busy, workers.OverBudget) as error:
         log.info("web chart left out: %s", error)

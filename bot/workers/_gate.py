@@ -42,12 +42,20 @@ class FairGate:
         return self._turns
 
     @asynccontextmanager
-    async def enter(self, user: int | None, channel: int | None) -> AsyncIterator[None]:
-        """Hold a slot for the block; :class:`Busy` at once when a bound is reached."""
+    async def enter(
+        self, user: int | None, channel: int | None, *, what: str = ""
+    ) -> AsyncIterator[None]:
+        """Hold a slot for the block; :class:`Busy` at once when a bound is reached (``what``
+        the work is: :class:`Busy`'s ``held`` names it to the user's next request)."""
         turns = self._condition()
         full = self._inside >= self.slots and self._waiting >= self.max_waiting
         self._holders.admit(
-            user, channel, per_user=self.per_user, per_channel=self.per_channel, pool_full=full
+            user,
+            channel,
+            per_user=self.per_user,
+            per_channel=self.per_channel,
+            pool_full=full,
+            what=what,
         )
         try:
             async with turns:
@@ -64,4 +72,4 @@ class FairGate:
                     self._inside -= 1
                     turns.notify()
         finally:
-            self._holders.leave(user, channel)
+            self._holders.leave(user, channel, what)

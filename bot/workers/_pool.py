@@ -2,8 +2,8 @@
 
 Each job is admitted or refused at once: a user has at most ``per_user`` jobs queued or
 running, a channel ``per_channel``, and at most ``max_waiting`` jobs wait for a worker in
-all; the rest are told :class:`Busy` (a short "wait for your previous odds", never a queue
-that grows). Admitted jobs take a worker in the order they came. A job that runs past its
+all; the rest are told :class:`Busy` (a short "wait for your previous request", never a
+queue that grows). Admitted jobs take a worker in the order they came. A job that runs past its
 budget is stopped for real: its worker process is killed, and a new one starts with the
 next job (docs/decisions/worker-processes.md).
 """
@@ -25,6 +25,11 @@ from bot.workers._process import NoAnswer, WorkerDied, WorkerProcess
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 
+#: One job per user, whatever it is (odds, dice statistics, a dice test, a chart): the pool
+#: has one or two workers, and a bound per kind would let one player mixing commands hold
+#: them all while others wait. So a refusal must not say "your previous odds" to a player
+#: whose running job is statistics: :class:`Busy` carries what the held job is (``held``),
+#: and the services name that (bot/services/offload.py, ``still_running``).
 PER_USER = 1
 PER_CHANNEL = 3
 MAX_WAITING = 16
@@ -94,6 +99,7 @@ class WorkerPool:
         user: int | None = None,
         channel: int | None = None,
         cache: bool = False,
+        what: str = "",
     ) -> T:
         """``work(**kwargs)`` in a worker process: its value, or the exception it raised.
 
@@ -102,13 +108,15 @@ class WorkerPool:
         full, :class:`OverBudget` when the work runs past ``budget`` seconds (the worker is
         killed), :class:`WorkerDied` when the worker ended on its own. Cancelling the
         caller kills a running job's worker too: no work runs on that nobody awaits.
+        ``what`` the job is (``"odds"``, ``"stats"``…) is what a refusal of the same user's
+        next job names (``Busy.held``).
         """
         job = pickle.dumps((work, dict(kwargs)), protocol=pickle.HIGHEST_PROTOCOL)
         if cache and job in self._answers:
             self._answers.move_to_end(job)
             cached: T = self._answers[job]
             return cached
-        self._admit(user, channel)
+        self._admit(user, channel, what)
         try:
             await self._take_slot()
             try:
@@ -116,7 +124,7 @@ class WorkerPool:
             finally:
                 self._give_slot()
         finally:
-            self._leave(user, channel)
+            self._leave(user, channel, what)
         if kind == "error":
             raise answer
         if cache:
@@ -138,14 +146,19 @@ class WorkerPool:
 
     # --- admission --------------------------------------------------------------------
 
-    def _admit(self, user: int | None, channel: int | None) -> None:
+    def _admit(self, user: int | None, channel: int | None, what: str) -> None:
         full = self._free <= 0 and len(self._waiters) >= self.max_waiting
         self._holders.admit(
-            user, channel, per_user=self.per_user, per_channel=self.per_channel, pool_full=full
+            user,
+            channel,
+            per_user=self.per_user,
+            per_channel=self.per_channel,
+            pool_full=full,
+            what=what,
         )
 
-    def _leave(self, user: int | None, channel: int | None) -> None:
-        self._holders.leave(user, channel)
+    def _leave(self, user: int | None, channel: int | None, what: str) -> None:
+        self._holders.leave(user, channel, what)
 
     # --- slots, first come first served ------------------------------------------------
 

@@ -46,9 +46,12 @@ async def run(
     user: int | None = None,
     channel: int | None = None,
     cache: bool = False,
+    what: str = "",
 ) -> T:
     """:meth:`WorkerPool.run` on the process's pool."""
-    return await shared().run(work, kwargs, budget=budget, user=user, channel=channel, cache=cache)
+    return await shared().run(
+        work, kwargs, budget=budget, user=user, channel=channel, cache=cache, what=what
+    )
 
 
 async def shutdown() -> None:

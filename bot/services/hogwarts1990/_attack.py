@@ -36,7 +36,9 @@ from bot.services.attack_exchange import (
     HEALTH,
     ExchangeClosed,
     claim,
+    cover_answerer,
     hurt_npc,
+    press_guard,
     resolve_target,
 )
 from bot.services.hogwarts1990 import _rolls as h90_service
@@ -143,8 +145,9 @@ def _combatant(
 
 async def _covers(
     session: AsyncSession, channel_id: int, target: str, sheet: CharacterSheet | None
-) -> tuple[str, ...]:
-    """Delayers who may dodge for the target: visible ones, the target on the tracker."""
+) -> tuple[tuple[str, int | None], ...]:
+    """Delayers who may dodge for the target (visible ones, the target on the tracker), with
+    who plays each (None: an NPC, the GM's)."""
     row = await encounters.active(session, channel_id)
     if row is None:
         return ()
@@ -154,8 +157,21 @@ async def _covers(
     )
     if found is None or state.ended or not state.started:
         return ()
-    delayers = [c.name for c in state.delayed if c is not found and not c.hidden]
+    delayers = [(c.name, c.owner_id) for c in state.delayed if c is not found and not c.hidden]
     return tuple(delayers[:MAX_COVERS])
+
+
+def _players(state: ini.Encounter | None, names: list[str]) -> tuple[tuple[str, int | None], ...]:
+    """Who plays each of an exchange's delayers now (those still on the tracker)."""
+    if state is None:
+        return ()
+    players = []
+    for name in names:
+        try:
+            players.append((name, state.find(name).owner_id))
+        except ini.UnknownCombatant:
+            continue  # gone from the tracker: its button is refused by the database
+    return tuple(players)
 
 
 async def _own_character(session: AsyncSession, actor: Actor, roller: Roller) -> str | None:
@@ -216,9 +232,8 @@ async def attack(
         )
         if not exchange.hit:
             return exchange
-        exchange = replace(
-            exchange, covers=await _covers(session, actor.channel_id, target, target_sheet)
-        )
+        covers = await _covers(session, actor.channel_id, target, target_sheet)
+        exchange = replace(exchange, covers=tuple(name for name, _player in covers))
         row = AttackExchange(
             system=SYSTEM,
             guild_id=actor.guild_id,
@@ -231,7 +246,11 @@ async def attack(
             expires_at=now + ANSWER_WINDOW,
         )
         await attacks_repo.add(session, row)
-        return replace(exchange, id=row.id)
+        known = await press_guard(db).learn(
+            session, actor, defender_id=row.defender_id, target=target, covers=covers
+        )
+    press_guard(db).remember((SYSTEM, row.id), known)  # committed: bystanders refused from memory
+    return replace(exchange, id=row.id)
 
 
 # --------------------------------------------------------------------------- the answer
@@ -380,21 +399,21 @@ async def answer(
     cover: str | None = None,
 ) -> Exchange:
     """Dodge, a delayer's dodge on the target's behalf (``cover`` names it), or Take it."""
+    key, guard = (SYSTEM, attack_id), press_guard(db)
+    guard.refuse_early(actor, key, cover=cover if choice is Answer.COVER else None)
     async with db.unit_of_work() as session:
         row = await attacks_repo.for_update(session, SYSTEM, attack_id)
         target = row.data.get("target", "") if row is not None else ""
         encounter, state = await _encounter(session, row.channel_id if row else 0)
+        covers = _players(state, list(row.data.get("covers", ()))) if row is not None else ()
+        await guard.watch(session, actor, key, row, target=target, covers=covers)
         answerers, who = None, None
         if choice is Answer.COVER and row is not None:
             if state is None:
                 raise UserError(_("No skirmish runs here: nobody delays, so nobody dodges for it."))
             delayer = state.find(cover or "")
             answerers = {delayer.owner_id} if delayer.owner_id is not None else set()
-            who = (
-                _("{name}'s player (or the GM)", name=UserText(delayer.name))
-                if answerers
-                else _("the GM")
-            )
+            who = cover_answerer(delayer.name, delayer.owner_id)
         await claim(session, actor, row, target=target, now=now, answerers=answerers, who=who)
         assert row is not None  # claim refused an unknown exchange
         visibility = await secrecy.decide(session, row.channel_id, row.secret)
@@ -439,4 +458,5 @@ async def answer(
             exchange = replace(exchange, health=await _take_health(session, row, exchange.damage))
         row.data = data_of(exchange)
         row.finished_at = now
+    guard.forget(key)
     return exchange

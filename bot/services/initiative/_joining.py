@@ -24,7 +24,7 @@ from bot.services.initiative._rolls import (
     sheet_bonus,
 )
 from bot.services.initiative._store import gm_encounter, lock_encounter, save, view_of
-from bot.services.permissions import is_gm, require_gm
+from bot.services.permissions import gm_changed, is_gm, require_gm
 from bot.services.sheets import TEMPLATES, guild_key, name_key, named_or_active
 from bot.storage import Database
 from bot.storage.repositories import characters as characters_repo
@@ -136,7 +136,9 @@ async def start(
         except IntegrityError:
             # Another /init start won the race for this channel's one active encounter.
             raise UserError(_("An encounter was just started in this channel.")) from None
-        return InitOutcome(await view_of(session, row, state, gm=True), "start")
+        outcome = InitOutcome(await view_of(session, row, state, gm=True), "start")
+    gm_changed(db)  # committed: its starter is a GM of the channel now
+    return outcome
 
 
 async def join(

@@ -20,7 +20,7 @@ from bot.actor import Actor
 from bot.errors import UserError
 from bot.i18n import N_, _
 from bot.services import offload, sheets
-from bot.services.permissions import register_gm_source, require_gm
+from bot.services.permissions import gm_changed, register_gm_source, require_gm
 from bot.storage import Database
 from bot.storage.models import QuidditchMatch
 from bot.storage.repositories import quidditch as matches
@@ -169,7 +169,9 @@ async def new_match(
             raise UserError(
                 _("A match was just started in this channel by someone else.")
             ) from None
-        return match_view(match, state)
+        view = match_view(match, state)
+    gm_changed(db)  # committed: its starter is a GM of the channel now
+    return view
 
 
 STATS = ("strength", "dexterity", "toughness", "health")
@@ -476,11 +478,12 @@ async def odds(
                 budget=BATCH_SECONDS,
                 user=actor.user_id,
                 channel=actor.channel_id,
+                what=offload.ODDS,
             )
         except workers.Busy as error:
             if results:
                 break  # the channel filled up meanwhile: answer with what was played
-            raise offload.OddsBusy(error.scope) from None
+            raise offload.OddsBusy(error) from None
         except (workers.OverBudget, workers.WorkerDied):
             raise offload.TooHeavy() from None
         results += played

@@ -61,3 +61,36 @@ def test_it_keeps_a_bounded_number_of_exchanges() -> None:
     for number in range(3):
         guard.remember(("coda", number), KnownExchange(None, "x", frozenset(), frozenset(), 1e18))
     assert ("coda", 0) not in guard and ("coda", 2) in guard
+
+
+def test_a_gm_change_made_here_distrusts_every_memory_even_a_read_in_flight(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    now = [100.0]
+    guard = guard_at(now, monkeypatch)
+    # Another exchange's facts were read just before the change, and land just after it.
+    in_flight = KnownExchange(None, "Ron", frozenset(), frozenset(), now[0] + 60.0)
+    guard.gm_changed()  # /settings gm-role, /init start or /quidditch new committed
+    guard.refuse_early(press(99), KEY)  # the database decides now
+    guard.remember(("coda", 8), in_flight)
+    assert KEY not in guard and ("coda", 8) not in guard
+    # Facts read after the change are trusted again.
+    guard.remember(KEY, KnownExchange(DEFENDER, "Draco", frozenset(), frozenset(), 1e18, 1))
+    with pytest.raises(PermissionDenied):
+        guard.refuse_early(press(99), KEY)
+
+
+def test_a_delayers_button_is_its_players_or_the_gms(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(attack_exchange.time, "monotonic", lambda: 100.0)
+    guard = PressGuard()
+    covers = (("Draco", 21), ("Filch", None))
+    guard.remember(
+        KEY, KnownExchange(DEFENDER, "Harry", frozenset(), frozenset(), 160.0, covers=covers)
+    )
+    guard.refuse_early(press(21), KEY, cover="Draco")
+    with pytest.raises(PermissionDenied, match="Only Draco's player \\(or the GM\\) answers"):
+        guard.refuse_early(press(DEFENDER), KEY, cover="Draco")  # the target is not Draco
+    with pytest.raises(PermissionDenied, match="Only the GM answers this attack on Harry"):
+        guard.refuse_early(press(21), KEY, cover="Filch")  # an NPC delayer: the GM's
+    guard.refuse_early(press(99, gm=True), KEY, cover="Filch")
+    guard.refuse_early(press(99), KEY, cover="Goyle")  # a delayer it never saw: the database

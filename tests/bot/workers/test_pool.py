@@ -113,12 +113,12 @@ async def test_a_cancelled_caller_kills_its_work(hanging: WorkerPool) -> None:
 
 async def test_the_user_queue_refuses_a_second_request(hanging: WorkerPool) -> None:
     first = asyncio.ensure_future(
-        hanging.run(drama.chance, {"base": 3}, budget=3600, user=7, channel=1)
+        hanging.run(drama.chance, {"base": 3}, budget=3600, user=7, channel=1, what="odds")
     )
     await asyncio.sleep(0)
-    with pytest.raises(Busy) as refused:
-        await hanging.run(drama.chance, {"base": 4}, budget=3600, user=7, channel=2)
-    assert refused.value.scope == "user"
+    with pytest.raises(Busy) as refused:  # whatever the second is, the first is what runs
+        await hanging.run(drama.chance, {"base": 4}, budget=3600, user=7, channel=2, what="x")
+    assert refused.value.scope == "user" and refused.value.held == "odds"
     # Another user in the same channel is queued behind (one worker), not refused.
     second = asyncio.ensure_future(
         hanging.run(drama.chance, {"base": 5}, budget=3600, user=8, channel=1)
@@ -261,7 +261,7 @@ async def test_a_fair_gate_lets_one_in_at_a_time_and_refuses_past_its_bounds() -
     order: list[str] = []
 
     async def hold(name: str, user: int, channel: int) -> None:
-        async with gate.enter(user, channel):
+        async with gate.enter(user, channel, what=name):
             order.append(name)
             inside.set()
             await leave.wait()
@@ -270,7 +270,7 @@ async def test_a_fair_gate_lets_one_in_at_a_time_and_refuses_past_its_bounds() -
     await inside.wait()
     with pytest.raises(Busy) as refused:  # the same user again
         await hold("again", 1, 11)
-    assert refused.value.scope == "user"
+    assert refused.value.scope == "user" and refused.value.held == "first"
     second = asyncio.ensure_future(hold("second", 2, 10))  # waits its turn
     await asyncio.sleep(0)
     with pytest.raises(Busy) as refused:  # the channel has two in its line

@@ -132,9 +132,11 @@ async def test_a_large_dice_test_runs_in_a_worker_and_is_stopped_past_its_budget
 async def test_a_second_large_dice_test_waits_for_the_first(
     table: Table, hanging_workers: workers.WorkerPool
 ) -> None:
-    hanging_workers.per_user = 0  # as if alice's previous test were still in a worker
+    # As if alice's queue were full; nothing of hers runs to be named (a running one is:
+    # tests/bot/cogs/odds/test_previous_request.py).
+    hanging_workers.per_user = 0
     result = await table.alice.slash(table.channel, "dice test", sides=6, count=50_000)
-    assert "Your previous dice test is still rolling: wait for it" in text_of(result)
+    assert "Your previous request is still being worked out: wait for it" in text_of(result)
     hanging_workers.per_user, hanging_workers.per_channel = 1, 0  # the channel's queue full
     result = await table.bob.slash(table.channel, "dice test", sides=6, count=50_000)
     assert "Too busy rolling dice right now" in text_of(result)
@@ -145,11 +147,12 @@ async def test_stats_wait_their_turn_and_a_second_one_is_refused_at_once(
     table: Table, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     await table.alice.slash(table.channel, "roll", expression="2d6")
-    # As if alice's previous count were still running: refused at once, privately.
+    # As if alice's line were full: refused at once, privately (nothing of hers runs to be
+    # named; a running one is: tests/bot/cogs/odds/test_previous_request.py).
     monkeypatch.setattr(dice_stats.GATE, "per_user", 0)
     refused = await table.alice.slash(table.channel, "dice stats")
     assert refused.ephemeral
-    assert "Your previous dice statistics are still being counted" in text_of(refused)
+    assert "Your previous request is still being worked out" in text_of(refused)
     monkeypatch.setattr(dice_stats.GATE, "per_user", 1)
     monkeypatch.setattr(dice_stats.GATE, "per_channel", 0)  # the channel's line full
     busy = await table.bob.slash(table.channel, "dice stats")

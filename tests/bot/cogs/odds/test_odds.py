@@ -92,10 +92,12 @@ async def test_heavy_odds_past_the_budget_are_too_heavy(
 async def test_a_second_heavy_odds_waits_for_the_first(
     table: Table, hanging_workers: workers.WorkerPool
 ) -> None:
-    hanging_workers.per_user = 0  # as if alice's previous odds were still in a worker
+    # As if alice's queue were full; nothing of hers runs to be named (a running one is:
+    # test_previous_request.py).
+    hanging_workers.per_user = 0
     result = await table.alice.slash(table.channel, "odds drama", base=60, resistance=60)
     assert result.ephemeral
-    assert "Your previous odds are still being worked out" in text_of(result)
+    assert "Your previous request is still being worked out" in text_of(result)
     # Cheap odds never queue: they are worked out at once (the chart, a worker's, is left out).
     cheap = await table.alice.slash(table.channel, "odds drama", base=5, resistance=1)
     assert not cheap.ephemeral and "criticals on: success" in text_of(cheap)

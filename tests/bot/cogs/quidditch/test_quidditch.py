@@ -564,8 +564,9 @@ async def test_odds_run_in_a_worker_stopped_past_its_budget(
     assert "Too heavy to work out in time" in text_of(result)
     assert "simulated matches" not in text_of(result)
     assert hanging_workers.killed == 1 and hanging_workers.processes == 0
-    # A second GM request while the first is in a worker is refused at once, not queued.
+    # A second GM request while the first is in a worker is refused at once, not queued
+    # (here the queue is made full with nothing of the GM's in it to name).
     hanging_workers.per_user = 0
     busy = await table.gm.slash(table.channel, "quidditch odds")
-    assert "Your previous odds are still being worked out" in text_of(busy)
+    assert "Your previous request is still being worked out" in text_of(busy)
     assert hanging_workers.started == 1
