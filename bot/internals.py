@@ -31,6 +31,8 @@ discord.py (``discord.py>=2.7.1,<2.8``)
     cached-slot attributes behind ``interaction.response``/``followup``/``command``/
     ``namespace``, replaced by the deadline guard (:mod:`bot.gateway._deadline`) and by a macro run
     (:func:`set_cached_response`, :func:`set_cached_followup`, :func:`set_cached_command`).
+  - ``discord.utils.CachedSlotProperty.function`` (``Interaction.followup``'s): the follow-up
+    webhook built only when a command sends a follow-up (:func:`followup_webhook`).
   - ``InteractionResponse(parent)``: its (undocumented) constructor, subclassed by
     :class:`bot.gateway.DeadlineResponse`.
   - ``app_commands.Namespace(interaction, resolved, options)`` and
@@ -75,6 +77,7 @@ from __future__ import annotations
 
 import asyncio
 import collections
+import inspect
 from collections.abc import Awaitable, Callable
 from typing import Any, NoReturn, TypeVar
 
@@ -104,6 +107,7 @@ __all__ = [
     "CallbackResponseHooks",
     "CommandTreeHooks",
     "await_",
+    "followup_webhook",
     "gateway_parsers",
     "get_as_snowflake",
     "greenlet_spawn",
@@ -170,6 +174,10 @@ def set_endpoints(api_base: str, gateway_url: str) -> None:
     DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(gateway_url)
 
 
+#: ``Interaction.followup``'s descriptor (a ``discord.utils.CachedSlotProperty``).
+_INTERACTION_FOLLOWUP: Any = inspect.getattr_static(discord.Interaction, "followup")
+
+
 def set_cached_response(interaction: discord.Interaction, response: Any) -> None:
     """Make ``interaction.response`` return ``response`` from now on."""
     interaction._cs_response = response  # type: ignore[attr-defined]
@@ -178,6 +186,14 @@ def set_cached_response(interaction: discord.Interaction, response: Any) -> None
 def set_cached_followup(interaction: discord.Interaction, followup: Any) -> None:
     """Make ``interaction.followup`` return ``followup`` from now on."""
     interaction._cs_followup = followup  # type: ignore[attr-defined]
+
+
+def followup_webhook(interaction: discord.Interaction) -> discord.Webhook:
+    """A new follow-up webhook for ``interaction``, as ``interaction.followup`` builds it (the
+    cached property's own function), for a replacement follow-up that builds it only when
+    used (:class:`bot.gateway._deadline.DeadlineFollowup`)."""
+    webhook: discord.Webhook = _INTERACTION_FOLLOWUP.function(interaction)
+    return webhook
 
 
 def set_cached_command(interaction: discord.Interaction, command: Any, namespace: Any) -> None:

@@ -57,7 +57,7 @@ def holds_gm_role(member: discord.abc.User, channel: Any, role_names: Sequence[s
     """The Discord half of the GM rule: a GM role by name, or Manage Channels here."""
     if not isinstance(member, discord.Member):
         return False
-    wanted = {name.casefold() for name in role_names}
+    wanted = _folded(role_names if isinstance(role_names, tuple) else tuple(role_names))
     if any(role.name.casefold() in wanted for role in member.roles):
         return True
     permissions = (
@@ -66,6 +66,13 @@ def holds_gm_role(member: discord.abc.User, channel: Any, role_names: Sequence[s
         else member.guild_permissions
     )
     return permissions.manage_channels or permissions.administrator
+
+
+@functools.lru_cache(maxsize=8)
+def _folded(role_names: tuple[str, ...]) -> frozenset[str]:
+    """The GM role names, casefolded once: the configured names never change while the bot
+    runs, and every command's caller is checked against them."""
+    return frozenset(name.casefold() for name in role_names)
 
 
 def actor_from(interaction: discord.Interaction) -> Actor:

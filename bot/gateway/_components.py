@@ -60,6 +60,8 @@ async def apply_language(interaction: discord.Interaction) -> str:
         user_id = interaction.user.id if interaction.user is not None else None
         if choices is None:
             language = language_of(interaction.locale)
+        elif (cached := choices.cached(interaction.channel_id, user_id)) is not None:
+            language = choose_language(interaction.locale, *cached)  # no query, no await
         else:
             language = await _safely(choices, interaction.locale, interaction.channel_id, user_id)
         interaction.extras["language"] = language

@@ -103,6 +103,10 @@ class BotMetrics:
         )
         gateway.set_function(self._gateway_latency)
         self.registry.register(_ShardCollector(bot))
+        # Each (command, outcome)'s counter and latency series, looked up once: ``labels()``
+        # validates and locks on every call, and every command is finished here. Nothing
+        # removes a labelled series, so a cached one stays the registry's own.
+        self._series: dict[tuple[str, str], tuple[Counter, Histogram]] = {}
         self._runner: web.AppRunner | None = None
 
     def _gateway_latency(self) -> float:
@@ -117,10 +121,17 @@ class BotMetrics:
         self, interaction: discord.Interaction, outcome: str, error: BaseException | None = None
     ) -> None:
         command = interaction.command.qualified_name if interaction.command else "?"
-        self.commands.labels(command, outcome).inc()
+        series = self._series.get((command, outcome))
+        if series is None:
+            series = self._series[(command, outcome)] = (
+                self.commands.labels(command, outcome),
+                self.latency.labels(command),
+            )
+        count, latency = series
+        count.inc()
         started = interaction.extras.get(STARTED)
         if started is not None:
-            self.latency.labels(command).observe(time.perf_counter() - started)
+            latency.observe(time.perf_counter() - started)
         if error is not None:
             self.errors.labels(type(error).__name__).inc()
 

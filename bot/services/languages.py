@@ -54,18 +54,26 @@ class LanguageChoices:
         self._cache: OrderedDict[Key, tuple[float, str | None]] = OrderedDict()
 
     def cached(self, channel_id: int | None, user_id: int | None) -> tuple[str | None, ...] | None:
-        """Both choices when the cache holds them (no query), else None."""
+        """Both choices when the cache holds them (no query), else None. A hit counts as a
+        use, as in :meth:`choices`: what is read often stays cached."""
         now = self.clock()
-        values: list[str | None] = []
-        for scope, target in ((CHANNEL, channel_id), (USER, user_id)):
-            if target is None:
-                values.append(None)
-                continue
-            entry = self._cache.get((scope, target))
+        cache = self._cache
+        channel = user = None
+        if channel_id is not None:
+            entry = cache.get((CHANNEL, channel_id))
             if entry is None or entry[0] <= now:
                 return None
-            values.append(entry[1])
-        return tuple(values)
+            channel = entry[1]
+        if user_id is not None:
+            entry = cache.get((USER, user_id))
+            if entry is None or entry[0] <= now:
+                return None
+            user = entry[1]
+        if channel_id is not None:
+            cache.move_to_end((CHANNEL, channel_id))
+        if user_id is not None:
+            cache.move_to_end((USER, user_id))
+        return (channel, user)
 
     async def choices(self, channel_id: int | None, user_id: int | None) -> tuple[str | None, ...]:
         """The channel's and the user's choices (None: not chosen), at most one query."""

@@ -126,6 +126,9 @@ class Database:
         # load the lock sits idle while commands wait: queue this process's writers here
         # instead, first come first served. (busy_timeout still covers other processes.)
         self._sqlite_writer = asyncio.Lock() if self.is_sqlite else None
+        #: Writers in :meth:`take_writer_turn`'s timed wait: while there are none and the lock
+        #: is free, taking it cannot wait, so no timeout needs arming.
+        self._writers_waiting = 0
 
     @asynccontextmanager
     async def unit_of_work(self, *, read_only: bool = False) -> AsyncIterator[AsyncSession]:
@@ -161,11 +164,18 @@ class Database:
         return the lock to release after the write; None on PostgreSQL (row locks instead)."""
         writer = self._sqlite_writer
         if writer is not None:
+            if not writer.locked() and not self._writers_waiting:
+                # Free and nobody queued: acquire() returns at once, without the timer.
+                await writer.acquire()
+                return writer
+            self._writers_waiting += 1
             try:
                 async with asyncio.timeout(self.lock_timeout):
                     await writer.acquire()
             except TimeoutError:
                 raise StorageBusy from None
+            finally:
+                self._writers_waiting -= 1
         return writer
 
     @property

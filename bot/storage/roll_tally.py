@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from functools import lru_cache
 from typing import Any
 
 from engine.systems import coda, drama, hogwarts1990, infinity, rps
@@ -49,7 +50,9 @@ def tally(system: str, input: str, faces: Any) -> tuple[int, dict[str, int]] | N
     return sides, counts
 
 
+@lru_cache(maxsize=1024)
 def _sides(system: str, expression: str) -> int | None:
+    """The die size of an entry (cached: players roll the same few expressions again)."""
     if system in SYSTEM_SIDES:
         return SYSTEM_SIDES[system]
     sizes = {int(size) for size in _DIE_SIZE.findall(expression)}
@@ -57,8 +60,13 @@ def _sides(system: str, expression: str) -> int | None:
 
 
 def _flatten(faces: Any) -> Iterator[Any]:
+    """Every face of ``faces``, nested lists and tuples opened (one generator for a flat
+    list of faces, the common case, rather than one per face)."""
     if isinstance(faces, list | tuple):
         for item in faces:
-            yield from _flatten(item)
+            if isinstance(item, list | tuple):
+                yield from _flatten(item)
+            else:
+                yield item
     else:
         yield faces

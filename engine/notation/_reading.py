@@ -15,7 +15,7 @@ reads back unchanged, and the reply shows it whenever it differs from what was t
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from engine.errors import N_
 from engine.notation import _input as notation_input
@@ -53,15 +53,16 @@ class Reading:
     """A whole command as read: its rolls, in order."""
 
     parts: tuple[Part, ...]
+    #: The canonical form of the whole command.
+    canonical: str = field(init=False, repr=False, compare=False)
+    #: True when the canonical form differs from what was typed (case and spaces aside).
+    rewritten: bool = field(init=False, repr=False, compare=False)
 
-    @property
-    def canonical(self) -> str:
-        return " ; ".join(part.reading for part in self.parts)
-
-    @property
-    def rewritten(self) -> bool:
-        """True when the canonical form differs from what was typed (case and spaces aside)."""
-        return any(part.rewritten for part in self.parts)
+    def __post_init__(self) -> None:
+        # Worked out once: a reading is cached and rolled many times, and every roll's log
+        # entry and reply read both (they were a regex pass per part on each read).
+        object.__setattr__(self, "canonical", " ; ".join(part.reading for part in self.parts))
+        object.__setattr__(self, "rewritten", any(part.rewritten for part in self.parts))
 
 
 def _squash(text: str) -> str:

@@ -156,6 +156,10 @@ def check_interaction_cached_slots() -> None:
         prop = inspect.getattr_static(discord.Interaction, public)
         if not isinstance(prop, discord.utils.CachedSlotProperty) or prop.name != slot:
             raise fail(DPY, name, f"no longer caches `Interaction.{public}`")
+    followup = inspect.getattr_static(discord.Interaction, "followup")
+    name = "discord.utils.CachedSlotProperty.function"
+    function = expect_attribute(DPY, name, followup, "function")
+    expect_parameters(DPY, name, function, ["self"])
 
 
 def check_interaction_response_constructor() -> None:

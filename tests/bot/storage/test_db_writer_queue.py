@@ -7,6 +7,7 @@ import asyncio
 from sqlalchemy import func, select
 
 from bot.actor import Actor
+from bot.errors import StorageBusy
 from bot.storage import Database
 from bot.storage.models import RollLog
 from bot.storage.repositories import rolls as roll_log
@@ -52,3 +53,40 @@ async def test_a_failed_writer_releases_the_queue(db: Database) -> None:
         pass
     async with asyncio.timeout(60), db.unit_of_work() as session:  # failsafe: no deadlock
         roll_log.add(session, ACTOR, system="dice", input="1d6", faces=[4], outcome="4")
+
+
+async def test_sqlite_writers_wait_their_turn_in_order_and_give_up_in_time(
+    database_url: str,
+) -> None:
+    """This process's SQLite writers queue first come, first served: one arriving just as the
+    turn is handed on waits behind the one it is handed to, and a writer still queued after
+    ``lock_timeout`` gives up with StorageBusy (nothing saved), however many are queued."""
+    db = Database(database_url, lock_timeout=0.2)
+    try:
+        order: list[str] = []
+        holder = await db.take_writer_turn()
+        assert holder is not None
+
+        async def write(name: str) -> None:
+            turn = await db.take_writer_turn()
+            assert turn is not None
+            order.append(name)
+            turn.release()
+
+        first = asyncio.create_task(write("queued first"))
+        await asyncio.sleep(0)  # it is queued
+        holder.release()  # handed to "queued first", which has not run yet
+        await write("arrived after")
+        await first
+        assert order == ["queued first", "arrived after"]
+
+        holder = await db.take_writer_turn()
+        assert holder is not None
+        waiting = [asyncio.create_task(write(f"writer {n}")) for n in range(2)]
+        results = await asyncio.gather(*waiting, return_exceptions=True)
+        assert [type(result) for result in results] == [StorageBusy, StorageBusy]
+        holder.release()
+        await write("once the turn is free")
+        assert order[-1] == "once the turn is free"
+    finally:
+        await db.dispose()
