@@ -324,3 +324,82 @@ async def test_no_name_a_player_types_is_live(
     await _play(table, hostile, hostile)
     if language == "es":
         assert any("Personaje" in m.content or m.embeds for m in table.channel.history())
+
+
+async def _between_players(table: Table, name: str, hostile: str) -> None:
+    """The requests one player's roll makes of another's character ("Roll my side", "Roll
+    my part"): the line that pings the asked player, the parts as they come in, the result.
+    """
+    alice, bob, carol, channel = table.alice, table.bob, table.carol, table.channel
+    seen: set[tuple[int, str]] = set()
+
+    async def check(command: str) -> None:
+        fresh = []
+        for message in channel.history():
+            key = (message.id, repr(_surfaces(message)))
+            if key not in seen:
+                seen.add(key)
+                fresh.append(message)
+        assert_inert(fresh, hostile, command, table)
+
+    async def slash(actor: Any, command: str, /, **options: Any) -> Any:
+        result = await actor.slash(channel, command, **options)
+        assert_inert([m for m in [result.response, *result.followups] if m], hostile, command)
+        await check(command)
+        return result
+
+    async def press(actor: Any, asked: Any, command: str) -> None:
+        """The request's one button, whatever its label's language."""
+        button = asked.response.message.components[0].children[0]
+        await actor.click(asked.response, custom_id=button.custom_id)
+        assert channel.last_message.embeds, f"/{command}: no result once every side rolled"
+        await check(f"{command} (pressed)")
+
+    skill = name[:32]
+    for member in (alice, bob):
+        await slash(member, "sheet create", name=f"{name[:60]} {member.name[0]}", system="coda")
+        await slash(member, "sheet set", attribute=skill, value=4)
+        await slash(member, "sheet skill", name=skill, ranks=2, attribute=skill)
+    await slash(carol, "sheet create", name=f"{name[:60]} R", system="rps")
+    await slash(carol, "sheet set", attribute=skill, value=40)
+    await slash(alice, "sheet create", name=f"{name[:60]} P", system="rps")
+    await slash(alice, "sheet set", attribute=skill, value=50)
+
+    await slash(alice, "sheet use", character=f"{name[:60]} a")
+    asked = await slash(
+        alice,
+        "coda opposed",
+        a=f"{name[:60]} a",
+        a_skill=skill,
+        b=f"{name[:60]} b",
+        b_skill=skill,
+        label=name,
+    )
+    await press(bob, asked, "coda opposed")
+
+    await slash(alice, "sheet use", character=f"{name[:60]} P")
+    asked = await slash(
+        alice,
+        "rps resisted",
+        parties=f"x{name[:20]}:40, <@{carol.id}>",
+        attribute=skill,
+        label=name,
+    )
+    await press(carol, asked, "rps resisted")
+
+
+async def test_a_hostile_name_is_inert_between_players(table: Table) -> None:
+    """Fast tier: the requests between players, one name mixing every kind of hostile text."""
+    await _between_players(table, MIXED, MIXED)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("language", ["en", "es"])
+@pytest.mark.parametrize("hostile", [*HOSTILE, LONG])
+async def test_no_name_is_live_between_players(
+    table: Table, as_spanish: Any, hostile: str, language: str
+) -> None:
+    if language == "es":
+        for member in (table.alice, table.bob, table.carol, table.gm):
+            as_spanish(member)
+    await _between_players(table, hostile, hostile)
