@@ -201,8 +201,8 @@ async def attack(
         assert rolled.odds is not None  # an attack always has a difficulty
         exchange = Exchange(
             id=None,
-            attacker=side.character or side.display or actor.display_name,
-            target=target,
+            attacker=UserText(side.character or side.display or actor.display_name),
+            target=UserText(target),
             side=side,
             attack=rolled.roll,
             odds=rolled.odds,
@@ -217,7 +217,11 @@ async def attack(
         if not exchange.hit:
             return exchange
         exchange = replace(
-            exchange, covers=await _covers(session, actor.channel_id, target, target_sheet)
+            exchange,
+            covers=tuple(
+                UserText(name)
+                for name in await _covers(session, actor.channel_id, target, target_sheet)
+            ),
         )
         row = AttackExchange(
             system=SYSTEM,
@@ -427,7 +431,7 @@ async def answer(
             )
             exchange = replace(
                 exchange,
-                dodger=dodger.name,
+                dodger=UserText(dodger.name),
                 raised=raised,
                 defended=defended,
                 defend_chance=chance,

@@ -171,6 +171,12 @@ async def _play(table: Table, name: str, hostile: str) -> None:
         assert_inert(fresh, hostile, command, table)
         return result
 
+    async def press(actor: Any, asked: Any, command: str) -> None:
+        """The message's first button (Dodge), whatever its label's language."""
+        button = asked.response.message.components[0].children[0]
+        await actor.click(asked.response, custom_id=button.custom_id)
+        assert_inert(channel.history()[-1:], hostile, f"{command} (pressed)", table)
+
     await run(alice, "sheet create", name=name, system="coda")
     await run(alice, "sheet set", attribute=name[:32], value=3)
     await run(alice, "sheet set", attribute="Strength", value=3)
@@ -197,6 +203,11 @@ async def _play(table: Table, name: str, hostile: str) -> None:
     await run(alice, "coda opposed", a="2", b=name, b_skill=name[:32])
     await run(alice, "coda combined", leader=name, helpers=f"2, {name}", skill=name[:32], tn=15)
     await run(alice, "coda attack", skill="Brawl", attribute="Strength", target=name[:32])
+    table.bot.dice = SeededDice(3)
+    attack = await run(
+        alice, "coda attack", skill="Brawl", attribute="Strength", target=name[:32], defence=2
+    )
+    await press(gm, attack, "coda attack")  # the NPC's defence, the damage
 
     macro = name[:32].replace("`", "'")
     await run(alice, "macro save", name=macro, command="roll expression:d6")
@@ -278,6 +289,17 @@ async def _play(table: Table, name: str, hostile: str) -> None:
     await run(alice, "h90 roll", attribute=attribute, label=name)
     await run(alice, "h90 roll", attribute=attribute)
     await run(alice, "h90 opposed", attribute=attribute, vs_name=attribute, vs_bonus=2)
+    table.bot.dice = SeededDice(3)
+    attack = await run(
+        gm,
+        "h90 attack",
+        target=f"{name[:60]} H",
+        attacker=name,
+        difficulty=1,
+        bonus=30,
+        dodge=attribute,
+    )
+    await press(alice, attack, "h90 attack")
     await run(alice, "sheet create", name=f"{name[:60]} R", system="rps")
     await run(alice, "sheet set", attribute=attribute, value=40)
     await run(alice, "sheet skill", name=attribute, ranks=10, attribute=attribute)
