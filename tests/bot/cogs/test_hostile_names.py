@@ -222,7 +222,9 @@ async def _play(table: Table, name: str, hostile: str) -> None:
     await run(alice, "sheet panel")
     await run(alice, "roll", expression="d20", label=name)
 
-    await run(gm, "init start")
+    # An initiator named like numbered NPCs ("x 1", "x 2"): a warning names them all.
+    await run(gm, "init start", initiator=name[:30])
+    await run(gm, "init add", name=name[:30], roll=5, count=2)
     await run(gm, "init add", name=name[:32], roll=12)
     await run(gm, "init add", name=f"{name[:30]}~~", roll=8, hidden=True)
     await run(alice, "init join")
