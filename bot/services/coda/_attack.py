@@ -41,7 +41,7 @@ from bot.services.coda._roller import (
     roll_and_log,
 )
 from bot.services.coda._sheets import load_sheet, skill_roller
-from bot.services.coda._turn import TurnSpend, spend_defence, spend_on_turn
+from bot.services.coda._turn import spend_defence, spend_on_turn
 from bot.services.permissions import require_gm
 from bot.services.sheets import CharacterSheet, ResourceChange, sheet_from_row
 from bot.storage import Database
@@ -105,8 +105,7 @@ class Test:
     parts: tuple[Part, ...]
     chance: float
     who: UserText
-    #: The named penalties (an extra action's −5) and what the tracker says of the action
-    #: (it names the acting combatant: user text).
+    #: The named penalties (an extra action's −5) and what the tracker says of the action.
     penalties: tuple[Part, ...] = ()
     note: UserText | None = None
 
@@ -186,14 +185,8 @@ def _test_of(data: dict[str, Any]) -> Test:
     )
     parts = tuple(Part(str(label), int(value)) for label, value in data["parts"])
     penalties = tuple(Part(str(label), int(value)) for label, value in data.get("penalties", ()))
-    return Test(
-        result,
-        parts,
-        float(data["chance"]),
-        UserText(str(data["who"])),
-        penalties,
-        UserText.of(str(data.get("note", ""))),
-    )
+    who, note = UserText(str(data["who"])), UserText.of(str(data.get("note", "")))
+    return Test(result, parts, float(data["chance"]), who, penalties, note)
 
 
 def _data(exchange: Exchange) -> dict[str, Any]:
@@ -351,6 +344,7 @@ async def attack(
             what=f"attack {roller.subject} on {target}",
             ones=await ones_rule(session, actor.channel_id),
         )
+        note = turn.note if turn else None
         exchange = Exchange(
             id=None,
             attacker=UserText(roller.character or roller.npc or roller.name),
@@ -359,9 +353,7 @@ async def attack(
             defence_from=source,
             ranged=request.ranged,
             weapon=(request.dice, request.modifier),
-            attack=Test(
-                result, roller.parts, chance, UserText(roller.name), penalties, _note(turn)
-            ),
+            attack=Test(result, roller.parts, chance, UserText(roller.name), penalties, note),
             defender_id=target_sheet.owner_id if target_sheet else None,
             secrecy=visibility,
             roller=actor.display_name,
@@ -390,10 +382,6 @@ async def attack(
 
 
 # --------------------------------------------------------------------------- the answer
-
-
-def _note(turn: TurnSpend | None) -> UserText | None:
-    return None if turn is None else UserText.of(turn.note)
 
 
 async def _defender_roller(
@@ -470,7 +458,8 @@ async def answer(
                 dice, attack_result, modifier=roller.modifier, ones=ones, penalty=penalty
             )
             who = roller.name if roller.character else target
-            defence_test = Test(result, roller.parts, chance, UserText(who), penalties, _note(turn))
+            note = turn.note if turn else None
+            defence_test = Test(result, roller.parts, chance, UserText(who), penalties, note)
             log_test(
                 session,
                 actor,
