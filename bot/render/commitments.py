@@ -11,7 +11,7 @@ from bot.render import colours
 from bot.render.limits import DESCRIPTION, FIELD_VALUE, fit_embed
 from bot.services.commitments import Reveal, Verification
 from bot.services.secrecy import Seal
-from bot.text import escape
+from bot.text import UserText
 from engine import commitment
 
 
@@ -97,7 +97,7 @@ def verification_embed(result: Verification) -> discord.Embed:
         )
         embed.add_field(
             name=_("The record says"),
-            value=escape(summary),
+            value=str(UserText(summary)),
             inline=False,
         )
     return fit_embed(embed)

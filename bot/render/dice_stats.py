@@ -12,6 +12,7 @@ from bot.render.charts import Chart, Panel, Series
 from bot.render.common import fixed
 from bot.render.limits import FIELD_VALUE, clip, fit_embed
 from bot.services.dice_stats import DiceStats
+from bot.text import UserText
 from engine.fairness import FaceTest, verdict_parts
 
 #: ``/dice stats since:`` as the embed says it.
@@ -55,7 +56,7 @@ def _worst(tests: Sequence[FaceTest]) -> discord.Colour:
     return colours.DISASTER if min(t.p_value for t in judged) < 0.01 else colours.SUCCESS
 
 
-def stats_embed(stats: DiceStats, who: str) -> discord.Embed:
+def stats_embed(stats: DiceStats, who: UserText) -> discord.Embed:
     scope = _("{system} rolls", system=stats.system) if stats.system else _("rolls")
     since = " " + _(SINCE_WORDS[stats.since]) if stats.since in SINCE_WORDS else ""
     embed = discord.Embed(

@@ -12,7 +12,7 @@ from bot.render.common import percent, roll_footer, titled
 from bot.render.limits import FIELD_VALUE, clip, fit_embed
 from bot.render.penalty import change_line, dice_count, level_line
 from bot.services.drama import PRICE_WINDOW, OpposedOutcome, PriceOutcome, RollOutcome
-from bot.text import UserText, escape, escape_party, signed
+from bot.text import UserText, escape_party, signed
 from engine import penalty
 from engine.systems.drama import (
     DIFFICULTIES,
@@ -84,7 +84,7 @@ def part_label(label: str) -> str:
         if match["skill"] is not None:
             text += f"{match['op']}{UserText(match['skill'])} {match['ranks']}"
         return text + (f" {match['floor']}" if match["floor"] else "")
-    return escape(label)  # a helper's name
+    return str(UserText(label))  # a helper's name
 
 
 OUTCOME_ICONS = {Outcome.SUCCESS: "✅", Outcome.YES_BUT: "⚖️", Outcome.FAILURE: "❌"}
@@ -304,7 +304,7 @@ OPPOSED_TITLES = {
 
 def opposed_embed(outcome: OpposedOutcome, roller: str) -> discord.Embed:
     result = outcome.result
-    me = escape(outcome.character or roller)
+    me = UserText(outcome.character or roller)
     them = escape_party(outcome.their_name)
     names = {"a": me, "b": them}
     title = _(

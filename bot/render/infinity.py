@@ -19,7 +19,7 @@ from bot.services.infinity import (
     Source,
     SplitOutcome,
 )
-from bot.text import UserText, escape, number
+from bot.text import UserText, number
 from engine.systems.infinity import (
     D20,
     Decision,
@@ -98,7 +98,7 @@ def _footer(embed: discord.Embed, roller: str, secret: bool, *sources: Source) -
 
 
 def _roll_lines(result: NormalResult, source: Source, mods: Mods | None = None) -> list[str]:
-    lines = [result.describe(escape(source.name), _)]
+    lines = [result.describe(str(UserText(source.name)), _)]
     if mods is not None:
         lines.insert(0, _("**MODs:** {mods}", mods=mods.text(_)))
     if not result.auto_fail:
@@ -112,7 +112,7 @@ def normal_embed(outcome: NormalOutcome, roller: str) -> discord.Embed:
     result, odds = outcome.result, outcome.odds
     name = outcome.source.name
     if name:
-        subject = _("{attribute} roll", attribute=escape(name))
+        subject = _("{attribute} roll", attribute=UserText(name))
     else:
         subject = _("SV {sv}", sv=number(result.sv))
     if result.auto_fail:
@@ -194,7 +194,7 @@ def ftf_embed(outcome: FaceToFaceOutcome, roller: str) -> discord.Embed:
         colour=colour,
     )
     for key, side, source in (("a", result.a, outcome.active), ("b", result.b, outcome.reactive)):
-        name = _(_SIDE[key]) + (f" — {escape(source.character)}" if source.character else "")
+        name = _(_SIDE[key]) + (f" — {UserText(source.character)}" if source.character else "")
         mods = outcome.mods if key == "a" else None
         embed.add_field(name=name, value="\n".join(_roll_lines(side, source, mods)), inline=False)
     embed.add_field(
@@ -255,7 +255,7 @@ def save_embed(outcome: SaveOutcome, roller: str) -> discord.Embed:
         _("**{face}** ✅ saved", face=d.face) if d.saved else _("{face} 🩸 wound", face=d.face)
         for d in result.dice
     )
-    arithmetic = result.describe(escape(outcome.source.name or "ARM"), _)
+    arithmetic = result.describe(str(UserText(outcome.source.name or "ARM")), _)
     embed = discord.Embed(
         title=titled(_("{headline} — saving roll", headline=headline), outcome.label),
         description=(
@@ -306,7 +306,7 @@ def split_embed(outcome: SplitOutcome, roller: str) -> discord.Embed:
         value = "\n".join(
             [
                 _("**Aimed (B{burst}):** {dice}", burst=target.aimed, dice=dice_text(duel.a.dice)),
-                duel.b.describe(escape(source.name), _),
+                duel.b.describe(str(UserText(source.name)), _),
                 _(
                     "**Its dice (B{burst}):** {dice}",
                     burst=target.burst,
@@ -321,7 +321,7 @@ def split_embed(outcome: SplitOutcome, roller: str) -> discord.Embed:
                 ),
             ]
         )
-        shown = _(REACTIVE) if reactive else escape(name)
+        shown = _(REACTIVE) if reactive else UserText(name)
         embed.add_field(name=clip(f"→ {shown}", 256), value=clip(value, 1024), inline=False)
     _footer(embed, roller, outcome.secrecy.secret, outcome.active, outcome.reactive)
     return fit_embed(embed)

@@ -31,7 +31,7 @@ def command_text(command: str) -> str:
 
 
 def macro_embed(macro: MacroInfo, *, changed: str | None = None) -> discord.Embed:
-    name = UserText(macro.name)
+    name = macro.name
     title = _("Macro {name}", name=name) + (f" — {changed}" if changed else "")
     embed = discord.Embed(title=title, colour=colours.INFO)
     embed.description = command_text(macro.command)
@@ -53,9 +53,9 @@ def macros_embed(macros: Sequence[MacroInfo]) -> discord.Embed:
     for scope, title in SCOPE_TITLES.items():
         lines = [
             (
-                _("~~{name}~~ (hidden by one above)", name=name_text(UserText(m.name)))
+                _("~~{name}~~ (hidden by one above)", name=name_text(m.name))
                 if m.shadowed
-                else name_text(UserText(m.name))
+                else name_text(m.name)
             )
             + f" — {command_text(m.command)}"
             for m in macros
@@ -68,7 +68,7 @@ def macros_embed(macros: Sequence[MacroInfo]) -> discord.Embed:
 
 def panel_embed(panel: Panel) -> discord.Embed:
     embed = discord.Embed(
-        title=_("{character} — quick rolls", character=UserText(panel.character)),
+        title=_("{character} — quick rolls", character=panel.character),
         description=_(
             "Press a button to roll for this character (its player or a GM): it always "
             "rolls as its player."

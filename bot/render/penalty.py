@@ -8,7 +8,7 @@ from bot.i18n import N_, _, _n
 from bot.render import colours
 from bot.render.limits import FIELD_VALUE, clip, fit_embed
 from bot.services.penalty import KIND_LABELS, PenaltyUpdate, PenaltyView
-from bot.text import UserText, escape
+from bot.text import UserText
 from engine.penalty import PenaltyChange, PenaltyLevel
 
 LEVEL_ICONS = {
@@ -85,7 +85,7 @@ def update_embed(update: PenaltyUpdate) -> discord.Embed:
     }.get(update.kind, "")
     lines = [change_line(change, what=what)]
     if update.kind == "add" and update.reason:
-        lines.append(_("Reason: {reason}", reason=escape(update.reason)))
+        lines.append(_("Reason: {reason}", reason=UserText(update.reason)))
     if update.kind == "rest" and change.delta == 0:
         if change.requested == 0:
             lines.append(_("Less than 3 full hours of rest recovers nothing."))
@@ -137,7 +137,7 @@ def show_embed(view: PenaltyView) -> discord.Embed:
             when = discord.utils.format_dt(line.at, "R")
             # A drama entry's reason ("2 drama-die 1s") only repeats its label and numbers.
             shown = line.reason if line.kind != "drama" else ""
-            reason = f" — {escape(clip(shown, 80))}" if shown else ""
+            reason = f" — {UserText(clip(shown, 80))}" if shown else ""
             kind = _(KIND_LABELS.get(line.kind, line.kind))
             by = _("by {user}", user=f"<@{line.user_id}>")
             lines.append(f"{when} {kind}: {line.before} → {line.after} {by}{reason}")

@@ -9,7 +9,7 @@ from bot.render import colours
 from bot.render.common import roll_footer, titled
 from bot.render.limits import DESCRIPTION, clip, fit_embed
 from bot.services.rolls import History, NotationOutcome
-from bot.text import UserText, escape
+from bot.text import UserText
 from bot.text import number as plain_number
 from engine.notation import PoolCount
 
@@ -36,7 +36,7 @@ def notation_embed(outcome: NotationOutcome, roller: str) -> discord.Embed:
         for index, roll in enumerate(part.rolls):
             line = _pool_line(roll.breakdown, part.counts[index]) if part.counts else roll.breakdown
             if part.part.comment and several:
-                line += f" *{escape(clip(part.part.comment, 60))}*"
+                line += f" *{UserText(clip(part.part.comment, 60))}*"
             lines.append(clip(line, room))
     embed = discord.Embed(
         title=title, description=clip("\n".join(lines), DESCRIPTION), colour=colour
@@ -82,7 +82,7 @@ def history_pages(history: History, *, per_page: int = 10) -> list[discord.Embed
         when = discord.utils.format_dt(entry.created_at, "R")
         # A secret roll's id is what /history reveal takes.
         secret = f" 🔒 #{entry.id}" if entry.secret else ""
-        label = f" *{escape(clip(entry.label, 60))}*" if entry.label else ""
+        label = f" *{UserText(clip(entry.label, 60))}*" if entry.label else ""
         lines.append(
             f"{when} <@{entry.user_id}> **{entry.system}** `{clip(entry.input, 80)}`"
             f" → **{clip(entry.outcome, 120)}**{label}{secret}"

@@ -17,7 +17,7 @@ from bot.services.rps import (
     SustainedOutcome,
     SustainedView,
 )
-from bot.text import UserText, escape, escape_party, number, signed
+from bot.text import UserText, escape_party, number, signed
 from engine.systems import rps
 from engine.systems.rps import CheckResult, Special, TaskStatus
 
@@ -43,7 +43,7 @@ def part_text(part: str) -> str:
     match = _DIFFICULTY_PART.fullmatch(part)
     if match and any(match["name"] == d.name for d in rps.DIFFICULTIES):
         return f"{_(match['name'])} {match['value']}"
-    return escape(part)
+    return str(UserText(part))
 
 
 def parts_text(text: str) -> str:

@@ -10,12 +10,12 @@ from bot.render.limits import FIELD_VALUE, FIELDS, TOTAL, clip, fit_embed
 from bot.services.sheets import (
     TEMPLATES,
     CharacterList,
-    CharacterSheet,
     Resource,
     ResourceChange,
-    Skill,
+    SheetText,
+    SkillText,
 )
-from bot.text import UserText, escape, listed, number
+from bot.text import UserText, number
 from engine.systems import SYSTEMS
 
 
@@ -28,12 +28,12 @@ def _resource_text(resource: Resource) -> str:
 PAGE_BUDGET = TOTAL - 200
 
 
-def _skill_text(name: UserText, skill: Skill) -> str:
-    line = f"{name} **{number(skill.ranks)}**"
+def _skill_text(skill: SkillText) -> str:
+    line = f"{skill.name} **{number(skill.ranks)}**"
     if skill.attribute:
-        line += f" ({UserText(skill.attribute)})"
+        line += f" ({skill.attribute})"
     if skill.specialties:
-        line += f" [{listed(skill.specialties)}]"
+        line += " [" + ", ".join(map(str, skill.specialties)) + "]"
     return line
 
 
@@ -51,32 +51,32 @@ def _fields(title: str, items: list[str], empty: str) -> list[tuple[str, str]]:
     return [(name, " · ".join(value)) for name, value in zip(names, values, strict=True)]
 
 
-def sheet_pages(sheet: CharacterSheet, *, changed: str | None = None) -> list[discord.Embed]:
+def sheet_pages(sheet: SheetText, *, changed: str | None = None) -> list[discord.Embed]:
     """The whole sheet, on as many embeds as Discord's limits need (a full sheet of 128
     skills does not fit one), so that nothing on it is ever cut from view."""
     fields = [
         *_fields(
             _("Attributes"),
-            [f"{escape(name)} **{number(value)}**" for name, value in sheet.attributes.items()],
+            [f"{name} **{number(value)}**" for name, value in sheet.attributes],
             _("none yet (`/sheet set`)"),
         ),
         *_fields(
             _("Skills"),
-            [_skill_text(UserText(name), skill) for name, skill in sheet.skills.items()],
+            [_skill_text(skill) for skill in sheet.skills],
             _("none yet (`/sheet skill`)"),
         ),
         *_fields(
             _("Resources"),
-            [f"{escape(name)} **{_resource_text(r)}**" for name, r in sheet.resources.items()],
+            [f"{name} **{_resource_text(r)}**" for name, r in sheet.resources],
             _("none yet (`/sheet resource`)"),
         ),
     ]
     if sheet.notes:
-        fields.append((_("Notes"), clip(escape(sheet.notes, lines=True), FIELD_VALUE)))
+        fields.append((_("Notes"), sheet.notes.shown(FIELD_VALUE, lines=True)))
 
     def page() -> discord.Embed:
         return discord.Embed(
-            title=escape(sheet.name) if changed is None else f"{escape(sheet.name)} — {changed}",
+            title=str(sheet.name) if changed is None else f"{sheet.name} — {changed}",
             description=_(
                 "{system} · played by {player}",
                 system=_(sheet.system_title),
@@ -98,12 +98,10 @@ def sheet_pages(sheet: CharacterSheet, *, changed: str | None = None) -> list[di
     return [fit_embed(embed) for embed in pages]
 
 
-def created_embed(sheet: CharacterSheet) -> discord.Embed:
+def created_embed(sheet: SheetText) -> discord.Embed:
     embed = discord.Embed(
-        title=_("Created {name} — {system}", name=escape(sheet.name), system=_(sheet.system_title)),
-        description=_(
-            "{name} is now your active character in this channel.", name=escape(sheet.name)
-        ),
+        title=_("Created {name} — {system}", name=sheet.name, system=_(sheet.system_title)),
+        description=_("{name} is now your active character in this channel.", name=sheet.name),
         colour=colours.SUCCESS,
     )
     template = TEMPLATES.get(sheet.system, {})

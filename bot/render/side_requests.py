@@ -8,7 +8,7 @@ from typing import Any
 from bot.i18n import N_, _
 from bot.render.limits import MESSAGE, clip
 from bot.services.side_requests import WINDOW, Challenge, PartsRequest
-from bot.text import escape
+from bot.text import UserText
 
 BUTTON_LABEL = N_("Roll my side")
 
@@ -17,18 +17,18 @@ def challenge_text(challenge: Challenge) -> str:
     """``<@bob>: Hermione · Stealth (Wits) challenges **Ron** (Stealth) — roll your side``:
     the mention is the message's only ping (the reply allows that user alone)."""
     minutes = int(WINDOW.total_seconds() // 60)
-    challenger, rolls = escape(challenge.challenger), escape(challenge.rolls)
+    challenger, rolls = challenge.challenger, challenge.rolls
     if challenge.opponent:
         what = _(
             "{challenger} challenges **{opponent}** ({rolls})",
             challenger=challenger,
-            opponent=escape(challenge.opponent),
+            opponent=challenge.opponent,
             rolls=rolls,
         )
     else:
         what = _("{challenger} challenges you ({rolls})", challenger=challenger, rolls=rolls)
     if challenge.label:
-        what += f" — {escape(challenge.label)}"
+        what += f" — {challenge.label}"
     return clip(
         f"<@{challenge.addressed_id}>: "
         + _(
@@ -69,12 +69,14 @@ def parts_text(request: PartsRequest) -> str:
     pings = " ".join(f"<@{user}>" for user in request.asked)
     what = _(
         "{roller} asks for {what} ({rolls})",
-        roller=escape(request.roller),
-        what=escape(said(request.what, request.what_params)),
-        rolls=escape(said(request.rolls, request.rolls_params)),
+        roller=request.roller,
+        # The roll's words hold the players' names (filled in from their parameters), so
+        # the whole is shown as user text, as it was typed.
+        what=UserText(said(request.what, request.what_params)),
+        rolls=UserText(said(request.rolls, request.rolls_params)),
     )
     if request.label:
-        what += f" — {escape(request.label)}"
+        what += f" — {request.label}"
     lines = [
         f"{pings}: {what} — "
         + _(
@@ -86,7 +88,7 @@ def parts_text(request: PartsRequest) -> str:
     ]
     params = request.answered_params or (None,) * len(request.answered)
     lines += [
-        f"✅ <@{user}>: **{escape(name)}** {said(shown, shown_params)}"
+        f"✅ <@{user}>: **{name}** {said(shown, shown_params)}"
         for (user, name, shown), shown_params in zip(request.answered, params, strict=True)
     ]
     waiting = request.waiting_for

@@ -38,7 +38,8 @@ COMMAND_LENGTH = 500
 @dataclass(frozen=True, slots=True)
 class MacroInfo:
     id: int
-    name: str
+    #: The name as its owner typed it: shown only escaped, ``.raw`` for lookups.
+    name: UserText
     scope: str
     command: str
     uses: int = 0
@@ -47,13 +48,13 @@ class MacroInfo:
 
     @property
     def key(self) -> str:
-        return name_key(self.name)
+        return name_key(self.name.raw)
 
 
 def _info(row: Macro, *, shadowed: bool = False) -> MacroInfo:
     return MacroInfo(
         id=row.id,
-        name=row.name,
+        name=UserText(row.name),
         scope=row.scope,
         command=row.command,
         uses=row.uses,
@@ -272,7 +273,7 @@ MAX_PANEL_BUTTONS = 20
 @dataclass(frozen=True, slots=True)
 class Panel:
     character_id: int
-    character: str
+    character: UserText
     owner_id: int
     macros: tuple[MacroInfo, ...]
 
@@ -293,7 +294,7 @@ async def panel(db: Database, actor: Actor) -> Panel:
         )
     return Panel(
         character_id=row.id,
-        character=row.name,
+        character=UserText(row.name),
         owner_id=row.owner_id,
         macros=tuple(_info(m) for m in macros),
     )

@@ -41,11 +41,13 @@ class Challenge:
     """A request made: what the channel is told, and the button's request id."""
 
     request_id: int
-    challenger: str  # the challenger's side as shown ("Hermione · Stealth (Wits)")
+    #: The challenger's side as shown ("Hermione · Stealth (Wits)"). Names in it are the
+    #: players', so the whole line is user text (escaped where drawn), as are the others.
+    challenger: UserText
     addressed_id: int
-    opponent: str | None  # the other player's character named; None: their active one
-    rolls: str  # what the other side rolls ("Stealth", "attribute Physical")
-    label: str | None
+    opponent: UserText | None  # the other player's character named; None: their active one
+    rolls: UserText  # what the other side rolls ("Stealth", "attribute Physical")
+    label: UserText | None
 
 
 def refuse_secret(secret: bool, whom: str) -> None:
@@ -141,14 +143,14 @@ class PartsRequest:
     """A multi-party roll waiting for other players: what the channel is told."""
 
     request_id: int
-    roller: str  # who asked ("Hermione", or the player's name)
+    roller: UserText  # who asked ("Hermione", or the player's name)
     what: str  # the roll ("a resisted action", "a combined test led by Hermione")
     asked: tuple[int, ...]  # the players asked, each pinged once
     rolls: str  # what they roll ("Stealth", "attribute Wits")
-    label: str | None
-    #: Parts already in: player id, their character's name (user text) and what it rolled
-    #: (the bot's words, e.g. "Base 8, SL 4").
-    answered: tuple[tuple[int, str, str], ...] = ()
+    label: UserText | None
+    #: Parts already in: player id, their character's name and what it rolled (the bot's
+    #: words, e.g. "Base 8, SL 4").
+    answered: tuple[tuple[int, UserText, str], ...] = ()
     #: ``what``, ``rolls`` and each answer's words are English templates (``N_``) filled
     #: from these parameters, translated where the line is drawn (in the line's language,
     #: not the presser's); None: plain text stored as it is shown (requests stored before).
@@ -222,13 +224,13 @@ def parts_request(request: SideRequest) -> PartsRequest:
     answers = request.answers or {}
     return PartsRequest(
         request_id=request.id,
-        roller=announce["roller"],
+        roller=UserText(announce["roller"]),
         what=announce["what"],
         asked=tuple(int(user) for user in request.options["asked"]),
         rolls=announce["rolls"],
-        label=announce.get("label"),
+        label=UserText.of(announce.get("label")),
         answered=tuple(
-            (int(user), str(answer["name"]), str(answer.get("shown", "")))
+            (int(user), UserText(str(answer["name"])), str(answer.get("shown", "")))
             for user, answer in answers.items()
         ),
         what_params=announce.get("what_params"),

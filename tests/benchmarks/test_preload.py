@@ -30,7 +30,7 @@ async def test_the_services_read_a_preloaded_database(any_database_url: str) -> 
         assert sheet.name == "Hero 0"
         assert sheet.attributes == {"Strength": 3, "Agility": 4, "Wits": 2}
         panel = await macros.panel(db, here)
-        assert panel.character == "Hero 0" and panel.macros
+        assert panel.character.raw == "Hero 0" and panel.macros
         view = await initiative.show(db, here)
         assert len(view.state.log) == shape.events
         assert view.state.started and isinstance(view.state.log[-1], Next)

@@ -12,7 +12,7 @@ from bot.cogs._common import NarratorCog, actor_from
 from bot.render import dice_stats as render
 from bot.render.commitments import verification_embed
 from bot.services import commitments, dice_stats
-from bot.text import escape
+from bot.text import UserText
 
 #: A record as long as the roll log keeps (inputs and outcomes up to 2,000 characters each).
 MAX_RECORD = 6000
@@ -72,7 +72,7 @@ class DiceCog(NarratorCog):
         )
         await interaction.response.defer(thinking=True)
         who = player.display_name if player else f"#{getattr(interaction.channel, 'name', '')}"
-        shown = escape(who)
+        shown = UserText(who)
         await send_with_chart(
             interaction, render.stats_embed(result, shown), render.stats_chart(result, who)
         )

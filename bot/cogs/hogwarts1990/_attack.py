@@ -20,6 +20,7 @@ from bot.render.hogwarts1990 import exchange_embed
 from bot.render.limits import clip
 from bot.services import hogwarts1990 as service
 from bot.services.hogwarts1990 import AttackRequest, Exchange
+from bot.text import UserText
 from engine.systems.hogwarts1990 import Answer
 
 LABEL = 80
@@ -41,7 +42,7 @@ class AnswerButton(
         label = (
             _(choice.label)
             if cover is None
-            else clip(_("{name} dodges for them", name=cover), LABEL)
+            else clip(_("{name} dodges for them", name=UserText(cover).plain()), LABEL)
         )
         suffix = f":{cover}" if cover is not None else ""
         super().__init__(
@@ -87,7 +88,7 @@ def answer_view(exchange: Exchange) -> discord.ui.View | None:
     view = discord.ui.View(timeout=None)
     view.add_item(AnswerButton(exchange.id, Answer.DODGE))
     for name in exchange.covers:
-        view.add_item(AnswerButton(exchange.id, Answer.COVER, name))
+        view.add_item(AnswerButton(exchange.id, Answer.COVER, name.raw))
     view.add_item(AnswerButton(exchange.id, Answer.TAKE))
     return view
 

@@ -48,7 +48,7 @@ async def run_macro(
     From a quick-roll ``panel``: only a roll, run as the panel's player for its character.
     """
     if panel is not None:  # checked at each press: the macro may have changed since posting
-        check_panel_line(macro.name, macro.command)
+        check_panel_line(macro.name.raw, macro.command)
     asked = missing(macro.command, values)
     if asked:
         modal = ValuesModal(macro, asked, values, panel=panel)
@@ -57,7 +57,7 @@ async def run_macro(
     checked = resolve(interaction.client.tree, macro.command, values)  # type: ignore[attr-defined]
     await invoke(
         interaction,
-        macro.name,
+        macro.name.raw,
         checked,
         character=panel.character if panel is not None else None,
         owner_id=panel.owner_id if panel is not None else None,
@@ -77,7 +77,7 @@ class ValuesModal(discord.ui.Modal):
         *,
         panel: service.PanelMacro | None,
     ) -> None:
-        super().__init__(title=clip(_("Macro: {name}", name=macro.name), 45), timeout=600)
+        super().__init__(title=clip(_("Macro: {name}", name=macro.name.plain()), 45), timeout=600)
         self.macro = macro
         self.given = given
         self.panel = panel
@@ -111,7 +111,9 @@ class EditModal(discord.ui.Modal):
     """Changes a macro's command line (checked as when it was saved)."""
 
     def __init__(self, macro: service.MacroInfo) -> None:
-        super().__init__(title=clip(_("Edit macro: {name}", name=macro.name), 45), timeout=600)
+        super().__init__(
+            title=clip(_("Edit macro: {name}", name=macro.name.plain()), 45), timeout=600
+        )
         self.macro = macro
         self.command: discord.ui.TextInput = discord.ui.TextInput(
             label=_("Command line"),
@@ -129,7 +131,7 @@ class EditModal(discord.ui.Modal):
                 interaction.client.db,  # type: ignore[attr-defined]
                 actor_from(interaction),
                 scope=self.macro.scope,
-                name=self.macro.name,
+                name=self.macro.name.raw,
                 command=self.command.value,
             )
         except Exception as error:
@@ -152,7 +154,8 @@ async def runnable_autocomplete(interaction: discord.Interaction, current: str) 
     wanted = current.casefold().strip()
     return [
         app_commands.Choice(
-            name=clip(f"{m.name} ({_(SCOPE_NAMES[m.scope])}): {m.command}", 100), value=m.name
+            name=clip(f"{m.name.plain()} ({_(SCOPE_NAMES[m.scope])}): {m.command}", 100),
+            value=m.name.raw,
         )
         for m in macros
         if wanted in m.key

@@ -67,7 +67,7 @@ class MacroButton(
 def panel_view(panel: service.Panel) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     for index, macro in enumerate(panel.macros):
-        view.add_item(MacroButton(macro.id, macro.name, row=index // BUTTONS_PER_ROW))
+        view.add_item(MacroButton(macro.id, macro.name.plain(), row=index // BUTTONS_PER_ROW))
     return view
 
 
@@ -75,11 +75,11 @@ async def post_panel(interaction: discord.Interaction) -> None:
     """``/sheet panel``: post the active character's panel at the bottom of the channel."""
     db = interaction.client.db  # type: ignore[attr-defined]
     panel = await service.panel(db, actor_from(interaction))
-    kept = [m for m in panel.macros if panel_refusal(m.name, m.command) is None]
+    kept = [m for m in panel.macros if panel_refusal(m.name.raw, m.command) is None]
     refusals = [
         f"- {refusal}"
         for m in panel.macros
-        if (refusal := panel_refusal(m.name, m.command)) is not None
+        if (refusal := panel_refusal(m.name.raw, m.command)) is not None
     ]
     if not kept:
         raise UserError(clip(_left_off(panel.character, refusals, posted=False), MESSAGE))
@@ -91,12 +91,12 @@ async def post_panel(interaction: discord.Interaction) -> None:
         )
 
 
-def _left_off(character: str, refusals: list[str], *, posted: bool) -> str:
+def _left_off(character: UserText, refusals: list[str], *, posted: bool) -> str:
     """Why macros were left off a panel (or why there is no panel), one line each."""
     head = (
-        _("Left off {character}'s panel:", character=UserText(character))
+        _("Left off {character}'s panel:", character=character)
         if posted
-        else _("{character}'s panel was not posted:", character=UserText(character))
+        else _("{character}'s panel was not posted:", character=character)
     )
     tail = _(
         "A quick-roll panel runs only rolls ({rolls}), as the character's player, whoever "

@@ -24,7 +24,14 @@ from bot.errors import UserError
 from bot.i18n import _
 from bot.render.sheets import created_embed, list_embed, resource_embed, sheet_pages
 from bot.services import sheets
-from bot.services.sheets import MAX_VALUE, MIN_VALUE, NAME_LENGTH, NOTES_LENGTH, SheetChange
+from bot.services.sheets import (
+    MAX_VALUE,
+    MIN_VALUE,
+    NAME_LENGTH,
+    NOTES_LENGTH,
+    SheetChange,
+    SheetText,
+)
 from bot.text import UserText
 
 Value = app_commands.Range[int, MIN_VALUE, MAX_VALUE]
@@ -47,7 +54,9 @@ class SheetsCog(NarratorCog):
     async def create(self, interaction: discord.Interaction, name: SheetName, system: str) -> None:
         sheet = await sheets.create(self.db, actor_from(interaction), name, system)
         await interaction.response.send_message(
-            embed=created_embed(sheet), view=FillIn(interaction.user.id, sheet.name), ephemeral=True
+            embed=created_embed(SheetText.of(sheet)),
+            view=FillIn(interaction.user.id, sheet.name),
+            ephemeral=True,
         )
 
     @sheet.command(
@@ -118,7 +127,7 @@ class SheetsCog(NarratorCog):
         sheet = await sheets.show(
             self.db, actor_from(interaction), character, player.id if player else None
         )
-        await send_pages(interaction, sheet_pages(sheet))
+        await send_pages(interaction, sheet_pages(SheetText.of(sheet)))
 
     @sheet.command(name="set", description=locale_str("Set an attribute (remove:true deletes it)"))
     @app_commands.describe(
@@ -331,4 +340,4 @@ class SheetsCog(NarratorCog):
 
 async def _reply_change(interaction: discord.Interaction, change: SheetChange) -> None:
     """A changed sheet goes to its owner alone: only owners change anything but resources."""
-    await send_pages(interaction, sheet_pages(change.sheet, changed=change.summary))
+    await send_pages(interaction, sheet_pages(SheetText.of(change.sheet), changed=change.summary))

@@ -22,7 +22,7 @@ from bot.i18n import N_, _
 from bot.render.limits import clip
 from bot.render.sheets import sheet_pages
 from bot.services import sheets
-from bot.services.sheets import FIELD_TEXT, LABEL, Part, SheetForm
+from bot.services.sheets import FIELD_TEXT, LABEL, Part, SheetForm, SheetText
 
 
 class SheetModal(discord.ui.Modal):
@@ -59,7 +59,9 @@ class SheetModal(discord.ui.Modal):
             form = _with_values(self.form, typed)
             await refuse_form(interaction, error, lambda: SheetModal(form))
             return
-        await send_pages(interaction, sheet_pages(change.sheet, changed=change.summary))
+        await send_pages(
+            interaction, sheet_pages(SheetText.of(change.sheet), changed=change.summary)
+        )
 
     @staticmethod
     def db(interaction: discord.Interaction) -> Any:

@@ -17,7 +17,6 @@ from bot.render.common import roll_footer
 from bot.render.limits import FIELD_VALUE, clip, fit_embed
 from bot.services.attack_exchange import HEALTH
 from bot.services.coda import Exchange, Test
-from bot.text import escape
 from engine.systems.coda import Defence
 
 #: The defender's choices as buttons and field names show them.
@@ -34,7 +33,7 @@ def defence_label(choice: Defence) -> str:
 
 
 def _title(ex: Exchange, reveal: bool) -> str:
-    attacker, target = escape(ex.attacker), escape(ex.target)
+    attacker, target = ex.attacker, ex.target
     if not ex.hit:
         return _("⚔️ {attacker} attacks {target}: a miss", attacker=attacker, target=target)
     if ex.waiting:
@@ -57,9 +56,9 @@ def _test_field(test: Test, reveal: bool, secret_line: str, *notes: str) -> str:
     """The test with its dice, or (the table's copy of a secret exchange) ``secret_line``."""
     if not reveal:
         return secret_line
-    turn = (escape(test.note),) if test.note else ()
+    turn = (str(test.note),) if test.note else ()
     return clip(
-        f"*{escape(test.who)}*\n"
+        f"*{test.who}*\n"
         + result_lines(test.result, test.parts, test.penalties, test.chance, *notes, *turn),
         FIELD_VALUE,
     )
@@ -93,7 +92,7 @@ def exchange_embed(ex: Exchange, *, reveal: bool = True) -> discord.Embed:
             else _("🔒 rolled in secret (the GM has the dice): **misses**"),
             _(
                 "TN = {target}'s Defence {defence} ({source}); Marginal Success or better hits.",
-                target=escape(ex.target),
+                target=ex.target,
                 defence=ex.defence,
                 source=source,
             ),
@@ -139,7 +138,7 @@ def exchange_embed(ex: Exchange, *, reveal: bool = True) -> discord.Embed:
                 lines.append(
                     _(
                         "{target}'s sheet has no {health}: nothing taken.",
-                        target=escape(ex.target),
+                        target=ex.target,
                         health=HEALTH,
                     )
                 )
@@ -147,7 +146,7 @@ def exchange_embed(ex: Exchange, *, reveal: bool = True) -> discord.Embed:
         else:
             value = _(
                 "🔒 rolled in secret (the GM has the dice): **{target} is hurt**",
-                target=escape(ex.target),
+                target=ex.target,
             )
         embed.add_field(name=_("💥 Damage"), value=clip(value, FIELD_VALUE), inline=False)
     roll_footer(embed, ex.roller or "?", _("CODA attack"), secret=ex.secrecy.secret and reveal)

@@ -23,7 +23,7 @@ from bot.services.coda import (
     ExtendedOutcome,
     TaskView,
 )
-from bot.text import escape
+from bot.text import UserText
 from engine.systems import coda
 
 
@@ -96,14 +96,14 @@ def extended_roll_embed(outcome: ExtendedOutcome, roller: str) -> discord.Embed:
     result = step.test
     before = step.before
     if step.completed:
-        title = titled(_("🏁 {name}: complete", name=escape(before.name)), outcome.label)
+        title = titled(_("🏁 {name}: complete", name=UserText(before.name)), outcome.label)
         colour = colours.GREAT_SUCCESS
     else:
         title = titled(
             _(
                 "{icon} {name}: stage {stage}/{count}",
                 icon=DEGREE_ICONS[result.degree],
-                name=escape(before.name),
+                name=UserText(before.name),
                 stage=before.stage + 1,
                 count=len(before.stages),
             ),
@@ -117,7 +117,7 @@ def extended_roll_embed(outcome: ExtendedOutcome, roller: str) -> discord.Embed:
     )
     notes = [counted]
     if outcome.turn is not None and (turn := outcome.turn.note):
-        notes.append(escape(turn))
+        notes.append(str(turn))
     description = result_lines(
         result, outcome.roller.parts, outcome.penalties, outcome.chance, *notes
     )
@@ -131,7 +131,7 @@ def extended_roll_embed(outcome: ExtendedOutcome, roller: str) -> discord.Embed:
 def task_embed(view: TaskView, *, title: str) -> discord.Embed:
     """``title`` is an English message id (``N_``), translated here."""
     embed = discord.Embed(
-        title=clip(f"{_(title)}: {escape(view.task.name)}", 256),
+        title=clip(f"{_(title)}: {UserText(view.task.name)}", 256),
         description=_progress(view.task, abandoned=view.abandoned),
         colour=colours.NEUTRAL if view.abandoned else colours.INFO,
     )

@@ -19,7 +19,7 @@ from bot.services.coda import (
     TurnSpend,
     part_label,
 )
-from bot.text import UserText, escape, number, signed, term
+from bot.text import UserText, number, signed, term
 from engine.systems import coda
 from engine.systems.coda import Degree, Part
 
@@ -78,7 +78,7 @@ def dice_text(rolled: tuple[int, ...], base: int) -> str:
 def _terms(parts: tuple[Part, ...], sign: int = 1) -> str:
     """`` + 3 (Wits) − 2 (untrained)``; ``sign`` −1 for terms that are subtracted."""
     return "".join(
-        f" {term(sign * p.value)} ({escape(part_label(p.label))})" for p in parts if p.value
+        f" {term(sign * p.value)} ({UserText(part_label(p.label))})" for p in parts if p.value
     )
 
 
@@ -178,7 +178,7 @@ def footer(embed: discord.Embed, who: str, secret: bool, kind: str) -> None:
 
 def character_field(embed: discord.Embed, roller: Roller) -> None:
     if roller.character:
-        embed.add_field(name=_("Character"), value=clip(escape(roller.name), 1024))
+        embed.add_field(name=_("Character"), value=UserText(roller.name).shown(1024))
 
 
 def coda_test_embed(outcome: TestOutcome, roller: str) -> discord.Embed:
@@ -189,7 +189,7 @@ def coda_test_embed(outcome: TestOutcome, roller: str) -> discord.Embed:
     )
     notes = [f"*{_(result.degree.meaning)}*"]
     if outcome.turn is not None and (turn := outcome.turn.note):
-        notes.append(escape(turn))
+        notes.append(str(turn))
     description = result_lines(
         result, outcome.roller.parts, outcome.penalties, outcome.chance, *notes
     )
@@ -243,7 +243,7 @@ def damage_embed(outcome: DamageOutcome, roller: str) -> discord.Embed:
 
 def opposed_embed(outcome: OpposedOutcome, roller: str) -> discord.Embed:
     result = outcome.result
-    names = {"a": f"A ({escape(outcome.a.name)})", "b": f"B ({escape(outcome.b.name)})"}
+    names = {"a": f"A ({UserText(outcome.a.name)})", "b": f"B ({UserText(outcome.b.name)})"}
     winning = result.winning
     if result.winner is None or winning is None:
         title = titled(_("⚖️ Tie"), outcome.label)
@@ -277,7 +277,7 @@ def opposed_embed(outcome: OpposedOutcome, roller: str) -> discord.Embed:
         tie=percent(tie),
     )
     if outcome.turn is not None and (turn := outcome.turn.note):
-        summary += "\n" + escape(turn)
+        summary += f"\n{turn}"
     embed = discord.Embed(title=title, description=summary, colour=colour)
     for key, side, test in (("a", outcome.a, result.a), ("b", outcome.b, result.b)):
         dice = dice_text(test.faces, coda.TEST_DICE)
@@ -295,7 +295,7 @@ def _helper_lines(outcome: CombinedOutcome, *, named_terms: bool) -> list[str]:
     for index, (helper, test, chance) in enumerate(helpers, 1):
         parts = helper.parts if named_terms else (Part("modifier", helper.modifier),)
         lines.append(
-            f"**{index}. {escape(clip(helper.name, 80))}** "
+            f"**{index}. {UserText(clip(helper.name, 80))}** "
             f"{dice_text(test.faces, coda.TEST_DICE)} · "
             f"{arithmetic(test, parts)}: {DEGREE_ICONS[test.degree]} {degree_name(test.degree)} → "
             f"**{signed(test.degree.contribution)}** "
@@ -307,7 +307,7 @@ def _helper_lines(outcome: CombinedOutcome, *, named_terms: bool) -> list[str]:
 def _turn_notes(turn: TurnSpend | None) -> tuple[str, ...]:
     """What the tracker says of the action a test spent (none off the roller's turn)."""
     note = None if turn is None else turn.note
-    return () if note is None else (escape(note),)
+    return () if note is None else (str(note),)
 
 
 def combined_embed(outcome: CombinedOutcome, roller: str) -> discord.Embed:
@@ -330,7 +330,7 @@ def combined_embed(outcome: CombinedOutcome, roller: str) -> discord.Embed:
         title=title, description=description, colour=DEGREE_COLOURS[leader.degree]
     )
     embed.add_field(
-        name=clip(_("Leader: {name}", name=escape(outcome.leader.name)), 256),
+        name=clip(_("Leader: {name}", name=UserText(outcome.leader.name)), 256),
         value=clip(
             result_lines(
                 leader,

@@ -17,13 +17,13 @@ from bot.render.hogwarts1990._rolls import OUTCOME_COLOURS, dice_text, doubles_n
 from bot.render.limits import FIELD_VALUE, clip, fit_embed
 from bot.services.attack_exchange import HEALTH, answerer
 from bot.services.hogwarts1990 import Exchange
-from bot.text import escape, term
+from bot.text import UserText, term
 from engine.systems import hogwarts1990 as h90
 from engine.systems.hogwarts1990 import Answer
 
 
 def _title(ex: Exchange, reveal: bool) -> str:
-    attacker, target = escape(ex.attacker), escape(ex.target)
+    attacker, target = ex.attacker, ex.target
     if not ex.hit:
         return "⚔️ " + _("{attacker} attacks {target}: a miss", attacker=attacker, target=target)
     if ex.waiting:
@@ -32,7 +32,7 @@ def _title(ex: Exchange, reveal: bool) -> str:
         if ex.answer is Answer.COVER:
             return "🛡️ " + _(
                 "{dodger} dodges for {target}: {attacker} misses",
-                dodger=escape(ex.dodger or "?"),
+                dodger=ex.dodger or "?",
                 target=target,
                 attacker=attacker,
             )
@@ -52,7 +52,7 @@ def _roll_lines(roll: h90.Roll, ex: Exchange) -> list[str]:
     side = ex.side
     terms = []
     if side.attribute:
-        terms.append(f"{term(side.attribute_value)} ({escape(side.attribute)})")
+        terms.append(f"{term(side.attribute_value)} ({UserText(side.attribute)})")
     if side.extra or not side.attribute:
         terms.append(term(side.extra))
     lines = [
@@ -74,7 +74,7 @@ def _roll_lines(roll: h90.Roll, ex: Exchange) -> list[str]:
 def _attack_field(ex: Exchange, reveal: bool) -> str:
     if not reveal:
         return f"{_(SECRET_NOTE)}: **{_('hits') if ex.hit else _('misses')}**"
-    who = escape(ex.side.name if ex.side.named else ex.attacker)
+    who = UserText(ex.side.name) if ex.side.named else ex.attacker
     lines = [f"*{who}*", *_roll_lines(ex.attack, ex)]
     lines.append(
         _(
@@ -88,7 +88,7 @@ def _attack_field(ex: Exchange, reveal: bool) -> str:
 
 
 def _dodge_text(ex: Exchange) -> str:
-    return " + ".join(escape(term) for term in ex.dodge)
+    return " + ".join(str(UserText(term)) for term in ex.dodge)
 
 
 def _waiting_line(ex: Exchange) -> str:
@@ -97,7 +97,7 @@ def _waiting_line(ex: Exchange) -> str:
         rises = _("the NPC's dodge {value}", value=ex.npc_dodge)
     else:
         who = answerer(ex.defender_id)
-        rises = _("{target}'s {dodge}", target=escape(ex.target), dodge=_dodge_text(ex))
+        rises = _("{target}'s {dodge}", target=ex.target, dodge=_dodge_text(ex))
     lines = [
         _(
             "Waiting for {who}: **Dodge** (a defensive roll: the difficulty rises by {rises}) "
@@ -107,11 +107,11 @@ def _waiting_line(ex: Exchange) -> str:
         )
     ]
     if ex.covers:
-        names = ", ".join(f"**{escape(name)}**" for name in ex.covers)
+        names = ", ".join(f"**{name}**" for name in ex.covers)
         lines.append(
             _(
                 "A delayer may dodge for {target} instead: {names}.",
-                target=escape(ex.target),
+                target=ex.target,
                 names=names,
             )
         )
@@ -127,9 +127,9 @@ def _waiting_line(ex: Exchange) -> str:
 def _defence_field(ex: Exchange, reveal: bool) -> tuple[str, str]:
     if ex.answer is Answer.TAKE or ex.defended is None:
         return "🛡️ " + _("No dodge"), _("Takes it.")
-    dodger = escape(ex.dodger or "?")
+    dodger = ex.dodger or "?"
     name = "🛡️ " + (
-        _("{dodger} dodges for {target}", dodger=dodger, target=escape(ex.target))
+        _("{dodger} dodges for {target}", dodger=dodger, target=ex.target)
         if ex.answer is Answer.COVER
         else _("{dodger} dodges", dodger=dodger)
     )
@@ -137,7 +137,7 @@ def _defence_field(ex: Exchange, reveal: bool) -> tuple[str, str]:
     if not reveal:
         return name, f"{_(SECRET_NOTE)}: **{outcome}**"
     raised = " + ".join(
-        f"{escape(label)} {value}".strip() if label else str(value) for label, value in ex.raised
+        f"{UserText(label)} {value}".strip() if label else str(value) for label, value in ex.raised
     )
     defended = ex.defended
     lines = [
@@ -160,13 +160,14 @@ def _defence_field(ex: Exchange, reveal: bool) -> tuple[str, str]:
         )
     if ex.turn:
         turn = ex.turn if ex.turn_params is None else _(ex.turn, **ex.turn_params)
-        lines.append(f"⏱️ {escape(turn)}")
+        # The tracker's words name the dodger: the whole line is shown as user text.
+        lines.append(f"⏱️ {UserText(turn)}")
     return name, clip("\n".join(lines), FIELD_VALUE)
 
 
 def _damage_field(ex: Exchange, reveal: bool) -> str:
     if not reveal:
-        return f"{_(SECRET_NOTE)}: **" + _("{target} is hurt", target=escape(ex.target)) + "**"
+        return f"{_(SECRET_NOTE)}: **" + _("{target} is hurt", target=ex.target) + "**"
     lines = [f"−{ex.damage} {HEALTH}"]
     if ex.health is not None:
         lines.append(health_line(ex.health))
@@ -175,7 +176,7 @@ def _damage_field(ex: Exchange, reveal: bool) -> str:
                 "💤 "
                 + _(
                     "{target} is knocked out: 0 {health}.",
-                    target=escape(ex.target),
+                    target=ex.target,
                     health=HEALTH,
                 )
             )
@@ -190,7 +191,7 @@ def _damage_field(ex: Exchange, reveal: bool) -> str:
         lines.append(
             _(
                 "{target}'s sheet has no {health}: nothing taken.",
-                target=escape(ex.target),
+                target=ex.target,
                 health=HEALTH,
             )
         )

@@ -10,7 +10,7 @@ from __future__ import annotations
 from bot.i18n import _, _n
 from bot.render.initiative._tracker import CONDITION, RUN
 from bot.services.initiative import InitOutcome
-from bot.text import escape, number
+from bot.text import UserText, number
 from engine import initiative as ini
 from engine.systems.coda import CUSTOM as CUSTOM_ACTION
 
@@ -44,7 +44,7 @@ def defend_head(outcome: InitOutcome) -> str:
     name = outcome.subject
     event = last_event(outcome)
     before = lookup(name or "", outcome.before)
-    shown = escape(name or "")
+    shown = UserText(name or "")
     if before is None or before.delaying is None:
         return "🛡️ " + _(
             "**{name}** makes a defensive roll: their turn this round is used up.", name=shown
@@ -61,7 +61,7 @@ def defend_head(outcome: InitOutcome) -> str:
         "**{name}** dodges on behalf of **{other}** from their delay: the delayed action is "
         "spent, and they keep their place in the order.",
         name=shown,
-        other=escape(protected.name),
+        other=UserText(protected.name),
     )
 
 
@@ -76,8 +76,8 @@ def action_head(outcome: InitOutcome) -> str | None:
     combatant = before.find(name)
     cost = ini.action_spend(before, combatant, event.action, event.cost)
     after = outcome.view.state.find(name)
-    action = escape(_(cost.action))
-    shown = escape(name)
+    action = UserText(_(cost.action))
+    shown = UserText(name)
     if cost.full_round:
         text = f"{RUN} " + _(
             "**{name}**: {action}, a full-round action (the whole round).",
@@ -111,7 +111,7 @@ def action_head(outcome: InitOutcome) -> str | None:
             "Its own test takes −{penalty}; without one, it needs a **TN {penalty} {attribute} "
             "test**.",
             penalty=cost.penalty,
-            attribute=escape(named),
+            attribute=UserText(named),
         )
     elif cost.attribute_test == CUSTOM_ACTION:
         text += " " + _(
@@ -148,7 +148,7 @@ def health_head(outcome: InitOutcome) -> str | None:
     top = f"/{number(after.max_health)}" if after.max_health is not None else ""
     return "❤️ " + _(
         "**{name}**'s Health: {was} → **{now}**{top}.",
-        name=escape(name),
+        name=UserText(name),
         was=was,
         now=now,
         top=top,
@@ -164,17 +164,17 @@ def condition_head(outcome: InitOutcome) -> str | None:
     if isinstance(event, ini.RemoveCondition):
         return f"{CONDITION} " + _(
             "**{name}** is no longer {condition}.",
-            name=escape(name or ""),
-            condition=escape(event.condition.strip()),
+            name=UserText(name or ""),
+            condition=UserText(event.condition.strip()),
         )
     target = lookup(event.name, outcome.view.state)
     condition = None if target is None else target.conditions[-1]
     if condition is None:
         return None
-    note = f" — {escape(condition.note)}" if condition.note else ""
+    note = f" — {UserText(condition.note)}" if condition.note else ""
     return f"{CONDITION} " + _(
         "**{name}** is {condition}{note}.",
-        name=escape(name or ""),
-        condition=escape(condition.label_in(_)),
+        name=UserText(name or ""),
+        condition=UserText(condition.label_in(_)),
         note=note,
     )

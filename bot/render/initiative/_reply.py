@@ -23,7 +23,7 @@ from bot.render.initiative._heads import (
 )
 from bot.render.initiative._tracker import HIDDEN, now_text
 from bot.services.initiative import InitOutcome, Joined
-from bot.text import escape, number
+from bot.text import UserText, number
 from engine import initiative as ini
 
 #: Words the engine writes into an initiative roll's breakdown (:mod:`engine.initiative.rolls`).
@@ -46,12 +46,12 @@ def _rolled(joined: Joined) -> str:
     if joined.roll is None:
         return _(
             "**{name}** joins at **{total}** (set by the GM).",
-            name=escape(joined.name),
+            name=joined.name,
             total=number(joined.total),
         )
     return _(
         "**{name}** joins: {detail} = **{total}**",
-        name=escape(joined.name),
+        name=joined.name,
         detail=roll_detail(joined.roll.detail),
         total=number(joined.total),
     )
@@ -71,13 +71,13 @@ def roll_detail(detail: str) -> str:
 
 def _event_text(event: ini.Event, *states: ini.Encounter) -> str:
     if isinstance(event, ini.Add):
-        return _("{name} joining", name=escape(event.name))
+        return _("{name} joining", name=UserText(event.name))
     if isinstance(event, ini.NamedEvent):
         found = lookup(event.name, *states)
         # The combatant's own spelling: an event keeps what the GM typed (e.g. ``spy``).
         name = event.name if found is None else found.name
-        shown = escape(name)
-        condition = escape(getattr(event, "condition", ""))
+        shown = UserText(name)
+        condition = UserText(getattr(event, "condition", ""))
         if event.kind == "remove":
             return _("{name} leaving", name=shown)
         if event.kind == "act":
@@ -91,7 +91,7 @@ def _event_text(event: ini.Event, *states: ini.Encounter) -> str:
         if event.kind == "condition_remove":
             return _("{name} losing {condition}", name=shown, condition=condition)
         if event.kind == "action":
-            action = escape(_(getattr(event, "action", "")))
+            action = UserText(_(getattr(event, "action", "")))
             return _("{name} taking {action}", name=shown, action=action)
         if event.kind == "health":
             if getattr(event, "value", None) is None:
@@ -139,7 +139,7 @@ def _reply(outcome: InitOutcome) -> Reply:
     # The GM reads their own turn line only where it says more than the public one.
     gm_extra = gm_turn if gm_turn != turn else None
     name = outcome.subject
-    shown = escape(name) if name is not None else None
+    shown = UserText(name) if name is not None else None
     action = outcome.action
     warning = outcome.initiator_warning
     if action == "add":
@@ -207,24 +207,24 @@ def _round_notes(outcome: InitOutcome) -> tuple[str | None, str | None]:
         ranked = sorted(rerolls, key=lambda r: (r[1], r[3]), reverse=True)  # the new order
         rolled = [(name, total, hidden_in(name, state)) for name, total, _d, _t in ranked]
         head = "🎲 " + _("Round {round}: everyone re-rolls initiative — ", round=state.round)
-        shown = " · ".join(f"**{escape(n)}** {t}" for n, t, hidden in rolled if not hidden)
+        shown = " · ".join(f"**{UserText(n)}** {t}" for n, t, hidden in rolled if not hidden)
         public.append(head + (shown or _("the GM rolled.")))
         if any(hidden for *_, hidden in rolled):
-            gm.append(head + " · ".join(f"**{escape(n)}** {t}" for n, t, _h in rolled))
+            gm.append(head + " · ".join(f"**{UserText(n)}** {t}" for n, t, _h in rolled))
     current = state.current
     earlier = None if current is None else lookup(current.name, before)
     if current is not None and earlier is not None and earlier.delaying is not None:
         notice = "⏯️ " + _(
             "**{name}**'s place came round again: the delay ends and they take this turn "
             "normally (the delayed action is lost).",
-            name=escape(current.name),
+            name=UserText(current.name),
         )
         (gm if current.hidden else public).append(notice)
     for bearer, condition in _expired(before, state):
         line = "⌛ " + _(
             "**{name}**: {condition} wears off.",
-            name=escape(bearer.name),
-            condition=escape(condition),
+            name=UserText(bearer.name),
+            condition=UserText(condition),
         )
         (gm if bearer.hidden else public).append(line)
     return _joined(public), _joined(gm)

@@ -11,7 +11,7 @@ from bot.render import colours
 from bot.render.initiative._tracker import SWORDS
 from bot.render.limits import clip, fit_embed
 from bot.services.initiative import EncounterView, InitOutcome
-from bot.text import escape
+from bot.text import UserText
 
 
 def confirm_end_embed(view: EncounterView) -> discord.Embed:
@@ -41,11 +41,11 @@ def summary_embed(outcome: InitOutcome) -> discord.Embed:
             "**{name}** — {count} turn",
             "**{name}** — {count} turns",
             c.turns,
-            name=escape(c.name),
+            name=UserText(c.name),
             count=c.turns,
         )
         if c.turns
-        else _("{name} — did not act", name=escape(c.name))
+        else _("{name} — did not act", name=UserText(c.name))
         for c in shown
     ]
     rounds = summary.rounds

@@ -15,7 +15,7 @@ from bot.i18n import _
 from bot.render import colours
 from bot.render.limits import clip, fit_embed
 from bot.services.initiative import EncounterView
-from bot.text import escape, number
+from bot.text import UserText, number
 from engine import initiative as ini
 
 SWORDS = "⚔️"
@@ -33,7 +33,7 @@ def _turn_of(combatant: ini.Combatant) -> str:
     """``**Hermione**'s turn — @alice`` (the mention pings the player whose turn starts)."""
     hidden = f" {HIDDEN}" if combatant.hidden else ""
     owner = f" — <@{combatant.owner_id}>" if combatant.owner_id else ""
-    return _("**{name}**{hidden}'s turn", name=escape(combatant.name), hidden=hidden) + owner
+    return _("**{name}**{hidden}'s turn", name=UserText(combatant.name), hidden=hidden) + owner
 
 
 def _score(state: ini.Encounter, combatant: ini.Combatant, gm: bool) -> str:
@@ -54,7 +54,7 @@ def _score(state: ini.Encounter, combatant: ini.Combatant, gm: bool) -> str:
 def _line(state: ini.Encounter, index: int, combatant: ini.Combatant, gm: bool) -> str:
     hidden = f" {HIDDEN}" if combatant.hidden else ""
     score = _score(state, combatant, gm)
-    safe = escape(combatant.name)
+    safe = UserText(combatant.name)
     if state.ended:
         return f"{safe}{hidden} — {score}"
     skip = ini.skip_reason(state, combatant, _) if state.started else None
@@ -93,7 +93,9 @@ def _conditions(combatant: ini.Combatant) -> str:
     """`` · 🩹 Stunned (2 rounds, ticks at start), Prone`` (nothing without conditions)."""
     if not combatant.conditions:
         return ""
-    return f" · {CONDITION} " + ", ".join(escape(c.label_in(_)) for c in combatant.conditions)
+    return f" · {CONDITION} " + ", ".join(
+        str(UserText(c.label_in(_))) for c in combatant.conditions
+    )
 
 
 def now_text(view: EncounterView, *, gm: bool) -> str:
@@ -153,7 +155,7 @@ def tracker_embed(view: EncounterView, *, gm: bool = False) -> discord.Embed:
             name=_("Delayed (act with `/init act`)"),
             value=clip(
                 "\n".join(
-                    f"{escape(c.name)}{f' {HIDDEN}' if c.hidden else ''} — {_score(state, c, gm)}"
+                    f"{UserText(c.name)}{f' {HIDDEN}' if c.hidden else ''} — {_score(state, c, gm)}"
                     for c in delayed
                 ),
                 1024,
@@ -164,9 +166,9 @@ def tracker_embed(view: EncounterView, *, gm: bool = False) -> discord.Embed:
     if view.dice:
         footer.append(_("initiative {dice}", dice=view.dice))
     elif view.attribute:
-        footer.append(_("initiative + {attribute}", attribute=view.attribute))
-    if state.initiator:  # a footer shows no markdown: the name as typed
-        footer.append(_("initiator {name}", name=state.initiator))
+        footer.append(_("initiative + {attribute}", attribute=UserText(view.attribute).plain()))
+    if state.initiator:  # a footer shows no markdown: the name as typed (no bidi controls)
+        footer.append(_("initiator {name}", name=UserText(state.initiator).plain()))
     if state.reroll:
         footer.append(_("re-roll each round"))
     if gm:
@@ -182,8 +184,8 @@ def conditions_text(view: EncounterView, *, gm: bool) -> str:
         if not visible(combatant, gm) or not combatant.conditions:
             continue
         parts = [
-            escape(c.label_in(_)) + (f" — {escape(c.note)}" if c.note else "")
+            str(UserText(c.label_in(_))) + (f" — {UserText(c.note)}" if c.note else "")
             for c in combatant.conditions
         ]
-        lines.append(f"**{escape(combatant.name)}**: " + "; ".join(parts))
+        lines.append(f"**{UserText(combatant.name)}**: " + "; ".join(parts))
     return "\n".join(lines) or _("No combatant has a condition.")

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from bot.i18n import N_, _, _n
 from bot.render.hogwarts1990 import dice_text
-from bot.text import escape, signed
+from bot.text import UserText, signed
 from engine import quidditch as q
 from engine.systems.hogwarts1990 import Roll
 
@@ -71,14 +71,14 @@ def roll_text(roll: Roll) -> str:
 
 
 def score_line(state: q.MatchState) -> str:
-    home, away = escape(state.home.name), escape(state.away.name)
+    home, away = UserText(state.home.name), UserText(state.away.name)
     return f"{home} **{state.home_score}** – **{state.away_score}** {away}"
 
 
 def team_label(state: q.MatchState, side: q.Side) -> str:
     team = state.team(side)
     house = f" ({team.house})" if team.house and team.house != team.name else ""
-    return f"{escape(team.name)}{house}"
+    return f"{UserText(team.name)}{house}"
 
 
 def next_snitch(state: q.MatchState) -> str:

@@ -41,7 +41,7 @@ from bot.services.coda._roller import (
     roll_and_log,
 )
 from bot.services.coda._sheets import load_sheet, skill_roller
-from bot.services.coda._turn import TurnSpend, spend_defence, spend_on_turn
+from bot.services.coda._turn import spend_defence, spend_on_turn
 from bot.services.permissions import require_gm
 from bot.services.sheets import CharacterSheet, ResourceChange, sheet_from_row
 from bot.storage import Database
@@ -104,10 +104,10 @@ class Test:
     result: coda.TestResult
     parts: tuple[Part, ...]
     chance: float
-    who: str
+    who: UserText
     #: The named penalties (an extra action's −5) and what the tracker says of the action.
     penalties: tuple[Part, ...] = ()
-    note: str = ""
+    note: UserText | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,8 +115,8 @@ class Exchange:
     """An exchange as the message shows it, at whatever stage it has reached."""
 
     id: int | None
-    attacker: str
-    target: str
+    attacker: UserText
+    target: UserText
     defence: int
     defence_from: str  # "sheet" or "given"
     ranged: bool
@@ -166,9 +166,9 @@ def _test_data(test: Test) -> dict[str, Any]:
         "conditions": ", ".join(c.text for c in r.conditions),
         "parts": [[p.label, p.value] for p in test.parts],
         "chance": test.chance,
-        "who": test.who,
+        "who": test.who.raw,
         "penalties": [[p.label, p.value] for p in test.penalties],
-        "note": test.note,
+        "note": test.note.raw if test.note else "",
     }
 
 
@@ -185,15 +185,14 @@ def _test_of(data: dict[str, Any]) -> Test:
     )
     parts = tuple(Part(str(label), int(value)) for label, value in data["parts"])
     penalties = tuple(Part(str(label), int(value)) for label, value in data.get("penalties", ()))
-    return Test(
-        result, parts, float(data["chance"]), str(data["who"]), penalties, str(data.get("note", ""))
-    )
+    who, note = UserText(str(data["who"])), UserText.of(str(data.get("note", "")))
+    return Test(result, parts, float(data["chance"]), who, penalties, note)
 
 
 def _data(exchange: Exchange) -> dict[str, Any]:
     data: dict[str, Any] = {
-        "attacker": exchange.attacker,
-        "target": exchange.target,
+        "attacker": exchange.attacker.raw,
+        "target": exchange.target.raw,
         "defence": exchange.defence,
         "defence_from": exchange.defence_from,
         "weapon": list(exchange.weapon),
@@ -222,8 +221,8 @@ def exchange_of(row: CodaAttack, visibility: secrecy.Secrecy = secrecy.PUBLIC) -
     health = change_of(data.get("health"))
     return Exchange(
         id=row.id,
-        attacker=data["attacker"],
-        target=data["target"],
+        attacker=UserText(data["attacker"]),
+        target=UserText(data["target"]),
         defence=int(data["defence"]),
         defence_from=data["defence_from"],
         ranged=row.ranged,
@@ -345,15 +344,16 @@ async def attack(
             what=f"attack {roller.subject} on {target}",
             ones=await ones_rule(session, actor.channel_id),
         )
+        note = turn.note if turn else None
         exchange = Exchange(
             id=None,
-            attacker=roller.character or roller.npc or roller.name,
-            target=target,
+            attacker=UserText(roller.character or roller.npc or roller.name),
+            target=UserText(target),
             defence=defence,
             defence_from=source,
             ranged=request.ranged,
             weapon=(request.dice, request.modifier),
-            attack=Test(result, roller.parts, chance, roller.name, penalties, _note(turn)),
+            attack=Test(result, roller.parts, chance, UserText(roller.name), penalties, note),
             defender_id=target_sheet.owner_id if target_sheet else None,
             secrecy=visibility,
             roller=actor.display_name,
@@ -382,10 +382,6 @@ async def attack(
 
 
 # --------------------------------------------------------------------------- the answer
-
-
-def _note(turn: TurnSpend | None) -> str:
-    return "" if turn is None else turn.note or ""
 
 
 async def _defender_roller(
@@ -462,7 +458,8 @@ async def answer(
                 dice, attack_result, modifier=roller.modifier, ones=ones, penalty=penalty
             )
             who = roller.name if roller.character else target
-            defence_test = Test(result, roller.parts, chance, who, penalties, _note(turn))
+            note = turn.note if turn else None
+            defence_test = Test(result, roller.parts, chance, UserText(who), penalties, note)
             log_test(
                 session,
                 actor,

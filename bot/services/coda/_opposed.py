@@ -193,11 +193,11 @@ async def _challenge(
     )
     return Challenge(
         request_id=request.id,
-        challenger=side_a.name if side_a.character else actor.display_name,
+        challenger=UserText(side_a.name if side_a.character else actor.display_name),
         addressed_id=owner_id,
-        opponent=character,
-        rolls=using.strip(),
-        label=label,
+        opponent=UserText(character),
+        rolls=UserText(using.strip()),
+        label=UserText.of(label),
     )
 
 

@@ -27,6 +27,7 @@ from bot.services.permissions import is_gm
 from bot.services.sheets import name_key
 from bot.storage.models import InitiativeEncounter
 from bot.storage.repositories import initiative as encounters
+from bot.text import UserText
 from engine import initiative as ini
 from engine.systems.coda import Part, Spend
 
@@ -59,21 +60,24 @@ class TurnSpend:
         return () if self.part is None else (self.part,)
 
     @property
-    def note(self) -> str | None:
+    def note(self) -> UserText | None:
         """``🏃 Ron's 3rd action this round (−5) · 0 of 2 left on the tracker.`` (None when hidden:
-        a public embed must not name a hidden combatant)."""
+        a public embed must not name a hidden combatant). It names the combatant, so the whole
+        line is user text (an attack exchange keeps it as typed, shown escaped)."""
         if self.hidden:
             return None
         penalty = f" (−{self.spend.penalty})" if self.spend.penalty else ""
         left = self.spend.left
-        return _(
-            "🏃 {combatant}'s {ordinal} action this round{penalty} · "
-            "{left} of {allowance} left on the tracker.",
-            combatant=self.combatant,
-            ordinal=self.ordinal,
-            penalty=penalty,
-            left=left,
-            allowance=self.spend.allowance,
+        return UserText(
+            _(
+                "🏃 {combatant}'s {ordinal} action this round{penalty} · "
+                "{left} of {allowance} left on the tracker.",
+                combatant=self.combatant,
+                ordinal=self.ordinal,
+                penalty=penalty,
+                left=left,
+                allowance=self.spend.allowance,
+            )
         )
 
 

@@ -305,11 +305,11 @@ async def _challenge(
     )
     return Challenge(
         request_id=stored.id,
-        challenger=me,
+        challenger=UserText(me),
         addressed_id=user_id,
         opponent=None,
-        rolls=_asked(their),
-        label=label,
+        rolls=UserText(_asked(their)),
+        label=UserText.of(label),
     )
 
 

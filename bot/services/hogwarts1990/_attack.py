@@ -217,8 +217,8 @@ async def attack(
         assert rolled.odds is not None  # an attack always has a difficulty
         exchange = Exchange(
             id=None,
-            attacker=side.character or side.display or actor.display_name,
-            target=target,
+            attacker=UserText(side.character or side.display or actor.display_name),
+            target=UserText(target),
             side=side,
             attack=rolled.roll,
             odds=rolled.odds,
@@ -233,7 +233,7 @@ async def attack(
         if not exchange.hit:
             return exchange
         covers = await _covers(session, actor.channel_id, target, target_sheet)
-        exchange = replace(exchange, covers=tuple(name for name, _player in covers))
+        exchange = replace(exchange, covers=tuple(UserText(name) for name, _player in covers))
         row = AttackExchange(
             system=SYSTEM,
             guild_id=actor.guild_id,
@@ -446,7 +446,7 @@ async def answer(
             )
             exchange = replace(
                 exchange,
-                dodger=dodger.name,
+                dodger=UserText(dodger.name),
                 raised=raised,
                 defended=defended,
                 defend_chance=chance,

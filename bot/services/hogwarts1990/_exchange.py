@@ -15,6 +15,7 @@ from bot.services.attack_exchange import change_data, change_of
 from bot.services.hogwarts1990._rolls import Side
 from bot.services.sheets import ResourceChange
 from bot.storage.models import AttackExchange
+from bot.text import UserText
 from engine.systems import hogwarts1990 as h90
 from engine.systems.hogwarts1990 import Answer
 
@@ -24,8 +25,8 @@ class Exchange:
     """An exchange as the message shows it, at whatever stage it has reached."""
 
     id: int | None
-    attacker: str
-    target: str
+    attacker: UserText
+    target: UserText
     side: Side
     attack: h90.Roll
     odds: h90.Odds
@@ -35,10 +36,10 @@ class Exchange:
     #: What an NPC's dodge adds (an NPC has no sheet to name attributes on).
     npc_dodge: int = 0
     #: Delaying combatants who may dodge for the target (a button each), at the attack.
-    covers: tuple[str, ...] = ()
+    covers: tuple[UserText, ...] = ()
     answer: Answer | None = None
     #: Who dodged (the target, or the delayer for it) and what raised the difficulty.
-    dodger: str | None = None
+    dodger: UserText | None = None
     raised: tuple[tuple[str, int], ...] = ()
     defended: h90.Roll | None = None
     defend_chance: float | None = None
@@ -93,22 +94,22 @@ def _roll_of(data: dict[str, Any]) -> h90.Roll:
 
 def data_of(ex: Exchange) -> dict[str, Any]:
     data: dict[str, Any] = {
-        "attacker": ex.attacker,
-        "target": ex.target,
+        "attacker": ex.attacker.raw,
+        "target": ex.target.raw,
         "side": asdict(ex.side),
         "attack": _roll_data(ex.attack),
         "odds": [ex.odds.success, ex.odds.exceptional, ex.odds.critical_failure],
         "dodge": list(ex.dodge),
         "damage": ex.damage,
         "npc_dodge": ex.npc_dodge,
-        "covers": list(ex.covers),
+        "covers": [name.raw for name in ex.covers],
         "roller": ex.roller,
     }
     if ex.language is not None:
         data["language"] = ex.language
     if ex.answer is not None:
         data["answer"] = ex.answer.value
-        data["dodger"] = ex.dodger
+        data["dodger"] = ex.dodger.raw if ex.dodger is not None else None
         data["raised"] = [list(term) for term in ex.raised]
         data["turn"] = ex.turn
         if ex.turn_params is not None:
@@ -126,8 +127,8 @@ def exchange_of(row: AttackExchange, visibility: secrecy.Secrecy = secrecy.PUBLI
     data = row.data
     return Exchange(
         id=row.id,
-        attacker=data["attacker"],
-        target=data["target"],
+        attacker=UserText(data["attacker"]),
+        target=UserText(data["target"]),
         side=Side(**data["side"]),
         attack=_roll_of(data["attack"]),
         odds=h90.Odds(*(float(v) for v in data["odds"])),
@@ -135,9 +136,9 @@ def exchange_of(row: AttackExchange, visibility: secrecy.Secrecy = secrecy.PUBLI
         damage=int(data["damage"]),
         defender_id=row.defender_id,
         npc_dodge=int(data.get("npc_dodge", 0)),
-        covers=tuple(data.get("covers", ())),
+        covers=tuple(UserText(name) for name in data.get("covers", ())),
         answer=Answer(data["answer"]) if "answer" in data else None,
-        dodger=data.get("dodger"),
+        dodger=UserText.of(data.get("dodger")),
         raised=tuple((str(n), int(v)) for n, v in data.get("raised", ())),
         defended=_roll_of(data["defended"]) if "defended" in data else None,
         defend_chance=data.get("defend_chance"),

@@ -440,11 +440,11 @@ async def _challenge(
     )
     return Challenge(
         request_id=request.id,
-        challenger=a_name,
+        challenger=UserText(a_name),
         addressed_id=other.owner_id,
-        opponent=other.name,
-        rolls=vs.attribute,
-        label=label,
+        opponent=UserText(other.name),
+        rolls=UserText(vs.attribute),
+        label=UserText.of(label),
     )
 
 

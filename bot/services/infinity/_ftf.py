@@ -172,15 +172,15 @@ async def _challenge(
     )
     return Challenge(
         request_id=request.id,
-        challenger=(
+        challenger=UserText(
             _("{character}'s {attribute}", character=a.character, attribute=a.name)
             if a.character
             else actor.display_name
         ),
         addressed_id=other.owner_id,
-        opponent=other.name,
-        rolls=reactive.attribute.strip(),
-        label=label,
+        opponent=UserText(other.name),
+        rolls=UserText(reactive.attribute.strip()),
+        label=UserText.of(label),
     )
 
 

@@ -177,7 +177,7 @@ async def join(
             )
         bonus = modifier + sheet_bonus(row, state, sheet)
         rolled = roll_for(dice, row, state, bonus, stress)
-        joined = Joined(shown, rolled.total, rolled, False, sheet.owner_id)
+        joined = Joined(UserText(shown), rolled.total, rolled, False, sheet.owner_id)
         new = ini.apply(
             state,
             ini.Add(
@@ -238,7 +238,7 @@ async def add(
         for combatant in _numbered_names(state, name, count):
             rolled = None if roll is not None else roll_for(dice, row, state, modifier, stress)
             total = roll if rolled is None else rolled.total
-            entry = Joined(combatant, total, rolled, hidden)  # type: ignore[arg-type]
+            entry = Joined(UserText(combatant), total, rolled, hidden)  # type: ignore[arg-type]
             detail = "set by the GM" if rolled is None else rolled.detail
             event = ini.Add(
                 combatant,
@@ -253,7 +253,7 @@ async def add(
             log_roll(session, actor, before, entry)
             joined.append(entry)
         row = await save(session, row, state)
-        subject = joined[0].name if len(joined) == 1 else None
+        subject = joined[0].name.raw if len(joined) == 1 else None
         return InitOutcome(
             await view_of(session, row, state, gm=True), "add", before, subject, tuple(joined)
         )

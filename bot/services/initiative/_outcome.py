@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.i18n import _
+from bot.text import UserText
 from engine import initiative as ini
 from engine.initiative.rolls import InitiativeRoll
 from engine.systems import SYSTEMS
@@ -59,7 +60,7 @@ class EncounterView:
 class Joined:
     """One combatant that entered: its rolled initiative (None for a total the GM gave)."""
 
-    name: str
+    name: UserText
     total: int
     roll: InitiativeRoll | None
     hidden: bool
@@ -106,16 +107,16 @@ class InitOutcome:
             return None
         key = initiator.casefold()
         numbered = [
-            j.name
+            str(j.name)
             for j in self.joined
-            if (match := NUMBERED.match(j.name)) and match.group(1).casefold() == key
+            if (match := NUMBERED.match(j.name.raw)) and match.group(1).casefold() == key
         ]
         if self.action == "add" and numbered:
             return "⚠️ " + _(
                 "The initiator is `{initiator}`, and {names} are other names: nobody loses "
                 "their round-1 action. To strike the one who initiated, `/init remove` it and "
                 "add it again alone as `{initiator}` (without `count`).",
-                initiator=initiator,
+                initiator=UserText(initiator),
                 names=", ".join(numbered),
             )
         starting = self.before is not None and not self.before.started and state.started
@@ -123,7 +124,7 @@ class InitOutcome:
             return "⚠️ " + _(
                 "No combatant is called `{initiator}` (the initiator): nobody loses their "
                 "round-1 action.",
-                initiator=initiator,
+                initiator=UserText(initiator),
             )
         return None
 

@@ -50,7 +50,7 @@ def log_roll(session: AsyncSession, actor: Actor, state: ini.Encounter, joined: 
         session,
         actor,
         system=state.system if state.system in SYSTEMS else "dice",
-        input=f"initiative {joined.name}: {joined.roll.detail}",
+        input=f"initiative {joined.name.raw}: {joined.roll.detail}",
         faces=list(joined.roll.faces),
         outcome=str(joined.total),
         secret=joined.hidden,

@@ -10,8 +10,8 @@ The package's private modules, one job each: the sheet's values, bounds and reso
 (``_model``), suggested names per system (``_templates``), a sheet file's checks
 (``_file``), finding characters with the GM rule (``_lookup``), autocomplete (``_names``),
 resource changes (``_resources``), owning characters (``_owned``: create, show, choose, list,
-delete), editing entries (``_entries``), the edit form (``_form``, ``_edit``) and export and
-import (``_transfer``). This face is the API.
+delete), the sheet as its embeds show it (``_shown``), editing entries (``_entries``), the
+edit form (``_form``, ``_edit``) and export and import (``_transfer``). This face is the API.
 """
 
 from __future__ import annotations
@@ -88,6 +88,8 @@ from bot.services.sheets._owned import use as use
 from bot.services.sheets._resources import ResourceChange as ResourceChange
 from bot.services.sheets._resources import adjust_resource as adjust_resource
 from bot.services.sheets._resources import lower_resource as lower_resource
+from bot.services.sheets._shown import SheetText as SheetText
+from bot.services.sheets._shown import SkillText as SkillText
 from bot.services.sheets._templates import TEMPLATES as TEMPLATES
 from bot.services.sheets._transfer import check_import_size as check_import_size
 from bot.services.sheets._transfer import export as export

@@ -171,6 +171,12 @@ async def _play(table: Table, name: str, hostile: str) -> None:
         assert_inert(fresh, hostile, command, table)
         return result
 
+    async def press(actor: Any, asked: Any, command: str) -> None:
+        """The message's first button (Dodge), whatever its label's language."""
+        button = asked.response.message.components[0].children[0]
+        await actor.click(asked.response, custom_id=button.custom_id)
+        assert_inert(channel.history()[-1:], hostile, f"{command} (pressed)", table)
+
     await run(alice, "sheet create", name=name, system="coda")
     await run(alice, "sheet set", attribute=name[:32], value=3)
     await run(alice, "sheet set", attribute="Strength", value=3)
@@ -197,6 +203,11 @@ async def _play(table: Table, name: str, hostile: str) -> None:
     await run(alice, "coda opposed", a="2", b=name, b_skill=name[:32])
     await run(alice, "coda combined", leader=name, helpers=f"2, {name}", skill=name[:32], tn=15)
     await run(alice, "coda attack", skill="Brawl", attribute="Strength", target=name[:32])
+    table.bot.dice = SeededDice(3)
+    attack = await run(
+        alice, "coda attack", skill="Brawl", attribute="Strength", target=name[:32], defence=2
+    )
+    await press(gm, attack, "coda attack")  # the NPC's defence, the damage
 
     macro = name[:32].replace("`", "'")
     await run(alice, "macro save", name=macro, command="roll expression:d6")
@@ -211,7 +222,9 @@ async def _play(table: Table, name: str, hostile: str) -> None:
     await run(alice, "sheet panel")
     await run(alice, "roll", expression="d20", label=name)
 
-    await run(gm, "init start")
+    # An initiator named like numbered NPCs ("x 1", "x 2"): a warning names them all.
+    await run(gm, "init start", initiator=name[:30])
+    await run(gm, "init add", name=name[:30], roll=5, count=2)
     await run(gm, "init add", name=name[:32], roll=12)
     await run(gm, "init add", name=f"{name[:30]}~~", roll=8, hidden=True)
     await run(alice, "init join")
@@ -278,6 +291,17 @@ async def _play(table: Table, name: str, hostile: str) -> None:
     await run(alice, "h90 roll", attribute=attribute, label=name)
     await run(alice, "h90 roll", attribute=attribute)
     await run(alice, "h90 opposed", attribute=attribute, vs_name=attribute, vs_bonus=2)
+    table.bot.dice = SeededDice(3)
+    attack = await run(
+        gm,
+        "h90 attack",
+        target=f"{name[:60]} H",
+        attacker=name,
+        difficulty=1,
+        bonus=30,
+        dodge=attribute,
+    )
+    await press(alice, attack, "h90 attack")
     await run(alice, "sheet create", name=f"{name[:60]} R", system="rps")
     await run(alice, "sheet set", attribute=attribute, value=40)
     await run(alice, "sheet skill", name=attribute, ranks=10, attribute=attribute)
@@ -324,3 +348,82 @@ async def test_no_name_a_player_types_is_live(
     await _play(table, hostile, hostile)
     if language == "es":
         assert any("Personaje" in m.content or m.embeds for m in table.channel.history())
+
+
+async def _between_players(table: Table, name: str, hostile: str) -> None:
+    """The requests one player's roll makes of another's character ("Roll my side", "Roll
+    my part"): the line that pings the asked player, the parts as they come in, the result.
+    """
+    alice, bob, carol, channel = table.alice, table.bob, table.carol, table.channel
+    seen: set[tuple[int, str]] = set()
+
+    async def check(command: str) -> None:
+        fresh = []
+        for message in channel.history():
+            key = (message.id, repr(_surfaces(message)))
+            if key not in seen:
+                seen.add(key)
+                fresh.append(message)
+        assert_inert(fresh, hostile, command, table)
+
+    async def slash(actor: Any, command: str, /, **options: Any) -> Any:
+        result = await actor.slash(channel, command, **options)
+        assert_inert([m for m in [result.response, *result.followups] if m], hostile, command)
+        await check(command)
+        return result
+
+    async def press(actor: Any, asked: Any, command: str) -> None:
+        """The request's one button, whatever its label's language."""
+        button = asked.response.message.components[0].children[0]
+        await actor.click(asked.response, custom_id=button.custom_id)
+        assert channel.last_message.embeds, f"/{command}: no result once every side rolled"
+        await check(f"{command} (pressed)")
+
+    skill = name[:32]
+    for member in (alice, bob):
+        await slash(member, "sheet create", name=f"{name[:60]} {member.name[0]}", system="coda")
+        await slash(member, "sheet set", attribute=skill, value=4)
+        await slash(member, "sheet skill", name=skill, ranks=2, attribute=skill)
+    await slash(carol, "sheet create", name=f"{name[:60]} R", system="rps")
+    await slash(carol, "sheet set", attribute=skill, value=40)
+    await slash(alice, "sheet create", name=f"{name[:60]} P", system="rps")
+    await slash(alice, "sheet set", attribute=skill, value=50)
+
+    await slash(alice, "sheet use", character=f"{name[:60]} a")
+    asked = await slash(
+        alice,
+        "coda opposed",
+        a=f"{name[:60]} a",
+        a_skill=skill,
+        b=f"{name[:60]} b",
+        b_skill=skill,
+        label=name,
+    )
+    await press(bob, asked, "coda opposed")
+
+    await slash(alice, "sheet use", character=f"{name[:60]} P")
+    asked = await slash(
+        alice,
+        "rps resisted",
+        parties=f"x{name[:20]}:40, <@{carol.id}>",
+        attribute=skill,
+        label=name,
+    )
+    await press(carol, asked, "rps resisted")
+
+
+async def test_a_hostile_name_is_inert_between_players(table: Table) -> None:
+    """Fast tier: the requests between players, one name mixing every kind of hostile text."""
+    await _between_players(table, MIXED, MIXED)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("language", ["en", "es"])
+@pytest.mark.parametrize("hostile", [*HOSTILE, LONG])
+async def test_no_name_is_live_between_players(
+    table: Table, as_spanish: Any, hostile: str, language: str
+) -> None:
+    if language == "es":
+        for member in (table.alice, table.bob, table.carol, table.gm):
+            as_spanish(member)
+    await _between_players(table, hostile, hostile)

@@ -14,6 +14,7 @@ from bot.services.sheets import (
     NOTES_LENGTH,
     CharacterSheet,
     Resource,
+    SheetText,
     Skill,
 )
 
@@ -41,7 +42,7 @@ def full_sheet() -> CharacterSheet:
 
 def test_a_small_sheet_is_one_page() -> None:
     sheet = CharacterSheet(1, 1, 2, "Hermione", "coda", {"Wits": 3}, {"Stealth": Skill(2, "Wits")})
-    [page] = sheet_pages(sheet, changed="Wits = 3")
+    [page] = sheet_pages(SheetText.of(sheet), changed="Wits = 3")
     assert page.title == "Hermione — Wits = 3"
     assert [f.name for f in page.fields] == ["Attributes (1)", "Skills (1)", "Resources (0)"]
     assert page.fields[1].value == "Stealth **2** (Wits)"
@@ -50,7 +51,7 @@ def test_a_small_sheet_is_one_page() -> None:
 
 def test_a_full_sheet_shows_every_entry_within_discords_limits() -> None:
     sheet = full_sheet()
-    pages = sheet_pages(sheet)
+    pages = sheet_pages(SheetText.of(sheet))
     assert len(pages) > 1
     text = ""
     for number, page in enumerate(pages, start=1):
@@ -67,7 +68,9 @@ def test_a_full_sheet_fits_in_spanish_too() -> None:
     """Spanish names its sections and pages at more length: still every entry, no cut."""
     sheet = full_sheet()
     with use_language("es"):
-        pages = sheet_pages(sheet, changed="editada de una vez — atributos: 64, recursos: 16")
+        pages = sheet_pages(
+            SheetText.of(sheet), changed="editada de una vez — atributos: 64, recursos: 16"
+        )
     text = ""
     for number, page in enumerate(pages, start=1):
         assert len(page) <= TOTAL and len(page.fields) <= FIELDS

@@ -47,7 +47,7 @@ async def test_simultaneous_saves_of_one_name_keep_one(any_database_url: str) ->
         visible = await macros.visible(db, ALICE)
     finally:
         await db.dispose()
-    assert [m.name for m in visible] == ["Perception"]
+    assert [m.name.raw for m in visible] == ["Perception"]
     assert sum(not isinstance(r, BaseException) for r in results) == 1
     assert all(isinstance(r, UserError) for r in results if isinstance(r, BaseException))
 

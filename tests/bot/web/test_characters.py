@@ -200,6 +200,25 @@ async def test_a_characters_macros_are_listed_edited_and_deleted_by_its_owner_on
     assert "peek" not in text_of(await table.alice.slash(table.channel, "macro list"))
 
 
+async def test_a_macros_name_shows_on_the_page_as_typed(
+    table: Table, as_member: Callable[..., Any]
+) -> None:
+    """The page escapes HTML itself: the name is neither Markdown-escaped for Discord (no
+    backslashes) nor live HTML."""
+    character_id = await hermione(table)
+    await table.alice.slash(
+        table.channel,
+        "macro save",
+        name="*peek*_<b>",
+        command="roll expression:1d6",
+        scope="character",
+    )
+    alice: Browser = await as_member(table.alice)
+    page = await (await alice.client.get(f"/characters/{character_id}")).text()
+    assert "*peek*_&lt;b&gt;</label>" in page
+    assert "\\*" not in page and "<b>" not in page
+
+
 async def test_home_lists_the_viewers_tables_with_their_channels(
     table: Table, as_member: Callable[..., Any]
 ) -> None:
