@@ -1,7 +1,8 @@
 """Every interaction is answered in its language: commands, buttons, selects and modals; every
-component and modal press has its commits recorded, like a command's; and every component,
-modal and autocomplete is counted against the fair-use limits (:mod:`bot.gateway._ratelimit`)
-before anything else is done for it.
+component and modal press has its commits recorded, like a command's; and every interaction
+(command, component, modal, autocomplete) is counted against the fair-use limits
+(:mod:`bot.gateway._ratelimit`) before anything else is done for it: a refused one costs no
+discord.py object, no command lookup and no database read.
 
 The language (:mod:`bot.i18n`'s context variable) is set before any of the bot's code runs
 for an interaction, from the user's choice, the channel's, else the Discord client's locale
@@ -47,8 +48,9 @@ from bot.storage.db import writes_tracked
 
 log = logging.getLogger(__name__)
 
-_AUTOCOMPLETE = 4
+_COMMAND = 2
 _COMPONENT = 3
+_AUTOCOMPLETE = 4
 _MODAL_SUBMIT = 5
 
 
@@ -91,11 +93,13 @@ def _facts(data: dict[str, Any]) -> tuple[object, int | None, int | None]:
 
 
 def install_component_hook(client: discord.Client, choices: LanguageChoices) -> None:
-    """Around every component and modal dispatch of ``client``: count it against the fair-use
-    limits (:mod:`bot.gateway._ratelimit`), set its language, and record its commits (so that
-    an error's answer can tell whether the press saved anything, with no view having to
-    remember to start the record). Autocomplete past its user's budget is answered with no
-    suggestions here, before discord.py or the database sees it."""
+    """Around every interaction dispatch of ``client``: count it against the fair-use limits
+    (:mod:`bot.gateway._ratelimit`), and refuse it here, from the raw payload, when it is past
+    them. For components and modals also set the language and record the commits (so that an
+    error's answer can tell whether the press saved anything, with no view having to remember
+    to start the record); a command gets both from the tree's ``interaction_check``.
+    Autocomplete past its user's budget is answered with no suggestions here, before
+    discord.py or the database sees it."""
     parsers = gateway_parsers(client)
     original = parsers["INTERACTION_CREATE"]
     pending: set[asyncio.Task[None]] = set()
@@ -114,6 +118,9 @@ def install_component_hook(client: discord.Client, choices: LanguageChoices) -> 
             answer_raw(client, data, slow_down_payload(wait))
 
     def admitted(data: dict[str, Any]) -> None:
+        if data.get("type") == _COMMAND:
+            original(data)  # the tree's interaction_check sets its language and write record
+            return
         locale, channel_id, user_id = _facts(data)
         cached = choices.cached(channel_id, user_id)
         if cached is not None:
@@ -145,8 +152,8 @@ def install_component_hook(client: discord.Client, choices: LanguageChoices) -> 
             else:
                 answer_raw(client, data, no_suggestions())
             return
-        if kind not in (_COMPONENT, _MODAL_SUBMIT):
-            original(data)  # commands: the tree's interaction_check limits them
+        if kind not in (_COMMAND, _COMPONENT, _MODAL_SUBMIT):
+            original(data)  # a ping: nobody to limit
             return
         who = Who.of_payload(data)
         wait = gate(client, who)
