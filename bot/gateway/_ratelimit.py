@@ -307,10 +307,9 @@ def should_tell(client: Any, user_id: int, wait: float) -> bool:
     return limiter is not None and limiter.tell(user_id, wait)
 
 
-def suggestions_allowed(client: Any, data: dict[str, Any]) -> bool:
-    """Whether a raw autocomplete interaction is within its user's autocomplete budget."""
+def suggestions_allowed(client: Any, who: Who) -> bool:
+    """Whether an autocomplete interaction is within its user's autocomplete budget."""
     limiter: RateLimiter | None = getattr(client, "rate_limiter", None)
-    who = Who.of_payload(data)
     return limiter is None or not who.user_id or limiter.suggest(who.user_id)
 
 
