@@ -33,22 +33,21 @@ class FairDispatch:
     def __init__(self) -> None:
         self._lines: dict[int, deque[Callable[[], None]]] = {}  # each user's waiting ones
         self._turns: deque[int] = deque()  # users with a line, in the order they are served
-        self._this_step = False  # one was handed over at once in this step of the loop
+        # The loop in whose current step one was handed over at once (None: no such step).
+        self._stepping: asyncio.AbstractEventLoop | None = None
         self._serving: asyncio.Task[None] | None = None
-
-    @property
-    def waiting(self) -> int:
-        """Interactions waiting for their turn."""
-        return sum(len(line) for line in self._lines.values())
 
     def submit(self, user_id: int, dispatch: Callable[[], None]) -> None:
         """Run ``dispatch`` (discord.py's parse of one interaction of ``user_id``) now if
         nothing waits, else when its user's turn comes."""
         loop = asyncio.get_running_loop()
-        if self._serving is None and not self._this_step:
+        serving = self._serving
+        if serving is not None and (serving.done() or serving.get_loop() is not loop):
+            self._forget()  # a former event loop's line (a restart, a test's): gone with it
+        if self._serving is None and self._stepping is not loop:
             # Nothing waits: at once (a quiet bot pays one callback for it); whatever
             # arrives in this same step (the rest of a buffered burst) lines up behind it.
-            self._this_step = True
+            self._stepping = loop
             loop.call_soon(self._step_over)
             _run(dispatch)
             return
@@ -61,7 +60,12 @@ class FairDispatch:
             self._serving = loop.create_task(self._serve(), name="fair-dispatch")
 
     def _step_over(self) -> None:
-        self._this_step = False
+        self._stepping = None
+
+    def _forget(self) -> None:
+        self._lines.clear()
+        self._turns.clear()
+        self._stepping = self._serving = None
 
     async def _serve(self) -> None:
         """Hand the lines over, one interaction per step of the loop, users in turn."""
@@ -77,7 +81,8 @@ class FairDispatch:
                     del self._lines[user_id]
                 _run(dispatch)
         finally:
-            self._serving = None
+            if self._serving is asyncio.current_task():
+                self._serving = None
 
 
 def _run(dispatch: Callable[[], None]) -> None:
