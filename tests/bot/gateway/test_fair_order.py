@@ -6,10 +6,12 @@ command tree starts the commands in is what decides who waits (no clock involved
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
+from bot.gateway._fair import FairDispatch
 from bot.internals import gateway_parsers
 from tests.conftest import Table, embed_of
 
@@ -81,3 +83,24 @@ async def test_each_users_commands_start_in_the_order_they_were_sent(table: Tabl
     # And the users take turns: Alice's backlog does not put her ahead of Bob and Carol.
     first_round = {user for user, _interaction in order[1:4]}
     assert first_round == {table.alice.id, table.bob.id, table.carol.id}
+
+
+def test_a_line_left_on_a_closed_event_loop_does_not_stop_the_next_loop() -> None:
+    """The console and a restarted bot bring a new event loop: what waited on the old one is
+    gone with it, and the first interaction on the new one goes through at once."""
+    fair = FairDispatch()
+    ran: list[str] = []
+
+    async def burst_then_stop() -> None:
+        fair.submit(1, lambda: ran.append("first"))
+        fair.submit(1, lambda: ran.append("queued"))  # same step: lines up, never served
+
+    abandoned = asyncio.new_event_loop()
+    abandoned.run_until_complete(burst_then_stop())
+    abandoned.close()  # its line is never served
+
+    async def next_loop() -> None:
+        fair.submit(2, lambda: ran.append("new loop"))
+
+    asyncio.run(next_loop())
+    assert ran == ["first", "new loop"]
