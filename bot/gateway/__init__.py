@@ -1,9 +1,10 @@
 """What sits between discord.py and the cogs for every interaction.
 
-Commands go through the command tree (``_tree``: the deadline guard, rate limits, the
-interaction's language, write tracking and the truthful error answer); every component and
-modal press through one hook on discord.py's INTERACTION_CREATE (``_components``: its language,
-its rate limit and its write record); admission answers "very busy" past capacity
+Every interaction is first counted against the rate limits by one hook on discord.py's
+INTERACTION_CREATE (``_components``), on the raw payload; then commands go through the command
+tree (``_tree``: the deadline guard, the interaction's language, write tracking and the
+truthful error answer), and component and modal presses get their language and write record
+from the same hook; admission answers "very busy" past capacity
 (``_admission``); the deadline defers what would miss Discord's 3 s (``_deadline``); rate
 limits and fair shares (``_ratelimit``); lazy callback responses (``_lazy_callback``); the
 REST and gateway proxy (``_proxy``); the language of a table's public messages
@@ -39,7 +40,6 @@ from bot.gateway._ratelimit import Rate as Rate
 from bot.gateway._ratelimit import RateLimiter as RateLimiter
 from bot.gateway._ratelimit import Standings as Standings
 from bot.gateway._ratelimit import forget_standing as forget_standing
-from bot.gateway._ratelimit import within_limits as within_limits
 from bot.gateway._tree import GENERIC_FAILURE as GENERIC_FAILURE
 from bot.gateway._tree import SAVED_BUT_FAILED as SAVED_BUT_FAILED
 from bot.gateway._tree import NarratorTree as NarratorTree

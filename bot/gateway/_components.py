@@ -1,7 +1,8 @@
 """Every interaction is answered in its language: commands, buttons, selects and modals; every
-component and modal press has its commits recorded, like a command's; and every component,
-modal and autocomplete is counted against the fair-use limits (:mod:`bot.gateway._ratelimit`)
-before anything else is done for it.
+component and modal press has its commits recorded, like a command's; and every interaction
+(command, component, modal, autocomplete) is counted against the fair-use limits
+(:mod:`bot.gateway._ratelimit`) before anything else is done for it: a refused one costs no
+discord.py object, no command lookup and no database read.
 
 The language (:mod:`bot.i18n`'s context variable) is set before any of the bot's code runs
 for an interaction, from the user's choice, the channel's, else the Discord client's locale
@@ -25,10 +26,12 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from functools import partial
 from typing import Any
 
 import discord
 
+from bot.gateway._fair import FairDispatch
 from bot.gateway._ratelimit import (
     Who,
     admit,
@@ -47,8 +50,9 @@ from bot.storage.db import writes_tracked
 
 log = logging.getLogger(__name__)
 
-_AUTOCOMPLETE = 4
+_COMMAND = 2
 _COMPONENT = 3
+_AUTOCOMPLETE = 4
 _MODAL_SUBMIT = 5
 
 
@@ -93,14 +97,19 @@ def _facts(data: dict[str, Any]) -> tuple[object, int | None, int | None]:
 
 
 def install_component_hook(client: discord.Client, choices: LanguageChoices) -> None:
-    """Around every component and modal dispatch of ``client``: count it against the fair-use
-    limits (:mod:`bot.gateway._ratelimit`), set its language, and record its commits (so that
-    an error's answer can tell whether the press saved anything, with no view having to
-    remember to start the record). Autocomplete past its user's budget is answered with no
-    suggestions here, before discord.py or the database sees it."""
+    """Around every interaction dispatch of ``client``: count it against the fair-use limits
+    (:mod:`bot.gateway._ratelimit`), and refuse it here, from the raw payload, when it is past
+    them. For components and modals also set the language and record the commits (so that an
+    error's answer can tell whether the press saved anything, with no view having to remember
+    to start the record); a command gets both from the tree's ``interaction_check``.
+    Autocomplete past its user's budget is answered with no suggestions here, before
+    discord.py or the database sees it. What is admitted reaches discord.py in a fair order
+    (:class:`~bot.gateway._fair.FairDispatch`): one user's burst never holds back another
+    user's interaction."""
     parsers = gateway_parsers(client)
     original = parsers["INTERACTION_CREATE"]
     pending: set[asyncio.Task[None]] = set()
+    fair = FairDispatch()  # admitted ones reach discord.py one per loop step, users in turn
 
     def dispatch(data: dict[str, Any], language: str) -> None:
         with use_language(language), writes_tracked():
@@ -115,24 +124,29 @@ def install_component_hook(client: discord.Client, choices: LanguageChoices) -> 
         with use_language(language):
             answer_raw(client, data, slow_down_payload(wait))
 
-    def admitted(data: dict[str, Any]) -> None:
+    def admitted(data: dict[str, Any], who: Who) -> None:
+        if data.get("type") in (_COMMAND, _AUTOCOMPLETE):
+            # The tree's interaction_check sets their language (and a command's write record).
+            fair.submit(who.user_id, partial(original, data))
+            return
         locale, channel_id, user_id = _facts(data)
         cached = choices.cached(channel_id, user_id)
         if cached is not None:
-            dispatch(data, choose_language(locale, *cached))
+            fair.submit(who.user_id, partial(dispatch, data, choose_language(locale, *cached)))
             return
-        later(look_up_then_dispatch(data))
+        later(look_up_then_dispatch(data, who))
 
-    async def look_up_then_dispatch(data: dict[str, Any]) -> None:
+    async def look_up_then_dispatch(data: dict[str, Any], who: Who) -> None:
         locale, channel_id, user_id = _facts(data)
-        dispatch(data, await _safely(choices, locale, channel_id, user_id))
+        language = await _safely(choices, locale, channel_id, user_id)
+        fair.submit(who.user_id, partial(dispatch, data, language))
 
     async def admit_then_dispatch(data: dict[str, Any], who: Who) -> None:
         wait = await admit(client, who)  # the channel is crowded: is this a GM, or up?
         if wait > 0:
             refuse(data, who, wait)
         else:
-            admitted(data)
+            admitted(data, who)
 
     def later(work: Any) -> None:
         task = asyncio.get_running_loop().create_task(work)
@@ -141,22 +155,22 @@ def install_component_hook(client: discord.Client, choices: LanguageChoices) -> 
 
     def parse_interaction_create(data: dict[str, Any]) -> None:
         kind = data.get("type")
+        if kind not in (_COMMAND, _COMPONENT, _AUTOCOMPLETE, _MODAL_SUBMIT):
+            original(data)  # a ping: nobody to limit
+            return
+        who = Who.of_payload(data)
         if kind == _AUTOCOMPLETE:
-            if suggestions_allowed(client, data):
-                original(data)  # the tree's interaction_check sets the language
+            if suggestions_allowed(client, who):
+                admitted(data, who)
             else:
                 answer_raw(client, data, no_suggestions())
             return
-        if kind not in (_COMPONENT, _MODAL_SUBMIT):
-            original(data)  # commands: the tree's interaction_check limits them
-            return
-        who = Who.of_payload(data)
         wait = gate(client, who)
         if wait is None:
             later(admit_then_dispatch(data, who))
         elif wait > 0:
             refuse(data, who, wait)
         else:
-            admitted(data)
+            admitted(data, who)
 
     parsers["INTERACTION_CREATE"] = parse_interaction_create

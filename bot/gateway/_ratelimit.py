@@ -1,9 +1,10 @@
 """Fair use: token buckets per user and per channel, with a fair share of the channel.
 
-Every interaction kind counts: commands here (the tree's ``interaction_check`` calls
-:func:`within_limits`); buttons, selects, modal submits and autocomplete at the gateway
-(:func:`bot.gateway._components.install_component_hook` calls :func:`gate` before discord.py
-builds anything, so no view can forget it and a refused press reads nothing).
+Every interaction kind counts, at the gateway: commands, buttons, selects, modal submits and
+autocomplete (:func:`bot.gateway._components.install_component_hook` calls :func:`gate` on the
+raw payload before discord.py builds anything, so no command or view can forget it, and a
+refused one costs no Interaction object, no command lookup and no database read: a flood
+past the limits holds the event loop for the least possible time).
 
 * **A user** may send ``burst`` interactions at once, then ``per_second`` more each second,
   wherever they send them.
@@ -27,7 +28,6 @@ limit is about the load on this process, and a restart forgetting it is harmless
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import math
 import time
@@ -56,7 +56,6 @@ STANDING_TTL = 5.0
 """Seconds a channel's GMs and current turn are trusted once read."""
 _MANAGE = (1 << 3) | (1 << 4)  # Administrator, Manage Channels
 _AUTOCOMPLETE_RESULT, _CHANNEL_MESSAGE, _EPHEMERAL = 8, 4, 64
-_ABOVE = "narrator.above_the_crowd"  # interaction.extras: the answer, once per interaction
 
 
 @dataclass(frozen=True, slots=True)
@@ -254,18 +253,6 @@ class Who:
             permissions=int(member.get("permissions") or 0),
         )
 
-    @classmethod
-    def of(cls, interaction: discord.Interaction) -> Who:
-        user = interaction.user
-        roles = user.roles if isinstance(user, discord.Member) else ()
-        return cls(
-            user_id=user.id,
-            channel_id=interaction.channel_id or 0,
-            guild_id=interaction.guild_id,
-            role_ids=frozenset(role.id for role in roles),
-            permissions=interaction.permissions.value if interaction.guild_id else 0,
-        )
-
 
 def _gm_by_discord(client: Any, who: Who) -> bool:
     """The Discord half of the GM rule, from the payload: Manage Channels (or Administrator)
@@ -320,10 +307,9 @@ def should_tell(client: Any, user_id: int, wait: float) -> bool:
     return limiter is not None and limiter.tell(user_id, wait)
 
 
-def suggestions_allowed(client: Any, data: dict[str, Any]) -> bool:
-    """Whether a raw autocomplete interaction is within its user's autocomplete budget."""
+def suggestions_allowed(client: Any, who: Who) -> bool:
+    """Whether an autocomplete interaction is within its user's autocomplete budget."""
     limiter: RateLimiter | None = getattr(client, "rate_limiter", None)
-    who = Who.of_payload(data)
     return limiter is None or not who.user_id or limiter.suggest(who.user_id)
 
 
@@ -333,7 +319,8 @@ def no_suggestions() -> dict[str, Any]:
 
 
 def slow_down_payload(wait: float) -> dict[str, Any]:
-    """The raw callback of a refused press: the short ephemeral line, in the current language."""
+    """The raw callback of a refused interaction: the short ephemeral line, in the current
+    language."""
     content = clip(slow_down(wait), MESSAGE)
     return {
         "type": _CHANNEL_MESSAGE,
@@ -356,27 +343,3 @@ def answer_raw(client: Any, data: dict[str, Any], payload: dict[str, Any]) -> No
     task = asyncio.get_running_loop().create_task(send(), name="refusal-reply")
     _replies.add(task)
     task.add_done_callback(_replies.discard)
-
-
-async def within_limits(interaction: discord.Interaction) -> bool:
-    """True when a command may run; else it must not run, and the first refusal of a wait is
-    answered with a short ephemeral "slow down". Components, modals and autocomplete were
-    counted at the gateway already (:func:`gate`): always True for them."""
-    if interaction.type is not discord.InteractionType.application_command:
-        return True
-    if interaction.user is None:
-        return True
-    who, client = Who.of(interaction), interaction.client
-    wait = gate(client, who)
-    if wait is None:  # crowded: whether they are a GM or up, asked once per interaction
-        known = interaction.extras.get(_ABOVE)
-        if known is None:
-            known = interaction.extras[_ABOVE] = await above_the_crowd(client, who)
-        wait = client.rate_limiter.check(who.user_id, who.channel_id, privileged=known)  # type: ignore[attr-defined]
-    if not wait:
-        return True
-    if not should_tell(interaction.client, who.user_id, wait):
-        return False  # told already: the rest of a flood goes unanswered
-    with contextlib.suppress(discord.HTTPException):  # a courtesy: refused either way
-        await interaction.response.send_message(clip(slow_down(wait), MESSAGE), ephemeral=True)
-    return False

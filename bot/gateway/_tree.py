@@ -13,7 +13,6 @@ from bot.gateway import _deadline as deadline
 from bot.gateway._admission import Admission
 from bot.gateway._components import apply_language
 from bot.gateway._deadline import answer_in_time
-from bot.gateway._ratelimit import within_limits
 from bot.hosting.metrics import BotMetrics
 from bot.i18n import N_, _, translate_error
 from bot.internals import CommandTreeHooks
@@ -110,9 +109,9 @@ class NarratorTree(CommandTreeHooks):
             _strip_nul(data.get("options") or [])  # type: ignore[arg-type]
         BotMetrics.started(interaction)
         await apply_language(interaction)  # every reply below, refusals included
-        # Commands are counted here; autocomplete, buttons and modals at the gateway, with
-        # their own budget (bot.gateway._ratelimit).
-        return await within_limits(interaction)
+        # The fair-use limits were applied at the gateway, on the raw payload
+        # (bot.gateway._components, bot.gateway._ratelimit): a refused command never gets here.
+        return True
 
     async def on_error(
         self, interaction: discord.Interaction, error: app_commands.AppCommandError

@@ -1,0 +1,106 @@
+"""Fair order at the gateway (bot.gateway._fair): when many interactions arrive at once, one
+user's burst does not hold back another user's command. discord.py parses every event waiting
+in its socket's buffer in one step of the event loop; here the bot's gateway hook is handed a
+burst the same way (SimCord's payloads, held back then delivered together), and the order the
+command tree starts the commands in is what decides who waits (no clock involved)."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from bot.gateway._fair import FairDispatch
+from bot.internals import gateway_parsers
+from tests.conftest import Table, embed_of
+
+
+@contextmanager
+def held(table: Table) -> Iterator[list[dict[str, Any]]]:
+    """The INTERACTION_CREATE payloads SimCord sends meanwhile, kept from the bot."""
+    parsers = gateway_parsers(table.bot)
+    hook = parsers["INTERACTION_CREATE"]
+    payloads: list[dict[str, Any]] = []
+    parsers["INTERACTION_CREATE"] = payloads.append
+    try:
+        yield payloads
+    finally:
+        parsers["INTERACTION_CREATE"] = hook
+
+
+@contextmanager
+def started(table: Table) -> Iterator[list[tuple[int, int]]]:
+    """(user id, interaction id) of each command the tree starts, in the order it starts them."""
+    order: list[tuple[int, int]] = []
+    tree = table.bot.tree
+    check = tree.interaction_check
+
+    async def recorded(interaction: Any) -> bool:
+        order.append((interaction.user.id, interaction.id))
+        return await check(interaction)
+
+    tree.interaction_check = recorded  # type: ignore[method-assign]
+    try:
+        yield order
+    finally:
+        del tree.interaction_check
+
+
+async def deliver_at_once(table: Table, payloads: list[dict[str, Any]]) -> None:
+    """The burst in one step of the event loop, as discord.py parses a buffered socket."""
+    for payload in payloads:  # SimCord's gateway hands each to the bot's hook, in order
+        table.env.backend.emit("INTERACTION_CREATE", payload)
+    await table.env.settle()
+
+
+async def test_a_burst_does_not_hold_back_another_users_roll(table: Table) -> None:
+    with held(table) as burst:
+        sent = [await table.alice.slash(table.channel, "roll", expression="1d6") for _ in range(10)]
+        sent.append(await table.bob.slash(table.channel, "roll", expression="1d20"))
+    with started(table) as order:
+        await deliver_at_once(table, burst)
+    users = [user for user, _interaction in order]
+    # Bob's roll arrived last, behind Alice's ten: it starts third (after her first, handed
+    # over at once, and her second), not eleventh.
+    assert len(users) == 11 and users.index(table.bob.id) <= 2, users
+    # Nothing was dropped or refused: every roll is answered in public.
+    assert all(result.acknowledged and not result.ephemeral for result in sent)
+    assert str(embed_of(sent[-1]).title).startswith("🎲")
+
+
+async def test_each_users_commands_start_in_the_order_they_were_sent(table: Table) -> None:
+    with held(table) as burst:
+        for _ in range(5):
+            for player in (table.alice, table.alice, table.bob, table.carol):
+                await player.slash(table.channel, "roll", expression="1d6")
+    with started(table) as order:
+        await deliver_at_once(table, burst)
+    assert len(order) == 20
+    for player in (table.alice, table.bob, table.carol):
+        theirs = [interaction for user, interaction in order if user == player.id]
+        assert theirs == sorted(theirs)  # snowflakes grow in the order they were sent
+    # And the users take turns: Alice's backlog does not put her ahead of Bob and Carol.
+    first_round = {user for user, _interaction in order[1:4]}
+    assert first_round == {table.alice.id, table.bob.id, table.carol.id}
+
+
+def test_a_line_left_on_a_closed_event_loop_does_not_stop_the_next_loop() -> None:
+    """The console and a restarted bot bring a new event loop: what waited on the old one is
+    gone with it, and the first interaction on the new one goes through at once."""
+    fair = FairDispatch()
+    ran: list[str] = []
+
+    async def burst_then_stop() -> None:
+        fair.submit(1, lambda: ran.append("first"))
+        fair.submit(1, lambda: ran.append("queued"))  # same step: lines up, never served
+
+    abandoned = asyncio.new_event_loop()
+    abandoned.run_until_complete(burst_then_stop())
+    abandoned.close()  # its line is never served
+
+    async def next_loop() -> None:
+        fair.submit(2, lambda: ran.append("new loop"))
+
+    asyncio.run(next_loop())
+    assert ran == ["first", "new loop"]
