@@ -147,12 +147,13 @@ async def test_a_database_failure_falls_back_to_the_client_language(
 
 
 def test_install_keeps_the_other_events(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Only component and modal payloads are wrapped; commands reach discord.py unchanged."""
+    """A payload nobody is limited for (a ping) reaches discord.py unchanged and at once;
+    commands, presses and modals go through the gate (tests/bot/gateway/test_command_limits)."""
     seen: list[dict[str, Any]] = []
 
     parsers: dict[str, Any] = {"INTERACTION_CREATE": seen.append}
     client = SimpleNamespace(_connection=SimpleNamespace(parsers=parsers))
     install(client, LanguageChoices(None))  # type: ignore[arg-type]
-    command = {"type": 2, "locale": "es-ES", "channel_id": "1", "user": {"id": "2"}}
-    parsers["INTERACTION_CREATE"](command)
-    assert seen == [command]
+    ping = {"type": 1, "locale": "es-ES", "channel_id": "1", "user": {"id": "2"}}
+    parsers["INTERACTION_CREATE"](ping)
+    assert seen == [ping]
