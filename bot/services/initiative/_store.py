@@ -56,6 +56,13 @@ async def view_of(
     session: AsyncSession, row: encounters.Encounter, state: ini.Encounter, *, gm: bool
 ) -> EncounterView:
     """The encounter in ``row`` at ``state``, as a command shows it."""
+    return view_with(row, state, gm=gm, health=await _health(session, state))
+
+
+def view_with(
+    row: encounters.Encounter, state: ini.Encounter, *, gm: bool, health: tuple
+) -> EncounterView:
+    """:func:`view_of` with the Health already known (:func:`health_of`)."""
     return EncounterView(
         state=state,
         channel_id=row.channel_id,
@@ -65,11 +72,28 @@ async def view_of(
         tracker_message_id=row.tracker_message_id,
         status=row.status,
         gm=gm,
-        health=await _health(session, state),
+        health=health,
         language=row.language,
         encounter_id=row.id,
         revision=row.revision,
     )
+
+
+async def health_of(db: Database, state: ini.Encounter) -> tuple:
+    """:func:`view_of`'s Health outside a unit of work: the sheets read in one of their own
+    only when a combatant is played from one."""
+    if not any(_played(c) for c in state.combatants):
+        return _kept_health(state)
+    async with db.unit_of_work(read_only=True) as session:
+        return await _health(session, state)
+
+
+def _played(combatant: ini.Combatant) -> bool:
+    return combatant.owner_id is not None and bool(combatant.character)
+
+
+def _kept_health(state: ini.Encounter) -> tuple:
+    return tuple((c.name, c.health, c.max_health) for c in state.combatants if c.health is not None)
 
 
 async def _health(session: AsyncSession, state: ini.Encounter) -> tuple:
@@ -79,8 +103,8 @@ async def _health(session: AsyncSession, state: ini.Encounter) -> tuple:
     A combatant names its player and character; a player with two characters of that name
     (in two guilds) shows none rather than the wrong one.
     """
-    kept = tuple((c.name, c.health, c.max_health) for c in state.combatants if c.health is not None)
-    played = [c for c in state.combatants if c.owner_id is not None and c.character]
+    kept = _kept_health(state)
+    played = [c for c in state.combatants if _played(c)]
     if not played:
         return kept
     rows = await characters_repo.of_owners(session, {c.owner_id for c in played if c.owner_id})

@@ -6,19 +6,27 @@ locked and writes it back with direct statements (:func:`lock`, :func:`write`): 
 unit-of-work flush between them, which cost more CPU than the statements themselves
 (docs/performance.md). The ORM row (:func:`active`) stays for reads and for the other
 features that change an encounter in passing.
+
+:func:`locked` and :func:`write_locked` are the same two statements in a transaction of
+their own, without a unit of work (:func:`bot.storage.one_statement.locked_row`): for a
+change that needs nothing else from the database in its transaction (``/init next``).
 """
 
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import Table, and_, bindparam, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from bot.storage.db import Database
 from bot.storage.models import InitiativeEncounter
 from bot.storage.models.base import utcnow
+from bot.storage.one_statement import LockedRow, PreparedSelect, PreparedUpdate, locked_row
 from bot.storage.repositories import _channel_state
 
 ENDED = "ended"
@@ -64,6 +72,9 @@ _UPDATE = (
     )
 )
 _CLOSE = _UPDATE.values(status=bindparam("status"), active_channel_id=None)
+# The same two statements outside a unit of work (:func:`locked`, :func:`write_locked`).
+_LOCK_ROW = PreparedSelect(_LOCK)
+_UPDATE_ROW = PreparedUpdate(_UPDATE)
 
 
 class LostLock(RuntimeError):
@@ -94,21 +105,43 @@ async def write(
     Every writer of ``state`` bumps the revision (:func:`store` for the ORM row), so the
     tracker can tell which of two views is newer.
     """
-    revision = row.revision + 1
-    values = {
-        "row_id": row.id,
-        "seen": row.revision,
-        "state": state,
-        "revision": revision,
-        "now": utcnow(),
-    }
+    values = _written(row, state)
     if close:
         values["status"] = ENDED
     result = await session.execute(_CLOSE if close else _UPDATE, values)
     if result.rowcount != 1:  # type: ignore[attr-defined]
         raise LostLock(f"encounter {row.id} changed under its lock")
     status = ENDED if close else row.status
-    return dataclasses.replace(row, status=status, state=state, revision=revision)
+    return dataclasses.replace(row, status=status, state=state, revision=row.revision + 1)
+
+
+def _written(row: Locked, state: dict[str, Any]) -> dict[str, Any]:
+    """The UPDATE's values: the new state, the revision bumped from the one read locked."""
+    return {
+        "row_id": row.id,
+        "seen": row.revision,
+        "state": state,
+        "revision": row.revision + 1,
+        "now": utcnow(),
+    }
+
+
+@asynccontextmanager
+async def locked(db: Database, channel_id: int) -> AsyncIterator[tuple[LockedRow, Locked | None]]:
+    """The channel's running encounter (None: none runs) read locked in a transaction of
+    its own, as :func:`lock` reads it; :func:`write_locked` writes it back and commits. A
+    block that ends without writing, or raises, rolls back."""
+    async with locked_row(db, _LOCK_ROW, {"channel_id": channel_id}) as locking:
+        found = locking.row
+        yield locking, None if found is None else Locked(*found)
+
+
+async def write_locked(locking: LockedRow, row: Locked, state: dict[str, Any]) -> Locked:
+    """:func:`write` for a row :func:`locked` read: the UPDATE and the commit in one trip.
+    Returns the row as committed; raises :class:`LostLock` (nothing written) as ``write``."""
+    if not await locking.write(_UPDATE_ROW, _written(row, state)):
+        raise LostLock(f"encounter {row.id} changed under its lock")
+    return dataclasses.replace(row, state=state, revision=row.revision + 1)
 
 
 def start(session: AsyncSession, **columns: Any) -> InitiativeEncounter:
