@@ -122,8 +122,8 @@ class PreparedSelect:
     parsed, timestamps read as the ORM reads them). Rows come back as named tuples, read by
     attribute like the ORM's objects (read-only: nothing tracks them)."""
 
-    def __init__(self, statement: Select[Any]) -> None:
-        self.statement = statement
+    def __init__(self, statement: Select[Any] | Update) -> None:
+        self.statement = statement  # or an UPDATE … RETURNING (update_returning)
         self._by_dialect: dict[str, tuple[_Compiled, tuple[Any, ...], Any]] = {}
 
     def compiled(self, dialect: Dialect) -> tuple[_Compiled, tuple[Any, ...], Any]:
@@ -132,7 +132,7 @@ class PreparedSelect:
         if found is None:
             compiled = self.statement.compile(dialect=dialect)
             binds = _binds(compiled, dialect)
-            columns = list(self.statement.selected_columns)
+            columns = list(self.statement.exported_columns)
             results = tuple(
                 column.type.dialect_impl(dialect).result_processor(dialect, None)
                 for column in columns
@@ -186,10 +186,16 @@ def _select_on_sqlite(
         cursor.close()
 
 
-def _run_on_sqlite(connection: sqlite3.Connection, sql: str, parameters: tuple[Any, ...]) -> None:
-    """On SQLite's thread. The connection is in autocommit mode between units of work
-    (``isolation_level = None``): the INSERT commits when it ends."""
-    connection.execute(sql, parameters).close()
+def _run_on_sqlite(connection: sqlite3.Connection, sql: str, parameters: tuple[Any, ...]) -> Any:
+    """On SQLite's thread; the first row it returns, if any. The connection is in autocommit
+    mode between units of work (``isolation_level = None``): the statement commits when it
+    ends (its cursor read to the end and closed: ``RETURNING`` rows come before the commit)."""
+    cursor = connection.execute(sql, parameters)
+    try:
+        rows = cursor.fetchall()
+    finally:
+        cursor.close()
+    return rows[0] if rows else None
 
 
 async def insert_one(db: Database, prepared: PreparedInsert, values: Mapping[str, Any]) -> None:
@@ -199,7 +205,26 @@ async def insert_one(db: Database, prepared: PreparedInsert, values: Mapping[str
     database refused raises the driver's error (nothing saved either).
     """
     compiled = prepared.compiled(db.engine.dialect)
-    parameters = compiled.parameters(values)
+    await _write_one(db, compiled.sql, compiled.parameters(values), fetch=False)
+
+
+async def update_returning(
+    db: Database, prepared: PreparedSelect, values: Mapping[str, Any]
+) -> Any | None:
+    """Run one ``UPDATE … RETURNING`` (``prepared``) as a transaction of its own: the row it
+    changed (a named tuple), committed when this returns, or None when it matched none.
+
+    Its ``WHERE`` is the compare-and-set: a row some other writer moved on is not matched,
+    not overwritten. Raises as :func:`insert_one`.
+    """
+    compiled, results, row_type = prepared.compiled(db.engine.dialect)
+    raw = await _write_one(db, compiled.sql, compiled.parameters(values), fetch=True)
+    return None if raw is None else _row(row_type, results, tuple(raw))
+
+
+async def _write_one(db: Database, sql: str, parameters: tuple[Any, ...], *, fetch: bool) -> Any:
+    """One writing statement, autocommitted; its first row with ``fetch``. The write record
+    counts a commit only when it changed something (an INSERT always does)."""
     writes = current_writes.get()
     writer = await db.take_writer_turn()
     try:
@@ -212,9 +237,11 @@ async def insert_one(db: Database, prepared: PreparedInsert, values: Mapping[str
         try:
             driver: Any = pooled.driver_connection  # aiosqlite's or asyncpg's connection
             if db.is_sqlite:
-                await run_on_sqlite_thread(driver, _run_on_sqlite, compiled.sql, parameters)
+                found = await run_on_sqlite_thread(driver, _run_on_sqlite, sql, parameters)
+            elif fetch:
+                found = await driver.fetchrow(sql, *parameters)
             else:
-                await driver.execute(compiled.sql, *parameters)
+                found = await driver.execute(sql, *parameters)
         except BaseException as error:
             refused = _refused(error)
             if not refused:
@@ -232,8 +259,11 @@ async def insert_one(db: Database, prepared: PreparedInsert, values: Mapping[str
     finally:
         if writer is not None:
             writer.release()
-    if writes is not None:
+    if not fetch:
+        found = True
+    if writes is not None and found is not None:
         writes.committed += 1
+    return found if fetch else None
 
 
 def _refused(error: BaseException) -> bool:

@@ -25,6 +25,7 @@ from bot.services.initiative._store import (
     NO_ENCOUNTER,
     gm_encounter,
     health_of,
+    last_committed,
     lock_encounter,
     parsed,
     remember,
@@ -71,7 +72,9 @@ async def change(
     session, to read who is a GM and to log re-rolls with the change.
     """
     if actor.gm_role and then is None:
-        outcome = await _change_alone(db, event, channel_id=actor.channel_id, dice=dice)
+        outcome = await _change_seen(db, event, channel_id=actor.channel_id, dice=dice)
+        if outcome is None:
+            outcome = await _change_alone(db, event, channel_id=actor.channel_id, dice=dice)
         if outcome is not None:
             return outcome
     async with db.unit_of_work() as session:
@@ -102,6 +105,32 @@ async def change(
         view = await view_of(session, row, new, gm=gm)
     remember(row, new)  # committed
     return InitOutcome(view, event.kind, state, _subject(state, event), extra=extra)
+
+
+async def _change_seen(
+    db: Database, event: ini.Event, *, channel_id: int, dice: Dice | None
+) -> InitOutcome | None:
+    """A GM's change applied to the state this process last committed in the channel, and
+    written only if the row is still at that revision (one compare-and-set statement:
+    :func:`bot.storage.repositories.initiative.write_seen`), so nothing is read back. None,
+    with nothing written, when that state is not known here, is not the row's any more (another
+    process or change moved it on), re-rolls, or refuses the event: the locked read decides
+    then, on the state as it is (a refusal is never told from a guess)."""
+    known = last_committed(channel_id)
+    if known is None or known[1].reroll:
+        return None
+    row, state = known
+    try:
+        event = _named(event, state)
+        new = ini.apply(state, event, dice)
+    except ValueError:  # ini.InitiativeError: said only after the locked read
+        return None
+    written = await encounters.write_seen(db, row, stored_form(row.state, state, new))
+    if written is None:
+        return None
+    remember(written, new)  # committed
+    view = view_with(written, new, gm=True, health=await health_of(db, new))
+    return InitOutcome(view, event.kind, state, _subject(state, event))
 
 
 async def _change_alone(

@@ -173,12 +173,28 @@ PARSED_EVENTS = 100_000
 
 @dataclass(frozen=True, slots=True)
 class _Parsed:
-    data: dict[str, Any]  # exactly ini.to_dict(state)
+    row: encounters.Locked  # as committed; row.state is exactly ini.to_dict(state)
     state: ini.Encounter
+
+    @property
+    def data(self) -> dict[str, Any]:
+        return self.row.state
 
 
 _parsed: OrderedDict[int, _Parsed] = OrderedDict()
 _parsed_events = 0
+#: Each remembered encounter's channel (the one it runs in): channel id → encounter id.
+_channels: dict[int, int] = {}
+
+
+def last_committed(channel_id: int) -> tuple[encounters.Locked, ini.Encounter] | None:
+    """The channel's encounter as this process last committed it (the row, its state), if
+    remembered: a guess that :func:`bot.storage.repositories.initiative.write_seen` checks
+    (another process, or another change here, may have moved it on since)."""
+    known = _parsed.get(_channels.get(channel_id, 0))
+    if known is None or known.row.channel_id != channel_id:
+        return None
+    return known.row, known.state
 
 
 def parsed(row: encounters.Locked) -> tuple[ini.Encounter, bool]:
@@ -238,14 +254,22 @@ def remember(row: encounters.Locked, state: ini.Encounter) -> None:
     global _parsed_events
     old = _parsed.pop(row.id, None)
     if old is not None:
-        _parsed_events -= len(old.state.log)
+        _forget(old)
     if row.status == encounters.ENDED:
         return
-    _parsed[row.id] = _Parsed(row.state, state)
+    _parsed[row.id] = _Parsed(row, state)
+    _channels[row.channel_id] = row.id
     _parsed_events += len(state.log)
     while len(_parsed) > PARSED_ENCOUNTERS or _parsed_events > PARSED_EVENTS:
         _, dropped = _parsed.popitem(last=False)
-        _parsed_events -= len(dropped.state.log)
+        _forget(dropped)
+
+
+def _forget(known: _Parsed) -> None:
+    global _parsed_events
+    _parsed_events -= len(known.state.log)
+    if _channels.get(known.row.channel_id) == known.row.id:
+        del _channels[known.row.channel_id]
 
 
 async def set_tracker(db: Database, channel_id: int, message_id: int) -> None:

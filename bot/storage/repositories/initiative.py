@@ -18,6 +18,7 @@ import dataclasses
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import Table, and_, bindparam, select, update
@@ -26,7 +27,13 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from bot.storage.db import Database
 from bot.storage.models import InitiativeEncounter
 from bot.storage.models.base import utcnow
-from bot.storage.one_statement import LockedRow, PreparedSelect, PreparedUpdate, locked_row
+from bot.storage.one_statement import (
+    LockedRow,
+    PreparedSelect,
+    PreparedUpdate,
+    locked_row,
+    update_returning,
+)
 from bot.storage.repositories import _channel_state
 
 ENDED = "ended"
@@ -48,6 +55,7 @@ class Locked:
     tracker_message_id: int | None
     language: str | None
     revision: int
+    updated_at: datetime  # with the revision, what write_seen checks (ids can be reused)
 
 
 #: An encounter as the services read it: the ORM row (reads, a new encounter) or a locked one.
@@ -75,6 +83,13 @@ _CLOSE = _UPDATE.values(status=bindparam("status"), active_channel_id=None)
 # The same two statements outside a unit of work (:func:`locked`, :func:`write_locked`).
 _LOCK_ROW = PreparedSelect(_LOCK)
 _UPDATE_ROW = PreparedUpdate(_UPDATE)
+# The UPDATE as a compare-and-set of its own (:func:`write_seen`): the row's other columns back.
+_UPDATE_SEEN = PreparedSelect(
+    _UPDATE.where(
+        _TABLE.c.active_channel_id == bindparam("channel_id"),
+        _TABLE.c.updated_at == bindparam("seen_at"),
+    ).returning(*(column for column in _COLUMNS if column.key != "state"))
+)
 
 
 class LostLock(RuntimeError):
@@ -112,7 +127,9 @@ async def write(
     if result.rowcount != 1:  # type: ignore[attr-defined]
         raise LostLock(f"encounter {row.id} changed under its lock")
     status = ENDED if close else row.status
-    return dataclasses.replace(row, status=status, state=state, revision=row.revision + 1)
+    return dataclasses.replace(
+        row, status=status, state=state, revision=row.revision + 1, updated_at=values["now"]
+    )
 
 
 def _written(row: Locked, state: dict[str, Any]) -> dict[str, Any]:
@@ -139,9 +156,12 @@ async def locked(db: Database, channel_id: int) -> AsyncIterator[tuple[LockedRow
 async def write_locked(locking: LockedRow, row: Locked, state: dict[str, Any]) -> Locked:
     """:func:`write` for a row :func:`locked` read: the UPDATE and the commit in one trip.
     Returns the row as committed; raises :class:`LostLock` (nothing written) as ``write``."""
-    if not await locking.write(_UPDATE_ROW, _written(row, state)):
+    values = _written(row, state)
+    if not await locking.write(_UPDATE_ROW, values):
         raise LostLock(f"encounter {row.id} changed under its lock")
-    return dataclasses.replace(row, state=state, revision=row.revision + 1)
+    return dataclasses.replace(
+        row, state=state, revision=row.revision + 1, updated_at=values["now"]
+    )
 
 
 def start(session: AsyncSession, **columns: Any) -> InitiativeEncounter:
@@ -157,3 +177,17 @@ def store(row: InitiativeEncounter, state: dict[str, Any]) -> None:
     """
     row.state = state
     row.revision += 1
+
+
+async def write_seen(db: Database, row: Locked, state: dict[str, Any]) -> Locked | None:
+    """:func:`write` without reading the row again: one ``UPDATE … RETURNING``, a
+    transaction of its own, that writes only while the encounter still runs in its channel
+    at the revision ``row`` was read at (the check a locked read makes, as one
+    compare-and-set; with the time of that write, as a reused id or a restored database
+    could show the same revision of another state). The row as committed (its other
+    columns as they are now), or None: it moved on, nothing written."""
+    values = _written(row, state)
+    values["channel_id"] = row.channel_id
+    values["seen_at"] = row.updated_at
+    found = await update_returning(db, _UPDATE_SEEN, values)
+    return None if found is None else Locked(state=state, **found._asdict())
