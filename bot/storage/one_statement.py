@@ -1,4 +1,5 @@
-"""A unit of work that is exactly one statement: an INSERT or a SELECT, autocommitted.
+"""A unit of work that is exactly one statement (an INSERT or a SELECT, autocommitted), or
+one row read locked and written back (:func:`locked_row`).
 
 Most commands write one row and nothing else (a public ``/roll`` logs its entry). Through
 :meth:`~bot.storage.db.Database.unit_of_work` that costs about 0.45 ms of CPU on the 2-core
@@ -24,6 +25,13 @@ What stays the same as a unit of work:
 - the pool's checkout check replaces connections a restarted PostgreSQL closed; a connection
   whose state is unknown after a failure is invalidated, never reused; every connection goes
   back to the pool, on cancellation too.
+
+:func:`locked_row` is the same for a change of one row: read it locked (``BEGIN IMMEDIATE``
+on SQLite, ``SELECT … FOR UPDATE`` on PostgreSQL), compute, then write it and commit. A
+unit of work around those two statements cost about 1 ms of CPU more than the statements
+(the session, its connection, two execution contexts, three trips to SQLite's thread); here
+it is two trips on SQLite (``BEGIN IMMEDIATE`` + ``SELECT``, then ``UPDATE`` + ``COMMIT``),
+with the same locks, timeouts, write record and connection hygiene as above.
 """
 
 from __future__ import annotations
@@ -31,13 +39,14 @@ from __future__ import annotations
 import asyncio
 import sqlite3
 from collections import namedtuple
-from collections.abc import Callable, Mapping
+from collections.abc import AsyncIterator, Callable, Mapping
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy.engine import Dialect
 from sqlalchemy.sql import Select
-from sqlalchemy.sql.dml import Insert
+from sqlalchemy.sql.dml import Insert, Update
 
 from bot.errors import StorageBusy
 from bot.internals import greenlet_spawn, run_on_sqlite_thread
@@ -82,14 +91,39 @@ class PreparedInsert:
         return found
 
 
+def _binds(compiled: Any, dialect: Dialect) -> tuple[tuple[str, Callable[[Any], Any] | None], ...]:
+    """Each positional parameter's name and its type's bind processor, in the SQL's order."""
+    return tuple(
+        (name, compiled.binds[name].type.dialect_impl(dialect).bind_processor(dialect))
+        for name in compiled.positiontup or []
+    )
+
+
+class PreparedUpdate:
+    """An UPDATE with named parameters, compiled once per dialect: its SQL and, per
+    parameter, the column type's bind processor (JSON as the ORM writes it)."""
+
+    def __init__(self, statement: Update) -> None:
+        self.statement = statement
+        self._by_dialect: dict[str, _Compiled] = {}
+
+    def compiled(self, dialect: Dialect) -> _Compiled:
+        key = f"{dialect.name}+{dialect.driver}"
+        found = self._by_dialect.get(key)
+        if found is None:
+            compiled = self.statement.compile(dialect=dialect)
+            found = self._by_dialect[key] = _Compiled(str(compiled), _binds(compiled, dialect))
+        return found
+
+
 class PreparedSelect:
     """A SELECT with named parameters, compiled once per dialect: its SQL, the parameters'
     order and bind processors, and each result column's key and result processor (JSON
     parsed, timestamps read as the ORM reads them). Rows come back as named tuples, read by
     attribute like the ORM's objects (read-only: nothing tracks them)."""
 
-    def __init__(self, statement: Select[Any]) -> None:
-        self.statement = statement
+    def __init__(self, statement: Select[Any] | Update) -> None:
+        self.statement = statement  # or an UPDATE … RETURNING (update_returning)
         self._by_dialect: dict[str, tuple[_Compiled, tuple[Any, ...], Any]] = {}
 
     def compiled(self, dialect: Dialect) -> tuple[_Compiled, tuple[Any, ...], Any]:
@@ -97,12 +131,8 @@ class PreparedSelect:
         found = self._by_dialect.get(key)
         if found is None:
             compiled = self.statement.compile(dialect=dialect)
-            order = compiled.positiontup or []
-            binds = tuple(
-                (name, compiled.binds[name].type.dialect_impl(dialect).bind_processor(dialect))
-                for name in order
-            )
-            columns = list(self.statement.selected_columns)
+            binds = _binds(compiled, dialect)
+            columns = list(self.statement.exported_columns)
             results = tuple(
                 column.type.dialect_impl(dialect).result_processor(dialect, None)
                 for column in columns
@@ -132,15 +162,16 @@ async def select_rows(
             await asyncio.shield(greenlet_spawn(pooled.invalidate))
         raise
     pooled.close()
-    return [
-        row_type(
-            *(
-                value if process is None else process(value)
-                for value, process in zip(row, results, strict=True)
-            )
+    return [_row(row_type, results, row) for row in raw]
+
+
+def _row(row_type: Any, results: tuple[Any, ...], raw: Any) -> Any:
+    return row_type(
+        *(
+            value if process is None else process(value)
+            for value, process in zip(raw, results, strict=True)
         )
-        for row in raw
-    ]
+    )
 
 
 def _select_on_sqlite(
@@ -155,10 +186,16 @@ def _select_on_sqlite(
         cursor.close()
 
 
-def _run_on_sqlite(connection: sqlite3.Connection, sql: str, parameters: tuple[Any, ...]) -> None:
-    """On SQLite's thread. The connection is in autocommit mode between units of work
-    (``isolation_level = None``): the INSERT commits when it ends."""
-    connection.execute(sql, parameters).close()
+def _run_on_sqlite(connection: sqlite3.Connection, sql: str, parameters: tuple[Any, ...]) -> Any:
+    """On SQLite's thread; the first row it returns, if any. The connection is in autocommit
+    mode between units of work (``isolation_level = None``): the statement commits when it
+    ends (its cursor read to the end and closed: ``RETURNING`` rows come before the commit)."""
+    cursor = connection.execute(sql, parameters)
+    try:
+        rows = cursor.fetchall()
+    finally:
+        cursor.close()
+    return rows[0] if rows else None
 
 
 async def insert_one(db: Database, prepared: PreparedInsert, values: Mapping[str, Any]) -> None:
@@ -168,7 +205,26 @@ async def insert_one(db: Database, prepared: PreparedInsert, values: Mapping[str
     database refused raises the driver's error (nothing saved either).
     """
     compiled = prepared.compiled(db.engine.dialect)
-    parameters = compiled.parameters(values)
+    await _write_one(db, compiled.sql, compiled.parameters(values), fetch=False)
+
+
+async def update_returning(
+    db: Database, prepared: PreparedSelect, values: Mapping[str, Any]
+) -> Any | None:
+    """Run one ``UPDATE … RETURNING`` (``prepared``) as a transaction of its own: the row it
+    changed (a named tuple), committed when this returns, or None when it matched none.
+
+    Its ``WHERE`` is the compare-and-set: a row some other writer moved on is not matched,
+    not overwritten. Raises as :func:`insert_one`.
+    """
+    compiled, results, row_type = prepared.compiled(db.engine.dialect)
+    raw = await _write_one(db, compiled.sql, compiled.parameters(values), fetch=True)
+    return None if raw is None else _row(row_type, results, tuple(raw))
+
+
+async def _write_one(db: Database, sql: str, parameters: tuple[Any, ...], *, fetch: bool) -> Any:
+    """One writing statement, autocommitted; its first row with ``fetch``. The write record
+    counts a commit only when it changed something (an INSERT always does)."""
     writes = current_writes.get()
     writer = await db.take_writer_turn()
     try:
@@ -181,9 +237,11 @@ async def insert_one(db: Database, prepared: PreparedInsert, values: Mapping[str
         try:
             driver: Any = pooled.driver_connection  # aiosqlite's or asyncpg's connection
             if db.is_sqlite:
-                await run_on_sqlite_thread(driver, _run_on_sqlite, compiled.sql, parameters)
+                found = await run_on_sqlite_thread(driver, _run_on_sqlite, sql, parameters)
+            elif fetch:
+                found = await driver.fetchrow(sql, *parameters)
             else:
-                await driver.execute(compiled.sql, *parameters)
+                found = await driver.execute(sql, *parameters)
         except BaseException as error:
             refused = _refused(error)
             if not refused:
@@ -201,8 +259,11 @@ async def insert_one(db: Database, prepared: PreparedInsert, values: Mapping[str
     finally:
         if writer is not None:
             writer.release()
-    if writes is not None:
+    if not fetch:
+        found = True
+    if writes is not None and found is not None:
         writes.committed += 1
+    return found if fetch else None
 
 
 def _refused(error: BaseException) -> bool:
@@ -212,3 +273,173 @@ def _refused(error: BaseException) -> bool:
     if isinstance(error, sqlite3.Error):
         return True
     return getattr(error, "sqlstate", None) is not None  # asyncpg's server errors
+
+
+# ----------------------------------------------------------------------------- locked_row
+
+_CLEAN, _OPEN, _UNKNOWN = "clean", "open", "unknown"
+
+
+class LockedRow:
+    """The row :func:`locked_row` read (``row``, None when none matched), locked until
+    :meth:`write` ends its transaction or the block does (rolled back: nothing written)."""
+
+    __slots__ = ("_db", "_driver", "_state", "row")
+
+    def __init__(self, db: Database, driver: Any) -> None:
+        self._db = db
+        self._driver = driver  # aiosqlite's or asyncpg's connection
+        self._state = _CLEAN
+        self.row: Any = None
+
+    async def _lock(self, sql: str, parameters: tuple[Any, ...]) -> Any:
+        self._state = _UNKNOWN
+        if self._db.is_sqlite:
+            try:
+                raw = await run_on_sqlite_thread(self._driver, _lock_on_sqlite, sql, parameters)
+            except sqlite3.Error:
+                self._state = _CLEAN  # _lock_on_sqlite left no transaction open
+                raise
+        else:
+            await self._driver.execute("BEGIN")
+            try:
+                raw = await self._driver.fetchrow(sql, *parameters)
+            except BaseException as error:
+                if _refused(error):
+                    self._state = _OPEN  # rolled back on the way out
+                raise
+        self._state = _OPEN
+        return raw
+
+    async def write(self, prepared: PreparedUpdate, values: Mapping[str, Any]) -> bool:
+        """Run ``prepared`` and commit if it changed exactly one row (True); else roll back
+        (False: nothing written). Either way the transaction is over.
+
+        Raises :class:`StorageBusy` when a wait gave up, the driver's error when the database
+        refused (nothing saved either way). An unknown outcome (a lost connection, a task
+        cancelled meanwhile) marks the interaction's writes in doubt.
+        """
+        if self._state != _OPEN:
+            raise RuntimeError("write() needs the row's transaction open")
+        compiled = prepared.compiled(self._db.engine.dialect)
+        parameters = compiled.parameters(values)
+        self._state = _UNKNOWN
+        try:
+            if self._db.is_sqlite:
+                count = await run_on_sqlite_thread(
+                    self._driver, _write_on_sqlite, compiled.sql, parameters
+                )
+            else:
+                status = await self._driver.execute(compiled.sql, *parameters)
+                count = int(status.rsplit(" ", 1)[-1])
+                await self._driver.execute("COMMIT" if count == 1 else "ROLLBACK")
+        except BaseException as error:
+            if _refused(error):
+                # SQLite's thread rolled back already; PostgreSQL's is rolled back on the way out.
+                self._state = _CLEAN if self._db.is_sqlite else _OPEN
+                if driver_gave_up(error):
+                    raise StorageBusy from error
+            else:
+                writes = current_writes.get()
+                if writes is not None:
+                    writes.in_doubt = True
+            raise
+        self._state = _CLEAN
+        if count != 1:
+            return False
+        writes = current_writes.get()
+        if writes is not None:
+            writes.committed += 1
+        return True
+
+    async def _end(self, pooled: Any) -> None:
+        """Back to the pool with no transaction open: rolled back if one is; a connection
+        whose state is unknown is invalidated, never reused."""
+        if self._state == _OPEN:
+            try:
+                if self._db.is_sqlite:
+                    await run_on_sqlite_thread(self._driver, _rollback_on_sqlite)
+                else:
+                    await self._driver.execute("ROLLBACK")
+                self._state = _CLEAN
+            except BaseException:
+                self._state = _UNKNOWN
+        if self._state == _CLEAN:
+            pooled.close()
+        else:
+            await greenlet_spawn(pooled.invalidate)
+
+
+@asynccontextmanager
+async def locked_row(
+    db: Database, prepared: PreparedSelect, parameters: Mapping[str, Any]
+) -> AsyncIterator[LockedRow]:
+    """A transaction of its own that reads one row locked (``prepared`` ends in ``FOR
+    UPDATE``; on SQLite ``BEGIN IMMEDIATE`` holds the file), for :meth:`LockedRow.write` to
+    write back and commit. A block that ends without writing, or raises, rolls back.
+
+    Don't open it inside a writing unit of work: on SQLite it would wait for it forever.
+    Raises :class:`StorageBusy` when the lock wait gave up (nothing saved).
+    """
+    compiled, results, row_type = prepared.compiled(db.engine.dialect)
+    values = compiled.parameters(parameters)
+    writer = await db.take_writer_turn()
+    try:
+        try:
+            pooled = await greenlet_spawn(db.engine.sync_engine.pool.connect)
+        except Exception as error:  # nothing was sent: nothing saved
+            if driver_gave_up(getattr(error, "orig", error)):
+                raise StorageBusy from error
+            raise
+        locked = LockedRow(db, pooled.driver_connection)
+        try:
+            try:
+                raw = await locked._lock(compiled.sql, values)
+            except BaseException as error:
+                if _refused(error) and driver_gave_up(error):
+                    raise StorageBusy from error
+                raise
+            locked.row = None if raw is None else _row(row_type, results, tuple(raw))
+            yield locked
+        finally:
+            await asyncio.shield(locked._end(pooled))
+    finally:
+        if writer is not None:
+            writer.release()
+
+
+def _lock_on_sqlite(
+    connection: sqlite3.Connection, sql: str, parameters: tuple[Any, ...]
+) -> tuple[Any, ...] | None:
+    """On SQLite's thread: begin the write transaction (its lock waited for up to the
+    connection's ``busy_timeout``) and read the row; an error leaves no transaction open."""
+    connection.execute("BEGIN IMMEDIATE")
+    try:
+        cursor = connection.execute(sql, parameters)
+        try:
+            found: tuple[Any, ...] | None = cursor.fetchone()
+            return found
+        finally:
+            cursor.close()
+    except BaseException:
+        _rollback_on_sqlite(connection)
+        raise
+
+
+def _write_on_sqlite(connection: sqlite3.Connection, sql: str, parameters: tuple[Any, ...]) -> int:
+    """On SQLite's thread: the UPDATE, then COMMIT if it changed exactly one row, else
+    ROLLBACK; its row count. An error leaves no transaction open (nothing saved)."""
+    try:
+        cursor = connection.execute(sql, parameters)
+        count = cursor.rowcount
+        cursor.close()
+        connection.execute("COMMIT" if count == 1 else "ROLLBACK")
+    except BaseException:
+        _rollback_on_sqlite(connection)
+        raise
+    return count
+
+
+def _rollback_on_sqlite(connection: sqlite3.Connection) -> None:
+    if connection.in_transaction:
+        connection.execute("ROLLBACK")

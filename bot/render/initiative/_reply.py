@@ -21,7 +21,7 @@ from bot.render.initiative._heads import (
     last_event,
     lookup,
 )
-from bot.render.initiative._tracker import HIDDEN, now_text
+from bot.render.initiative._tracker import HIDDEN, now_texts
 from bot.services.initiative import InitOutcome, Joined
 from bot.text import UserText, number
 from engine import initiative as ini
@@ -134,8 +134,7 @@ def reply(outcome: InitOutcome) -> Reply:
 
 def _reply(outcome: InitOutcome) -> Reply:
     view, state = outcome.view, outcome.view.state
-    turn = now_text(view, gm=False) if outcome.turn_changed else None
-    gm_turn = now_text(view, gm=True) if outcome.turn_changed else None
+    turn, gm_turn = now_texts(view) if outcome.turn_changed else (None, None)
     # The GM reads their own turn line only where it says more than the public one.
     gm_extra = gm_turn if gm_turn != turn else None
     name = outcome.subject

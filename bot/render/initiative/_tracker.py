@@ -129,6 +129,16 @@ def now_text(view: EncounterView, *, gm: bool) -> str:
     return text
 
 
+def now_texts(view: EncounterView) -> tuple[str, str]:
+    """:func:`now_text` for everyone and for a GM, computed once when they are the same
+    (the viewer matters only while a hidden combatant is up)."""
+    public = now_text(view, gm=False)
+    current = view.state.current
+    if current is None or visible(current, False) or view.state.ended or not view.state.started:
+        return public, public
+    return public, now_text(view, gm=True)
+
+
 def tracker_embed(view: EncounterView, *, gm: bool = False) -> discord.Embed:
     """The channel's tracker (``gm``: the GM's ephemeral view with hidden combatants)."""
     state = view.state

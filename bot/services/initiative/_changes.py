@@ -17,12 +17,15 @@ from typing import Any
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.actor import Actor
-from bot.errors import PermissionDenied
+from bot.errors import PermissionDenied, UserError
 from bot.i18n import N_, _
 from bot.services.initiative._outcome import EncounterView, InitOutcome
 from bot.services.initiative._rolls import log_rerolls, reroller
 from bot.services.initiative._store import (
+    NO_ENCOUNTER,
     gm_encounter,
+    health_of,
+    last_committed,
     lock_encounter,
     parsed,
     remember,
@@ -30,6 +33,7 @@ from bot.services.initiative._store import (
     save,
     stored_form,
     view_of,
+    view_with,
 )
 from bot.services.permissions import WHO_IS_GM, is_gm, require_gm
 from bot.storage import Database
@@ -60,13 +64,23 @@ async def change(
     combatant's (next, delay); otherwise only a GM may. ``dice`` rolls the re-rolls of an
     encounter that re-rolls each round. ``then`` runs in the same transaction after the
     event applied (its result is the outcome's ``extra``).
+
+    A change that needs nothing from the database but its row (a GM by Discord's word, no
+    ``then``, an encounter that does not re-roll: most turn moves) runs in a transaction of
+    its own around the row (:func:`_change_alone`): the unit of work around the same two
+    statements cost most of ``/init next``'s CPU. The others need the unit of work's
+    session, to read who is a GM and to log re-rolls with the change.
     """
+    if actor.gm_role and then is None:
+        outcome = await _change_seen(db, event, channel_id=actor.channel_id, dice=dice)
+        if outcome is None:
+            outcome = await _change_alone(db, event, channel_id=actor.channel_id, dice=dice)
+        if outcome is not None:
+            return outcome
     async with db.unit_of_work() as session:
         row = await lock_encounter(session, actor.channel_id)
         state, known = parsed(row)
-        if isinstance(event, ini.NamedEvent) and not event.name and state.current is not None:
-            # No name: whoever is up, stored by name so that undo and replay read it back.
-            event = dataclasses.replace(event, name=state.current.name)
+        event = _named(event, state)
         gm = await is_gm(session, actor)
         if not gm:
             current = state.current
@@ -87,15 +101,76 @@ async def change(
         log_rerolls(session, actor, new)
         data = stored_form(row.state if known else None, state, new)
         row = await save(session, row, new, data=data)
-        subject = None
-        if isinstance(event, ini.NamedEvent):
-            subject = state.find(event.name).name  # its own spelling, not what was typed
-        elif isinstance(event, ini.Delay) and state.current is not None:
-            subject = state.current.name
         extra = None if then is None else await then(session, row, state, new)
         view = await view_of(session, row, new, gm=gm)
     remember(row, new)  # committed
-    return InitOutcome(view, event.kind, state, subject, extra=extra)
+    return InitOutcome(view, event.kind, state, _subject(state, event), extra=extra)
+
+
+async def _change_seen(
+    db: Database, event: ini.Event, *, channel_id: int, dice: Dice | None
+) -> InitOutcome | None:
+    """A GM's change applied to the state this process last committed in the channel, and
+    written only if the row is still at that revision (one compare-and-set statement:
+    :func:`bot.storage.repositories.initiative.write_seen`), so nothing is read back. None,
+    with nothing written, when that state is not known here, is not the row's any more (another
+    process or change moved it on), re-rolls, or refuses the event: the locked read decides
+    then, on the state as it is (a refusal is never told from a guess)."""
+    known = last_committed(channel_id)
+    if known is None or known[1].reroll:
+        return None
+    row, state = known
+    try:
+        event = _named(event, state)
+        new = ini.apply(state, event, dice)
+    except ValueError:  # ini.InitiativeError: said only after the locked read
+        return None
+    written = await encounters.write_seen(db, row, stored_form(row.state, state, new))
+    if written is None:
+        return None
+    remember(written, new)  # committed
+    view = view_with(written, new, gm=True, health=await health_of(db, new))
+    return InitOutcome(view, event.kind, state, _subject(state, event))
+
+
+async def _change_alone(
+    db: Database, event: ini.Event, *, channel_id: int, dice: Dice | None
+) -> InitOutcome | None:
+    """A GM's change, the row read locked and written back in a transaction of its own
+    (:func:`bot.storage.repositories.initiative.locked`): the same lock, revision check and
+    commit before the reply as in a unit of work. None, with nothing written, for an
+    encounter that re-rolls each round: its re-rolls go to the roll log in the change's
+    transaction, which takes a unit of work."""
+    async with encounters.locked(db, channel_id) as (locking, row):
+        if row is None:
+            raise UserError(_(NO_ENCOUNTER))
+        state, known = parsed(row)
+        if state.reroll:
+            return None  # rolled back
+        event = _named(event, state)
+        new = ini.apply(state, event, dice)
+        data = stored_form(row.state if known else None, state, new)
+        row = await encounters.write_locked(locking, row, data)
+    remember(row, new)  # committed
+    # The sheets' Health is read after the commit (a read of its own, when anyone plays one).
+    view = view_with(row, new, gm=True, health=await health_of(db, new))
+    return InitOutcome(view, event.kind, state, _subject(state, event))
+
+
+def _named(event: ini.Event, state: ini.Encounter) -> ini.Event:
+    """No name: whoever is up, stored by name so that undo and replay read it back."""
+    if isinstance(event, ini.NamedEvent) and not event.name and state.current is not None:
+        return dataclasses.replace(event, name=state.current.name)
+    return event
+
+
+def _subject(state: ini.Encounter, event: ini.Event) -> str | None:
+    """Whom the change was about, in its own spelling (not what was typed)."""
+    if isinstance(event, ini.NamedEvent):
+        return state.find(event.name).name
+    if isinstance(event, ini.Delay) and state.current is not None:
+        return state.current.name
+    return None
 
 
 # --------------------------------------------------------------------------------- turns

@@ -56,6 +56,13 @@ async def view_of(
     session: AsyncSession, row: encounters.Encounter, state: ini.Encounter, *, gm: bool
 ) -> EncounterView:
     """The encounter in ``row`` at ``state``, as a command shows it."""
+    return view_with(row, state, gm=gm, health=await _health(session, state))
+
+
+def view_with(
+    row: encounters.Encounter, state: ini.Encounter, *, gm: bool, health: tuple
+) -> EncounterView:
+    """:func:`view_of` with the Health already known (:func:`health_of`)."""
     return EncounterView(
         state=state,
         channel_id=row.channel_id,
@@ -65,11 +72,28 @@ async def view_of(
         tracker_message_id=row.tracker_message_id,
         status=row.status,
         gm=gm,
-        health=await _health(session, state),
+        health=health,
         language=row.language,
         encounter_id=row.id,
         revision=row.revision,
     )
+
+
+async def health_of(db: Database, state: ini.Encounter) -> tuple:
+    """:func:`view_of`'s Health outside a unit of work: the sheets read in one of their own
+    only when a combatant is played from one."""
+    if not any(_played(c) for c in state.combatants):
+        return _kept_health(state)
+    async with db.unit_of_work(read_only=True) as session:
+        return await _health(session, state)
+
+
+def _played(combatant: ini.Combatant) -> bool:
+    return combatant.owner_id is not None and bool(combatant.character)
+
+
+def _kept_health(state: ini.Encounter) -> tuple:
+    return tuple((c.name, c.health, c.max_health) for c in state.combatants if c.health is not None)
 
 
 async def _health(session: AsyncSession, state: ini.Encounter) -> tuple:
@@ -79,8 +103,8 @@ async def _health(session: AsyncSession, state: ini.Encounter) -> tuple:
     A combatant names its player and character; a player with two characters of that name
     (in two guilds) shows none rather than the wrong one.
     """
-    kept = tuple((c.name, c.health, c.max_health) for c in state.combatants if c.health is not None)
-    played = [c for c in state.combatants if c.owner_id is not None and c.character]
+    kept = _kept_health(state)
+    played = [c for c in state.combatants if _played(c)]
     if not played:
         return kept
     rows = await characters_repo.of_owners(session, {c.owner_id for c in played if c.owner_id})
@@ -149,12 +173,28 @@ PARSED_EVENTS = 100_000
 
 @dataclass(frozen=True, slots=True)
 class _Parsed:
-    data: dict[str, Any]  # exactly ini.to_dict(state)
+    row: encounters.Locked  # as committed; row.state is exactly ini.to_dict(state)
     state: ini.Encounter
+
+    @property
+    def data(self) -> dict[str, Any]:
+        return self.row.state
 
 
 _parsed: OrderedDict[int, _Parsed] = OrderedDict()
 _parsed_events = 0
+#: Each remembered encounter's channel (the one it runs in): channel id → encounter id.
+_channels: dict[int, int] = {}
+
+
+def last_committed(channel_id: int) -> tuple[encounters.Locked, ini.Encounter] | None:
+    """The channel's encounter as this process last committed it (the row, its state), if
+    remembered: a guess that :func:`bot.storage.repositories.initiative.write_seen` checks
+    (another process, or another change here, may have moved it on since)."""
+    known = _parsed.get(_channels.get(channel_id, 0))
+    if known is None or known.row.channel_id != channel_id:
+        return None
+    return known.row, known.state
 
 
 def parsed(row: encounters.Locked) -> tuple[ini.Encounter, bool]:
@@ -214,14 +254,22 @@ def remember(row: encounters.Locked, state: ini.Encounter) -> None:
     global _parsed_events
     old = _parsed.pop(row.id, None)
     if old is not None:
-        _parsed_events -= len(old.state.log)
+        _forget(old)
     if row.status == encounters.ENDED:
         return
-    _parsed[row.id] = _Parsed(row.state, state)
+    _parsed[row.id] = _Parsed(row, state)
+    _channels[row.channel_id] = row.id
     _parsed_events += len(state.log)
     while len(_parsed) > PARSED_ENCOUNTERS or _parsed_events > PARSED_EVENTS:
         _, dropped = _parsed.popitem(last=False)
-        _parsed_events -= len(dropped.state.log)
+        _forget(dropped)
+
+
+def _forget(known: _Parsed) -> None:
+    global _parsed_events
+    _parsed_events -= len(known.state.log)
+    if _channels.get(known.row.channel_id) == known.row.id:
+        del _channels[known.row.channel_id]
 
 
 async def set_tracker(db: Database, channel_id: int, message_id: int) -> None:

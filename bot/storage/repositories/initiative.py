@@ -6,19 +6,34 @@ locked and writes it back with direct statements (:func:`lock`, :func:`write`): 
 unit-of-work flush between them, which cost more CPU than the statements themselves
 (docs/performance.md). The ORM row (:func:`active`) stays for reads and for the other
 features that change an encounter in passing.
+
+:func:`locked` and :func:`write_locked` are the same two statements in a transaction of
+their own, without a unit of work (:func:`bot.storage.one_statement.locked_row`): for a
+change that needs nothing else from the database in its transaction (``/init next``).
 """
 
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import Table, and_, bindparam, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from bot.storage.db import Database
 from bot.storage.models import InitiativeEncounter
 from bot.storage.models.base import utcnow
+from bot.storage.one_statement import (
+    LockedRow,
+    PreparedSelect,
+    PreparedUpdate,
+    locked_row,
+    update_returning,
+)
 from bot.storage.repositories import _channel_state
 
 ENDED = "ended"
@@ -40,6 +55,7 @@ class Locked:
     tracker_message_id: int | None
     language: str | None
     revision: int
+    updated_at: datetime  # with the revision, what write_seen checks (ids can be reused)
 
 
 #: An encounter as the services read it: the ORM row (reads, a new encounter) or a locked one.
@@ -64,6 +80,16 @@ _UPDATE = (
     )
 )
 _CLOSE = _UPDATE.values(status=bindparam("status"), active_channel_id=None)
+# The same two statements outside a unit of work (:func:`locked`, :func:`write_locked`).
+_LOCK_ROW = PreparedSelect(_LOCK)
+_UPDATE_ROW = PreparedUpdate(_UPDATE)
+# The UPDATE as a compare-and-set of its own (:func:`write_seen`): the row's other columns back.
+_UPDATE_SEEN = PreparedSelect(
+    _UPDATE.where(
+        _TABLE.c.active_channel_id == bindparam("channel_id"),
+        _TABLE.c.updated_at == bindparam("seen_at"),
+    ).returning(*(column for column in _COLUMNS if column.key != "state"))
+)
 
 
 class LostLock(RuntimeError):
@@ -94,21 +120,48 @@ async def write(
     Every writer of ``state`` bumps the revision (:func:`store` for the ORM row), so the
     tracker can tell which of two views is newer.
     """
-    revision = row.revision + 1
-    values = {
-        "row_id": row.id,
-        "seen": row.revision,
-        "state": state,
-        "revision": revision,
-        "now": utcnow(),
-    }
+    values = _written(row, state)
     if close:
         values["status"] = ENDED
     result = await session.execute(_CLOSE if close else _UPDATE, values)
     if result.rowcount != 1:  # type: ignore[attr-defined]
         raise LostLock(f"encounter {row.id} changed under its lock")
     status = ENDED if close else row.status
-    return dataclasses.replace(row, status=status, state=state, revision=revision)
+    return dataclasses.replace(
+        row, status=status, state=state, revision=row.revision + 1, updated_at=values["now"]
+    )
+
+
+def _written(row: Locked, state: dict[str, Any]) -> dict[str, Any]:
+    """The UPDATE's values: the new state, the revision bumped from the one read locked."""
+    return {
+        "row_id": row.id,
+        "seen": row.revision,
+        "state": state,
+        "revision": row.revision + 1,
+        "now": utcnow(),
+    }
+
+
+@asynccontextmanager
+async def locked(db: Database, channel_id: int) -> AsyncIterator[tuple[LockedRow, Locked | None]]:
+    """The channel's running encounter (None: none runs) read locked in a transaction of
+    its own, as :func:`lock` reads it; :func:`write_locked` writes it back and commits. A
+    block that ends without writing, or raises, rolls back."""
+    async with locked_row(db, _LOCK_ROW, {"channel_id": channel_id}) as locking:
+        found = locking.row
+        yield locking, None if found is None else Locked(*found)
+
+
+async def write_locked(locking: LockedRow, row: Locked, state: dict[str, Any]) -> Locked:
+    """:func:`write` for a row :func:`locked` read: the UPDATE and the commit in one trip.
+    Returns the row as committed; raises :class:`LostLock` (nothing written) as ``write``."""
+    values = _written(row, state)
+    if not await locking.write(_UPDATE_ROW, values):
+        raise LostLock(f"encounter {row.id} changed under its lock")
+    return dataclasses.replace(
+        row, state=state, revision=row.revision + 1, updated_at=values["now"]
+    )
 
 
 def start(session: AsyncSession, **columns: Any) -> InitiativeEncounter:
@@ -124,3 +177,17 @@ def store(row: InitiativeEncounter, state: dict[str, Any]) -> None:
     """
     row.state = state
     row.revision += 1
+
+
+async def write_seen(db: Database, row: Locked, state: dict[str, Any]) -> Locked | None:
+    """:func:`write` without reading the row again: one ``UPDATE … RETURNING``, a
+    transaction of its own, that writes only while the encounter still runs in its channel
+    at the revision ``row`` was read at (the check a locked read makes, as one
+    compare-and-set; with the time of that write, as a reused id or a restored database
+    could show the same revision of another state). The row as committed (its other
+    columns as they are now), or None: it moved on, nothing written."""
+    values = _written(row, state)
+    values["channel_id"] = row.channel_id
+    values["seen_at"] = row.updated_at
+    found = await update_returning(db, _UPDATE_SEEN, values)
+    return None if found is None else Locked(state=state, **found._asdict())

@@ -108,3 +108,16 @@ async def test_whoever_started_the_encounter_stays_its_gm(db: Database) -> None:
     await initiative.end(db, without_role)
     with pytest.raises(PermissionDenied):  # the encounter is over: so is that GM status
         await initiative.start(db, without_role)
+
+
+async def test_a_gm_by_role_and_a_gm_by_starting_race_without_a_lost_turn(any_db: Database) -> None:
+    """A GM by Discord's word changes the row in a transaction of its own; one who is a GM
+    because they started the encounter is looked up in a unit of work. Both lock the row."""
+    await three(any_db)
+    starter = Actor(user_id=GM.user_id, channel_id=CHANNEL, guild_id=9, display_name="gm")
+    outcomes = await asyncio.gather(
+        *(initiative.next_turn(any_db, actor) for _ in range(10) for actor in (GM, starter))
+    )
+    state = (await initiative.show(any_db, GM)).state
+    assert sum(c.turns for c in state.order) == 20
+    assert len({o.view.revision for o in outcomes}) == 20
