@@ -17,7 +17,6 @@ from bot.gateway import (
     Rate,
     RateLimiter,
     Standings,
-    install_admission,
     install_component_hook,
 )
 from bot.hosting.config import Settings
@@ -82,7 +81,6 @@ class NarratorBot(commands.Bot):
         self.languages = LanguageChoices(database)
         # Who plays where and is a GM there, written on a change, for the web companion.
         self.member_records = MemberRecords(database)
-        install_component_hook(self, self.languages)
         # Completed commands are counted by the tree (bot.gateway._tree), not by a listener of
         # app_command_completion: discord.py runs each listener as a task of its own.
         # Past capacity, "very busy" at once rather than silence after 3 s (bot.gateway._admission).
@@ -91,7 +89,7 @@ class NarratorBot(commands.Bot):
             self.admission = Admission(
                 busy_age=settings.busy_after, max_in_flight=settings.max_in_flight
             )
-            install_admission(self, self.admission, self.metrics)
+        install_component_hook(self, self.languages, admission=self.admission, metrics=self.metrics)
 
     async def setup_hook(self) -> None:
         # Descriptions and choices in every catalog language, uploaded by each sync.

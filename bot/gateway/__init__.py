@@ -17,7 +17,6 @@ from __future__ import annotations
 
 from bot.gateway._admission import VERY_BUSY as VERY_BUSY
 from bot.gateway._admission import Admission as Admission
-from bot.gateway._admission import install_admission as install_admission
 from bot.gateway._commandline import CommandLine as CommandLine
 from bot.gateway._commandline import CommandLineError as CommandLineError
 from bot.gateway._commandline import Kind as Kind

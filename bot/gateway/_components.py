@@ -27,10 +27,11 @@ from __future__ import annotations
 import asyncio
 import logging
 from functools import partial
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.gateway._admission import Admission, install_admission
 from bot.gateway._fair import FairDispatch
 from bot.gateway._ratelimit import (
     Who,
@@ -47,6 +48,9 @@ from bot.i18n.choice import choose_language, language_of
 from bot.internals import gateway_parsers
 from bot.services.languages import LanguageChoices
 from bot.storage.db import writes_tracked
+
+if TYPE_CHECKING:
+    from bot.hosting.metrics import BotMetrics
 
 log = logging.getLogger(__name__)
 
@@ -96,7 +100,13 @@ def _facts(data: dict[str, Any]) -> tuple[object, int | None, int | None]:
     )
 
 
-def install_component_hook(client: discord.Client, choices: LanguageChoices) -> None:
+def install_component_hook(
+    client: discord.Client,
+    choices: LanguageChoices,
+    *,
+    admission: Admission | None = None,
+    metrics: BotMetrics | None = None,
+) -> None:
     """Around every interaction dispatch of ``client``: count it against the fair-use limits
     (:mod:`bot.gateway._ratelimit`), and refuse it here, from the raw payload, when it is past
     them. For components and modals also set the language and record the commits (so that an
@@ -105,8 +115,15 @@ def install_component_hook(client: discord.Client, choices: LanguageChoices) -> 
     Autocomplete past its user's budget is answered with no suggestions here, before
     discord.py or the database sees it. What is admitted reaches discord.py in a fair order
     (:class:`~bot.gateway._fair.FairDispatch`): one user's burst never holds back another
-    user's interaction."""
+    user's interaction.
+
+    With ``admission`` (``narrator run``), "very busy" is decided as each interaction leaves
+    the fair line for discord.py, not as it arrives: the time it waited in line counts
+    towards :data:`~bot.gateway._admission.BUSY_AGE` (decided on arrival, a backlog queued
+    here after the check went past Discord's 3 s unanswered)."""
     parsers = gateway_parsers(client)
+    if admission is not None:
+        install_admission(client, admission, metrics)  # innermost: it runs at hand-over
     original = parsers["INTERACTION_CREATE"]
     pending: set[asyncio.Task[None]] = set()
     fair = FairDispatch()  # admitted ones reach discord.py one per loop step, users in turn

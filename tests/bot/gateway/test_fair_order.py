@@ -9,10 +9,15 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Iterator
 from contextlib import contextmanager
+from types import SimpleNamespace
 from typing import Any
 
+from bot.gateway import Admission, install_component_hook
+from bot.gateway import _admission as admission_module
+from bot.gateway._admission import DISCORD_EPOCH_MS
 from bot.gateway._fair import FairDispatch
 from bot.internals import gateway_parsers
+from bot.services.languages import LanguageChoices
 from tests.conftest import Table, embed_of
 
 
@@ -104,3 +109,36 @@ def test_a_line_left_on_a_closed_event_loop_does_not_stop_the_next_loop() -> Non
 
     asyncio.run(next_loop())
     assert ran == ["first", "new loop"]
+
+
+async def test_a_backlog_in_the_fair_line_is_told_very_busy(monkeypatch: Any) -> None:
+    """``narrator run``'s admission decides as each interaction leaves the fair line, so the
+    time it waited there counts: a backlog that waited past BUSY_AGE is told "very busy",
+    never handed to discord.py late (decided on arrival, such a backlog went past Discord's
+    3 s unanswered). The clock is the test's: no timing involved."""
+    seen: list[dict[str, Any]] = []
+    parsers: dict[str, Any] = {"INTERACTION_CREATE": seen.append}
+    client = SimpleNamespace(_connection=SimpleNamespace(parsers=parsers))
+    start = 1_800_000_000.0
+    now = [start]
+    admission = Admission(wall_clock=lambda: now[0], monotonic=lambda: now[0])
+    told: list[int] = []
+
+    async def answered(_bot: Any, interaction_id: int, _token: str, _payload: Any) -> None:
+        told.append(interaction_id)
+
+    monkeypatch.setattr(admission_module, "send_interaction_callback", answered)
+    install_component_hook(client, LanguageChoices(None), admission=admission)  # type: ignore[arg-type]
+    snowflake = (int(start * 1000) - DISCORD_EPOCH_MS) << 22
+    burst = [
+        {"type": 2, "id": str(snowflake + n), "token": "t", "channel_id": "7", "user": {"id": "1"}}
+        for n in range(3)
+    ]
+    for payload in burst:  # one step of the loop, as discord.py parses a buffered socket
+        parsers["INTERACTION_CREATE"](payload)
+    assert seen == burst[:1]  # the first at once; the other two wait in line
+    now[0] = start + admission.busy_age + 1  # the line moves only after they waited too long
+    for _ in range(10):
+        await asyncio.sleep(0)
+    assert seen == burst[:1]
+    assert admission.turned_away == 2 and sorted(told) == [snowflake + 1, snowflake + 2]
