@@ -174,7 +174,9 @@ def _in_worker(actor: Actor) -> roll_log.ReadElsewhere:
     beside the event loop, and other players' /roll slowed 2.6× while five users flooded
     /dice stats."""
 
-    async def read(path: str, queries: Sequence[str]) -> list[list[tuple[Any, ...]]]:
+    async def read(
+        path: str, queries: Sequence[tuple[str, Sequence[Any]]]
+    ) -> list[list[tuple[Any, ...]]]:
         return await workers.run(
             workers.read_sqlite,
             {"path": path, "queries": list(queries)},

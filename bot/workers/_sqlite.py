@@ -15,14 +15,16 @@ from pathlib import Path
 from typing import Any
 
 
-def read_sqlite(path: str, queries: Sequence[str]) -> list[list[tuple[Any, ...]]]:
-    """Every query's rows, in order, all from one snapshot of the SQLite file at ``path``
-    (one read transaction), on a connection that cannot write."""
+def read_sqlite(
+    path: str, queries: Sequence[tuple[str, Sequence[Any]]]
+) -> list[list[tuple[Any, ...]]]:
+    """Every query's rows (each ``(sql, parameters)``), in order, all from one snapshot of
+    the SQLite file at ``path`` (one read transaction), on a connection that cannot write."""
     uri = f"{Path(path).resolve().as_uri()}?mode=ro"
     connection = sqlite3.connect(uri, uri=True, isolation_level=None)
     try:
         connection.execute("BEGIN")  # one snapshot: the queries' totals agree
-        answers = [connection.execute(query).fetchall() for query in queries]
+        answers = [connection.execute(sql, tuple(values)).fetchall() for sql, values in queries]
         connection.execute("COMMIT")
         return answers
     finally:

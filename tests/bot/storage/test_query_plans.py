@@ -239,13 +239,13 @@ async def captured(table: Table, monkeypatch: pytest.MonkeyPatch) -> AsyncIterat
         monkeypatch.setattr(module, "select_rows", select_rows)
 
     # On an SQLite file /dice stats adds up in a worker process (workers.read_sqlite): its
-    # queries, compiled with their values written in, are captured on the way there.
+    # queries and their parameters are captured on the way there.
     run = workers.run
 
     async def run_in_worker(job: Any, arguments: dict[str, Any], **limits: Any) -> Any:
         if job is workers.read_sqlite:
-            for sql in arguments["queries"]:
-                capture.statements.append(Statement(capture.command, sql, ()))
+            for sql, values in arguments["queries"]:
+                capture.statements.append(Statement(capture.command, sql, tuple(values)))
         return await run(job, arguments, **limits)
 
     monkeypatch.setattr(workers, "run", run_in_worker)

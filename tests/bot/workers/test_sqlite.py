@@ -25,8 +25,8 @@ def test_every_query_answers_in_order(tmp_path: Path) -> None:
     count, faces = read_sqlite(
         str(tmp_path / "log.db"),
         [
-            "SELECT sides, count(*) FROM rolls GROUP BY sides ORDER BY sides",
-            "SELECT face FROM rolls WHERE sides = 6 ORDER BY face",
+            ("SELECT sides, count(*) FROM rolls GROUP BY sides ORDER BY sides", ()),
+            ("SELECT face FROM rolls WHERE sides = ? ORDER BY face", (6,)),
         ],
     )
     assert count == [(6, 2), (20, 1)] and faces == [(1,), (6,)]
@@ -35,14 +35,14 @@ def test_every_query_answers_in_order(tmp_path: Path) -> None:
 def test_it_cannot_write(tmp_path: Path) -> None:
     _log(tmp_path / "log.db")
     with pytest.raises(sqlite3.OperationalError, match="readonly"):
-        read_sqlite(str(tmp_path / "log.db"), ["DELETE FROM rolls"])
-    (rows,) = read_sqlite(str(tmp_path / "log.db"), ["SELECT count(*) FROM rolls"])
+        read_sqlite(str(tmp_path / "log.db"), [("DELETE FROM rolls", ())])
+    (rows,) = read_sqlite(str(tmp_path / "log.db"), [("SELECT count(*) FROM rolls", ())])
     assert rows == [(3,)]
 
 
 def test_it_never_creates_a_database(tmp_path: Path) -> None:
     with pytest.raises(sqlite3.OperationalError):
-        read_sqlite(str(tmp_path / "missing.db"), ["SELECT 1"])
+        read_sqlite(str(tmp_path / "missing.db"), [("SELECT 1", ())])
     assert not (tmp_path / "missing.db").exists()
 
 
