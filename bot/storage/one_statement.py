@@ -222,18 +222,24 @@ async def update_returning(
     return None if raw is None else _row(row_type, results, tuple(raw))
 
 
+async def _writer_connection(db: Database) -> Any:
+    """A connection from the pool for a write; :class:`StorageBusy` when the driver gave up
+    waiting for one (nothing was sent: nothing saved)."""
+    try:
+        return await greenlet_spawn(db.engine.sync_engine.pool.connect)
+    except Exception as error:
+        if driver_gave_up(getattr(error, "orig", error)):
+            raise StorageBusy from error
+        raise
+
+
 async def _write_one(db: Database, sql: str, parameters: tuple[Any, ...], *, fetch: bool) -> Any:
     """One writing statement, autocommitted; its first row with ``fetch``. The write record
     counts a commit only when it changed something (an INSERT always does)."""
     writes = current_writes.get()
     writer = await db.take_writer_turn()
     try:
-        try:
-            pooled = await greenlet_spawn(db.engine.sync_engine.pool.connect)
-        except Exception as error:  # nothing was sent: nothing saved
-            if driver_gave_up(getattr(error, "orig", error)):
-                raise StorageBusy from error
-            raise
+        pooled = await _writer_connection(db)
         try:
             driver: Any = pooled.driver_connection  # aiosqlite's or asyncpg's connection
             if db.is_sqlite:
@@ -385,12 +391,7 @@ async def locked_row(
     values = compiled.parameters(parameters)
     writer = await db.take_writer_turn()
     try:
-        try:
-            pooled = await greenlet_spawn(db.engine.sync_engine.pool.connect)
-        except Exception as error:  # nothing was sent: nothing saved
-            if driver_gave_up(getattr(error, "orig", error)):
-                raise StorageBusy from error
-            raise
+        pooled = await _writer_connection(db)
         locked = LockedRow(db, pooled.driver_connection)
         try:
             try:
