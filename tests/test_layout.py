@@ -17,6 +17,7 @@ The checks read the source with :mod:`ast`; nothing is imported.
 from __future__ import annotations
 
 import ast
+import functools
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -68,8 +69,23 @@ def _first_party(name: str) -> bool:
     return name.split(".")[0] in FIRST_PARTY
 
 
+def _imports_inside_definitions(tree: ast.Module) -> list[ast.Import | ast.ImportFrom]:
+    """Every import inside a function or class body, at any depth: one walk of the tree."""
+    found: list[ast.Import | ast.ImportFrom] = []
+    stack: list[tuple[ast.AST, bool]] = [(node, False) for node in tree.body]
+    while stack:
+        node, inside = stack.pop()
+        if inside and isinstance(node, ast.Import | ast.ImportFrom):
+            found.append(node)
+        inside = inside or isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef)
+        stack.extend((child, inside) for child in ast.iter_child_nodes(node))
+    return found
+
+
+@functools.cache
 def load_modules() -> dict[str, Module]:
-    """Every Python module under the scanned folders, parsed."""
+    """Every Python module under the scanned folders, parsed (once per test process: the
+    checks below only read it)."""
     modules: dict[str, Module] = {}
     for folder in SCANNED:
         for path in sorted((ROOT / folder).rglob("*.py")):
@@ -84,17 +100,15 @@ def load_modules() -> dict[str, Module]:
                         module.from_imports.append(
                             (node.lineno, source, alias.name, alias.asname or alias.name)
                         )
-            for node in ast.walk(tree):
-                if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
-                    for inner in ast.walk(node):
-                        if isinstance(inner, ast.Import):
-                            for alias in inner.names:
-                                if _first_party(alias.name):
-                                    module.nested_imports.append((inner.lineno, alias.name))
-                        elif isinstance(inner, ast.ImportFrom):
-                            source = _resolve(module, inner)
-                            if _first_party(source):
-                                module.nested_imports.append((inner.lineno, source))
+            for inner in _imports_inside_definitions(tree):
+                if isinstance(inner, ast.Import):
+                    for alias in inner.names:
+                        if _first_party(alias.name):
+                            module.nested_imports.append((inner.lineno, alias.name))
+                else:
+                    source = _resolve(module, inner)
+                    if _first_party(source):
+                        module.nested_imports.append((inner.lineno, source))
             modules[module.name] = module
     return modules
 
