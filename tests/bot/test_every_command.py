@@ -51,12 +51,15 @@ from bot.render import limits
 from bot.services import sheets
 from engine.systems.coda import condition_options
 from tests.conftest import Table
+from tests.hypothesis_profiles import examples
 
 pytestmark = pytest.mark.usefixtures("warm_charts")
 
-#: Examples drawn per command and state (each replayed as alice and as the GM); a longer
-#: hunt: ``NARRATOR_FUZZ_EXAMPLES=100 pytest tests/bot/test_every_command.py``.
-EXAMPLES = int(os.environ.get("NARRATOR_FUZZ_EXAMPLES", "10"))
+#: Examples drawn per command and state (each replayed as alice and as the GM): 5 in the
+#: fast tier (make test), 10 in make check (the check profile's 5x, capped: this sweep is
+#: the longest test of both tiers); a longer hunt:
+#: ``NARRATOR_FUZZ_EXAMPLES=100 pytest tests/bot/test_every_command.py``.
+EXAMPLES = int(os.environ.get("NARRATOR_FUZZ_EXAMPLES") or min(examples(5), 10))
 #: Other examples than the fixed ones: ``NARRATOR_FUZZ_SEED=7``.
 SEED = os.environ.get("NARRATOR_FUZZ_SEED")
 #: Commands whose one call is slow (a 2,000-match simulation) get fewer examples.

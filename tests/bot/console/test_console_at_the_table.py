@@ -112,20 +112,31 @@ def test_save_files_lets_an_export_be_imported_back(tmp_path: Path) -> None:
     assert "Wits **3**" in json.dumps(shown[-1], ensure_ascii=False)
 
 
-def _read_until(fd: int, wanted: bytes, timeout: float = 60.0) -> bytes:
-    seen = b""
-    deadline = time.monotonic() + timeout
-    while wanted not in seen and time.monotonic() < deadline:
-        ready, _, _ = select.select([fd], [], [], 0.5)
-        if ready:
-            try:
-                chunk = os.read(fd, 4096)
-            except OSError:
-                break
-            if not chunk:
-                break
-            seen += chunk
-    return seen
+class _Terminal:
+    """What the console wrote to the pseudo-terminal, read as it comes. Each wait looks for
+    its text after what earlier waits consumed, in everything read so far: one read can hold
+    a reply and the next prompt, and a prompt read with the reply is not waited for again
+    (which cost a full timeout)."""
+
+    def __init__(self, fd: int) -> None:
+        self.fd, self.seen, self.consumed = fd, b"", 0
+
+    def until(self, wanted: bytes, timeout: float = 60.0) -> bytes:
+        deadline = time.monotonic() + timeout
+        while wanted not in self.seen[self.consumed :] and time.monotonic() < deadline:
+            ready, _, _ = select.select([self.fd], [], [], 0.5)
+            if ready:
+                try:
+                    chunk = os.read(self.fd, 4096)
+                except OSError:
+                    break
+                if not chunk:
+                    break
+                self.seen += chunk
+        start = self.consumed
+        found = self.seen.find(wanted, start)
+        self.consumed = len(self.seen) if found < 0 else found + len(wanted)
+        return self.seen[start : self.consumed]
 
 
 def test_a_terminal_gets_line_editing_and_history(tmp_path: Path) -> None:
@@ -141,13 +152,14 @@ def test_a_terminal_gets_line_editing_and_history(tmp_path: Path) -> None:
     )
     os.close(terminal)
     try:
-        assert b"gm@#table> " in _read_until(controller, b"gm@#table> ")
+        screen = _Terminal(controller)
+        assert b"gm@#table> " in screen.until(b"gm@#table> ")
         os.write(controller, b"/whoi\x1b[Dam\r")  # a letter put back with the arrow keys
-        first = _read_until(controller, b"(GM) in #table.")
+        first = screen.until(b"(GM) in #table.")
         assert b"You are gm (GM) in #table." in first
-        _read_until(controller, b"gm@#table> ")
+        screen.until(b"gm@#table> ")  # the next prompt (read with the reply, often)
         os.write(controller, b"\x1b[A\r")  # up arrow: the last line again
-        again = _read_until(controller, b"(GM) in #table.")
+        again = screen.until(b"(GM) in #table.")
         assert b"You are gm (GM) in #table." in again
         os.write(controller, b"/quit\r")
         assert process.wait(timeout=60) == 0
