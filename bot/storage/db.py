@@ -178,6 +178,11 @@ class Database:
                 self._writers_waiting -= 1
         return writer
 
+    def writer_is_free(self) -> bool:
+        """True when :meth:`take_writer_turn` would not wait (always on PostgreSQL)."""
+        writer = self._sqlite_writer
+        return writer is None or (not writer.locked() and not self._writers_waiting)
+
     @property
     def sqlite_file(self) -> str | None:
         """The SQLite database's file, for another process to open (a worker's read-only
