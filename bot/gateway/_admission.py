@@ -16,8 +16,34 @@ command), so that the queue drains and the commands it does run answer in time.
   snowflake holding Discord's creation time; what counts is the age above the smallest age
   seen lately, so a skewed clock or a slow network path cancels out
   (:class:`AgeFloor`);
-- :data:`MAX_IN_FLIGHT` (``MAX_IN_FLIGHT``) commands already running (started, not yet
-  finished): each one shares the loop with the others and with the gateway reader.
+- as many commands already running (started, not yet finished) as the current bound,
+  :attr:`Admission.limit`: each one shares the loop with the others and with the gateway
+  reader.
+
+The bound follows measured outcomes, not a count chosen for some machine. Up to 512
+admitted commands on one loop (``MAX_IN_FLIGHT``) made each step of the loop so long on a
+2-core host that the last admitted ones, and their deferral timers, answered after Discord's
+3 s although thousands were told "very busy". So the bound is adaptive (AIMD, as TCP's
+window): it starts at :data:`MAX_IN_FLIGHT`, the hard ceiling, and
+
+- drops to :data:`CUT` × the commands running at that moment (never below
+  :data:`MIN_LIMIT`) as soon as an admitted command's first answer goes out more than
+  :data:`LATE_AGE` above the age floor. Once per regime: lateness of a command created
+  before the last cut is the old bound's, already answered, so one late backlog cuts once;
+- grows by :data:`GROWTH` for each :data:`WINDOW` of monotonic time in which the first
+  answers of commands created since the last cut were all in time;
+- is :data:`MAX_IN_FLIGHT` again when no command runs and none has answered for a
+  :data:`WINDOW` (an idle bot takes a sudden burst as it always did).
+
+The signal is when the *first answer* is out — the command's own reply when it ends, or its
+deferral when the deadline's timer fires (:func:`bot.gateway._deadline.answer_in_time` tells
+:meth:`Admission.answered` once, whichever comes first) — rather than when the command ends:
+a command waiting for a lock or a worker process is deferred in time and ends seconds
+later with the loop idle, and must not shrink the bound; a deferral timer that fires late, or
+a reply that leaves after it should have fired, means the loop itself is behind, which is
+what too many commands at once cause. A timer of its own measuring the loop's lag would say
+the same less directly (how late a command's several steps add up to is unknown) and would
+wake an idle bot. Each decision is a few comparisons: O(1) per interaction.
 
 Deferrals already given are unaffected: a command that was admitted runs to its end. Only
 ``narrator run`` installs it (tests and the console run on SimCord's clock).
@@ -49,6 +75,23 @@ BUSY_AGE = 1.0
 MAX_IN_FLIGHT = 512
 #: Seconds over which the smallest age seen is kept (two windows: the floor moves slowly).
 FLOOR_WINDOW = 30.0
+#: Seconds above the floor by which an admitted command's first answer should be out: the
+#: deferral is due at 1.5 (``DEFER_AFTER``), so this is half a second of the loop's lateness,
+#: and it leaves a second of Discord's 3 for the callback's HTTP round trip and the floor's
+#: own slack (the fastest interaction seen also had a network path to cross).
+LATE_AGE = 2.0
+#: Seconds of monotonic time over which in-time answers are gathered before the bound grows:
+#: long enough for several answers at any real load, short enough to recover in seconds.
+WINDOW = 0.5
+#: The bound after a late answer, as a share of the commands running then: a quarter fewer
+#: shares the loop among fewer, without emptying it (the backlog drains meanwhile).
+CUT = 0.75
+#: The bound's growth per window of in-time answers: from :data:`MIN_LIMIT` back to 512 in
+#: about 22 s, from a first cut (~300 running) in about 3 s.
+GROWTH = 1.1
+#: The bound never drops below this: a few commands at once never make the loop late, and a
+#: late answer with one or two running (a long synchronous step) says little about the count.
+MIN_LIMIT = 8
 VERY_BUSY = "⏳ Narrator is very busy right now: please try again in a few seconds."
 DISCORD_EPOCH_MS = 1_420_070_400_000
 _EPHEMERAL = 64
@@ -89,29 +132,45 @@ class AgeFloor:
 
 
 class Admission:
-    """Decides, per raw interaction, whether the bot takes it on; counts what it turned away."""
+    """Decides, per raw interaction, whether the bot takes it on; counts what it turned away.
+
+    ``limit`` is the adaptive bound on commands running at once (see the module's docstring),
+    read by the metrics; ``max_in_flight`` its ceiling."""
 
     def __init__(
         self,
         *,
         busy_age: float = BUSY_AGE,
         max_in_flight: int = MAX_IN_FLIGHT,
+        late_age: float = LATE_AGE,
+        window: float = WINDOW,
         wall_clock: Callable[[], float] = time.time,
         monotonic: Callable[[], float] = time.monotonic,
     ) -> None:
         self.busy_age = busy_age
         self.max_in_flight = max_in_flight
+        self.late_age = late_age
+        self.window = window
+        self.limit: float = max_in_flight
         self.in_flight = 0
         self.turned_away = 0
+        self._min_limit = min(MIN_LIMIT, max_in_flight)
         self._floor = AgeFloor()
         self._wall_clock = wall_clock
         self._monotonic = monotonic
+        self._last_answer = float("-inf")  # monotonic time of the last first answer
+        self._window_ends = float("-inf")
+        self._in_time = False  # an in-time answer (since the last cut) in this window
+        self._cut_wall: float | None = None  # wall-clock time of the last cut
 
     def behind(self, interaction_id: int) -> bool:
         """True when an interaction with this id should be answered "very busy"."""
         age = self._wall_clock() - created_at(interaction_id)
-        waited = self._floor.waited(age, self._monotonic())
-        return waited > self.busy_age or self.in_flight >= self.max_in_flight
+        now = self._monotonic()
+        waited = self._floor.waited(age, now)
+        if self.in_flight == 0 and now - self._last_answer >= self.window:
+            self.limit = self.max_in_flight  # idle: nothing the bound was cut for is left
+        return waited > self.busy_age or self.in_flight >= self.limit
 
     def waited(self, interaction_id: int) -> float:
         """How much longer than usual this interaction had waited when seen now (≥ 0)."""
@@ -123,6 +182,27 @@ class Admission:
 
     def finished(self) -> None:
         self.in_flight -= 1
+
+    def answered(self, interaction_id: int) -> None:
+        """An admitted command's first answer is going out now (its reply or its deferral):
+        late, the bound drops; in time through a whole window, it grows back."""
+        created = created_at(interaction_id)
+        wall = self._wall_clock()
+        now = self._last_answer = self._monotonic()
+        if self._cut_wall is not None and self._floor.above(self._cut_wall - created) >= 0:
+            return  # admitted under the bound before the last cut, which answered its lateness
+        if now >= self._window_ends:
+            if self._in_time:
+                self.limit = min(self.max_in_flight, self.limit * GROWTH)
+            self._in_time = False
+            self._window_ends = now + self.window
+        if self._floor.above(wall - created) > self.late_age:
+            self.limit = max(self._min_limit, min(self.limit, CUT * self.in_flight))
+            self._cut_wall = wall
+            self._in_time = False
+            self._window_ends = now + self.window
+        else:
+            self._in_time = True
 
 
 def install_admission(bot: Any, admission: Admission, metrics: BotMetrics | None = None) -> None:

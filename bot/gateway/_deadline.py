@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections.abc import Callable
 from typing import Any
 
 import discord
@@ -110,11 +111,17 @@ class _AnswerInTime:
     """:func:`answer_in_time`'s guard, as a plain async context manager: one per command,
     and cheaper than a generator-based one (no generator, no extra coroutine steps)."""
 
-    __slots__ = ("_after", "_deferral", "_interaction", "_response", "_timer")
+    __slots__ = ("_after", "_answered", "_deferral", "_interaction", "_response", "_timer")
 
-    def __init__(self, interaction: discord.Interaction, after: float) -> None:
+    def __init__(
+        self,
+        interaction: discord.Interaction,
+        after: float,
+        answered: Callable[[int], None] | None,
+    ) -> None:
         self._interaction = interaction
         self._after = after
+        self._answered = answered
         self._response: DeadlineResponse | None = None
         self._timer: asyncio.TimerHandle | None = None
         self._deferral: asyncio.Task[None] | None = None
@@ -135,11 +142,20 @@ class _AnswerInTime:
 
     def _defer_now(self) -> None:
         assert self._response is not None
+        self._first_answer()
         self._deferral = asyncio.get_running_loop().create_task(
             _defer(self._response), name="deadline-deferral"
         )
 
+    def _first_answer(self) -> None:
+        """Tell ``answered`` once: at the deferral, or at the end when none came first."""
+        answered = self._answered
+        if answered is not None:
+            self._answered = None
+            answered(self._interaction.id)
+
     async def __aexit__(self, *_exc: object) -> None:
+        self._first_answer()
         if self._timer is not None:
             self._timer.cancel()
         deferral = self._deferral
@@ -152,11 +168,20 @@ class _AnswerInTime:
 
 
 def answer_in_time(
-    interaction: discord.Interaction, *, after: float | None = None
+    interaction: discord.Interaction,
+    *,
+    after: float | None = None,
+    answered: Callable[[int], None] | None = None,
 ) -> contextlib.AbstractAsyncContextManager[None]:
     """Run a command with the deadline watched: deferred if it has not answered in time
-    (``after`` seconds, :data:`DEFER_AFTER` by default)."""
-    return _AnswerInTime(interaction, DEFER_AFTER if after is None else after)
+    (``after`` seconds, :data:`DEFER_AFTER` by default).
+
+    ``answered`` is called once with the interaction's id when its first answer goes out:
+    when the deferral starts, or when the command ends if it was not deferred. How late that
+    is measures the loop, not the command (a command deferred in time may then wait for a
+    lock as long as it likes): :meth:`bot.gateway._admission.Admission.answered` adapts its
+    bound on it."""
+    return _AnswerInTime(interaction, DEFER_AFTER if after is None else after, answered)
 
 
 async def _defer(response: DeadlineResponse) -> None:

@@ -90,11 +90,12 @@ class NarratorTree(CommandTreeHooks):
             _count_completion(interaction)
             return
         # Past capacity (bot.gateway._admission): the 1.5 s count from when Discord created the
-        # interaction, and the commands running at once are counted.
+        # interaction, the commands running at once are counted, and how late each one's first
+        # answer goes out adapts their bound.
         admission.started()
         try:
             after = max(0.0, deadline.DEFER_AFTER - admission.waited(interaction.id))
-            async with answer_in_time(interaction, after=after):
+            async with answer_in_time(interaction, after=after, answered=admission.answered):
                 await call(interaction)
         finally:
             admission.finished()

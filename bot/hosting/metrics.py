@@ -102,6 +102,13 @@ class BotMetrics:
             registry=self.registry,
         )
         gateway.set_function(self._gateway_latency)
+        limit = Gauge(
+            "narrator_admission_limit",
+            "Commands run at once before new ones are answered 'very busy' (adaptive, at most "
+            "MAX_IN_FLIGHT; NaN without admission control)",
+            registry=self.registry,
+        )
+        limit.set_function(self._admission_limit)
         self.registry.register(_ShardCollector(bot))
         # Each (command, outcome)'s counter and latency series, looked up once: ``labels()``
         # validates and locks on every call, and every command is finished here. Nothing
@@ -112,6 +119,12 @@ class BotMetrics:
     def _gateway_latency(self) -> float:
         latency = self.bot.latency
         return latency if math.isfinite(latency) else math.nan
+
+    def _admission_limit(self) -> float:
+        # Read at each scrape: the bound moves with the load (bot.gateway._admission), and
+        # the bot builds its admission after its metrics.
+        admission = getattr(self.bot, "admission", None)
+        return math.nan if admission is None else float(admission.limit)
 
     @staticmethod
     def started(interaction: discord.Interaction) -> None:

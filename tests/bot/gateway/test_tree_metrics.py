@@ -3,6 +3,9 @@ that completed is "ok", a refusal "refused", and an autocomplete is no command a
 
 from __future__ import annotations
 
+import math
+
+from bot.gateway import Admission
 from tests.conftest import Table
 
 
@@ -35,3 +38,15 @@ async def test_autocomplete_counts_no_command(table: Table) -> None:
     await table.gm.autocomplete(table.channel, "penalty add", "character", "")
     assert commands_total(table, "penalty add", "ok") == 0
     assert commands_total(table, "penalty add", "refused") == 0
+
+
+def test_the_admission_bound_is_a_gauge(table: Table) -> None:
+    """``narrator_admission_limit`` reads the adaptive bound at each scrape (NaN without
+    admission control, as in SimCord)."""
+    registry = table.bot.metrics.registry
+    limit = registry.get_sample_value("narrator_admission_limit")
+    assert limit is not None and math.isnan(limit)
+    table.bot.admission = Admission(max_in_flight=40)
+    assert registry.get_sample_value("narrator_admission_limit") == 40
+    table.bot.admission.limit = 12.5
+    assert registry.get_sample_value("narrator_admission_limit") == 12.5
