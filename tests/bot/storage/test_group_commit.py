@@ -18,10 +18,10 @@ from sqlalchemy import func, insert, select
 
 from bot.actor import Actor
 from bot.errors import StorageBusy
-from bot.storage import Database, one_statement
+from bot.storage import Database
 from bot.storage.db import Writes, track_writes
 from bot.storage.models import RollLog
-from bot.storage.one_statement import PreparedInsert, insert_one
+from bot.storage.one_statement import PreparedInsert, group_of, insert_one
 from bot.storage.repositories import rolls as roll_log
 
 ACTOR = Actor(user_id=7, channel_id=100, guild_id=1)
@@ -38,20 +38,6 @@ async def db(database_url: str) -> AsyncIterator[Database]:
         yield database
     finally:
         await database.dispose()
-
-
-@pytest.fixture
-def trips(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    """The size of each batch sent to SQLite's thread."""
-    sizes: list[int] = []
-    batch_on_sqlite = one_statement._batch_on_sqlite
-
-    def counted(connection: Any, statements: list[Any]) -> Any:
-        sizes.append(len(statements))
-        return batch_on_sqlite(connection, statements)
-
-    monkeypatch.setattr(one_statement, "_batch_on_sqlite", counted)
-    return sizes
 
 
 async def _rolls(db: Database) -> int:
@@ -78,7 +64,7 @@ async def _started() -> None:
 
 
 async def test_writes_waiting_for_the_turn_land_in_one_trip_and_each_is_committed(
-    db: Database, trips: list[int]
+    db: Database,
 ) -> None:
     writer = await db.take_writer_turn()
     assert writer is not None
@@ -87,18 +73,19 @@ async def test_writes_waiting_for_the_turn_land_in_one_trip_and_each_is_committe
     assert await _rolls(db) == 1  # nothing written while the turn is held
     writer.release()
     await asyncio.gather(*(task for task, _ in tasks))
-    assert trips == [5]  # one trip, one transaction, one fsync
+    group = group_of(db)
+    assert (group.batches, group.batched) == (1, 5)  # one trip, one transaction, one fsync
     for _, records in tasks:
         record = records[0]
         assert (record.committed, record.in_doubt) == (1, False)
     assert await _rolls(db) == 6
     assert db.engine.sync_engine.pool.checkedout() == 0
     await roll_log.append_public(db, ACTOR, **ROLL)  # alone again: at once, no batch
-    assert trips == [5]
+    assert (group.batches, group.batched) == (1, 5)
 
 
 async def test_a_statement_sqlite_refuses_fails_alone_and_the_batch_is_kept(
-    db: Database, trips: list[int]
+    db: Database,
 ) -> None:
     prepared = PreparedInsert(insert(RollLog.__table__), COLUMNS)
     writer = await db.take_writer_turn()
@@ -111,7 +98,7 @@ async def test_a_statement_sqlite_refuses_fails_alone_and_the_batch_is_kept(
     with pytest.raises(Exception, match=r"(?i)not null"):
         await bad
     await asyncio.gather(last, *(task for task, _ in good))
-    assert trips == [4]
+    assert (group_of(db).batches, group_of(db).batched) == (1, 4)
     refused = bad_records[0]
     assert (refused.committed, refused.in_doubt) == (0, False)  # "nothing was saved" is true
     assert (last_records[0].committed, last_records[0].in_doubt) == (1, False)
@@ -119,7 +106,7 @@ async def test_a_statement_sqlite_refuses_fails_alone_and_the_batch_is_kept(
 
 
 async def test_a_write_cancelled_before_its_batch_is_sent_is_never_written(
-    db: Database, trips: list[int]
+    db: Database,
 ) -> None:
     writer = await db.take_writer_turn()
     assert writer is not None
@@ -131,13 +118,13 @@ async def test_a_write_cancelled_before_its_batch_is_sent_is_never_written(
         await cancelled
     writer.release()
     await kept
-    assert trips == [1]
+    assert (group_of(db).batches, group_of(db).batched) == (1, 1)
     assert (records[0].committed, records[0].in_doubt) == (0, False)
     assert await _rolls(db) == 2
 
 
 async def test_a_turn_waited_out_is_storage_busy_for_every_waiting_write(
-    database_url: str, trips: list[int]
+    database_url: str,
 ) -> None:
     db = Database(database_url, lock_timeout=0.2)
     try:
@@ -149,7 +136,7 @@ async def test_a_turn_waited_out_is_storage_busy_for_every_waiting_write(
         assert all(isinstance(result, StorageBusy) for result in results)
         for _, records in tasks:
             assert (records[0].committed, records[0].in_doubt) == (0, False)
-        assert trips == []
+        assert group_of(db).batches == 0
         await roll_log.append_public(db, ACTOR, **ROLL)  # the next write goes through
         assert await _rolls(db) == 1
     finally:
