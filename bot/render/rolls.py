@@ -19,7 +19,7 @@ def notation_embed(outcome: NotationOutcome, roller: str) -> discord.Embed:
     and "read as …" first whenever the reading differs from what was typed."""
     command = outcome.roll
     rolls = [roll for part in command.parts for roll in part.rolls]
-    results = " · ".join(plain_number(value) for value in command.results)
+    results = " · ".join(map(plain_number, command.results))
     title = titled(f"🎲 {results}", outcome.label or UserText.of(command.comment))
     colour = colours.SECRET if outcome.secrecy.secret else colours.NEUTRAL
     if len(rolls) == 1 and not command.parts[0].counts:

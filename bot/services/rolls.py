@@ -77,7 +77,7 @@ async def roll_notation(
 
 def _outcome(result: CommandRoll) -> str:
     """What the roll log keeps as the outcome: each result, a pool's as successes − failures."""
-    return ", ".join(str(value) for value in result.results)
+    return ", ".join(map(str, result.results))
 
 
 @dataclass(frozen=True, slots=True)

@@ -61,8 +61,8 @@ class PartRoll:
     def results(self) -> tuple[int, ...]:
         """Each roll's result: its total, or successes − failures for a pool."""
         if self.counts:
-            return tuple(count.net for count in self.counts)
-        return tuple(roll.total for roll in self.rolls)
+            return tuple([count.net for count in self.counts])
+        return tuple([roll.total for roll in self.rolls])
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,11 +89,18 @@ class CommandRoll:
 
     @property
     def faces(self) -> tuple[int, ...]:
-        return tuple(face for part in self.parts for roll in part.rolls for face in roll.faces)
+        faces: list[int] = []
+        for part in self.parts:
+            for roll in part.rolls:
+                faces.extend(roll.faces)
+        return tuple(faces)
 
     @property
     def results(self) -> tuple[int, ...]:
-        return tuple(result for part in self.parts for result in part.results)
+        results: list[int] = []
+        for part in self.parts:
+            results.extend(part.results)
+        return tuple(results)
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,7 +149,7 @@ def roll_command(dice: Dice, expression: str) -> CommandRoll:
     parts = []
     for part, tree in zip(checked.reading.parts, checked.trees, strict=True):
         rolls = tuple(
-            roll_tree(dice, part.notation, tree, part.comment) for _ in range(part.repeat)
+            [roll_tree(dice, part.notation, tree, part.comment) for _ in range(part.repeat)]
         )
         counts = (
             tuple(count_pool(part.pool, roll.kept_faces) for roll in rolls) if part.pool else ()

@@ -22,6 +22,7 @@ from d20 import diceast
 from engine.dice import Dice
 from engine.errors import N_, InputError
 from engine.notation import _budget as roll_budget
+from engine.notation import _rolled_tree as rolled_tree
 
 MAX_DICE = 250
 MAX_SIDES = 1000
@@ -68,8 +69,15 @@ class _MeteredContext(d20.RollContext):  # type: ignore[misc]  # d20 is untyped 
     """d20's dice counter, also charging each die to the roll's work meter."""
 
     def count_roll(self, n: int = 1) -> None:
-        super().count_roll(n)
-        roll_budget.charge(roll_budget.DIE_STEPS * n)
+        """d20's count (``TooManyRolls`` past ``max_rolls``), then the meter's charge; written
+        out rather than through ``super()`` and :func:`roll_budget.charge`, as every die
+        drawn comes through here."""
+        self.rolls += n
+        if self.rolls > self.max_rolls:
+            raise d20.TooManyRolls("Too many dice rolled.")
+        meter = roll_budget.current_meter.get()
+        if meter is not None:
+            meter.charge(roll_budget.DIE_STEPS * n)
 
 
 _select = _d20_expression.SetSelector.select
@@ -80,10 +88,19 @@ def _metered_select(
     target: _d20_expression.Number,
     max_targets: int | None = None,
 ) -> set[_d20_expression.Number]:
-    """d20's selector, charging the scan (or sort) of its set to the roll's work meter."""
-    size = len(target.keptset)
-    sort = 1 + size.bit_length() if self.cat in {"h", "l"} else 1
-    roll_budget.charge(size * sort)
+    """d20's selector, charging the scan (or sort) of its set to the roll's work meter.
+
+    The highest or lowest N (``kh3``, ``pl1``: most selections) are ranked here as d20 ranks
+    them, a stable sort on each value's total, with :func:`rolled_tree.total` giving d20's
+    total for a fraction of its calls; the face tests are d20's own.
+    """
+    kept = target.keptset
+    size = len(kept)
+    if self.cat == "h" or self.cat == "l":
+        roll_budget.charge(size * (1 + size.bit_length()))
+        ranked = sorted(kept, key=rolled_tree.total, reverse=self.cat == "h")[: self.num]
+        return set(ranked if max_targets is None else ranked[:max_targets])
+    roll_budget.charge(size)
     selected: set[_d20_expression.Number] = _select(self, target, max_targets)
     return selected
 
@@ -95,14 +112,17 @@ def _keep(self: _d20_expression.SetOperator, target: _d20_expression.Set) -> Non
     lowest N among the rest, or a face test), so one selection gives d20's exact result.
     """
     selected = self.select(target)
-    for value in target.keptset:
-        if value not in selected:
+    for value in target.set:
+        if value.kept and value not in selected:
             value.drop()
 
 
 _d20_expression.SetSelector.select = _metered_select
 _d20_expression.SetOperator.keep = _keep
 _roller = d20.Roller(_MeteredContext(max_rolls=MAX_DICE))
+#: d20 makes a stringifier for every roll it is not given one for; the breakdown is written by
+#: :func:`rolled_tree.breakdown`, so one stringifier, never used by us, serves every roll.
+_STRINGIFIER = d20.MarkdownStringifier()
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,28 +141,27 @@ class NotationRoll:
     @property
     def faces(self) -> tuple[int, ...]:
         """Every face rolled, kept or not, in the order the expression lists its dice."""
-        return tuple(_faces(self._result.expr))
+        return tuple(rolled_tree.faces(self._result.expr))
 
     @property
     def kept_faces(self) -> tuple[int, ...]:
         """The faces of the dice still kept (rerolled, dropped or kept-out dice left out)."""
-        return tuple(_kept(self._result.expr))
+        return tuple(rolled_tree.kept_faces(self._result.expr))
 
     @property
     def breakdown(self) -> str:
         """d20's Markdown breakdown, e.g. ``4d6kh3 (**6**, 2, 5, ~~**1**~~) + 2 = `15` ``."""
-        breakdown: str = self._result.result
-        return breakdown
+        return rolled_tree.breakdown(self._result.expr, self.total)
 
     @property
     def crit(self) -> bool:
         """A single kept d20 on the left showing 20 (d20's own reading)."""
-        crit: bool = self._result.crit == d20.CritType.CRIT
+        crit: bool = rolled_tree.crit(self._result.expr) == d20.CritType.CRIT
         return crit
 
     @property
     def fumble(self) -> bool:
-        fumble: bool = self._result.crit == d20.CritType.FAIL
+        fumble: bool = rolled_tree.crit(self._result.expr) == d20.CritType.FAIL
         return fumble
 
 
@@ -151,9 +170,10 @@ def roll_tree(dice: Dice, text: str, tree: diceast.Expression, comment: str | No
     token = _current_dice.set(dice)
     metering = roll_budget.current_meter.set(roll_budget.Meter())
     try:
-        result = _roller.roll(tree)
+        result = _roller.roll(tree, stringifier=_STRINGIFIER)
         # d20 computes totals and the breakdown lazily: evaluate them while errors are caught.
-        rolled = NotationRoll(expression=text, total=result.total, comment=comment, _result=result)
+        total = int(rolled_tree.total(result.expr))
+        rolled = NotationRoll(expression=text, total=total, comment=comment, _result=result)
     except d20.TooManyRolls:
         raise RollError(
             N_("{expression}: at most {most} dice per roll, rerolls and explosions included"),
@@ -256,30 +276,6 @@ def _dice_nodes(node: diceast.Node) -> Iterator[diceast.Dice]:
         yield node
     for child in getattr(node, "children", ()):
         yield from _dice_nodes(child)
-
-
-def _faces(node: _d20_expression.Number) -> Iterator[int]:
-    if isinstance(node, _d20_expression.Die):
-        for literal in node.values:
-            yield int(literal.values[0])
-        return
-    children = node.values if isinstance(node, _d20_expression.Set) else node.children
-    for child in children:
-        yield from _faces(child)
-
-
-def _kept(node: _d20_expression.Number) -> Iterator[int]:
-    if isinstance(node, _d20_expression.Die):
-        if node.kept:
-            yield int(node.number)
-        return
-    if isinstance(node, _d20_expression.Set):
-        for value in node.values:
-            if value.kept:
-                yield from _kept(value)
-        return
-    for child in node.children:
-        yield from _kept(child)
 
 
 def _clip(text: str, limit: int = 60) -> str:

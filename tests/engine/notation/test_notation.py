@@ -265,6 +265,15 @@ def test_an_unlucky_chain_is_stopped_by_the_meter() -> None:
         roll_expression(ScriptedDice([20] * 250), "1d20e>10")
 
 
+def test_the_dice_count_stops_a_chain_of_explosions() -> None:
+    """Past MAX_DICE dice drawn, rerolls and explosions included, the roll stops before the
+    next die is drawn (d20's count, kept by our metered context)."""
+    dice = ScriptedDice([6] * 300)
+    with pytest.raises(RollError, match="at most 250 dice per roll, rerolls and explosions"):
+        roll_expression(dice, "200d6e6")
+    assert dice.used == MAX_DICE
+
+
 _selector = st.builds(
     lambda cat, n: f"{cat}{n}", st.sampled_from(["", "h", "l", "<", ">"]), st.integers(0, 30)
 )
