@@ -6,7 +6,7 @@ from __future__ import annotations
 import dataclasses
 
 from bot.i18n import use_language
-from bot.render.initiative import now_text
+from bot.render.initiative import now_text, tracker_embed
 from bot.services.initiative import EncounterView
 from engine import initiative as ini
 
@@ -64,3 +64,28 @@ def test_actions_spent_change_the_remembered_budget_label() -> None:
     both = view_of(dataclasses.replace(ALICE_UP, order=(two, ORDER[1])))
     assert now_text(both, gm=False).endswith("0 of 2 actions left · next −5.")
     assert now_text(view_of(ALICE_UP), gm=False).endswith("2 actions · 3rd −5, 4th −10.")
+
+
+def lines(view: EncounterView, *, gm: bool = False) -> list[str]:
+    description = tracker_embed(view, gm=gm).description or ""
+    return description.split("\n")[2:]
+
+
+def test_a_kept_combatant_s_line_follows_the_turn_the_round_and_a_shared_total() -> None:
+    """The same combatant (the engine keeps unchanged ones) reads anew wherever its line
+    depends on more than itself; a roll-off shows only beside a total this viewer sees
+    shared (tied totals are found once per tracker)."""
+    acted = dataclasses.replace(ORDER[0], acted=True)
+    twin = ini.Combatant("Twin", 18, tiebreak=(3,), hidden=True)
+    alice = dataclasses.replace(acted, tiebreak=(5,))
+    state = ini.Encounter(system="coda", round=1, turn=0, order=(alice, twin))
+    assert lines(view_of(state)) == ["▶ **Alice** — 18"]
+    assert lines(view_of(state), gm=True) == [
+        "▶ **Alice** — 18 (roll-off 5)",
+        "Twin 🙈 — 18 (roll-off 3)",
+    ]
+    assert lines(view_of(dataclasses.replace(state, turn=1))) == ["✓ Alice — 18"]
+    assert lines(view_of(dataclasses.replace(state, round=0, turn=None))) == ["Alice — 18"]
+    assert lines(view_of(dataclasses.replace(state, ended=True))) == ["Alice — 18"]
+    with use_language("es"):
+        assert lines(view_of(state), gm=True)[1] == "Twin 🙈 — 18 (desempate 3)"
