@@ -17,17 +17,27 @@ from bot.internals import handle_message_parameters, message_state
 
 
 async def edit_tracker(
-    message: discord.PartialMessage, *, embed: discord.Embed, view: discord.ui.View | None
+    message: discord.PartialMessage,
+    *,
+    embed: discord.Embed,
+    view: discord.ui.View | None,
+    stored: bool = False,
 ) -> None:
     """``message.edit(content=None, embed=embed, view=view)``, the returned message unparsed.
 
     ``content=None`` drops ``/init start``'s welcome line; ``view=None`` takes the buttons
     away (an ended encounter). Raises :class:`discord.HTTPException` as ``edit`` does.
+
+    ``stored``: the caller's last edit of this message succeeded with this same ``view``, so
+    discord.py's view store holds it for the message: untracking it and storing it again
+    would put back the very entries it has (a walk of every button, twice, on each ``/init
+    next``), so the store is left as it is. The request is the same either way.
     """
     state = message_state(message)
     # As PartialMessage.edit: a view given (even None) stops tracking the message's old one,
     # and content given re-sends the bot's default allowed mentions.
-    state.prevent_view_updates_for(message.id)
+    if not stored:
+        state.prevent_view_updates_for(message.id)
     with handle_message_parameters(
         content=None,
         embed=embed,
@@ -35,5 +45,7 @@ async def edit_tracker(
         previous_allowed_mentions=state.allowed_mentions,
     ) as params:
         await state.http.edit_message(message.channel.id, message.id, params=params)
+    if stored:
+        return
     if view is not None and not view.is_finished() and view.is_dispatchable():
         state.store_view(view, message.id)

@@ -102,11 +102,16 @@ MAX_SHOWN = 4096
 
 @dataclass(frozen=True, slots=True)
 class Shown:
-    """What a channel's tracker message shows: which encounter, at which revision."""
+    """What a channel's tracker message shows: which encounter, at which revision.
+
+    ``buttons``: the view this process last edited the message with (None: not known), which
+    discord.py's view store holds for the message since (:func:`edit_tracker`'s ``stored``).
+    """
 
     encounter_id: int
     revision: int
     message_id: int
+    buttons: discord.ui.View | None = None
 
 
 class TrackerCog(NarratorCog):
@@ -183,12 +188,19 @@ class TrackerCog(NarratorCog):
             self._coda_buttons_by_language[language] = buttons
         return buttons
 
-    def _remember(self, channel_id: int, view: EncounterView, message_id: int) -> None:
-        """The channel's tracker shows ``view`` now (an ended one needs no more refreshes)."""
+    def _remember(
+        self,
+        channel_id: int,
+        view: EncounterView,
+        message_id: int,
+        buttons: discord.ui.View | None = None,
+    ) -> None:
+        """The channel's tracker shows ``view`` now (an ended one needs no more refreshes);
+        ``buttons``: the view it was just edited with (None when it was not edited here)."""
         self._shown.pop(channel_id, None)  # re-inserted last: the oldest go first
         if view.state.ended:
             return
-        self._shown[channel_id] = Shown(view.encounter_id, view.revision, message_id)
+        self._shown[channel_id] = Shown(view.encounter_id, view.revision, message_id, buttons)
         if len(self._shown) > MAX_SHOWN:
             del self._shown[next(iter(self._shown))]
 
@@ -214,9 +226,17 @@ class TrackerCog(NarratorCog):
         if message_id is not None and channel is not None:
             try:
                 message = channel.get_partial_message(message_id)
+                # The same buttons on the same message as the last edit: the view store holds
+                # them for it already (a new language or a CODA tracker's row: stored anew).
+                stored = (
+                    buttons is not None
+                    and shown is not None
+                    and shown.message_id == message_id
+                    and shown.buttons is buttons
+                )
                 # content=None drops /init start's welcome line once play has moved on.
-                await edit_tracker(message, embed=embed, view=buttons)
-                self._remember(channel_id, view, message_id)
+                await edit_tracker(message, embed=embed, view=buttons, stored=stored)
+                self._remember(channel_id, view, message_id, buttons)
                 return
             except discord.HTTPException as error:
                 log.info("tracker %s could not be edited (%s)", message_id, error)

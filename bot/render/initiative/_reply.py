@@ -156,19 +156,7 @@ def _reply(outcome: InitOutcome) -> Reply:
             undid = "↩️ " + _("The GM undid a change.")
             return Reply(_joined((undid, turn)), _joined((text, gm_extra)))
         return Reply(_joined((text, turn)), gm_extra)
-    head = {
-        "next": None,
-        "prev": "⏪ " + _("Back one turn."),
-        "delay": "⏸️ " + _("**{name}** delays.", name=shown),
-        "act": "⏯️ " + _("**{name}** acts now and keeps this place in the order.", name=shown),
-        "defend": defend_head(outcome),
-        "condition_add": condition_head(outcome),
-        "condition_remove": condition_head(outcome),
-        "action": action_head(outcome),
-        "health": health_head(outcome),
-        "reveal": "👀 " + _("**{name}** is revealed!", name=shown),
-        "remove": "🚪 " + _("**{name}** leaves the encounter.", name=shown),
-    }[action]
+    head = _head(outcome, action, shown)
     notes, gm_notes = _round_notes(outcome)
     protected = getattr(last_event(outcome), "protects", None) if action == "defend" else None
     if action != "reveal" and hidden_in(name, outcome.before, state):
@@ -176,6 +164,32 @@ def _reply(outcome: InitOutcome) -> Reply:
     if hidden_in(protected, outcome.before, state):
         return Reply(_joined((notes, turn)), _joined((head, gm_notes, gm_extra)))
     return Reply(_joined((head, notes, turn, warning)), _joined((gm_notes, gm_extra)))
+
+
+def _head(outcome: InitOutcome, action: str, shown: UserText | None) -> str | None:
+    """The change's own line: only the action's is worked out (each of them was, for every
+    change, when they stood in one table)."""
+    if action == "next":
+        return None
+    if action == "prev":
+        return "⏪ " + _("Back one turn.")
+    if action == "delay":
+        return "⏸️ " + _("**{name}** delays.", name=shown)
+    if action == "act":
+        return "⏯️ " + _("**{name}** acts now and keeps this place in the order.", name=shown)
+    if action == "defend":
+        return defend_head(outcome)
+    if action in ("condition_add", "condition_remove"):
+        return condition_head(outcome)
+    if action == "action":
+        return action_head(outcome)
+    if action == "health":
+        return health_head(outcome)
+    if action == "reveal":
+        return "👀 " + _("**{name}** is revealed!", name=shown)
+    if action == "remove":
+        return "🚪 " + _("**{name}** leaves the encounter.", name=shown)
+    raise KeyError(action)
 
 
 def _expired(before: ini.Encounter, after: ini.Encounter) -> list[tuple[ini.Combatant, str]]:

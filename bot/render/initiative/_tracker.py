@@ -9,9 +9,11 @@ line; fit_embed guards every embed. The marks used here are shared with the repl
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import discord
 
-from bot.i18n import _
+from bot.i18n import _, current_language
 from bot.render import colours
 from bot.render.limits import clip, fit_embed
 from bot.services.initiative import EncounterView
@@ -36,13 +38,20 @@ def _turn_of(combatant: ini.Combatant) -> str:
     return _("**{name}**{hidden}'s turn", name=UserText(combatant.name), hidden=hidden) + owner
 
 
-def _score(state: ini.Encounter, combatant: ini.Combatant, gm: bool) -> str:
-    """The total, with the roll-off dice when someone this viewer sees shares it."""
-    tied = any(
-        other is not combatant and other.total == combatant.total and visible(other, gm)
-        for other in state.combatants
-    )
-    if not (tied and combatant.tiebreak):
+def _shared_totals(shown: list[ini.Combatant]) -> set[int]:
+    """The totals two or more of ``shown`` (everyone this viewer sees) have: found once per
+    tracker, not again for each line (which compared every combatant with every other)."""
+    once: set[int] = set()
+    shared: set[int] = set()
+    for combatant in shown:
+        (shared if combatant.total in once else once).add(combatant.total)
+    return shared
+
+
+def _score(combatant: ini.Combatant, shared: set[int]) -> str:
+    """The total, with the roll-off dice when someone else this viewer sees shares it
+    (``shared``: :func:`_shared_totals` of the combatants shown, this one among them)."""
+    if not (combatant.total in shared and combatant.tiebreak):
         return number(combatant.total)
     return _(
         "{total} (roll-off {dice})",
@@ -51,9 +60,9 @@ def _score(state: ini.Encounter, combatant: ini.Combatant, gm: bool) -> str:
     )
 
 
-def _line(state: ini.Encounter, index: int, combatant: ini.Combatant, gm: bool) -> str:
+def _line(state: ini.Encounter, index: int, combatant: ini.Combatant, shared: set[int]) -> str:
     hidden = f" {HIDDEN}" if combatant.hidden else ""
-    score = _score(state, combatant, gm)
+    score = _score(combatant, shared)
     safe = UserText(combatant.name)
     if state.ended:
         return f"{safe}{hidden} — {score}"
@@ -85,8 +94,19 @@ def _actions(state: ini.Encounter, combatant: ini.Combatant) -> str:
     """CODA: `` · 🏃 1 of 2 actions left`` once a combatant has spent some this round."""
     if state.system != "coda" or not combatant.actions:
         return ""
-    left = ini.action_budget(state, combatant).left_label(combatant.actions, _)
-    return f" · {RUN} {left}"
+    budget = ini.action_budget(state, combatant)
+    return f" · {RUN} {_budget_label(budget, combatant.actions, current_language())}"
+
+
+@lru_cache(maxsize=256)
+def _budget_label(budget: ini.ActionBudget, spent: int, language: str) -> str:
+    """``budget.left_label(spent)`` (``spent`` 0: ``budget.label_in``), in ``language``.
+
+    Remembered: a CODA tracker and turn line say one of a handful of budgets, and each label
+    took some sixty calls (ordinals, penalties, four lookups) every time it was said.
+    ``language`` is the current one (``_`` reads it), passed to key the memo.
+    """
+    return budget.left_label(spent, _) if spent else budget.label_in(_)
 
 
 def _conditions(combatant: ini.Combatant) -> str:
@@ -98,8 +118,36 @@ def _conditions(combatant: ini.Combatant) -> str:
     )
 
 
+#: How many turn lines :func:`now_text` remembers (a few per table playing now).
+SAID = 256
+#: The turn lines said lately, by (the state's order's id, viewer, language): the entry holds
+#: that order, so the id is not reused while it is kept, and its round, turn, ending and system.
+_said: dict[tuple[int, bool, str], tuple[tuple[object, ...], str]] = {}
+
+
 def now_text(view: EncounterView, *, gm: bool) -> str:
-    """Whose turn it is, as this viewer may know it."""
+    """Whose turn it is, as this viewer may know it.
+
+    A change's reply and its tracker edit say the same line of the same state (the tracker's
+    is the change's without its history: the same order): it is worked out once. The line
+    reads only the order, round, turn, ending and system, and the language, all in the key.
+    """
+    state = view.state
+    language = current_language()
+    key = (id(state.order), gm, language)
+    facts = (state.order, state.round, state.turn, state.ended, state.system)
+    said = _said.get(key)
+    if said is not None and said[0][0] is state.order and said[0] == facts:
+        return said[1]
+    text = _now_text(view, gm=gm)
+    _said.pop(key, None)  # re-inserted last: the oldest go first
+    if len(_said) >= SAID:
+        del _said[next(iter(_said))]
+    _said[key] = (facts, text)
+    return text
+
+
+def _now_text(view: EncounterView, *, gm: bool) -> str:
     state = view.state
     current = state.current
     if state.ended:
@@ -124,8 +172,7 @@ def now_text(view: EncounterView, *, gm: bool) -> str:
     text = _("Round {round} · {turn}.", round=state.round, turn=_turn_of(current))
     if view.system == "coda":
         budget = ini.action_budget(state, current)
-        left = budget.left_label(current.actions, _) if current.actions else budget.label_in(_)
-        text += f" {left}."
+        text += f" {_budget_label(budget, current.actions, current_language())}."
     return text
 
 
@@ -152,11 +199,9 @@ def tracker_embed(view: EncounterView, *, gm: bool = False) -> discord.Embed:
         title = f"{SWORDS} " + _("Initiative — gathering")
         colour = colours.INFO
     lines = [now_text(view, gm=gm), ""]
-    shown = [
-        _line(state, index, c, gm) + _health(view, c)
-        for index, c in enumerate(state.order)
-        if visible(c, gm)
-    ]
+    seen = [(index, c) for index, c in enumerate(state.order) if visible(c, gm)]
+    shared = _shared_totals([c for _index, c in seen])
+    shown = [_line(state, index, c, shared) + _health(view, c) for index, c in seen]
     lines += shown or ["*" + _("Nobody has joined yet.") + "*"]
     embed = discord.Embed(title=title, description=clip("\n".join(lines), 4096), colour=colour)
     delayed = [c for c in state.delayed if visible(c, gm)]
@@ -165,7 +210,7 @@ def tracker_embed(view: EncounterView, *, gm: bool = False) -> discord.Embed:
             name=_("Delayed (act with `/init act`)"),
             value=clip(
                 "\n".join(
-                    f"{UserText(c.name)}{f' {HIDDEN}' if c.hidden else ''} — {_score(state, c, gm)}"
+                    f"{UserText(c.name)}{f' {HIDDEN}' if c.hidden else ''} — {_score(c, shared)}"
                     for c in delayed
                 ),
                 1024,

@@ -247,3 +247,39 @@ async def test_the_lean_edit_sends_what_partial_message_edit_sends(
     monkeypatch.undo()
     pressed = await ok(await table.gm.click(tracker(table), label="Walk"))
     assert "**Alice**: Walk" in pressed.response.content
+
+
+async def test_the_tracker_buttons_are_stored_once_per_message_and_keep_answering(
+    table: Table, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Edits with the buttons the message carries already leave the view store as it is (it
+    holds them); other buttons (another language) are stored as ``message.edit`` would."""
+    state = table.bot._connection
+    stored: list[tuple[Any, int | None]] = []
+    store_view = state.store_view
+
+    def spy(view: Any, message_id: int | None = None) -> None:
+        stored.append((view, message_id))
+        store_view(view, message_id)
+
+    monkeypatch.setattr(state, "store_view", spy)
+    await trio(table)  # /init start posts the tracker, three adds edit it
+    message_id = tracker(table).id
+    english = table.bot.get_cog("InitiativeCog").buttons_for()
+    assert stored[-1] == (english, message_id)
+    before = len(stored)
+    for _ in range(3):
+        await gm_next(table)
+    assert len(stored) == before  # the store holds them for this message already
+    assert state._view_store._synced_message_views[message_id] is english
+    pressed = await ok(await table.gm.click(tracker(table), label="Next"))
+    assert "**Alice**'s turn" in pressed.response.content
+    # The channel's table turns Spanish: the Spanish buttons replace the English ones.
+    await table.gm.slash(table.channel, "settings language", language="es")
+    await ok(await table.gm.slash(table.channel, "init next"))
+    (spanish, where) = stored[-1]
+    assert spanish is not english and where == message_id
+    assert state._view_store._synced_message_views[message_id] is spanish
+    assert next(c.label for row in tracker(table).components for c in row.children) == "Siguiente"
+    pressed = await ok(await table.gm.click(tracker(table), label="Siguiente"))
+    assert "**Carl**" in pressed.response.content
