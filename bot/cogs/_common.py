@@ -57,8 +57,16 @@ def holds_gm_role(member: discord.abc.User, channel: Any, role_names: Sequence[s
     """The Discord half of the GM rule: a GM role by name, or Manage Channels here."""
     if not isinstance(member, discord.Member):
         return False
+    return _gm_by_role_or_permission(member, member.roles, channel, role_names)
+
+
+def _gm_by_role_or_permission(
+    member: discord.Member, roles: Sequence[discord.Role], channel: Any, role_names: Sequence[str]
+) -> bool:
+    """:func:`holds_gm_role` for a member whose ``roles`` were read already (building
+    ``member.roles`` looks up and sorts every role: :func:`actor_from` does it once)."""
     wanted = _folded(role_names if isinstance(role_names, tuple) else tuple(role_names))
-    if any(role.name.casefold() in wanted for role in member.roles):
+    if any(role.name.casefold() in wanted for role in roles):
         return True
     permissions = (
         channel.permissions_for(member)
@@ -75,27 +83,62 @@ def _folded(role_names: tuple[str, ...]) -> frozenset[str]:
     return frozenset(name.casefold() for name in role_names)
 
 
+def manages_guild(member: discord.Member, roles: Sequence[discord.Role]) -> bool:
+    """``member.guild_permissions.manage_guild``, from the member's ``roles`` read already:
+    the same rule as discord.py's (the owner, an administrator, else the roles' permission
+    unless timed out), without building and sorting ``member.roles`` a second time."""
+    if member.guild.owner_id == member.id:
+        return True
+    value = 0
+    for role in roles:
+        value |= role.permissions.value
+    if value & _ADMINISTRATOR:
+        return True
+    return bool(value & _MANAGE_GUILD) and not member.is_timed_out()
+
+
+#: The two permission bits :func:`manages_guild` reads, as plain ints (a flag read through
+#: ``discord.Permissions`` is two calls).
+_ADMINISTRATOR = discord.Permissions(administrator=True).value
+_MANAGE_GUILD = discord.Permissions(manage_guild=True).value
+
+
 def actor_from(interaction: discord.Interaction) -> Actor:
     """The plain facts a service needs about whoever invoked ``interaction``."""
-    settings = interaction.client.settings  # type: ignore[attr-defined]
-    member = interaction.user if isinstance(interaction.user, discord.Member) else None
+    client = interaction.client
+    user = interaction.user
+    channel = interaction.channel
+    if isinstance(user, discord.Member):
+        # The member's roles, looked up and sorted once for the three facts read from them.
+        roles = user.roles
+        gm_role = _gm_by_role_or_permission(
+            user,
+            roles,
+            channel,
+            client.settings.gm_role_names,  # type: ignore[attr-defined]
+        )
+        role_ids = frozenset([role.id for role in roles])
+        manage_guild = manages_guild(user, roles)
+    else:
+        gm_role = manage_guild = False
+        role_ids = frozenset()
     actor = Actor(
-        user_id=interaction.user.id,
+        user_id=user.id,
         channel_id=interaction.channel_id or 0,
         guild_id=interaction.guild_id,
-        display_name=interaction.user.display_name,
-        gm_role=holds_gm_role(interaction.user, interaction.channel, settings.gm_role_names),
-        role_ids=frozenset(role.id for role in member.roles) if member else frozenset(),
-        manage_guild=bool(member and member.guild_permissions.manage_guild),
+        display_name=user.display_name,
+        gm_role=gm_role,
+        role_ids=role_ids,
+        manage_guild=manage_guild,
         macro=interaction.extras.get(MACRO),
     )
     # The web companion's record of who plays where (a dict lookup unless it changed).
-    records = getattr(interaction.client, "member_records", None)
+    records = getattr(client, "member_records", None)
     if records is not None and actor.guild_id is not None:
         records.saw(
             actor,
             getattr(interaction.guild, "name", "") or "",
-            getattr(interaction.channel, "name", "") or "",
+            getattr(channel, "name", "") or "",
         )
     return actor
 
