@@ -103,6 +103,65 @@ _ADMINISTRATOR = discord.Permissions(administrator=True).value
 _MANAGE_GUILD = discord.Permissions(manage_guild=True).value
 
 
+#: Callers' GM facts remembered per process before the memory starts again.
+MAX_CALLER_FACTS = 50_000
+
+
+class CallerFacts:
+    """Whether a caller holds a GM role (or Manage Channels) in a channel, and manages the
+    server: worked out once per channel, member and set of roles, not for every command.
+
+    Both facts are computed from the member's roles and timeout (in the interaction) and from
+    the guild's cached roles, owner and channel overwrites. The key holds the first; the second
+    change only with a gateway event, and :meth:`forget` is called on each of them
+    (:func:`bot.gateway.on_guild_state_change`, wired by the bot). A timed-out member (the
+    answer then changes with the clock) and a channel the guild's cache does not hold (built
+    from the interaction's own data) are worked out every time, as before."""
+
+    def __init__(self) -> None:
+        self._facts: dict[tuple[int, int, frozenset[int], tuple[str, ...]], tuple[bool, bool]] = {}
+
+    def of(
+        self,
+        member: discord.Member,
+        roles: Sequence[discord.Role],
+        role_ids: frozenset[int],
+        channel: Any,
+        role_names: Sequence[str],
+    ) -> tuple[bool, bool]:
+        """``(gm_role, manage_guild)`` for ``member`` in ``channel``."""
+        if (
+            member.timed_out_until is not None
+            or channel is None
+            or not isinstance(role_names, tuple)
+            or member.guild.get_channel_or_thread(channel.id) is not channel
+        ):
+            return _caller_facts(member, roles, channel, role_names)
+        key = (channel.id, member.id, role_ids, role_names)
+        facts = self._facts.get(key)
+        if facts is None:
+            if len(self._facts) >= MAX_CALLER_FACTS:
+                self._facts.clear()
+            facts = self._facts[key] = _caller_facts(member, roles, channel, role_names)
+        return facts
+
+    def forget(self) -> None:
+        """Forget every fact: a guild's roles, owner or channels changed."""
+        self._facts.clear()
+
+    def __len__(self) -> int:
+        return len(self._facts)
+
+
+def _caller_facts(
+    member: discord.Member, roles: Sequence[discord.Role], channel: Any, role_names: Sequence[str]
+) -> tuple[bool, bool]:
+    return (
+        _gm_by_role_or_permission(member, roles, channel, role_names),
+        manages_guild(member, roles),
+    )
+
+
 def actor_from(interaction: discord.Interaction) -> Actor:
     """The plain facts a service needs about whoever invoked ``interaction``."""
     client = interaction.client
@@ -111,14 +170,13 @@ def actor_from(interaction: discord.Interaction) -> Actor:
     if isinstance(user, discord.Member):
         # The member's roles, looked up and sorted once for the three facts read from them.
         roles = user.roles
-        gm_role = _gm_by_role_or_permission(
-            user,
-            roles,
-            channel,
-            client.settings.gm_role_names,  # type: ignore[attr-defined]
-        )
         role_ids = frozenset([role.id for role in roles])
-        manage_guild = manages_guild(user, roles)
+        names = client.settings.gm_role_names  # type: ignore[attr-defined]
+        known: CallerFacts | None = getattr(client, "caller_facts", None)
+        if known is None:
+            gm_role, manage_guild = _caller_facts(user, roles, channel, names)
+        else:
+            gm_role, manage_guild = known.of(user, roles, role_ids, channel, names)
     else:
         gm_role = manage_guild = False
         role_ids = frozenset()
