@@ -130,14 +130,15 @@ class CallerFacts:
         role_names: Sequence[str],
     ) -> tuple[bool, bool]:
         """``(gm_role, manage_guild)`` for ``member`` in ``channel``."""
+        if member.timed_out_until is not None or channel is None:
+            return _caller_facts(member, roles, channel, role_names)
+        channel_id: int = channel.id
         if (
-            member.timed_out_until is not None
-            or channel is None
-            or not isinstance(role_names, tuple)
-            or member.guild.get_channel_or_thread(channel.id) is not channel
+            not isinstance(role_names, tuple)
+            or member.guild.get_channel_or_thread(channel_id) is not channel
         ):
             return _caller_facts(member, roles, channel, role_names)
-        key = (channel.id, member.id, role_ids, role_names)
+        key = (channel_id, member.id, role_ids, role_names)
         facts = self._facts.get(key)
         if facts is None:
             if len(self._facts) >= MAX_CALLER_FACTS:

@@ -131,7 +131,7 @@ def test_a_channel_outside_the_guilds_cache_is_never_cached(bot: NarratorBot) ->
     data = p.member(p.user(CALLER, "caller"), [GM_ROLE], permissions=0)
     member = discord.Member(data=data, guild=guild, state=bot._connection)  # type: ignore[arg-type]
     built = discord.TextChannel(
-        state=bot._connection,  # type: ignore[arg-type]
+        state=bot._connection,
         guild=guild,
         data=p.text_channel(CHANNEL, GUILD, "table", 0),  # type: ignore[arg-type]
     )
