@@ -10,7 +10,7 @@ import discord
 from discord.ext import commands
 
 from bot import gateway, workers
-from bot.cogs import EXTENSIONS
+from bot.cogs import EXTENSIONS, CallerFacts
 from bot.gateway import (
     Admission,
     NarratorTree,
@@ -18,6 +18,7 @@ from bot.gateway import (
     RateLimiter,
     Standings,
     install_component_hook,
+    on_guild_state_change,
 )
 from bot.hosting.config import Settings
 from bot.hosting.errors import DATABASE_ERRORS, DatabaseUnavailable, database_error_line
@@ -81,6 +82,10 @@ class NarratorBot(commands.Bot):
         self.languages = LanguageChoices(database)
         # Who plays where and is a GM there, written on a change, for the web companion.
         self.member_records = MemberRecords(database)
+        # Each caller's GM role and Manage Server, kept per channel and roles until a gateway
+        # event changes the guild's roles, owner or channels (read by every command).
+        self.caller_facts = CallerFacts()
+        on_guild_state_change(self, self.caller_facts.forget)
         # Completed commands are counted by the tree (bot.gateway._tree), not by a listener of
         # app_command_completion: discord.py runs each listener as a task of its own.
         # Past capacity, "very busy" at once rather than silence after 3 s (bot.gateway._admission).

@@ -3,6 +3,7 @@
 ``EXTENSIONS`` is the list the bot loads, in order; a feature adds its package here.
 """
 
+from bot.cogs._common import CallerFacts as CallerFacts
 from bot.cogs._confirm import KindView as KindView
 
 EXTENSIONS: tuple[str, ...] = (

@@ -57,8 +57,16 @@ def holds_gm_role(member: discord.abc.User, channel: Any, role_names: Sequence[s
     """The Discord half of the GM rule: a GM role by name, or Manage Channels here."""
     if not isinstance(member, discord.Member):
         return False
+    return _gm_by_role_or_permission(member, member.roles, channel, role_names)
+
+
+def _gm_by_role_or_permission(
+    member: discord.Member, roles: Sequence[discord.Role], channel: Any, role_names: Sequence[str]
+) -> bool:
+    """:func:`holds_gm_role` for a member whose ``roles`` were read already (building
+    ``member.roles`` looks up and sorts every role: :func:`actor_from` does it once)."""
     wanted = _folded(role_names if isinstance(role_names, tuple) else tuple(role_names))
-    if any(role.name.casefold() in wanted for role in member.roles):
+    if any(role.name.casefold() in wanted for role in roles):
         return True
     permissions = (
         channel.permissions_for(member)
@@ -75,27 +83,121 @@ def _folded(role_names: tuple[str, ...]) -> frozenset[str]:
     return frozenset(name.casefold() for name in role_names)
 
 
+def manages_guild(member: discord.Member, roles: Sequence[discord.Role]) -> bool:
+    """``member.guild_permissions.manage_guild``, from the member's ``roles`` read already:
+    the same rule as discord.py's (the owner, an administrator, else the roles' permission
+    unless timed out), without building and sorting ``member.roles`` a second time."""
+    if member.guild.owner_id == member.id:
+        return True
+    value = 0
+    for role in roles:
+        value |= role.permissions.value
+    if value & _ADMINISTRATOR:
+        return True
+    return bool(value & _MANAGE_GUILD) and not member.is_timed_out()
+
+
+#: The two permission bits :func:`manages_guild` reads, as plain ints (a flag read through
+#: ``discord.Permissions`` is two calls).
+_ADMINISTRATOR = discord.Permissions(administrator=True).value
+_MANAGE_GUILD = discord.Permissions(manage_guild=True).value
+
+
+#: Callers' GM facts remembered per process before the memory starts again.
+MAX_CALLER_FACTS = 50_000
+
+
+class CallerFacts:
+    """Whether a caller holds a GM role (or Manage Channels) in a channel, and manages the
+    server: worked out once per channel, member and set of roles, not for every command.
+
+    Both facts are computed from the member's roles and timeout (in the interaction) and from
+    the guild's cached roles, owner and channel overwrites. The key holds the first; the second
+    change only with a gateway event, and :meth:`forget` is called on each of them
+    (:func:`bot.gateway.on_guild_state_change`, wired by the bot). A timed-out member (the
+    answer then changes with the clock) and a channel the guild's cache does not hold (built
+    from the interaction's own data) are worked out every time, as before."""
+
+    def __init__(self) -> None:
+        self._facts: dict[tuple[int, int, frozenset[int], tuple[str, ...]], tuple[bool, bool]] = {}
+
+    def of(
+        self,
+        member: discord.Member,
+        roles: Sequence[discord.Role],
+        role_ids: frozenset[int],
+        channel: Any,
+        role_names: Sequence[str],
+    ) -> tuple[bool, bool]:
+        """``(gm_role, manage_guild)`` for ``member`` in ``channel``."""
+        if member.timed_out_until is not None or channel is None:
+            return _caller_facts(member, roles, channel, role_names)
+        channel_id: int = channel.id
+        if (
+            not isinstance(role_names, tuple)
+            or member.guild.get_channel_or_thread(channel_id) is not channel
+        ):
+            return _caller_facts(member, roles, channel, role_names)
+        key = (channel_id, member.id, role_ids, role_names)
+        facts = self._facts.get(key)
+        if facts is None:
+            if len(self._facts) >= MAX_CALLER_FACTS:
+                self._facts.clear()
+            facts = self._facts[key] = _caller_facts(member, roles, channel, role_names)
+        return facts
+
+    def forget(self) -> None:
+        """Forget every fact: a guild's roles, owner or channels changed."""
+        self._facts.clear()
+
+    def __len__(self) -> int:
+        return len(self._facts)
+
+
+def _caller_facts(
+    member: discord.Member, roles: Sequence[discord.Role], channel: Any, role_names: Sequence[str]
+) -> tuple[bool, bool]:
+    return (
+        _gm_by_role_or_permission(member, roles, channel, role_names),
+        manages_guild(member, roles),
+    )
+
+
 def actor_from(interaction: discord.Interaction) -> Actor:
     """The plain facts a service needs about whoever invoked ``interaction``."""
-    settings = interaction.client.settings  # type: ignore[attr-defined]
-    member = interaction.user if isinstance(interaction.user, discord.Member) else None
+    client = interaction.client
+    user = interaction.user
+    channel = interaction.channel
+    if isinstance(user, discord.Member):
+        # The member's roles, looked up and sorted once for the three facts read from them.
+        roles = user.roles
+        role_ids = frozenset([role.id for role in roles])
+        names = client.settings.gm_role_names  # type: ignore[attr-defined]
+        known: CallerFacts | None = getattr(client, "caller_facts", None)
+        if known is None:
+            gm_role, manage_guild = _caller_facts(user, roles, channel, names)
+        else:
+            gm_role, manage_guild = known.of(user, roles, role_ids, channel, names)
+    else:
+        gm_role = manage_guild = False
+        role_ids = frozenset()
     actor = Actor(
-        user_id=interaction.user.id,
+        user_id=user.id,
         channel_id=interaction.channel_id or 0,
         guild_id=interaction.guild_id,
-        display_name=interaction.user.display_name,
-        gm_role=holds_gm_role(interaction.user, interaction.channel, settings.gm_role_names),
-        role_ids=frozenset(role.id for role in member.roles) if member else frozenset(),
-        manage_guild=bool(member and member.guild_permissions.manage_guild),
+        display_name=user.display_name,
+        gm_role=gm_role,
+        role_ids=role_ids,
+        manage_guild=manage_guild,
         macro=interaction.extras.get(MACRO),
     )
     # The web companion's record of who plays where (a dict lookup unless it changed).
-    records = getattr(interaction.client, "member_records", None)
+    records = getattr(client, "member_records", None)
     if records is not None and actor.guild_id is not None:
         records.saw(
             actor,
             getattr(interaction.guild, "name", "") or "",
-            getattr(interaction.channel, "name", "") or "",
+            getattr(channel, "name", "") or "",
         )
     return actor
 

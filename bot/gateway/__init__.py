@@ -7,7 +7,8 @@ truthful error answer), and component and modal presses get their language and w
 from the same hook; admission answers "very busy" past capacity
 (``_admission``); the deadline defers what would miss Discord's 3 s (``_deadline``); rate
 limits and fair shares (``_ratelimit``); lazy callback responses (``_lazy_callback``); the
-REST and gateway proxy (``_proxy``); the language of a table's public messages
+REST and gateway proxy (``_proxy``); the events that change a guild's roles and channels
+(``_guild_state``); the language of a table's public messages
 (``_public_language``); and the command-line reader that macros and the console share
 (``_commandline``). Every discord.py internal these touch is reached through
 :mod:`bot.internals`. This face is the API.
@@ -33,6 +34,8 @@ from bot.gateway._commandline import split_words as split_words
 from bot.gateway._components import install_component_hook as install_component_hook
 from bot.gateway._deadline import ANSWERED_PRIVATELY as ANSWERED_PRIVATELY
 from bot.gateway._deadline import DeadlineResponse as DeadlineResponse
+from bot.gateway._guild_state import GUILD_STATE_EVENTS as GUILD_STATE_EVENTS
+from bot.gateway._guild_state import on_guild_state_change as on_guild_state_change
 from bot.gateway._lazy_callback import install_lazy_callbacks as install_lazy_callbacks
 from bot.gateway._public_language import public_language as public_language
 from bot.gateway._ratelimit import Rate as Rate

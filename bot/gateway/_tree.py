@@ -106,8 +106,9 @@ class NarratorTree(CommandTreeHooks):
         # PostgreSQL refuses to store them and no player types one on purpose.
         track_writes()  # the error handler below tells the user whether anything was saved
         data = interaction.data
-        if data is not None:
-            _strip_nul(data.get("options") or [])  # type: ignore[arg-type]
+        options = data.get("options") if data is not None else None
+        if options:
+            _strip_nul(options)  # type: ignore[arg-type]
         BotMetrics.started(interaction)
         await apply_language(interaction)  # every reply below, refusals included
         # The fair-use limits were applied at the gateway, on the raw payload
@@ -154,7 +155,11 @@ def _count_completion(interaction: discord.Interaction) -> None:
 
 
 def _strip_nul(options: list[Any]) -> None:
+    # Every command's options pass here: nothing is replaced or descended into for nothing.
     for option in options:
-        if isinstance(option.get("value"), str):
-            option["value"] = option["value"].replace("\x00", "")
-        _strip_nul(option.get("options") or [])
+        value = option.get("value")
+        if isinstance(value, str) and "\x00" in value:
+            option["value"] = value.replace("\x00", "")
+        nested = option.get("options")
+        if nested:
+            _strip_nul(nested)

@@ -113,7 +113,8 @@ class BotMetrics:
         # Each (command, outcome)'s counter and latency series, looked up once: ``labels()``
         # validates and locks on every call, and every command is finished here. Nothing
         # removes a labelled series, so a cached one stays the registry's own.
-        self._series: dict[tuple[str, str], tuple[Counter, Histogram]] = {}
+        # Keyed by the command object itself: its name is then read once, not per command.
+        self._series: dict[tuple[object, str], tuple[Counter, Histogram]] = {}
         self._runner: web.AppRunner | None = None
 
     def _gateway_latency(self) -> float:
@@ -133,12 +134,13 @@ class BotMetrics:
     def finished(
         self, interaction: discord.Interaction, outcome: str, error: BaseException | None = None
     ) -> None:
-        command = interaction.command.qualified_name if interaction.command else "?"
+        command = interaction.command
         series = self._series.get((command, outcome))
         if series is None:
+            name = command.qualified_name if command else "?"
             series = self._series[(command, outcome)] = (
-                self.commands.labels(command, outcome),
-                self.latency.labels(command),
+                self.commands.labels(name, outcome),
+                self.latency.labels(name),
             )
         count, latency = series
         count.inc()

@@ -86,12 +86,18 @@ def sheet_pages(sheet: SheetText, *, changed: str | None = None) -> list[discord
         )
 
     pages = [page()]
+    # The page's field count and ``len(embed)``, kept as fields are added: reading them from
+    # the embed rebuilds its field list and re-measures every field, for each field added.
+    count, size = 0, len(pages[0])
     for name, value in fields:
-        embed = pages[-1]
-        full = len(embed.fields) >= FIELDS or len(embed) + len(name) + len(value) > PAGE_BUDGET
-        if full and embed.fields:
+        full = count >= FIELDS or size + len(name) + len(value) > PAGE_BUDGET
+        if full and count:
             pages.append(page())
+            count, size = 0, len(pages[-1])
+        name, value = str(name), str(value)  # as the embed stores (and measures) them
         pages[-1].add_field(name=name, value=value, inline=False)
+        count += 1
+        size += len(name) + len(value)
     if len(pages) > 1:
         for page_no, embed in enumerate(pages, start=1):
             embed.set_footer(text=_("Page {page}/{pages}", page=page_no, pages=len(pages)))
