@@ -147,9 +147,10 @@ class CommandTreeHooks(app_commands.CommandTree):
         await call(interaction)
 
 
-def gateway_parsers(client: Any) -> dict[str, Callable[[Any], None]]:
-    """The client's raw gateway event handlers, by event name (mutable, every shard's)."""
-    parsers: dict[str, Callable[[Any], None]] = client._connection.parsers
+def gateway_parsers(client: Any) -> dict[str, Callable[[Any], Any]]:
+    """The client's raw gateway event handlers, by event name (mutable, every shard's;
+    discord.py ignores what they return: admission's wrapper says whether it handed over)."""
+    parsers: dict[str, Callable[[Any], Any]] = client._connection.parsers
     return parsers
 
 

@@ -211,11 +211,13 @@ def install_admission(bot: Any, admission: Admission, metrics: BotMetrics | None
     parse = parsers["INTERACTION_CREATE"]
     replies: set[asyncio.Task[None]] = set()
 
-    def parse_interaction_create(data: dict[str, Any]) -> None:
+    def parse_interaction_create(data: dict[str, Any]) -> bool:
+        """Hand ``data`` to discord.py (True), or answer it "very busy" (False: the fair
+        line may hand over its next one in the same step, this one cost next to nothing)."""
         kind = data.get("type")
         if kind == _PING or not admission.behind(int(data["id"])):
             parse(data)
-            return
+            return True
         admission.turned_away += 1
         if metrics is not None:
             metrics.turned_away()
@@ -224,6 +226,7 @@ def install_admission(bot: Any, admission: Admission, metrics: BotMetrics | None
         )
         replies.add(task)
         task.add_done_callback(replies.discard)
+        return False
 
     parsers["INTERACTION_CREATE"] = parse_interaction_create
 

@@ -128,9 +128,9 @@ def install_component_hook(
     pending: set[asyncio.Task[None]] = set()
     fair = FairDispatch()  # admitted ones reach discord.py one per loop step, users in turn
 
-    def dispatch(data: dict[str, Any], language: str) -> None:
+    def dispatch(data: dict[str, Any], language: str) -> bool | None:
         with use_language(language), writes_tracked():
-            original(data)
+            return original(data)  # admission's wrapper: whether it was handed over
 
     def refuse(data: dict[str, Any], who: Who, wait: float) -> None:
         if not should_tell(client, who.user_id, wait):

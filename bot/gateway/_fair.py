@@ -15,31 +15,71 @@ dropped here, and when nothing waits an interaction is handed over at once, so a
 behaves as before. Discord's 3 s deadline is still watched from when Discord created each
 interaction (:mod:`bot.gateway._deadline`, :mod:`bot.gateway._admission`), however long it
 waited in line.
+
+Admission ("very busy") is decided as an interaction leaves the line. One turned away costs
+next to nothing (no Interaction, no command), so it does not use up its step: the line goes
+on to the next one in the same step, up to :data:`TURNED_AWAY_PER_STEP`. With one per step
+whatever its fate, a line past capacity drained at the loop's step rate (a step lasts
+milliseconds when the loop is full), the "very busy" answers themselves waited in line, and
+at twice the served maximum hundreds of them went past Discord's 3 s (measured on
+2026-11-27).
+
+Taking users in turn means a user with a long backlog (a flood, or a load test's one roller)
+sees each of their interactions wait for everyone else's. Past capacity such a backlog aged
+in the line past Discord's 3 s before admission saw it, so even its "very busy" came too late
+(median age at the decision 2.8 s, measured). So an interaction that has waited in the line
+longer than :data:`LINE_PATIENCE` is handed over out of turn, oldest first: admission then
+answers it "very busy" while that still reaches the user in time (or runs it, when it is not
+yet late).
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections import deque
 from collections.abc import Callable
+from dataclasses import dataclass
 
 log = logging.getLogger(__name__)
+
+#: Interactions turned away that one step may hand over before the one it admits (bounds the
+#: step: each is an admission check and a reply task, tens of microseconds).
+TURNED_AWAY_PER_STEP = 64
+#: Seconds an interaction may wait in the line for its user's turn before it is handed over
+#: out of turn (oldest first): half of admission's default ``BUSY_AFTER``, so a backlog is
+#: judged while a "very busy" answer can still reach the user within Discord's 3 s.
+LINE_PATIENCE = 0.5
+
+#: discord.py's parse of one interaction; False when it was turned away instead (admission).
+Dispatch = Callable[[], "bool | None"]
+
+
+@dataclass(slots=True, eq=False)
+class _Waiting:
+    """One interaction in the line: in its user's line and in the line of arrivals."""
+
+    dispatch: Dispatch
+    since: float
+    handed: bool = False
 
 
 class FairDispatch:
     """Admitted interactions, handed over one per event-loop step, users taken in turn."""
 
-    def __init__(self) -> None:
-        self._lines: dict[int, deque[Callable[[], None]]] = {}  # each user's waiting ones
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        self._clock = clock
+        self._lines: dict[int, deque[_Waiting]] = {}  # each user's waiting ones
         self._turns: deque[int] = deque()  # users with a line, in the order they are served
+        self._arrivals: deque[_Waiting] = deque()  # every waiting one, oldest first
         # The loop in whose current step one was handed over at once (None: no such step).
         self._stepping: asyncio.AbstractEventLoop | None = None
         self._serving: asyncio.Task[None] | None = None
 
-    def submit(self, user_id: int, dispatch: Callable[[], None]) -> None:
+    def submit(self, user_id: int, dispatch: Dispatch) -> None:
         """Run ``dispatch`` (discord.py's parse of one interaction of ``user_id``) now if
-        nothing waits, else when its user's turn comes."""
+        nothing waits, else when its user's turn comes (or it has waited too long)."""
         loop = asyncio.get_running_loop()
         serving = self._serving
         if serving is not None and (serving.done() or serving.get_loop() is not loop):
@@ -51,11 +91,13 @@ class FairDispatch:
             loop.call_soon(self._step_over)
             _run(dispatch)
             return
+        waiting = _Waiting(dispatch, self._clock())
+        self._arrivals.append(waiting)
         line = self._lines.get(user_id)
         if line is None:
             line = self._lines[user_id] = deque()
             self._turns.append(user_id)
-        line.append(dispatch)
+        line.append(waiting)
         if self._serving is None:
             self._serving = loop.create_task(self._serve(), name="fair-dispatch")
 
@@ -65,29 +107,75 @@ class FairDispatch:
     def _forget(self) -> None:
         self._lines.clear()
         self._turns.clear()
+        self._arrivals.clear()
         self._stepping = self._serving = None
 
     async def _serve(self) -> None:
-        """Hand the lines over, one interaction per step of the loop, users in turn."""
+        """Hand the lines over, one admitted interaction per step of the loop: those that
+        waited too long first, oldest first, then users in turn (those turned away on the
+        way do not count)."""
         try:
-            while self._turns:
+            while self._arrivals:
                 await asyncio.sleep(0)  # the rest of the loop's work runs between two
-                user_id = self._turns.popleft()
-                line = self._lines[user_id]
-                dispatch = line.popleft()
-                if line:
-                    self._turns.append(user_id)  # their next one after everyone else's
-                else:
-                    del self._lines[user_id]
-                _run(dispatch)
+                self._step()
+            # Nothing waits (every one was handed over): lines left hold only handed ones.
+            self._lines.clear()
+            self._turns.clear()
         finally:
             if self._serving is asyncio.current_task():
                 self._serving = None
 
+    def _step(self) -> None:
+        budget = TURNED_AWAY_PER_STEP + 1
+        arrivals = self._arrivals
+        too_old = self._clock() - LINE_PATIENCE
+        while budget and arrivals:
+            oldest = arrivals[0]
+            if oldest.handed:
+                arrivals.popleft()
+                continue
+            if oldest.since > too_old:
+                break
+            arrivals.popleft()
+            budget -= 1
+            if self._run(oldest) is not False:
+                return  # this step's admitted one
+        while budget and self._turns:
+            waiting = self._next_in_turn()
+            if waiting is None:
+                continue
+            budget -= 1
+            if self._run(waiting) is not False:
+                return
+        while arrivals and arrivals[0].handed:
+            arrivals.popleft()
 
-def _run(dispatch: Callable[[], None]) -> None:
-    """One parse; an error in it is logged and never stops the line behind it."""
+    def _next_in_turn(self) -> _Waiting | None:
+        """The next user's next interaction not handed over yet (None: that user had none
+        left, their line is gone)."""
+        user_id = self._turns.popleft()
+        line = self._lines[user_id]
+        while line and line[0].handed:
+            line.popleft()  # handed over out of turn
+        waiting = line.popleft() if line else None
+        while line and line[0].handed:
+            line.popleft()
+        if line:
+            self._turns.append(user_id)  # their next one after everyone else's
+        else:
+            del self._lines[user_id]
+        return waiting
+
+    @staticmethod
+    def _run(waiting: _Waiting) -> bool | None:
+        waiting.handed = True
+        return _run(waiting.dispatch)
+
+
+def _run(dispatch: Dispatch) -> bool | None:
+    """One parse (its outcome); an error in it is logged and never stops the line behind it."""
     try:
-        dispatch()
+        return dispatch()
     except Exception:
         log.exception("could not dispatch an interaction")
+        return None

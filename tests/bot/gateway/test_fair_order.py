@@ -12,10 +12,12 @@ from contextlib import contextmanager
 from types import SimpleNamespace
 from typing import Any
 
+import pytest
+
 from bot.gateway import Admission, install_component_hook
 from bot.gateway import _admission as admission_module
 from bot.gateway._admission import DISCORD_EPOCH_MS
-from bot.gateway._fair import FairDispatch
+from bot.gateway._fair import LINE_PATIENCE, FairDispatch
 from bot.internals import gateway_parsers
 from bot.services.languages import LanguageChoices
 from tests.conftest import Table, embed_of
@@ -142,3 +144,73 @@ async def test_a_backlog_in_the_fair_line_is_told_very_busy(monkeypatch: Any) ->
         await asyncio.sleep(0)
     assert seen == burst[:1]
     assert admission.turned_away == 2 and sorted(told) == [snowflake + 1, snowflake + 2]
+
+
+async def test_interactions_turned_away_do_not_use_up_a_step_of_the_line() -> None:
+    """Past capacity most of the line is told "very busy" as it leaves (cheap: no command).
+    Those do not count as the step's one hand-over: the next admitted one goes in the same
+    step. (With one per step whatever the fate, a full loop drained the line so slowly that
+    the "very busy" answers themselves went past Discord's 3 s.) Steps are counted by a
+    callback that runs once per loop iteration: no clock involved."""
+    fair = FairDispatch()
+    loop = asyncio.get_running_loop()
+    step = [0]
+    ticking = [True]
+
+    def tick() -> None:
+        step[0] += 1
+        if ticking[0]:
+            loop.call_soon(tick)
+
+    loop.call_soon(tick)
+    handed: list[tuple[str, int]] = []
+
+    def admitted(name: str) -> Any:
+        return lambda: handed.append((name, step[0])) or True
+
+    def turned_away(name: str) -> Any:
+        return lambda: handed.append((name, step[0])) is not None
+
+    fair.submit(1, admitted("first"))  # nothing waits: at once
+    for user in (2, 3, 4, 5):
+        fair.submit(user, turned_away(f"busy {user}"))
+    fair.submit(6, admitted("six"))
+    fair.submit(7, admitted("seven"))
+    for _ in range(20):
+        await asyncio.sleep(0)
+    ticking[0] = False
+    names = [name for name, _step in handed]
+    assert names == ["first", "busy 2", "busy 3", "busy 4", "busy 5", "six", "seven"]
+    steps = dict(handed)
+    # The four turned away and the next admitted one in one step; the one after, a step later.
+    assert {steps[f"busy {user}"] for user in (2, 3, 4, 5)} == {steps["six"]}
+    assert steps["seven"] > steps["six"]
+
+
+@pytest.mark.parametrize(
+    ("waited", "expected"),
+    [
+        (0.0, ["first", "a1", "b1", "c1", "a2", "a3"]),  # users in turn
+        (LINE_PATIENCE + 0.1, ["first", "a1", "a2", "a3", "b1", "c1"]),  # oldest first
+    ],
+)
+async def test_an_interaction_that_waited_too_long_goes_out_of_turn_oldest_first(
+    waited: float, expected: list[str]
+) -> None:
+    """Users in turn, until one has waited in the line longer than LINE_PATIENCE: then the
+    oldest go first, so that admission judges a long backlog while its "very busy" can still
+    reach Discord in time. The line's clock is the test's."""
+    now = [100.0]
+    fair = FairDispatch(clock=lambda: now[0])
+    handed: list[str] = []
+
+    def admitted(name: str) -> Any:
+        return lambda: handed.append(name) or True
+
+    fair.submit(1, admitted("first"))  # nothing waits: at once
+    for user, name in ((1, "a1"), (1, "a2"), (1, "a3"), (2, "b1"), (3, "c1")):
+        fair.submit(user, admitted(name))
+    now[0] += waited
+    for _ in range(20):
+        await asyncio.sleep(0)
+    assert handed == expected
