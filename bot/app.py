@@ -6,7 +6,6 @@ import gc
 import logging
 from typing import Any
 
-import aiohttp
 import discord
 from discord.ext import commands
 
@@ -31,11 +30,6 @@ from bot.storage import Database
 from engine.dice import Dice, SecureDice
 
 log = logging.getLogger(__name__)
-
-#: HTTP connections to one host (Discord's API; the gateway's own takes one per shard) open at
-#: once: enough for hundreds of answers a second at Discord's latency, few enough that a flood
-#: reuses them instead of opening a connection per request (measured: docs/performance.md).
-HTTP_CONNECTIONS_PER_HOST = 64
 
 
 class NarratorBot(commands.Bot):
@@ -101,16 +95,6 @@ class NarratorBot(commands.Bot):
                 busy_age=settings.busy_after, max_in_flight=settings.max_in_flight
             )
         install_component_hook(self, self.languages, admission=self.admission, metrics=self.metrics)
-
-    async def login(self, token: str) -> None:
-        # discord.py's HTTP connector is unbounded by default: past capacity every "very busy"
-        # answer opened a connection of its own (a handshake each, TLS on Discord), and the
-        # answers went out after Discord's 3 s. Bounded, they wait for a kept-alive one.
-        if self.http.connector is discord.utils.MISSING:
-            self.http.connector = aiohttp.TCPConnector(
-                limit=0, limit_per_host=HTTP_CONNECTIONS_PER_HOST
-            )
-        await super().login(token)
 
     async def setup_hook(self) -> None:
         # Descriptions and choices in every catalog language, uploaded by each sync.
