@@ -143,7 +143,9 @@ class GroupCommit:
                 waiting.in_doubt = True
                 _fail(waiting, error)
             await asyncio.shield(greenlet_spawn(pooled.invalidate))
-            raise
+            if isinstance(error, asyncio.CancelledError):
+                raise
+            return  # the next batch goes on, on another connection
         pooled.close()
         for waiting, (written, value) in zip(batch, outcomes, strict=True):
             if waiting.done.done():
@@ -190,13 +192,19 @@ def batch_on_sqlite(
     connection: sqlite3.Connection, statements: list[tuple[str, tuple[Any, ...], bool]]
 ) -> list[tuple[bool, Any]]:
     """On SQLite's thread: every statement in one transaction, each in a savepoint (one
-    SQLite refuses is rolled back alone: ``(False, error)``); ``(True, outcome)`` for the
-    others. A batch of one is autocommitted without a transaction around it. An error of the
-    transaction itself (its lock waited out, the commit failing) rolls everything back and
-    raises."""
+    SQLite refuses, or whose values cannot be bound, is rolled back alone: ``(False,
+    error)``); ``(True, outcome)`` for the others. A batch of one is autocommitted without a
+    transaction around it (SQLite's refusal raises, as the transaction's would). An error of
+    the transaction itself (its lock waited out, the commit failing) rolls everything back
+    and raises."""
     if len(statements) == 1:
         sql, parameters, fetch = statements[0]
-        return [(True, _statement(connection, sql, parameters, fetch))]
+        try:
+            return [(True, _statement(connection, sql, parameters, fetch))]
+        except sqlite3.Error:
+            raise
+        except Exception as error:  # its values could not be bound: nothing ran
+            return [(False, error)]
     outcomes: list[tuple[bool, Any]] = []
     connection.execute("BEGIN IMMEDIATE")
     try:
@@ -204,7 +212,7 @@ def batch_on_sqlite(
             connection.execute("SAVEPOINT one_write")
             try:
                 outcome = _statement(connection, sql, parameters, fetch)
-            except sqlite3.Error as error:
+            except Exception as error:  # refused, or its values could not be bound: undone
                 connection.execute("ROLLBACK TO one_write")
                 connection.execute("RELEASE one_write")
                 outcomes.append((False, error))

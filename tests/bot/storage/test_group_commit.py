@@ -141,3 +141,32 @@ async def test_a_turn_waited_out_is_storage_busy_for_every_waiting_write(
         assert await _rolls(db) == 1
     finally:
         await db.dispose()
+
+
+async def test_a_write_whose_values_cannot_be_bound_fails_alone_and_the_group_goes_on(
+    db: Database,
+) -> None:
+    """A value SQLite cannot store (an integer past 64 bits) is the driver's error before the
+    statement runs: its caller is told, nothing of it is written, the batch's others are, and
+    the next batch still goes through."""
+    too_big = Actor(user_id=2**70, channel_id=100, guild_id=1)
+    writer = await db.take_writer_turn()
+    assert writer is not None
+    good, good_records = _tracked(lambda: roll_log.append_public(db, ACTOR, **ROLL))
+    bad, bad_records = _tracked(lambda: roll_log.append_public(db, too_big, **ROLL))
+    await _started()
+    writer.release()
+    with pytest.raises(OverflowError):
+        await bad
+    await good
+    assert (bad_records[0].committed, bad_records[0].in_doubt) == (0, False)
+    assert (good_records[0].committed, good_records[0].in_doubt) == (1, False)
+    assert (group_of(db).batches, group_of(db).batched) == (1, 2)
+    writer = await db.take_writer_turn()
+    assert writer is not None
+    later = [_tracked(lambda: roll_log.append_public(db, ACTOR, **ROLL)) for _ in range(2)]
+    await _started()
+    writer.release()
+    await asyncio.gather(*(task for task, _ in later))
+    assert await _rolls(db) == 4  # the fixture's, the good one, the two later ones
+    assert db.engine.sync_engine.pool.checkedout() == 0
