@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import gc
 from unittest.mock import AsyncMock
 
 import discord
 import pytest
 
-from bot.app import NarratorBot, create_bot
+from bot.app import GC_GEN0_THRESHOLD, NarratorBot, create_bot, freeze_long_lived_objects
 from bot.cogs import EXTENSIONS
 from bot.gateway import NarratorTree
 from bot.hosting.config import Settings
@@ -54,3 +55,17 @@ def test_every_extension_is_importable(extension: str) -> None:
     import importlib
 
     assert callable(importlib.import_module(extension).setup)
+
+
+async def test_freezing_at_ready_freezes_the_heap_and_collects_young_objects_less_often() -> None:
+    """``narrator run``'s READY listener: the heap alive then out of the collector's walk,
+    the young generation collected every GC_GEN0_THRESHOLD net new objects, not 700."""
+    threshold = gc.get_threshold()
+    try:
+        await freeze_long_lived_objects()
+        assert gc.get_freeze_count() > 0
+        assert gc.get_threshold() == (GC_GEN0_THRESHOLD, *threshold[1:])
+        assert threshold[0] < GC_GEN0_THRESHOLD
+    finally:
+        gc.unfreeze()
+        gc.set_threshold(*threshold)
