@@ -228,19 +228,12 @@ async def face_totals(
     nor the compiler (~2 ms a request) costs this process's event loop. PostgreSQL adds up
     in its own server process and an in-memory SQLite database (tests) cannot be opened by
     another process: those run in a read-only unit of work here."""
-    filters: dict[str, Any] = {
-        "systems": systems,
-        "user_id": user_id,
-        "since": since,
-        "limit": limit,
-    }
+    filters: dict[str, Any] = {"user_id": user_id, "since": since, "limit": limit}
     path = db.sqlite_file
     if path is not None and elsewhere is not None:
         values = {
             "channel_id": channel_id,
-            "user_id": user_id,
-            "since": since,
-            "limit": limit,
+            **filters,
             **{f"system_{index}": system for index, system in enumerate(systems)},
         }
         queries = []
@@ -251,7 +244,9 @@ async def face_totals(
         return _face_totals_of(entry_rows, face_rows)
     async with db.unit_of_work(read_only=True) as session:
         dialect = session.bind.dialect.name  # type: ignore[union-attr]
-        entries, faces = _face_totals_queries(channel_id, dialect=dialect, **filters)
+        entries, faces = _face_totals_queries(
+            channel_id, systems=systems, dialect=dialect, **filters
+        )
         return _face_totals_of(
             (await session.execute(entries)).all(),
             (await session.execute(faces)).all(),
