@@ -24,6 +24,10 @@ discord.py (``discord.py>=2.7.1,<2.8``)
     ``AsyncWebhookAdapter.create_interaction_response`` and
     ``discord.http.MultipartParameters``: one "very busy" callback without building an
     ``Interaction`` (:func:`send_interaction_callback`).
+  - ``discord.utils._to_json`` and ``discord.http.json_or_text(response)`` (undocumented):
+    the JSON discord.py would send, serialised once, and the error body of a "very busy"
+    callback POSTed straight on that session, read as discord.py reads it
+    (:func:`post_interaction_callback`).
   - ``discord.http.Route.BASE`` and ``discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY``
     (undocumented class attributes): REST and gateway through a proxy or the local Discord
     stand-in (:func:`set_endpoints`).
@@ -80,7 +84,9 @@ import collections
 import inspect
 from collections.abc import Awaitable, Callable
 from typing import Any, NoReturn, TypeVar
+from urllib.parse import quote
 
+import aiohttp
 import discord
 import discord.interactions as _dpy_interactions
 import yarl
@@ -88,7 +94,7 @@ from discord import app_commands
 from discord import utils as _dpy_utils
 from discord.app_commands.namespace import Namespace
 from discord.gateway import DiscordWebSocket
-from discord.http import MultipartParameters, Route, handle_message_parameters
+from discord.http import MultipartParameters, Route, handle_message_parameters, json_or_text
 from discord.webhook.async_ import async_context
 from sqlalchemy.dialects.sqlite.aiosqlite import (
     AsyncAdapt_aiosqlite_connection,
@@ -107,6 +113,7 @@ __all__ = [
     "CallbackResponseHooks",
     "CommandTreeHooks",
     "await_",
+    "callback_body",
     "followup_webhook",
     "gateway_parsers",
     "get_as_snowflake",
@@ -116,6 +123,7 @@ __all__ = [
     "invoke_with_namespace",
     "make_namespace",
     "message_state",
+    "post_interaction_callback",
     "run_on_sqlite_thread",
     "send_interaction_callback",
     "set_cached_command",
@@ -167,6 +175,43 @@ async def send_interaction_callback(
         proxy_auth=http.proxy_auth,
         params=MultipartParameters(payload=payload, multipart=None, files=None),
     )
+
+
+def callback_body(payload: dict[str, Any]) -> aiohttp.BytesPayload:
+    """``payload`` serialised once (as discord.py's adapter serialises it), as a request body
+    that every :func:`post_interaction_callback` with this same answer can share: aiohttp
+    reads a bytes payload without consuming it, and its ``Content-Type`` header comes with it."""
+    return aiohttp.BytesPayload(
+        _dpy_utils._to_json(payload).encode(), content_type="application/json"
+    )
+
+
+async def post_interaction_callback(
+    client: Any, interaction_id: int, token: str, body: aiohttp.BytesPayload
+) -> None:
+    """POST one interaction callback (``body``: :func:`callback_body`) on the client's own
+    HTTP session, with its proxy settings, as one bare request; ``discord.HTTPException``
+    when Discord refuses it.
+
+    :func:`send_interaction_callback` goes through discord.py's webhook adapter, which per
+    call serialises the payload, takes a per-webhook rate-limit lock (an interaction answers
+    once: the lock never waits), runs a retry loop (sleeps of 1 s and more: past Discord's
+    3 s for an interaction already late) and, asking ``with_response``, parses the message
+    Discord sends back. A "very busy" answer needs none of it: without ``with_response``
+    Discord answers 204, no body. The URL is the one discord.py builds (``Route.BASE`` read
+    now: :func:`set_endpoints` may have moved it; the token quoted as its ``Route`` quotes)."""
+    http = client.http
+    url = yarl.URL(
+        f"{Route.BASE}/interactions/{interaction_id}/{quote(token, safe='')}/callback",
+        encoded=True,
+    )
+    session: aiohttp.ClientSession = http._HTTPClient__session
+    async with session.request(
+        "POST", url, data=body, proxy=http.proxy, proxy_auth=http.proxy_auth
+    ) as response:
+        if not 200 <= response.status < 300:
+            raise discord.HTTPException(response, await json_or_text(response))
+        await response.read()  # read to its end: the connection goes back to the pool
 
 
 def set_endpoints(api_base: str, gateway_url: str) -> None:
