@@ -14,12 +14,13 @@ import aiohttp
 import discord
 import orjson
 import pytest
+import yarl
 from aiohttp import web
 from aiohttp.test_utils import TestServer
 
 from bot.gateway import VERY_BUSY, Admission
 from bot.gateway._admission import BUSY_REPLY, install_admission
-from bot.internals import gateway_parsers
+from bot.internals import callback_url, gateway_parsers
 
 USER = {"id": "1", "username": "narrator", "discriminator": "0", "avatar": None}
 ID = 1_234_567_890_123_456_789
@@ -226,3 +227,31 @@ async def test_a_timeout_is_logged_and_swallowed(
     assert task.exception() is None
     (record,) = [r for r in caplog.records if "very busy" in r.getMessage()]
     assert record.exc_info is not None and isinstance(record.exc_info[1], TimeoutError)
+
+
+@pytest.mark.parametrize(
+    "base",
+    [
+        "https://discord.com/api/v10",
+        "http://127.0.0.1:8080/api/v10",
+        "http://localhost:9",  # a stand-in with no path
+        "http://[::1]:9/proxy/api/",
+    ],
+)
+@pytest.mark.parametrize(
+    "token", ["aW50ZXJhY3Rpb246MTIz_-", "".join(chr(c) for c in range(33, 127)) + "é"]
+)
+def test_the_callback_url_is_the_one_discord_py_sent(
+    base: str, token: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Byte for byte what aiohttp sent for discord.py's Route (it requotes the text)."""
+    monkeypatch.setattr(discord.http.Route, "BASE", base)
+    route = discord.http.Route(
+        "POST",
+        "/interactions/{webhook_id}/{webhook_token}/callback",
+        webhook_id=ID,
+        webhook_token=token,
+    )
+    sent = yarl.URL(route.url)
+    assert callback_url(ID, token) == sent
+    assert callback_url(ID, token).raw_path == sent.raw_path
