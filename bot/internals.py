@@ -22,12 +22,13 @@ discord.py (``discord.py>=2.7.1,<2.8``)
     (:mod:`bot.gateway._components`) (:func:`gateway_parsers`).
   - ``HTTPClient._HTTPClient__session``, ``discord.webhook.async_.async_context``,
     ``AsyncWebhookAdapter.create_interaction_response`` and
-    ``discord.http.MultipartParameters``: one "very busy" callback without building an
-    ``Interaction`` (:func:`send_interaction_callback`).
-  - ``discord.utils._to_json`` and ``discord.http.json_or_text(response)`` (undocumented):
-    the JSON discord.py would send, serialised once, and the error body of a "very busy"
-    callback POSTed straight on that session, read as discord.py reads it
-    (:func:`post_interaction_callback`).
+    ``discord.http.MultipartParameters``: one raw callback (a rate limit's "slow down")
+    without building an ``Interaction`` (:func:`send_interaction_callback`).
+  - ``HTTPClient._HTTPClient__session`` again, ``discord.utils._to_json`` and
+    ``discord.http.json_or_text(response)`` (undocumented): a "very busy" answer as one bare
+    POST on the client's own session, its JSON serialised once, its error body read as
+    discord.py reads it (:func:`callback_body`, :func:`post_interaction_callback`; the URL
+    the one aiohttp sent for discord.py's ``Route``: :func:`callback_url`).
   - ``discord.http.Route.BASE`` and ``discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY``
     (undocumented class attributes): REST and gateway through a proxy or the local Discord
     stand-in (:func:`set_endpoints`).
