@@ -22,8 +22,13 @@ discord.py (``discord.py>=2.7.1,<2.8``)
     (:mod:`bot.gateway._components`) (:func:`gateway_parsers`).
   - ``HTTPClient._HTTPClient__session``, ``discord.webhook.async_.async_context``,
     ``AsyncWebhookAdapter.create_interaction_response`` and
-    ``discord.http.MultipartParameters``: one "very busy" callback without building an
-    ``Interaction`` (:func:`send_interaction_callback`).
+    ``discord.http.MultipartParameters``: one raw callback (a rate limit's "slow down")
+    without building an ``Interaction`` (:func:`send_interaction_callback`).
+  - ``HTTPClient._HTTPClient__session`` again, ``discord.utils._to_json`` and
+    ``discord.http.json_or_text(response)`` (undocumented): a "very busy" answer as one bare
+    POST on the client's own session, its JSON serialised once, its error body read as
+    discord.py reads it (:func:`callback_body`, :func:`post_interaction_callback`; the URL
+    the one aiohttp sent for discord.py's ``Route``: :func:`callback_url`).
   - ``discord.http.Route.BASE`` and ``discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY``
     (undocumented class attributes): REST and gateway through a proxy or the local Discord
     stand-in (:func:`set_endpoints`).
@@ -77,10 +82,13 @@ from __future__ import annotations
 
 import asyncio
 import collections
+import functools
 import inspect
 from collections.abc import Awaitable, Callable
 from typing import Any, NoReturn, TypeVar
+from urllib.parse import quote
 
+import aiohttp
 import discord
 import discord.interactions as _dpy_interactions
 import yarl
@@ -88,7 +96,7 @@ from discord import app_commands
 from discord import utils as _dpy_utils
 from discord.app_commands.namespace import Namespace
 from discord.gateway import DiscordWebSocket
-from discord.http import MultipartParameters, Route, handle_message_parameters
+from discord.http import MultipartParameters, Route, handle_message_parameters, json_or_text
 from discord.webhook.async_ import async_context
 from sqlalchemy.dialects.sqlite.aiosqlite import (
     AsyncAdapt_aiosqlite_connection,
@@ -107,6 +115,8 @@ __all__ = [
     "CallbackResponseHooks",
     "CommandTreeHooks",
     "await_",
+    "callback_body",
+    "callback_url",
     "followup_webhook",
     "gateway_parsers",
     "get_as_snowflake",
@@ -116,6 +126,7 @@ __all__ = [
     "invoke_with_namespace",
     "make_namespace",
     "message_state",
+    "post_interaction_callback",
     "run_on_sqlite_thread",
     "send_interaction_callback",
     "set_cached_command",
@@ -167,6 +178,66 @@ async def send_interaction_callback(
         proxy_auth=http.proxy_auth,
         params=MultipartParameters(payload=payload, multipart=None, files=None),
     )
+
+
+def callback_body(payload: dict[str, Any]) -> aiohttp.BytesPayload:
+    """``payload`` serialised once (as discord.py's adapter serialises it), as a request body
+    that every :func:`post_interaction_callback` with this same answer can share: aiohttp
+    reads a bytes payload without consuming it, and its ``Content-Type`` header comes with it."""
+    return aiohttp.BytesPayload(
+        _dpy_utils._to_json(payload).encode(), content_type="application/json"
+    )
+
+
+#: What stays unquoted of a token in the path: discord.py quotes all (``safe=''``), then aiohttp
+#: (yarl) requotes its text and decodes these; the same bytes go out (real tokens have none).
+_TOKEN_SAFE = "!$&'()*,;=:@~"
+
+
+@functools.lru_cache(maxsize=4)
+def _api_base(base: str) -> tuple[str, str, str]:
+    """``Route.BASE`` parsed once per value it takes: scheme, authority and path prefix (yarl
+    reads no path as ``/``; discord.py appends to the text as it is)."""
+    url = yarl.URL(base)
+    prefix = "" if url.raw_path == "/" and not base.endswith("/") else url.raw_path
+    return url.scheme, url.raw_authority, prefix
+
+
+def callback_url(interaction_id: int, token: str) -> yarl.URL:
+    """The interaction's callback URL, as aiohttp sends discord.py's ``Route`` for it (the
+    token quoted, ``Route.BASE`` read now: :func:`set_endpoints` may have moved it), built
+    from its parts: half the cost of parsing the text."""
+    scheme, authority, prefix = _api_base(Route.BASE)
+    return yarl.URL.build(
+        scheme=scheme,
+        authority=authority,
+        path=f"{prefix}/interactions/{interaction_id}/{quote(token, safe=_TOKEN_SAFE)}/callback",
+        encoded=True,
+    )
+
+
+async def post_interaction_callback(
+    client: Any, interaction_id: int, token: str, body: aiohttp.BytesPayload
+) -> None:
+    """POST one interaction callback (``body``: :func:`callback_body`) on the client's own
+    HTTP session, with its proxy settings, as one bare request; ``discord.HTTPException``
+    when Discord refuses it.
+
+    :func:`send_interaction_callback` goes through discord.py's webhook adapter, which per
+    call serialises the payload, takes a per-webhook rate-limit lock (an interaction answers
+    once: the lock never waits), runs a retry loop (sleeps of 1 s and more: past Discord's
+    3 s for an interaction already late) and, asking ``with_response``, parses the message
+    Discord sends back. A "very busy" answer needs none of it: without ``with_response``
+    Discord answers 204, no body (:func:`callback_url`: the URL discord.py would build)."""
+    http = client.http
+    url = callback_url(interaction_id, token)
+    session: aiohttp.ClientSession = http._HTTPClient__session
+    async with session.request(
+        "POST", url, data=body, proxy=http.proxy, proxy_auth=http.proxy_auth
+    ) as response:
+        if not 200 <= response.status < 300:
+            raise discord.HTTPException(response, await json_or_text(response))
+        await response.read()  # read to its end: the connection goes back to the pool
 
 
 def set_endpoints(api_base: str, gateway_url: str) -> None:

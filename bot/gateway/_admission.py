@@ -57,9 +57,10 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+import aiohttp
 import discord
 
-from bot.internals import gateway_parsers, send_interaction_callback
+from bot.internals import callback_body, gateway_parsers, post_interaction_callback
 
 if TYPE_CHECKING:
     from bot.hosting.metrics import BotMetrics
@@ -92,6 +93,8 @@ GROWTH = 1.1
 #: The bound never drops below this: a few commands at once never make the loop late, and a
 #: late answer with one or two running (a long synchronous step) says little about the count.
 MIN_LIMIT = 8
+#: The name of each "very busy" answer's task.
+BUSY_REPLY = "very-busy-reply"
 VERY_BUSY = "⏳ Narrator is very busy right now: please try again in a few seconds."
 DISCORD_EPOCH_MS = 1_420_070_400_000
 _EPHEMERAL = 64
@@ -210,21 +213,29 @@ def install_admission(bot: Any, admission: Admission, metrics: BotMetrics | None
     parsers = gateway_parsers(bot)
     parse = parsers["INTERACTION_CREATE"]
     replies: set[asyncio.Task[None]] = set()
+    # Past capacity this runs for most interactions: each answer's body is serialised here,
+    # once, and the POST goes straight on the session (bot.internals.post_interaction_callback).
+    suggestions = callback_body(busy_payload(_AUTOCOMPLETE))
+    message = callback_body(busy_payload(None))
+    behind = admission.behind
+    turned_away = metrics.turned_away if metrics is not None else None
 
     def parse_interaction_create(data: dict[str, Any]) -> bool:
         """Hand ``data`` to discord.py (True), or answer it "very busy" (False: the fair
         line may hand over its next one in the same step, this one cost next to nothing)."""
         kind = data.get("type")
-        if kind == _PING or not admission.behind(int(data["id"])):
+        interaction_id = int(data["id"])
+        if kind == _PING or not behind(interaction_id):
             parse(data)
             return True
         admission.turned_away += 1
-        if metrics is not None:
-            metrics.turned_away()
+        if turned_away is not None:
+            turned_away()
+        body = suggestions if kind == _AUTOCOMPLETE else message
         task = asyncio.get_running_loop().create_task(
-            _answer_busy(bot, data), name="very-busy-reply"
+            _answer_busy(bot, interaction_id, data["token"], body), name=BUSY_REPLY
         )
-        replies.add(task)
+        replies.add(task)  # held until done: the loop keeps only weak references to tasks
         task.add_done_callback(replies.discard)
         return False
 
@@ -241,11 +252,12 @@ def busy_payload(kind: int | None) -> dict[str, Any]:
     }
 
 
-async def _answer_busy(bot: Any, data: dict[str, Any]) -> None:
-    """One callback, built and sent without discord.py's interaction objects."""
+async def _answer_busy(
+    bot: Any, interaction_id: int, token: str, body: aiohttp.BytesPayload
+) -> None:
+    """One callback, sent without discord.py's interaction objects; a failure is logged (the
+    user sees Discord's "did not respond", as without the answer), never raised."""
     try:
-        await send_interaction_callback(
-            bot, int(data["id"]), data["token"], busy_payload(data.get("type"))
-        )
-    except (TimeoutError, discord.HTTPException, OSError):
+        await post_interaction_callback(bot, interaction_id, token, body)
+    except (TimeoutError, discord.HTTPException, aiohttp.ClientError, OSError):
         log.info("could not answer an interaction 'very busy'", exc_info=True)

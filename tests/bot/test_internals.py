@@ -125,6 +125,14 @@ def check_interaction_callback_request() -> None:
         method,
         ["interaction_id", "token", "session", "proxy", "proxy_auth", "params"],
     )
+    name = "discord.http.json_or_text"
+    read = expect_attribute(DPY, name, discord.http, "json_or_text")
+    expect_coroutine(DPY, name, read)
+    expect_parameters(DPY, name, read, ["response"])
+    name = "discord.utils._to_json"
+    to_json = expect_attribute(DPY, name, discord.utils, "_to_json")
+    if to_json({"a": [1]}).replace(" ", "") != '{"a":[1]}':
+        raise fail(DPY, name, "no longer serialises a payload to a JSON str")
     fields = getattr(discord.http.MultipartParameters, "_fields", None)
     if fields != ("payload", "multipart", "files"):
         raise fail(

@@ -126,10 +126,10 @@ async def test_a_backlog_in_the_fair_line_is_told_very_busy(monkeypatch: Any) ->
     admission = Admission(wall_clock=lambda: now[0], monotonic=lambda: now[0])
     told: list[int] = []
 
-    async def answered(_bot: Any, interaction_id: int, _token: str, _payload: Any) -> None:
+    async def answered(_bot: Any, interaction_id: int, _token: str, _body: Any) -> None:
         told.append(interaction_id)
 
-    monkeypatch.setattr(admission_module, "send_interaction_callback", answered)
+    monkeypatch.setattr(admission_module, "post_interaction_callback", answered)
     install_component_hook(client, LanguageChoices(None), admission=admission)  # type: ignore[arg-type]
     snowflake = (int(start * 1000) - DISCORD_EPOCH_MS) << 22
     burst = [
