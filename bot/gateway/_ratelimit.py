@@ -245,12 +245,14 @@ class Who:
         member = data.get("member") or {}
         user = member.get("user") or data.get("user") or {}
         guild_id = data.get("guild_id")
+        roles = member.get("roles")
+        # Every interaction is read here: positional fields and ``map``, no generator.
         return cls(
-            user_id=int(user.get("id") or 0),
-            channel_id=int(data.get("channel_id") or 0),
-            guild_id=int(guild_id) if guild_id is not None else None,
-            role_ids=frozenset(int(role) for role in member.get("roles") or ()),
-            permissions=int(member.get("permissions") or 0),
+            int(user.get("id") or 0),
+            int(data.get("channel_id") or 0),
+            int(guild_id) if guild_id is not None else None,
+            frozenset(map(int, roles)) if roles else frozenset(),
+            int(member.get("permissions") or 0),
         )
 
 
