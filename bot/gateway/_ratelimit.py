@@ -124,6 +124,9 @@ class RateLimiter:
         self._suggestions = _Buckets(self.autocomplete)
         self._clock = clock
         self._told: dict[int, float] = {}  # user → until when they know to wait
+        # Whether each limit is on, read once: a Rate is frozen, and every interaction asks.
+        self._user_on = user.enabled
+        self._channel_on = channel.enabled
 
     def tell(self, user_id: int, wait: float) -> bool:
         """Whether to answer this refusal: once per wait. Each reply costs the bot an HTTP
@@ -148,12 +151,12 @@ class RateLimiter:
         """
         now = self._clock()
         share = (channel_id, user_id)
-        if self.user.enabled:
+        if self._user_on:
             wait = self._users.wait(user_id, now)
             if wait > 0:
                 self._attempted(share, now)
                 return wait
-        if self.channel.enabled:
+        if self._channel_on:
             quiet = self._shares.tokens(share, now) >= self.share.burst / 2
             wait = self._channels.wait(channel_id, now, 1.0 if quiet else 1.0 + self.reserve)
             if wait > 0:
@@ -165,14 +168,14 @@ class RateLimiter:
             # Above the crowd takes what is left: never into debt, never the wait of others.
             self._channels.take(channel_id, now, 0.0)
             self._attempted(share, now)
-        if self.user.enabled:
+        if self._user_on:
             self._users.take(user_id, now)
         return 0.0
 
     def _attempted(self, share: tuple[int, int], now: float) -> None:
         """Every attempt in a channel, refused or not, drains the user's meter there: a user
         whose flood is refused does not become one of its quiet users again."""
-        if self.channel.enabled:
+        if self._channel_on:
             self._shares.take(share, now, 0.0)
 
     def suggest(self, user_id: int) -> bool:
