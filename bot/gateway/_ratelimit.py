@@ -89,9 +89,16 @@ class _Buckets:
         return 0.0 if missing <= 0 else missing / self.rate.per_second
 
     def take(self, key: Hashable, now: float, floor: float = -math.inf) -> None:
+        self.put(key, now, max(floor, self.tokens(key, now) - 1))
+
+    def put(self, key: Hashable, now: float, tokens: float) -> None:
+        """``key`` holds ``tokens`` at ``now`` (:meth:`take` with its count read already).
+
+        Forgetting the full buckets first changes no count: a full bucket reads ``burst``
+        whether it is kept or forgotten."""
         if len(self._state) >= MAX_BUCKETS:
             self._forget_full(now)
-        self._state[key] = (max(floor, self.tokens(key, now) - 1), now)
+        self._state[key] = (tokens, now)
 
     def _forget_full(self, now: float) -> None:
         full = [k for k in self._state if self.tokens(k, now) >= self.rate.burst]
@@ -149,27 +156,34 @@ class RateLimiter:
         is. Asked only when the channel alone would refuse them: with ``None`` the answer is
         then ``None`` (nothing taken), and the caller asks again with the standing found.
         """
+        # Each bucket's count is read once at ``now`` and what is taken is written from it
+        # (the same figures as ``wait`` then ``take``, which read it twice each): every
+        # interaction passes here, and nothing else moves a bucket in between.
         now = self._clock()
         share = (channel_id, user_id)
+        user_tokens = 0.0
         if self._user_on:
-            wait = self._users.wait(user_id, now)
-            if wait > 0:
+            user_tokens = self._users.tokens(user_id, now)
+            missing = 1.0 - user_tokens
+            if missing > 0:
                 self._attempted(share, now)
-                return wait
+                return missing / self.user.per_second
         if self._channel_on:
-            quiet = self._shares.tokens(share, now) >= self.share.burst / 2
-            wait = self._channels.wait(channel_id, now, 1.0 if quiet else 1.0 + self.reserve)
-            if wait > 0:
+            share_tokens = self._shares.tokens(share, now)
+            quiet = share_tokens >= self.share.burst / 2
+            channel_tokens = self._channels.tokens(channel_id, now)
+            missing = (1.0 if quiet else 1.0 + self.reserve) - channel_tokens
+            if missing > 0:
                 if privileged is None:
                     return None  # asked again with the standing: not counted twice
                 if not privileged:
                     self._attempted(share, now)
-                    return wait
+                    return missing / self.channel.per_second
             # Above the crowd takes what is left: never into debt, never the wait of others.
-            self._channels.take(channel_id, now, 0.0)
-            self._attempted(share, now)
+            self._channels.put(channel_id, now, max(0.0, channel_tokens - 1))
+            self._shares.put(share, now, max(0.0, share_tokens - 1))  # as _attempted does
         if self._user_on:
-            self._users.take(user_id, now)
+            self._users.put(user_id, now, user_tokens - 1)
         return 0.0
 
     def _attempted(self, share: tuple[int, int], now: float) -> None:
