@@ -59,6 +59,24 @@ _COMPONENT = 3
 _AUTOCOMPLETE = 4
 _MODAL_SUBMIT = 5
 
+#: Languages already chosen, by (client locale, channel's choice, user's choice): every
+#: interaction asks, the answer depends on these three alone, and they take a few dozen
+#: values (Discord's locales, the catalogs' languages), so the locale's text is parsed once.
+_chosen: dict[tuple[object, str | None, str | None], str] = {}
+#: Bound on :data:`_chosen` (a database could hold any text as a choice): then it starts over.
+MAX_CHOSEN = 1024
+
+
+def chosen_language(locale: object, channel: str | None = None, user: str | None = None) -> str:
+    """:func:`~bot.i18n.choice.choose_language`, remembered (see :data:`_chosen`)."""
+    key = (locale, channel, user)
+    language = _chosen.get(key)
+    if language is None:
+        if len(_chosen) >= MAX_CHOSEN:
+            _chosen.clear()
+        language = _chosen[key] = choose_language(locale, channel, user)
+    return language
+
 
 async def apply_language(interaction: discord.Interaction) -> str:
     """Set (and return) the language of ``interaction`` for the rest of its task."""
@@ -67,9 +85,9 @@ async def apply_language(interaction: discord.Interaction) -> str:
         choices: LanguageChoices | None = getattr(interaction.client, "languages", None)
         user_id = interaction.user.id if interaction.user is not None else None
         if choices is None:
-            language = language_of(interaction.locale)
+            language = chosen_language(interaction.locale)  # language_of, remembered
         elif (cached := choices.cached(interaction.channel_id, user_id)) is not None:
-            language = choose_language(interaction.locale, *cached)  # no query, no await
+            language = chosen_language(interaction.locale, *cached)  # no query, no await
         else:
             language = await _safely(choices, interaction.locale, interaction.channel_id, user_id)
         interaction.extras["language"] = language
@@ -137,7 +155,7 @@ def install_component_hook(
             return  # told already: the rest of a flood goes unanswered
         locale, channel_id, user_id = _facts(data)
         cached = choices.cached(channel_id, user_id)  # no query for a refusal
-        language = choose_language(locale, *cached) if cached else language_of(locale)
+        language = chosen_language(locale, *cached) if cached else chosen_language(locale)
         with use_language(language):
             answer_raw(client, data, slow_down_payload(wait))
 
@@ -149,7 +167,7 @@ def install_component_hook(
         locale, channel_id, user_id = _facts(data)
         cached = choices.cached(channel_id, user_id)
         if cached is not None:
-            fair.submit(who.user_id, partial(dispatch, data, choose_language(locale, *cached)))
+            fair.submit(who.user_id, partial(dispatch, data, chosen_language(locale, *cached)))
             return
         later(look_up_then_dispatch(data, who))
 

@@ -89,9 +89,16 @@ class _Buckets:
         return 0.0 if missing <= 0 else missing / self.rate.per_second
 
     def take(self, key: Hashable, now: float, floor: float = -math.inf) -> None:
+        self.put(key, now, max(floor, self.tokens(key, now) - 1))
+
+    def put(self, key: Hashable, now: float, tokens: float) -> None:
+        """``key`` holds ``tokens`` at ``now`` (:meth:`take` with its count read already).
+
+        Forgetting the full buckets first changes no count: a full bucket reads ``burst``
+        whether it is kept or forgotten."""
         if len(self._state) >= MAX_BUCKETS:
             self._forget_full(now)
-        self._state[key] = (max(floor, self.tokens(key, now) - 1), now)
+        self._state[key] = (tokens, now)
 
     def _forget_full(self, now: float) -> None:
         full = [k for k in self._state if self.tokens(k, now) >= self.rate.burst]
@@ -124,6 +131,9 @@ class RateLimiter:
         self._suggestions = _Buckets(self.autocomplete)
         self._clock = clock
         self._told: dict[int, float] = {}  # user → until when they know to wait
+        # Whether each limit is on, read once: a Rate is frozen, and every interaction asks.
+        self._user_on = user.enabled
+        self._channel_on = channel.enabled
 
     def tell(self, user_id: int, wait: float) -> bool:
         """Whether to answer this refusal: once per wait. Each reply costs the bot an HTTP
@@ -146,33 +156,40 @@ class RateLimiter:
         is. Asked only when the channel alone would refuse them: with ``None`` the answer is
         then ``None`` (nothing taken), and the caller asks again with the standing found.
         """
+        # Each bucket's count is read once at ``now`` and what is taken is written from it
+        # (the same figures as ``wait`` then ``take``, which read it twice each): every
+        # interaction passes here, and nothing else moves a bucket in between.
         now = self._clock()
         share = (channel_id, user_id)
-        if self.user.enabled:
-            wait = self._users.wait(user_id, now)
-            if wait > 0:
+        user_tokens = 0.0
+        if self._user_on:
+            user_tokens = self._users.tokens(user_id, now)
+            missing = 1.0 - user_tokens
+            if missing > 0:
                 self._attempted(share, now)
-                return wait
-        if self.channel.enabled:
-            quiet = self._shares.tokens(share, now) >= self.share.burst / 2
-            wait = self._channels.wait(channel_id, now, 1.0 if quiet else 1.0 + self.reserve)
-            if wait > 0:
+                return missing / self.user.per_second
+        if self._channel_on:
+            share_tokens = self._shares.tokens(share, now)
+            quiet = share_tokens >= self.share.burst / 2
+            channel_tokens = self._channels.tokens(channel_id, now)
+            missing = (1.0 if quiet else 1.0 + self.reserve) - channel_tokens
+            if missing > 0:
                 if privileged is None:
                     return None  # asked again with the standing: not counted twice
                 if not privileged:
                     self._attempted(share, now)
-                    return wait
+                    return missing / self.channel.per_second
             # Above the crowd takes what is left: never into debt, never the wait of others.
-            self._channels.take(channel_id, now, 0.0)
-            self._attempted(share, now)
-        if self.user.enabled:
-            self._users.take(user_id, now)
+            self._channels.put(channel_id, now, max(0.0, channel_tokens - 1))
+            self._shares.put(share, now, max(0.0, share_tokens - 1))  # as _attempted does
+        if self._user_on:
+            self._users.put(user_id, now, user_tokens - 1)
         return 0.0
 
     def _attempted(self, share: tuple[int, int], now: float) -> None:
         """Every attempt in a channel, refused or not, drains the user's meter there: a user
         whose flood is refused does not become one of its quiet users again."""
-        if self.channel.enabled:
+        if self._channel_on:
             self._shares.take(share, now, 0.0)
 
     def suggest(self, user_id: int) -> bool:
@@ -245,12 +262,14 @@ class Who:
         member = data.get("member") or {}
         user = member.get("user") or data.get("user") or {}
         guild_id = data.get("guild_id")
+        roles = member.get("roles")
+        # Every interaction is read here: positional fields and ``map``, no generator.
         return cls(
-            user_id=int(user.get("id") or 0),
-            channel_id=int(data.get("channel_id") or 0),
-            guild_id=int(guild_id) if guild_id is not None else None,
-            role_ids=frozenset(int(role) for role in member.get("roles") or ()),
-            permissions=int(member.get("permissions") or 0),
+            int(user.get("id") or 0),
+            int(data.get("channel_id") or 0),
+            int(guild_id) if guild_id is not None else None,
+            frozenset(map(int, roles)) if roles else frozenset(),
+            int(member.get("permissions") or 0),
         )
 
 

@@ -83,11 +83,14 @@ class NarratorTree(CommandTreeHooks):
 
     async def around_call(self, interaction: discord.Interaction, call: Any) -> None:
         # A command still working after ~1.5 s is deferred, so Discord's 3 s never lapses.
-        admission: Admission | None = getattr(interaction.client, "admission", None)
+        client = interaction.client  # a property: read once for both attributes
+        admission: Admission | None = getattr(client, "admission", None)
+        metrics: BotMetrics | None = getattr(client, "metrics", None)
         if admission is None:
             async with answer_in_time(interaction):
                 await call(interaction)
-            _count_completion(interaction)
+            if metrics is not None:
+                _count_completion(metrics, interaction)
             return
         # Past capacity (bot.gateway._admission): the 1.5 s count from when Discord created the
         # interaction, the commands running at once are counted, and how late each one's first
@@ -99,7 +102,8 @@ class NarratorTree(CommandTreeHooks):
                 await call(interaction)
         finally:
             admission.finished()
-        _count_completion(interaction)
+        if metrics is not None:
+            _count_completion(metrics, interaction)
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
         # Runs before options are parsed: text options lose NUL characters here, once, since
@@ -139,15 +143,13 @@ class NarratorTree(CommandTreeHooks):
         await send_ephemeral(interaction, message)
 
 
-def _count_completion(interaction: discord.Interaction) -> None:
+def _count_completion(metrics: BotMetrics, interaction: discord.Interaction) -> None:
     """Count a command that completed ("ok") here, where discord.py would dispatch
     ``app_command_completion``: a command ran (not autocomplete) and did not fail (its
     checks passed, it raised nothing). A listener of that event cost a task per command.
     Refusals and errors are counted by :meth:`NarratorTree.on_error`."""
-    metrics: BotMetrics | None = getattr(interaction.client, "metrics", None)
     if (
-        metrics is not None
-        and interaction.type is not discord.InteractionType.autocomplete
+        interaction.type is not discord.InteractionType.autocomplete
         and not interaction.command_failed
         and interaction.command is not None
     ):

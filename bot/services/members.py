@@ -52,10 +52,13 @@ class MemberRecords:
         if actor.guild_id is None or not actor.user_id:
             return
         key = (actor.guild_id, actor.user_id)
-        seen = Seen(actor.display_name, guild_name, actor.gm_role, actor.role_ids)
+        # A plain tuple for the comparison (equal to the Seen written, field by field): the
+        # NamedTuple is built only for a write, not for every command.
+        facts = (actor.display_name, guild_name, actor.gm_role, actor.role_ids)
         known = self._written.get(key)
-        if known is not None and known[0] == seen and actor.channel_id in known[1]:
+        if known is not None and known[0] == facts and actor.channel_id in known[1]:
             return
+        seen = Seen(*facts)
         if len(self._written) >= MAX_REMEMBERED:
             self._written.clear()
         channels = known[1] if known is not None and known[0] == seen else set()

@@ -50,3 +50,21 @@ def test_the_admission_bound_is_a_gauge(table: Table) -> None:
     assert registry.get_sample_value("narrator_admission_limit") == 40
     table.bot.admission.limit = 12.5
     assert registry.get_sample_value("narrator_admission_limit") == 12.5
+
+
+def latency_sample(table: Table, command: str, suffix: str) -> float:
+    value = table.bot.metrics.registry.get_sample_value(
+        f"narrator_command_seconds_{suffix}", {"command": command}
+    )
+    return value or 0.0
+
+
+async def test_each_finished_command_is_timed_once_in_its_own_series(table: Table) -> None:
+    """``narrator_command_seconds`` observes every finished command once, into its own
+    command's series (the tree keeps each series' methods, looked up once)."""
+    await table.alice.slash(table.channel, "roll", expression="2d6")
+    await table.alice.slash(table.channel, "roll", expression="1d20")
+    await table.alice.slash(table.channel, "sheet create", name="William", system="drama")
+    assert latency_sample(table, "roll", "count") == 2
+    assert latency_sample(table, "sheet create", "count") == 1
+    assert latency_sample(table, "roll", "sum") > 0
