@@ -230,7 +230,8 @@ class HeldConnections:
     """Pooled connections the one-statement layer keeps checked out between statements.
 
     A checkout and checkin per statement (a greenlet switch, the pool's bookkeeping, its
-    checkin's finalizer) cost about as much CPU as SQLite's statement itself. Up to
+    checkin's finalizer) cost ~26 µs of CPU on the 2-core machine, a list's pop and append
+    well under 1 µs; the hot path's mix measured ~100-200 µs a command less. Up to
     :data:`HELD_CONNECTIONS` idle ones wait here instead; more at once come from the pool
     and go back to it. The pool was made that much larger (``max_overflow``), so the ones
     held never leave a unit of work short. Every connection here is in autocommit with no
