@@ -22,9 +22,12 @@ What stays the same as a unit of work:
 - the interaction's write record (:func:`~bot.storage.db.tracked_writes`) counts the commit,
   or marks it *in doubt* when the outcome is unknown (the connection lost mid-statement, the
   task cancelled while the statement ran), so error messages stay true;
-- the pool's checkout check replaces connections a restarted PostgreSQL closed; a connection
-  whose state is unknown after a failure is invalidated, never reused; every connection goes
-  back to the pool, on cancellation too.
+- the connections are the pool's, kept checked out between statements
+  (:class:`~bot.storage.db.HeldConnections`, at most two idle, the pool made that much
+  larger): no checkout and checkin per statement. The pool's checkout check is repeated on
+  them, so connections a restarted PostgreSQL closed are replaced; a connection whose state
+  is unknown after a failure is invalidated, never reused; every connection goes back to
+  them (or the pool), on cancellation too, and to the pool when the database is disposed of.
 
 :func:`locked_row` is the same for a change of one row: read it locked (``BEGIN IMMEDIATE``
 on SQLite, ``SELECT … FOR UPDATE`` on PostgreSQL), compute, then write it and commit. A
@@ -43,7 +46,7 @@ This face is the package's API; its modules are private, one job each:
 - :mod:`bot.storage.one_statement._group`: SQLite's group commit of those writes;
 - :mod:`bot.storage.one_statement._locked`: one row read locked and written back;
 - :mod:`bot.storage.one_statement._sqlite`: what runs on SQLite's thread, and what every
-  path shares (a write's pooled connection, telling a refusal from an unknown outcome).
+  path shares (a write's connection, telling a refusal from an unknown outcome).
 """
 
 from __future__ import annotations

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.errors import StorageBusy
-from bot.internals import greenlet_spawn, run_on_sqlite_thread
+from bot.internals import run_on_sqlite_thread
 from bot.storage.db import Database, current_writes, driver_gave_up
 from bot.storage.one_statement._sqlite import rollback_on_sqlite, run_on_sqlite, writer_connection
 
@@ -131,7 +131,7 @@ class GroupCommit:
             )
         except BaseException as error:
             if isinstance(error, sqlite3.Error):  # refused, rolled back: nothing saved
-                pooled.close()
+                await self._db.held.give(pooled)
                 failure: BaseException = error
                 if driver_gave_up(error):
                     failure = StorageBusy()
@@ -142,11 +142,11 @@ class GroupCommit:
             for waiting in batch:  # a statement may still be running on it: not reused
                 waiting.in_doubt = True
                 _fail(waiting, error)
-            await asyncio.shield(greenlet_spawn(pooled.invalidate))
+            await asyncio.shield(self._db.held.invalidate(pooled))
             if isinstance(error, asyncio.CancelledError):
                 raise
             return  # the next batch goes on, on another connection
-        pooled.close()
+        await self._db.held.give(pooled)
         for waiting, (written, value) in zip(batch, outcomes, strict=True):
             if waiting.done.done():
                 continue  # its caller was cancelled meanwhile (and knows it is in doubt)

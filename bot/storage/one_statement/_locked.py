@@ -9,7 +9,7 @@ from contextlib import asynccontextmanager
 from typing import Any
 
 from bot.errors import StorageBusy
-from bot.internals import greenlet_spawn, run_on_sqlite_thread
+from bot.internals import run_on_sqlite_thread
 from bot.storage.db import Database, current_writes, driver_gave_up
 from bot.storage.one_statement._prepared import PreparedSelect, PreparedUpdate, row_of
 from bot.storage.one_statement._sqlite import refused, rollback_on_sqlite, writer_connection
@@ -90,7 +90,7 @@ class LockedRow:
         return True
 
     async def _end(self, pooled: Any) -> None:
-        """Back to the pool with no transaction open: rolled back if one is; a connection
+        """Given back with no transaction open: rolled back if one is; a connection
         whose state is unknown is invalidated, never reused."""
         if self._state == _OPEN:
             try:
@@ -102,9 +102,9 @@ class LockedRow:
             except BaseException:
                 self._state = _UNKNOWN
         if self._state == _CLEAN:
-            pooled.close()
+            await self._db.held.give(pooled)
         else:
-            await greenlet_spawn(pooled.invalidate)
+            await self._db.held.invalidate(pooled)
 
 
 @asynccontextmanager

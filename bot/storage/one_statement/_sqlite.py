@@ -1,5 +1,5 @@
-"""What runs on SQLite's thread and what every one-statement path shares: the pooled
-connection for a write, whether an error was the database's refusal."""
+"""What runs on SQLite's thread and what every one-statement path shares: the connection
+for a write, whether an error was the database's refusal."""
 
 from __future__ import annotations
 
@@ -7,15 +7,15 @@ import sqlite3
 from typing import Any
 
 from bot.errors import StorageBusy
-from bot.internals import greenlet_spawn
 from bot.storage.db import Database, driver_gave_up
 
 
 async def writer_connection(db: Database) -> Any:
-    """A connection from the pool for a write; :class:`StorageBusy` when the driver gave up
-    waiting for one (nothing was sent: nothing saved)."""
+    """A connection for a write (one held between statements, or the pool's), for
+    ``db.held`` to take back; :class:`StorageBusy` when the driver gave up waiting for one
+    (nothing was sent: nothing saved)."""
     try:
-        return await greenlet_spawn(db.engine.sync_engine.pool.connect)
+        return await db.held.take()
     except Exception as error:
         if driver_gave_up(getattr(error, "orig", error)):
             raise StorageBusy from error

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from bot.errors import StorageBusy
-from bot.internals import greenlet_spawn, run_on_sqlite_thread
+from bot.internals import run_on_sqlite_thread
 from bot.storage.db import Database, current_writes, driver_gave_up
 from bot.storage.one_statement._group import group_of
 from bot.storage.one_statement._prepared import PreparedInsert, PreparedSelect, row_of
@@ -25,7 +25,7 @@ async def select_rows(
     """Run one SELECT outside a transaction; its rows as named tuples."""
     compiled, results, row_type = prepared.compiled(db.engine.dialect)
     values = compiled.parameters(parameters)
-    pooled = await greenlet_spawn(db.engine.sync_engine.pool.connect)
+    pooled = await db.held.take()
     try:
         driver: Any = pooled.driver_connection  # aiosqlite's or asyncpg's connection
         if db.is_sqlite:
@@ -34,11 +34,11 @@ async def select_rows(
             raw = await driver.fetch(compiled.sql, *values)
     except BaseException as error:
         if refused(error):
-            pooled.close()
+            await db.held.give(pooled)
         else:  # a statement may still be running on it: not reused
-            await asyncio.shield(greenlet_spawn(pooled.invalidate))
+            await asyncio.shield(db.held.invalidate(pooled))
         raise
-    pooled.close()
+    await db.held.give(pooled)
     return [row_of(row_type, results, row) for row in raw]
 
 
@@ -100,14 +100,14 @@ async def write_now(db: Database, sql: str, parameters: tuple[Any, ...], *, fetc
                 if writes is not None:
                     writes.in_doubt = True
                 # Its state is unknown (a statement may still be running on it): not reused.
-                await asyncio.shield(greenlet_spawn(pooled.invalidate))
+                await asyncio.shield(db.held.invalidate(pooled))
             else:
-                pooled.close()
+                await db.held.give(pooled)
             if was_refused and driver_gave_up(error):
                 raise StorageBusy from error
             raise
-        # No transaction is open on it (autocommit): back to the pool without a round trip.
-        pooled.close()
+        # No transaction is open on it (autocommit): kept for the next one, no round trip.
+        await db.held.give(pooled)
     finally:
         if writer is not None:
             writer.release()

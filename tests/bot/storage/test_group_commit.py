@@ -79,7 +79,7 @@ async def test_writes_waiting_for_the_turn_land_in_one_trip_and_each_is_committe
         record = records[0]
         assert (record.committed, record.in_doubt) == (1, False)
     assert await _rolls(db) == 6
-    assert db.engine.sync_engine.pool.checkedout() == 0
+    assert db.engine.sync_engine.pool.checkedout() == db.held.idle  # none lent out
     await roll_log.append_public(db, ACTOR, **ROLL)  # alone again: at once, no batch
     assert (group.batches, group.batched) == (1, 5)
 
@@ -169,4 +169,4 @@ async def test_a_write_whose_values_cannot_be_bound_fails_alone_and_the_group_go
     writer.release()
     await asyncio.gather(*(task for task, _ in later))
     assert await _rolls(db) == 4  # the fixture's, the good one, the two later ones
-    assert db.engine.sync_engine.pool.checkedout() == 0
+    assert db.engine.sync_engine.pool.checkedout() == db.held.idle  # none lent out

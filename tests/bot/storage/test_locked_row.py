@@ -47,7 +47,7 @@ async def test_a_refused_change_writes_nothing_and_frees_its_connection(any_db: 
     with pytest.raises(ini.UnknownCombatant):
         await initiative.remove(any_db, GM, name="Nobody")
     assert (writes.committed, writes.in_doubt) == (0, False)
-    assert any_db.engine.sync_engine.pool.checkedout() == 0
+    assert any_db.engine.sync_engine.pool.checkedout() == any_db.held.idle  # none lent out
     outcome = await initiative.next_turn(any_db, GM)  # the connection is still good
     assert (writes.committed, writes.in_doubt) == (1, False)
     assert outcome.view.revision == (await initiative.show(any_db, GM)).revision
@@ -57,7 +57,7 @@ async def test_a_refused_change_writes_nothing_and_frees_its_connection(any_db: 
 async def test_no_encounter_is_said_and_nothing_stays_open(any_db: Database) -> None:
     with pytest.raises(Exception, match="No encounter is running"):
         await initiative.next_turn(any_db, GM)
-    assert any_db.engine.sync_engine.pool.checkedout() == 0
+    assert any_db.engine.sync_engine.pool.checkedout() == any_db.held.idle  # none lent out
 
 
 async def test_a_revision_changed_under_the_lock_is_not_overwritten(any_db: Database) -> None:
@@ -72,7 +72,7 @@ async def test_a_revision_changed_under_the_lock_is_not_overwritten(any_db: Data
     assert (writes.committed, writes.in_doubt) == (0, False)
     after = await initiative.show(any_db, GM)
     assert (after.revision, after.state) == (before.revision, before.state)
-    assert any_db.engine.sync_engine.pool.checkedout() == 0
+    assert any_db.engine.sync_engine.pool.checkedout() == any_db.held.idle  # none lent out
 
 
 async def test_two_processes_pressing_next_lose_no_turn(any_database_url: str) -> None:
@@ -104,7 +104,7 @@ async def test_sqlite_gives_up_waiting_for_another_process_with_storage_busy(
             holder.rollback()
         finally:
             holder.close()
-        assert db.engine.sync_engine.pool.checkedout() == 0
+        assert db.engine.sync_engine.pool.checkedout() == db.held.idle  # none lent out
         await initiative.next_turn(db, GM)
         assert await _turns(db) == 1
     finally:
@@ -131,7 +131,7 @@ async def test_postgres_row_lock_timeout_is_storage_busy(any_database_url: str) 
                 await initiative.next_turn(db, GM)
             assert (writes.committed, writes.in_doubt) == (0, False)
             await connection.rollback()
-        assert db.engine.sync_engine.pool.checkedout() == 0
+        assert db.engine.sync_engine.pool.checkedout() == db.held.idle  # none lent out
         await initiative.next_turn(db, GM)
         assert await _turns(db) == 1
     finally:

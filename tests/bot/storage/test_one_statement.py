@@ -86,7 +86,7 @@ async def test_a_commit_is_recorded_and_a_refusal_is_not(any_db: Database) -> No
     assert isinstance(caught.value, sqlite3.IntegrityError) or "null" in str(caught.value)
     assert (writes.committed, writes.in_doubt) == (1, False)  # "nothing was saved" is true
     pool = any_db.engine.sync_engine.pool
-    assert pool.checkedout() == 0
+    assert pool.checkedout() == any_db.held.idle == 1  # refused: kept for the next statement
     await roll_log.append_public(any_db, ACTOR, **ROLL)  # the connection is still good
     assert len(await _raw_rows(any_db)) == 2
 
@@ -115,7 +115,7 @@ async def test_sqlite_gives_up_waiting_for_another_process_with_storage_busy(
         holder.rollback()
         await roll_log.append_public(db, ACTOR, **ROLL)
         assert len(await _raw_rows(db)) == 2
-        assert db.engine.sync_engine.pool.checkedout() == 0
+        assert db.engine.sync_engine.pool.checkedout() == db.held.idle  # none lent out
     finally:
         holder.close()
         await db.dispose()
@@ -125,8 +125,9 @@ async def test_a_cancelled_write_is_in_doubt_and_its_connection_is_not_reused(
     database_url: str,
 ) -> None:
     db = Database(database_url, lock_timeout=5.0)
-    await roll_log.append_public(db, ACTOR, **ROLL)  # the pool holds a connection
+    await roll_log.append_public(db, ACTOR, **ROLL)  # a connection is held for the next one
     pool = db.engine.sync_engine.pool
+    assert pool.checkedout() == db.held.idle == 1
     holder = _lock_sqlite(database_url.split("///", 1)[1])
     try:
         writes = track_writes()
@@ -134,16 +135,16 @@ async def test_a_cancelled_write_is_in_doubt_and_its_connection_is_not_reused(
         # The INSERT has its connection and is on its way to the driver's thread (where it
         # waits in SQLite's busy timeout); cancelled from here on, its outcome is unknown.
         for _ in range(6000):
-            if pool.checkedout():
+            if db.held.in_use:
                 break
             await asyncio.sleep(0.01)
-        assert pool.checkedout() == 1
+        assert db.held.in_use == 1 and db.held.idle == 0
         task.cancel()
         with pytest.raises(asyncio.CancelledError):
             await task
         assert writes.in_doubt and writes.committed == 0  # it may still land: don't say no
         holder.rollback()
-        assert pool.checkedout() == 0
+        assert pool.checkedout() == db.held.idle == db.held.in_use == 0  # invalidated, not kept
         await roll_log.append_public(db, ACTOR, **ROLL)  # on a fresh connection
         rows = await _raw_rows(db)
         assert 2 <= len(rows) <= 3  # the cancelled one landed once its wait ended, or not
@@ -230,4 +231,4 @@ async def test_owned_snapshot_reads_what_the_orm_reads(any_db: Database) -> None
             assert getattr(row, column.key) == getattr(orm, column.key), column.key
     assert rows[0].resources["Luck"]["max"] is None and rows[0].created_at.tzinfo is not None
     assert await characters_repo.owned_snapshot(any_db, 1, 8) == []
-    assert any_db.engine.sync_engine.pool.checkedout() == 0
+    assert any_db.engine.sync_engine.pool.checkedout() == any_db.held.idle  # none lent out
