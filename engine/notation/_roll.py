@@ -120,6 +120,40 @@ def _keep(self: _d20_expression.SetOperator, target: _d20_expression.Set) -> Non
 _d20_expression.SetSelector.select = _metered_select
 _d20_expression.SetOperator.keep = _keep
 _roller = d20.Roller(_MeteredContext(max_rolls=MAX_DICE))
+_ROUTER = _d20_expression.random
+
+
+def _eval_dice(node: diceast.Dice) -> _d20_expression.Dice:
+    """d20's ``Dice.new`` for a ``NdS`` of the tree: the same dice, drawn in the same order
+    from the same source, each a ``Die`` holding its one face, as d20 builds them.
+
+    d20 counts and draws each die through two calls apiece (its counter, then ``random``);
+    here the set is counted and charged once, then drawn in one loop from the roll's
+    ``Dice``. A count past the limit fails before any die of the set is drawn rather than
+    at the die that crosses it: the same error, and a failed roll shows nothing it drew.
+    Rerolled and exploded dice still come one by one through d20 (``Die.new``).
+    """
+    num, size = node.num, node.size
+    context = _roller.context
+    if num and size != "%" and size < 1:
+        raise d20.RollValueError("Cannot roll a 0-sided die.")
+    if num:
+        context.count_roll(num)
+    dice = _current_dice.get()
+    if size == "%" or dice is None:
+        faces = [
+            _ROUTER.randrange(0, 100, 10) if size == "%" else _ROUTER.randrange(size) + 1
+            for _ in range(num)
+        ]
+    else:
+        roll = dice.roll
+        faces = [roll(size) for _ in range(num)]
+    die, literal = _d20_expression.Die, _d20_expression.Literal
+    values = [die(size, [literal(face)], context=context) for face in faces]
+    return _d20_expression.Dice(num, size, values, context=context)
+
+
+_roller._nodes[diceast.Dice] = _eval_dice
 #: d20 makes a stringifier for every roll it is not given one for; the breakdown is written by
 #: :func:`rolled_tree.breakdown`, so one stringifier, never used by us, serves every roll.
 _STRINGIFIER = d20.MarkdownStringifier()
