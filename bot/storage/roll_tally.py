@@ -12,6 +12,7 @@ out.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Iterator
 from functools import lru_cache
 from typing import Any
@@ -31,6 +32,7 @@ NOTATION = "dice"
 SYSTEMS = (*SYSTEM_SIDES, NOTATION)
 
 _DIE_SIZE = re.compile(r"d(\d+)", re.IGNORECASE)
+_INT = {int}
 
 
 def tally(system: str, input: str, faces: Any) -> tuple[int, dict[str, int]] | None:
@@ -41,6 +43,13 @@ def tally(system: str, input: str, faces: Any) -> tuple[int, dict[str, int]] | N
     sides = _sides(system, input)
     if sides is None:
         return None
+    if isinstance(faces, list | tuple) and set(map(type, faces)) <= _INT:
+        # A flat list of plain ints, as every roll logs: counted in C, each face checked
+        # and named once; keys in order of first appearance, as face by face gives them.
+        counted = Counter(faces)
+        if counted and not (min(counted) >= 1 and max(counted) <= sides):
+            return None
+        return sides, {str(face): count for face, count in counted.items()}
     counts: dict[str, int] = {}
     for face in _flatten(faces):
         if not (isinstance(face, int) and 1 <= face <= sides):

@@ -1,0 +1,38 @@
+"""A roll's faces counted for dice statistics: a flat list of ints (every roll) is counted
+in one pass, and must give exactly what counting face by face gives (the nested form of the
+same faces still goes face by face)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from bot.storage.roll_tally import tally
+from tests.hypothesis_profiles import examples
+
+FACE = st.one_of(st.integers(-2, 9), st.booleans(), st.floats(0, 9), st.text(max_size=1))
+
+
+@settings(max_examples=examples(300), deadline=None)
+@given(
+    faces=st.lists(st.integers(-1, 8) | FACE, max_size=12), system=st.sampled_from(["dice", "coda"])
+)
+def test_a_flat_list_counts_as_face_by_face(faces: list[Any], system: str) -> None:
+    flat = tally(system, "5d6", faces)
+    assert flat == tally(system, "5d6", [faces])  # nested: counted face by face
+    assert flat == tally(system, "5d6", tuple(faces))
+    if flat is not None:  # the keys in the order the faces first came up
+        assert list(flat[1]) == list(dict.fromkeys(str(int(face)) for face in faces))
+
+
+def test_plain_rolls() -> None:
+    assert tally("dice", "4d6kh3 + 2", (6, 2, 6, 1)) == (6, {"6": 2, "2": 1, "1": 1})
+    assert tally("dice", "4d6kh3", [6, 7]) is None  # a face the die has not
+    assert tally("dice", "4d6kh3", [0, 1]) is None
+    assert tally("dice", "4d6kh3", []) == (6, {})
+    assert tally("dice", "1d20+1d4", [3]) is None  # two die sizes
+    assert tally("dice", "2d6", [1.0, 2]) is None  # a float is no face, even 1.0
+    assert tally("dice", "2d6", [1, 1.0]) is None
+    assert tally("dice", "2d6", [True, 1]) == (6, {"1": 2})  # JSON's true, as it counted
