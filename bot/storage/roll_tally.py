@@ -33,6 +33,7 @@ SYSTEMS = (*SYSTEM_SIDES, NOTATION)
 
 _DIE_SIZE = re.compile(r"d(\d+)", re.IGNORECASE)
 _INT = {int}
+_MANY = 16
 
 
 def tally(system: str, input: str, faces: Any) -> tuple[int, dict[str, int]] | None:
@@ -43,9 +44,10 @@ def tally(system: str, input: str, faces: Any) -> tuple[int, dict[str, int]] | N
     sides = _sides(system, input)
     if sides is None:
         return None
-    if isinstance(faces, list | tuple) and set(map(type, faces)) <= _INT:
-        # A flat list of plain ints, as every roll logs: counted in C, each face checked
-        # and named once; keys in order of first appearance, as face by face gives them.
+    if isinstance(faces, list | tuple) and len(faces) > _MANY and set(map(type, faces)) <= _INT:
+        # Many faces, a flat list of plain ints as rolls log them: counted in C, each face
+        # checked and named once (about 4× faster at 240 faces, slower below ~16); keys in
+        # order of first appearance, as face by face gives them.
         counted = Counter(faces)
         if counted and not (min(counted) >= 1 and max(counted) <= sides):
             return None

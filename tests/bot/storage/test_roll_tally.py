@@ -17,7 +17,9 @@ FACE = st.one_of(st.integers(-2, 9), st.booleans(), st.floats(0, 9), st.text(max
 
 @settings(max_examples=examples(300), deadline=None)
 @given(
-    faces=st.lists(st.integers(-1, 8) | FACE, max_size=12), system=st.sampled_from(["dice", "coda"])
+    faces=st.lists(st.integers(0, 7), max_size=40)
+    | st.lists(st.integers(-1, 8) | FACE, max_size=40),
+    system=st.sampled_from(["dice", "coda"]),
 )
 def test_a_flat_list_counts_as_face_by_face(faces: list[Any], system: str) -> None:
     flat = tally(system, "5d6", faces)
@@ -36,3 +38,7 @@ def test_plain_rolls() -> None:
     assert tally("dice", "2d6", [1.0, 2]) is None  # a float is no face, even 1.0
     assert tally("dice", "2d6", [1, 1.0]) is None
     assert tally("dice", "2d6", [True, 1]) == (6, {"1": 2})  # JSON's true, as it counted
+    many = [3, 1, 3, 6] * 10  # past the many-faces path's threshold
+    assert tally("dice", "40d6", many) == (6, {"3": 20, "1": 10, "6": 10})
+    assert tally("dice", "40d6", [*many, 7]) is None
+    assert tally("dice", "40d6", [0, *many]) is None
