@@ -117,8 +117,28 @@ def _keep(self: _d20_expression.SetOperator, target: _d20_expression.Set) -> Non
             value.drop()
 
 
+#: d20's operators by their notation (``SetOperator.operate``'s table).
+_OPERATIONS = {
+    "k": "keep",
+    "p": "drop",
+    "rr": "reroll",
+    "ro": "reroll_once",
+    "ra": "explode_once",
+    "e": "explode",
+    "mi": "minimum",
+    "ma": "maximum",
+}
+
+
+def _operate(self: _d20_expression.SetOperator, target: _d20_expression.Set) -> None:
+    """d20's ``operate``: the same method for the same notation (an unknown one a
+    ``KeyError`` too), without d20's table of eight bound methods built on every call."""
+    getattr(self, _OPERATIONS[self.op])(target)
+
+
 _d20_expression.SetSelector.select = _metered_select
 _d20_expression.SetOperator.keep = _keep
+_d20_expression.SetOperator.operate = _operate
 _roller = d20.Roller(_MeteredContext(max_rolls=MAX_DICE))
 _ROUTER = _d20_expression.random
 
