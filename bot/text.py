@@ -40,6 +40,10 @@ _TICK = "ˋ"
 #: shown user text drops them (a name stays readable; only its direction marks go).
 _BIDI = re.compile("[\u202a-\u202e\u2066-\u2069]")
 
+#: Every character :func:`escape` changes in any form (markdown, ``@``, a line break, a
+#: bidirectional control): text with none of them is shown as it is, without the passes.
+_SPECIAL = re.compile(r"[\\*_~|`>#\-\[\]<:@\n\u202a-\u202e\u2066-\u2069]")
+
 
 def escape(text: str, *, lines: bool = False, code: bool = False) -> str:
     """User text (a name, label, note or reason) as it must appear in a message or embed:
@@ -56,6 +60,8 @@ def escape(text: str, *, lines: bool = False, code: bool = False) -> str:
     Every character is escaped on its own, so :meth:`UserText.shown` can cut the result at
     a character's boundary.
     """
+    if _SPECIAL.search(text) is None:  # most names and labels: nothing to escape
+        return text
     flat = _BIDI.sub("", text if lines else " ".join(text.split("\n")))
     if code:
         return flat.replace("`", _TICK).replace("@", "@\u200b").replace("<", "<\u200b")

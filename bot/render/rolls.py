@@ -7,7 +7,7 @@ import discord
 from bot.i18n import _
 from bot.render import colours
 from bot.render.common import roll_footer, titled
-from bot.render.limits import DESCRIPTION, clip, fit_embed
+from bot.render.limits import DESCRIPTION, clip, fit_embed, fits
 from bot.services.rolls import History, NotationOutcome
 from bot.text import UserText
 from bot.text import number as plain_number
@@ -38,16 +38,15 @@ def notation_embed(outcome: NotationOutcome, roller: str) -> discord.Embed:
             if part.part.comment and several:
                 line += f" *{UserText(clip(part.part.comment, 60))}*"
             lines.append(clip(line, room))
-    embed = discord.Embed(
-        title=title, description=clip("\n".join(lines), DESCRIPTION), colour=colour
-    )
+    description = clip("\n".join(lines), DESCRIPTION)
+    embed = discord.Embed(title=title, description=description, colour=colour)
     notes = []
     if outcome.character:
         values = ", ".join(f"{value.name} {value.value}" for value in outcome.sheet_values)
         notes.append(f"{outcome.character}: {values}")  # a footer: plain text, no markdown
     rolled = _("{roller} rolled {expression}", roller=roller, expression=command.expression)
     roll_footer(embed, rolled, *notes, secret=outcome.secrecy.secret)
-    return fit_embed(embed)
+    return embed if fits(title, description, embed.footer.text or "") else fit_embed(embed)
 
 
 def _pool_line(breakdown: str, count: PoolCount) -> str:

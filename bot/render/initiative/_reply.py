@@ -9,7 +9,7 @@ alone it pings.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from bot.i18n import _
 from bot.render.initiative._heads import (
@@ -129,7 +129,8 @@ def reply(outcome: InitOutcome) -> Reply:
         or not current.owner_id
     ):
         return answer
-    return replace(answer, pings=(current.owner_id,))
+    # Built rather than dataclasses.replace()d: every turn change comes through here.
+    return Reply(answer.public, answer.gm_only, pings=(current.owner_id,))
 
 
 def _reply(outcome: InitOutcome) -> Reply:

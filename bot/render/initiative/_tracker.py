@@ -15,7 +15,7 @@ import discord
 
 from bot.i18n import _, current_language
 from bot.render import colours
-from bot.render.limits import clip, fit_embed
+from bot.render.limits import clip, fit_embed, fits
 from bot.services.initiative import EncounterView
 from bot.text import UserText, number
 from engine import initiative as ini
@@ -203,9 +203,11 @@ def tracker_embed(view: EncounterView, *, gm: bool = False) -> discord.Embed:
     shared = _shared_totals([c for _index, c in seen])
     shown = [_line(state, index, c, shared) + _health(view, c) for index, c in seen]
     lines += shown or ["*" + _("Nobody has joined yet.") + "*"]
-    embed = discord.Embed(title=title, description=clip("\n".join(lines), 4096), colour=colour)
+    description = clip("\n".join(lines), 4096)
+    embed = discord.Embed(title=title, description=description, colour=colour)
     delayed = [c for c in state.delayed if visible(c, gm)]
-    if delayed and not state.ended:
+    field = bool(delayed) and not state.ended
+    if field:
         embed.add_field(
             name=_("Delayed (act with `/init act`)"),
             value=clip(
@@ -228,8 +230,9 @@ def tracker_embed(view: EncounterView, *, gm: bool = False) -> discord.Embed:
         footer.append(_("re-roll each round"))
     if gm:
         footer.append(_("GM view · undo: {count} step(s)", count=len(state.log)))
-    embed.set_footer(text=" · ".join(footer))
-    return fit_embed(embed)
+    text = " · ".join(footer)
+    embed.set_footer(text=text)
+    return embed if not field and fits(title, description, text) else fit_embed(embed)
 
 
 def conditions_text(view: EncounterView, *, gm: bool) -> str:

@@ -103,3 +103,34 @@ def test_the_note_is_in_the_readers_language_and_still_fits() -> None:
         fitted = fit_embed(embed)
     assert fitted.footer.text.endswith("(recortado para caber en los límites de Discord)")
     assert len(fitted) <= limits.TOTAL and len(fitted.footer.text) <= limits.FOOTER
+
+
+@settings(max_examples=examples(200), deadline=None)
+@given(
+    title=st.integers(0, limits.TITLE + 2),
+    description=st.integers(0, limits.DESCRIPTION + 2),
+    footer=st.integers(0, limits.FOOTER + 2),
+    language=st.sampled_from(["en", "es"]),
+)
+def test_fits_says_what_fit_embed_does(
+    title: int, description: int, footer: int, language: str
+) -> None:
+    """``fits`` of an embed's texts is true exactly when ``fit_embed`` keeps that embed as
+    it is, up to and one past every limit, in a language whose note is longer."""
+    texts = ("t" * title, "d" * description, "f" * footer)
+    embed = discord.Embed(title=texts[0], description=texts[1]).set_footer(text=texts[2])
+    with use_language(language):
+        assert limits.fits(*texts) == (fit_embed(embed) is embed)
+
+
+def test_fits_at_the_edges() -> None:
+    """The footer and the total each keep room for the note: one character more is cut."""
+    room = len(TRUNCATED_NOTE) + len(" · ")
+    footer = "f" * (limits.FOOTER - room)
+    assert limits.fits("t", "d", footer)
+    assert not limits.fits("t", "d", footer + "f")
+    description = "d" * (limits.TOTAL - room - len(footer) - 1)  # the total at its room
+    assert len(description) <= limits.DESCRIPTION
+    assert limits.fits("t", description, footer)
+    assert not limits.fits("t", description + "d", footer)
+    assert not limits.fits("t" * limits.TITLE, "d" * limits.DESCRIPTION, "f" * 1700)
