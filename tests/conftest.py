@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import os
 import shutil
 import uuid
@@ -18,12 +19,14 @@ from typing import Any
 
 import discord
 import pytest
+from discord import app_commands
 
 import tests.hypothesis_profiles  # noqa: F401 - registers and loads Hypothesis' profiles
 from bot import workers
 from bot.app import NarratorBot, create_bot
 from bot.gateway import user_message
 from bot.hosting.config import Settings
+from bot.i18n import available_languages
 from bot.render.charts import Chart, Panel, Series, draw
 from bot.storage import Database
 from bot.storage.migrate import upgrade_to_head
@@ -56,6 +59,48 @@ def _patient_settling() -> None:
 
 
 _patient_settling()
+
+
+def _translated_once() -> None:
+    """Every SimCord test starts a bot that syncs its command tree, and discord.py asks the
+    translator for each description and choice in every one of Discord's ~30 locales: some
+    38,000 calls, about half of a SimCord test's own time. The bots of a session build the
+    same commands, so a top-level command's translated payload is computed once, by the real
+    code, and given again (a fresh copy) to a later bot whose command says the same in
+    English, to the same kind of translator, over the same catalogs. A command that differs
+    in anything Discord is sent (a name, a description, an option, a choice) is translated
+    anew; the memo starts again when the catalogs are reloaded (a test that adds or edits a
+    language clears the cached language list, and a new list is a new object)."""
+    if getattr(app_commands.Command.get_translated_payload, "narrator_once", False):
+        return
+    memo: dict[tuple[Any, ...], str] = {}
+    loaded: list[tuple[str, ...]] = [available_languages()]
+
+    for kind in (app_commands.Command, app_commands.Group, app_commands.ContextMenu):
+        original = kind.get_translated_payload
+
+        async def translated(
+            self: Any,
+            tree: app_commands.CommandTree,
+            translator: app_commands.Translator,
+            *,
+            _original: Any = original,
+        ) -> dict[str, Any]:
+            languages = available_languages()
+            if languages is not loaded[0]:
+                memo.clear()
+                loaded[0] = languages
+            english = json.dumps(self.to_dict(tree), sort_keys=True, default=repr)
+            key = (type(self), type(translator), english)
+            if key not in memo:
+                memo[key] = json.dumps(await _original(self, tree, translator))
+            return json.loads(memo[key])  # type: ignore[no-any-return]
+
+        translated.narrator_once = True  # type: ignore[attr-defined]
+        kind.get_translated_payload = translated  # type: ignore[method-assign]
+
+
+_translated_once()
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
