@@ -41,7 +41,6 @@ from discord import app_commands
 from discord.ext import commands
 from hypothesis import HealthCheck, Phase, given, seed, settings
 from hypothesis import strategies as st
-from simcord.env import Env
 from sqlalchemy.engine import make_url
 
 from bot.actor import Actor
@@ -767,20 +766,6 @@ def _resolve(table: Table, parameter: app_commands.Parameter, value: Any, export
         filename, data = value
         return (filename, exported if data == "EXPORTED" else data)
     return value
-
-
-@pytest.fixture(autouse=True)
-def quick_settle(monkeypatch: pytest.MonkeyPatch) -> None:
-    """SimCord settles a call by polling every 50 ms while a finished task's callback is
-    pending, which makes a refusal raised before any await cost 50 ms instead of 3: poll
-    every 2 ms here, where most calls are refused (same semantics, it only re-checks)."""
-    original = Env._settle_internal
-
-    async def quick(self: Env, **options: Any) -> None:
-        options["idle"] = min(options.get("idle", 0.05), 0.002)
-        await original(self, **options)
-
-    monkeypatch.setattr(Env, "_settle_internal", quick)
 
 
 @pytest.fixture

@@ -36,13 +36,11 @@ from tests.bot.test_every_command import (
     check_message,
     draw_examples,
     prepare,
-    quick_settle,
 )
 from tests.conftest import Table, text_of
 
 # Slow tier: every number option at its bounds (minutes); the fast tier keeps test_every_command.
-pytestmark = [pytest.mark.slow, pytest.mark.usefixtures("warm_charts", "quick_settle")]
-__all__ = ["quick_settle"]  # the fixture, imported to be used here
+pytestmark = [pytest.mark.slow, pytest.mark.usefixtures("warm_charts")]
 
 NUMERIC = (discord.AppCommandOptionType.integer, discord.AppCommandOptionType.number)
 #: Combinations of bounds drawn per command in the slow run (each as alice and as the GM).
