@@ -282,7 +282,10 @@ async def table(simcord_env: Any) -> AsyncIterator[Table]:
     bob = guild.add_member(simcord_env.create_user("bob"))
     carol = guild.add_member(simcord_env.create_user("carol"))
     table = Table(simcord_env, guild, channel, gm, alice, bob, carol, gm_role)
+    first = simcord_env.bot
     yield table
+    if simcord_env.bot is not first:  # a test restarted the bot: the new one's pool too
+        await simcord_env.bot.db.dispose()
     # SimCord fails a test for every error that reached the tree's on_error. Errors meant for
     # the user (UserError, InputError...) are answered there by design; only bugs fail a test.
     errors = simcord_env.errors_since(table.bug_cursor)

@@ -125,6 +125,69 @@ async def test_a_change_here_is_seen_at_once_and_elsewhere_within_the_ttl(
     assert await other_process.choices(None, 5) == (None, "es")
 
 
+async def _refreshed(cache: LanguageChoices) -> None:
+    """Wait for the background re-read that :meth:`LanguageChoices.cached` started."""
+    for _ in range(100):
+        await asyncio.sleep(0)
+        refreshing = cache._refreshing
+        if refreshing is not None:
+            await refreshing
+            return
+
+
+async def test_an_expired_choice_still_answers_and_is_read_again_beside_it(
+    any_db: Database,
+) -> None:
+    now = [0.0]
+    cache = LanguageChoices(any_db, ttl=60, clock=lambda: now[0])
+    assert await cache.choices(20, 5) == (None, None)
+    async with any_db.unit_of_work() as session:  # another process's change
+        await repository.choose(session, USER, 5, "es", 99)
+    assert cache.cached(20, 5) == (None, None)
+    queries = cache.queries
+    now[0] = 61  # past every entry's life
+    assert cache.cached(20, 5) == (None, None)  # the interaction is not held up
+    await _refreshed(cache)
+    assert cache.queries == queries + 1  # both keys in one query
+    assert cache.cached(20, 5) == (None, "es")
+    assert cache.queries == queries + 1
+
+
+async def test_expired_choices_are_read_again_in_batches(db: Database) -> None:
+    now = [0.0]
+    cache = LanguageChoices(db, ttl=60, clock=lambda: now[0])
+    for user in range(250):
+        await cache.choices(None, user)
+    queries = cache.queries
+    now[0] = 61
+    for user in range(250):
+        assert cache.cached(None, user) == (None, None)
+    await _refreshed(cache)
+    assert cache.queries == queries + 3  # 100 + 100 + 50 keys
+    assert all(cache._cache[(USER, user)][0] > 61 for user in range(250))
+
+
+async def test_a_choice_changed_here_during_a_re_read_is_not_overwritten(db: Database) -> None:
+    now = [0.0]
+    cache = LanguageChoices(db, ttl=60, clock=lambda: now[0])
+    assert await cache.choices(None, 5) == (None, None)
+    now[0] = 61
+    assert cache.cached(None, 5) == (None, None)  # the re-read starts (not yet run)
+    await languages.set_user_language(db, cache, 5, "es")  # forgets the entry
+    await _refreshed(cache)
+    assert cache.cached(None, 5) is None  # nothing stale put back: read when needed
+    assert await cache.choices(None, 5) == (None, "es")
+
+
+async def test_entries_cached_together_do_not_all_expire_together(db: Database) -> None:
+    cache = LanguageChoices(db, ttl=60, clock=lambda: 0.0)
+    for user in range(200):
+        await cache.choices(None, user)
+    lives = [cache._cache[(USER, user)][0] for user in range(200)]
+    assert all(45 <= life <= 60 for life in lives)
+    assert max(lives) - min(lives) > 5  # spread over the last quarter of the ttl
+
+
 async def test_the_cache_is_bounded(db: Database) -> None:
     cache = LanguageChoices(db, size=3)
     for user in range(10):
