@@ -50,8 +50,9 @@ Key = tuple[str, int]
 
 log = logging.getLogger(__name__)
 
-#: Expired keys read again in one query (each is an ``OR`` of two comparisons).
-REFRESH_BATCH = 100
+#: Expired keys read again in one query (an ``IN`` list per scope); the loop runs its other
+#: work between two such queries.
+REFRESH_BATCH = 50
 #: The shortest life of an entry, as a share of ``ttl`` (each draws between this and 1).
 TTL_SPREAD = 0.75
 
@@ -135,11 +136,11 @@ class LanguageChoices:
             except Exception:
                 log.warning("could not read language choices again", exc_info=True)
                 return
-            if self._forgotten != forgotten:
-                continue  # a choice changed meanwhile: read again when next needed
-            for key in keys:
-                if key in self._cache:  # not forgotten, not pushed out meanwhile
-                    self._remember(key, stored.get(key), now)
+            if self._forgotten == forgotten:  # else a choice changed: read when next needed
+                for key in keys:
+                    if key in self._cache:  # not forgotten, not pushed out meanwhile
+                        self._remember(key, stored.get(key), now)
+            await asyncio.sleep(0)
 
     async def choices(self, channel_id: int | None, user_id: int | None) -> tuple[str | None, ...]:
         """The channel's and the user's choices (None: not chosen), at most one query."""

@@ -11,14 +11,20 @@ from bot.storage.repositories._atomic import upsert
 
 
 async def read(session: AsyncSession, keys: list[tuple[str, int]]) -> dict[tuple[str, int], str]:
-    """The chosen language of each ``(scope, target_id)`` that has one, in one query."""
+    """The chosen language of each ``(scope, target_id)`` that has one, in one query: one
+    ``IN`` list per scope, so the statement's shape (and SQLAlchemy's compiled form of it)
+    is the same whatever the number of keys (a hundred ``AND`` pairs took milliseconds to
+    build and compile, on the event loop)."""
     if not keys:
         return {}
+    by_scope: dict[str, list[int]] = {}
+    for scope, target_id in keys:
+        by_scope.setdefault(scope, []).append(target_id)
     query = select(LanguageChoice.scope, LanguageChoice.target_id, LanguageChoice.language).where(
         or_(
             *(
-                and_(LanguageChoice.scope == scope, LanguageChoice.target_id == target_id)
-                for scope, target_id in keys
+                and_(LanguageChoice.scope == scope, LanguageChoice.target_id.in_(targets))
+                for scope, targets in sorted(by_scope.items())
             )
         )
     )

@@ -4,13 +4,14 @@ themselves): stored, cached, and applied to every later interaction."""
 from __future__ import annotations
 
 import asyncio
+import math
 from typing import Any
 
 import pytest
 
 from bot.errors import UserError
 from bot.services import languages
-from bot.services.languages import LanguageChoices
+from bot.services.languages import REFRESH_BATCH, LanguageChoices
 from bot.storage import Database
 from bot.storage.models.languages import CHANNEL, USER
 from bot.storage.repositories import languages as repository
@@ -163,7 +164,7 @@ async def test_expired_choices_are_read_again_in_batches(db: Database) -> None:
     for user in range(250):
         assert cache.cached(None, user) == (None, None)
     await _refreshed(cache)
-    assert cache.queries == queries + 3  # 100 + 100 + 50 keys
+    assert cache.queries == queries + math.ceil(250 / REFRESH_BATCH)
     assert all(cache._cache[(USER, user)][0] > 61 for user in range(250))
 
 
