@@ -22,10 +22,11 @@ from contextlib import asynccontextmanager, contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from sqlalchemy import event
 from sqlalchemy.engine import make_url
+from sqlalchemy.engine.default import DefaultDialect
 from sqlalchemy.exc import DBAPIError, InvalidatePoolError
 from sqlalchemy.ext.asyncio import (
     AsyncEngine,
@@ -107,9 +108,8 @@ class Database:
             engine_url = parsed.set(drivername=f"sqlite+{sqlite_driver.DRIVER}")
         engine_kwargs.setdefault("json_serializer", json_codec.dumps)
         engine_kwargs.setdefault("json_deserializer", json_codec.loads)
-        pool_class = engine_kwargs.get("poolclass") or engine_url.get_dialect().get_pool_class(
-            engine_url
-        )
+        dialect = cast(type[DefaultDialect], engine_url.get_dialect())  # every dialect's base
+        pool_class = engine_kwargs.get("poolclass") or dialect.get_pool_class(engine_url)
         overflow = engine_kwargs.get("max_overflow", _POOL_OVERFLOW)
         if "pool" not in engine_kwargs and issubclass(pool_class, QueuePool) and overflow >= 0:
             engine_kwargs["max_overflow"] = overflow + HELD_CONNECTIONS

@@ -181,6 +181,21 @@ async def test_the_proxy_settings_are_respected(
     assert request.headers["Proxy-Authorization"] == auth.encode()
 
 
+async def logged_failure(client: Any, caplog: pytest.LogCaptureFixture) -> BaseException:
+    """Turn one interaction away on ``client`` (then closed): its answer failed, and the
+    failure was logged with its exception, never raised. That exception."""
+    try:
+        with caplog.at_level(logging.INFO, logger="bot.gateway._admission"):
+            turn_away(client, 2)
+            (task,) = await replies_done()
+    finally:
+        await client.close()
+    assert task.exception() is None
+    (record,) = [r for r in caplog.records if "very busy" in r.getMessage()]
+    assert record.exc_info is not None and record.exc_info[1] is not None
+    return record.exc_info[1]
+
+
 @pytest.mark.parametrize("status", [404, 500])
 async def test_an_http_error_is_logged_and_swallowed(
     status: int,
@@ -190,18 +205,8 @@ async def test_an_http_error_is_logged_and_swallowed(
 ) -> None:
     fake, base = discord_server
     fake.status = status
-    client = await logged_in(monkeypatch, base)
-    try:
-        with caplog.at_level(logging.INFO, logger="bot.gateway._admission"):
-            turn_away(client, 2)
-            (task,) = await replies_done()
-    finally:
-        await client.close()
-    assert task.exception() is None
+    error = await logged_failure(await logged_in(monkeypatch, base), caplog)
     assert len(fake.callbacks()) == 1  # once: a late interaction is not retried seconds later
-    (record,) = [r for r in caplog.records if "very busy" in r.getMessage()]
-    assert record.exc_info is not None
-    error = record.exc_info[1]
     assert isinstance(error, discord.HTTPException) and error.status == status
     if status == 404:
         assert error.code == 10062  # Discord's JSON error body, read as discord.py reads it
@@ -217,16 +222,8 @@ async def test_a_timeout_is_logged_and_swallowed(
     # discord.py makes its session at login by this module-level name: a short timeout.
     short = functools.partial(aiohttp.ClientSession, timeout=aiohttp.ClientTimeout(total=0.3))
     monkeypatch.setattr(aiohttp, "ClientSession", short)
-    client = await logged_in(monkeypatch, base)
-    try:
-        with caplog.at_level(logging.INFO, logger="bot.gateway._admission"):
-            turn_away(client, 2)
-            (task,) = await replies_done()
-    finally:
-        await client.close()
-    assert task.exception() is None
-    (record,) = [r for r in caplog.records if "very busy" in r.getMessage()]
-    assert record.exc_info is not None and isinstance(record.exc_info[1], TimeoutError)
+    error = await logged_failure(await logged_in(monkeypatch, base), caplog)
+    assert isinstance(error, TimeoutError)
 
 
 @pytest.mark.parametrize(
