@@ -241,11 +241,12 @@ class HeldConnections:
     check then replaces the others (``_ping_on_checkout``).
     """
 
-    __slots__ = ("_check_closed", "_engine", "_idle", "_ours")
+    __slots__ = ("_check_closed", "_closed", "_engine", "_idle", "_ours")
 
     def __init__(self, engine: AsyncEngine, *, check_closed: bool) -> None:
         self._engine = engine
         self._check_closed = check_closed
+        self._closed = False  # after close(): nothing is held any more (see close())
         self._idle: list[Any] = []
         self._ours: set[Any] = set()  # checked out of the current pool, not yet back in it
 
@@ -279,7 +280,7 @@ class HeldConnections:
         """Back from a statement with no transaction open: kept idle (no await), or to the
         pool, in SQLAlchemy's greenlet: a pool already full closes an overflow connection,
         which is I/O (outside the greenlet that failed, and the connection leaked)."""
-        if pooled in self._ours and len(self._idle) < HELD_CONNECTIONS:
+        if not self._closed and pooled in self._ours and len(self._idle) < HELD_CONNECTIONS:
             self._idle.append(pooled)
             return
         self._ours.discard(pooled)
@@ -292,7 +293,11 @@ class HeldConnections:
 
     async def close(self) -> None:
         """Give the idle ones back to the pool (before it is disposed of); those in use go
-        back to it when their statement ends."""
+        back to it when their statement ends. From now on nothing is held: a task still
+        finishing after ``Database.dispose()`` (a background write at shutdown) takes a
+        connection from the pool and gives it back, so none is left checked out for the
+        garbage collector to find."""
+        self._closed = True
         idle, self._idle = self._idle, []
         self._ours.clear()
         for pooled in idle:

@@ -120,11 +120,11 @@ async def test_dispose_gives_the_held_connections_back(database_url: str) -> Non
     assert db.held.idle == 1
     await db.dispose()
     assert db.held.idle == 0
-    try:  # the handle still works after dispose, on the new pool's connections
+    try:  # a task still finishing after dispose writes through the new pool, holds nothing
         writes = track_writes()
         await roll_log.append_public(db, ACTOR, **ROLL)
         assert writes.committed == 1 and await _rolls(db) == 2
-        assert db.engine.sync_engine.pool.checkedout() == db.held.idle == 1
+        assert db.engine.sync_engine.pool.checkedout() == db.held.idle == 0
     finally:
         await db.dispose()
 
