@@ -129,10 +129,8 @@ class LanguageChoices:
             self._expired.difference_update(keys)
             forgotten = self._forgotten
             now = self.clock()
-            self.queries += 1
             try:
-                async with self.db.unit_of_work(read_only=True) as session:
-                    stored = await repository.read(session, keys)
+                stored = await self._read(keys)
             except Exception:
                 log.warning("could not read language choices again", exc_info=True)
                 return
@@ -158,15 +156,19 @@ class LanguageChoices:
             else:
                 missing.append((scope, target))
         if missing:
-            self.queries += 1
-            async with self.db.unit_of_work(read_only=True) as session:
-                stored = await repository.read(session, missing)
+            stored = await self._read(missing)
             for key in missing:
                 found[key] = stored.get(key)
                 self._remember(key, stored.get(key), now)
         return tuple(
             found.get((scope, target)) if target is not None else None for scope, target in keys
         )
+
+    async def _read(self, keys: list[Key]) -> dict[Key, str]:
+        """The stored choices of ``keys`` (absent: not chosen), in one query."""
+        self.queries += 1
+        async with self.db.unit_of_work(read_only=True) as session:
+            return await repository.read(session, keys)
 
     async def language_for(
         self, client_locale: object, channel_id: int | None, user_id: int | None
