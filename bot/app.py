@@ -17,7 +17,7 @@ from bot.gateway import (
     Rate,
     RateLimiter,
     Standings,
-    install_component_hook,
+    install_interaction_hook,
     on_guild_state_change,
 )
 from bot.hosting.config import Settings
@@ -94,7 +94,9 @@ class NarratorBot(commands.Bot):
             self.admission = Admission(
                 busy_age=settings.busy_after, max_in_flight=settings.max_in_flight
             )
-        install_component_hook(self, self.languages, admission=self.admission, metrics=self.metrics)
+        install_interaction_hook(
+            self, self.languages, admission=self.admission, metrics=self.metrics
+        )
 
     async def setup_hook(self) -> None:
         # Descriptions and choices in every catalog language, uploaded by each sync.

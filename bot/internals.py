@@ -19,7 +19,7 @@ discord.py (``discord.py>=2.7.1,<2.8``)
   - ``ConnectionState.parsers["INTERACTION_CREATE"]`` reached as ``Client._connection``:
     the raw gateway handler, wrapped to turn interactions away before discord.py builds
     anything (:mod:`bot.gateway._admission`) and to set the language around component dispatch
-    (:mod:`bot.gateway._components`) (:func:`gateway_parsers`).
+    (:mod:`bot.gateway._interactions`) (:func:`gateway_parsers`).
   - ``HTTPClient._HTTPClient__session``, ``discord.webhook.async_.async_context``,
     ``AsyncWebhookAdapter.create_interaction_response`` and
     ``discord.http.MultipartParameters``: one raw callback (a rate limit's "slow down")

@@ -1,7 +1,7 @@
 """What sits between discord.py and the cogs for every interaction.
 
 Every interaction is first counted against the rate limits by one hook on discord.py's
-INTERACTION_CREATE (``_components``), on the raw payload; then commands go through the command
+INTERACTION_CREATE (``_interactions``), on the raw payload; then commands go through the command
 tree (``_tree``: the deadline guard, the interaction's language, write tracking and the
 truthful error answer), and component and modal presses get their language and write record
 from the same hook; admission answers "very busy" past capacity
@@ -31,11 +31,11 @@ from bot.gateway._commandline import placeholders as placeholders
 from bot.gateway._commandline import read_words as read_words
 from bot.gateway._commandline import split_line as split_line
 from bot.gateway._commandline import split_words as split_words
-from bot.gateway._components import install_component_hook as install_component_hook
 from bot.gateway._deadline import ANSWERED_PRIVATELY as ANSWERED_PRIVATELY
 from bot.gateway._deadline import DeadlineResponse as DeadlineResponse
 from bot.gateway._guild_state import GUILD_STATE_EVENTS as GUILD_STATE_EVENTS
 from bot.gateway._guild_state import on_guild_state_change as on_guild_state_change
+from bot.gateway._interactions import install_interaction_hook as install_interaction_hook
 from bot.gateway._lazy_callback import install_lazy_callbacks as install_lazy_callbacks
 from bot.gateway._public_language import public_language as public_language
 from bot.gateway._ratelimit import Rate as Rate

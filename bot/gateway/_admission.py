@@ -5,7 +5,7 @@ than it can serve falls behind: events wait in the gateway socket and on the eve
 every command takes longer, and past 3 s the users see "The application did not respond"
 whatever the bot does next. :class:`Admission` looks at each INTERACTION_CREATE before
 discord.py builds anything from it, as the gateway hook's fair line hands it over (so the
-wait in that line counts: :func:`bot.gateway._components.install_component_hook` installs
+wait in that line counts: :func:`bot.gateway._interactions.install_interaction_hook` installs
 it), and, when the bot is behind, answers it at once with a
 short ephemeral "very busy, try again in a few seconds" (one HTTP call, no database, no
 command), so that the queue drains and the commands it does run answer in time.

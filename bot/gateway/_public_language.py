@@ -1,6 +1,6 @@
 """The language of a public message that several players' presses redraw.
 
-An interaction is answered in its user's language (:mod:`bot.gateway._components`), but
+An interaction is answered in its user's language (:mod:`bot.gateway._interactions`), but
 some messages belong to the table, not to whoever pressed last: the initiative tracker, a
 "Roll my side/part" request, an attack exchange. Drawn in the presser's language, they
 would flip between languages at a mixed table. They are drawn instead in:

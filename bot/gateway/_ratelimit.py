@@ -1,7 +1,7 @@
 """Fair use: token buckets per user and per channel, with a fair share of the channel.
 
 Every interaction kind counts, at the gateway: commands, buttons, selects, modal submits and
-autocomplete (:func:`bot.gateway._components.install_component_hook` calls :func:`gate` on the
+autocomplete (:func:`bot.gateway._interactions.install_interaction_hook` calls :func:`gate` on the
 raw payload before discord.py builds anything, so no command or view can forget it, and a
 refused one costs no Interaction object, no command lookup and no database read: a flood
 past the limits holds the event loop for the least possible time).

@@ -11,8 +11,8 @@ from discord import app_commands
 from bot.errors import UserError
 from bot.gateway import _deadline as deadline
 from bot.gateway._admission import Admission
-from bot.gateway._components import apply_language
 from bot.gateway._deadline import answer_in_time
+from bot.gateway._interactions import apply_language
 from bot.hosting.metrics import BotMetrics
 from bot.i18n import N_, _, translate_error
 from bot.internals import CommandTreeHooks
@@ -116,7 +116,7 @@ class NarratorTree(CommandTreeHooks):
         BotMetrics.started(interaction)
         await apply_language(interaction)  # every reply below, refusals included
         # The fair-use limits were applied at the gateway, on the raw payload
-        # (bot.gateway._components, bot.gateway._ratelimit): a refused command never gets here.
+        # (bot.gateway._interactions, bot.gateway._ratelimit): a refused command never gets here.
         return True
 
     async def on_error(

@@ -1,4 +1,4 @@
-"""Slash commands are limited at the gateway, from the raw payload (bot.gateway._components,
+"""Slash commands are limited at the gateway, from the raw payload (bot.gateway._interactions,
 bot.gateway._ratelimit), like buttons and modals: a command refused for a flood never reaches
 the command tree, the command or the database, so a flood costs the bot as little as it can.
 Time passes on SimCord's virtual clock."""

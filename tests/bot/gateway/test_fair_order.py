@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from bot.gateway import Admission, install_component_hook
+from bot.gateway import Admission, install_interaction_hook
 from bot.gateway import _admission as admission_module
 from bot.gateway._admission import DISCORD_EPOCH_MS
 from bot.gateway._fair import LINE_PATIENCE, FairDispatch
@@ -130,7 +130,7 @@ async def test_a_backlog_in_the_fair_line_is_told_very_busy(monkeypatch: Any) ->
         told.append(interaction_id)
 
     monkeypatch.setattr(admission_module, "post_interaction_callback", answered)
-    install_component_hook(client, LanguageChoices(None), admission=admission)  # type: ignore[arg-type]
+    install_interaction_hook(client, LanguageChoices(None), admission=admission)  # type: ignore[arg-type]
     snowflake = (int(start * 1000) - DISCORD_EPOCH_MS) << 22
     burst = [
         {"type": 2, "id": str(snowflake + n), "token": "t", "channel_id": "7", "user": {"id": "1"}}

@@ -31,7 +31,7 @@ SCANNED = (
     "bot/gateway/_deadline.py",
     "bot/gateway/_ratelimit.py",
     "bot/text.py",
-    "bot/gateway/_components.py",
+    "bot/gateway/_interactions.py",
     "bot/gateway/_commandline.py",
     "bot/console/_console.py",
     "bot/console/_forms.py",

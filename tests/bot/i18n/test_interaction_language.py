@@ -13,7 +13,7 @@ import discord
 import pytest
 
 from bot.cogs import KindView
-from bot.gateway import install_component_hook as install
+from bot.gateway import install_interaction_hook as install
 from bot.i18n import current_language
 from bot.services.languages import LanguageChoices
 from tests.conftest import Table, text_of

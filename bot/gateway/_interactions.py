@@ -10,7 +10,7 @@ for an interaction, from the user's choice, the channel's, else the Discord clie
 
 * commands and autocomplete: :func:`apply_language`, from the tree's ``interaction_check``
   (inside the deadline guard, before options are parsed);
-* components and modals: :func:`install_component_hook` wraps discord.py's
+* components and modals: :func:`install_interaction_hook` wraps discord.py's
   INTERACTION_CREATE handler, the one place every view, ``DynamicItem`` and modal is
   dispatched from, so no view can forget it. discord.py starts each callback in a new task,
   which copies the context variables of
@@ -118,7 +118,7 @@ def _facts(data: dict[str, Any]) -> tuple[object, int | None, int | None]:
     )
 
 
-def install_component_hook(
+def install_interaction_hook(
     client: discord.Client,
     choices: LanguageChoices,
     *,
