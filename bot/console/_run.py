@@ -75,12 +75,19 @@ async def _run(
         update={"rate_user_burst": 0, "rate_channel_burst": 0, "rate_autocomplete_burst": 0}
     )
     bot = create_bot(unlimited, dice=dice, sync_globally=True)
-    async with simcord.run(bot, check_errors=False, settle_timeout=30.0) as env:
-        session = Console(env=env, bot=bot, emit=emit, save_files=save_files, locale=locale)
-        console = session
-        session.setup()
-        with client_locale(lambda: session.locale):
-            return await _read_lines(session, stdin, stdout, interactive)
+    try:
+        async with simcord.run(bot, check_errors=False, settle_timeout=30.0) as env:
+            session = Console(env=env, bot=bot, emit=emit, save_files=save_files, locale=locale)
+            console = session
+            session.setup()
+            with client_locale(lambda: session.locale):
+                return await _read_lines(session, stdin, stdout, interactive)
+    finally:
+        # SimCord's shutdown does not close the bot: its pool is closed here, on this loop.
+        # The connections the one-statement layer holds between statements stay checked out
+        # until then; left to the garbage collector, each was an SAWarning (and aiosqlite's
+        # ResourceWarning at exit).
+        await bot.db.dispose()
 
 
 async def _read_lines(console: Console, stdin: TextIO, stdout: TextIO, interactive: bool) -> int:
