@@ -123,12 +123,14 @@ async def bot_console(
     the test itself: SimCord's clock is a context variable of the task that started it."""
     settings = Settings(_env_file=None, DATABASE_URL=database_url)  # type: ignore[call-arg]
     bot = create_bot(settings, dice=SeededDice(32), sync_globally=True)
-    async with simcord.run(bot, check_errors=False, settle_timeout=30.0) as env:
-        sink = printed if printed is not None else []
-        typed = Console(env=env, bot=bot, emit=sink.append)
-        typed.setup()
-        yield typed
-    await bot.db.dispose()
+    try:
+        async with simcord.run(bot, check_errors=False, settle_timeout=30.0) as env:
+            sink = printed if printed is not None else []
+            typed = Console(env=env, bot=bot, emit=sink.append)
+            typed.setup()
+            yield typed
+    finally:  # a failed test too gives the pool's held connections back
+        await bot.db.dispose()
 
 
 async def type_lines(console: Console, script: str) -> None:
