@@ -29,6 +29,12 @@ log = logging.getLogger("fake_discord")
 # Gateway opcodes.
 DISPATCH, HEARTBEAT, IDENTIFY, PRESENCE, VOICE_STATE = 0, 1, 2, 3, 4
 RESUME, RECONNECT, REQUEST_MEMBERS, INVALID_SESSION, HELLO, HEARTBEAT_ACK = 6, 7, 8, 9, 10, 11
+#: Seconds before a heartbeat is acknowledged: the network's round trip to Discord, never zero.
+#: discord.py's heartbeat thread notes the send time only once it has the GIL back after the
+#: send, so on a loopback socket, with the bot's loop busy, the acknowledgement can be read
+#: first and is timed against the previous beat: the bot's latency then reads the heartbeat
+#: interval, and it logs "Can't keep up, websocket is 41.3s behind" (seen under load runs).
+HEARTBEAT_RTT = 0.02
 
 
 @dataclass
@@ -340,7 +346,9 @@ class GatewaySocket:
                 op, data = frame.get("op"), frame.get("d")
                 if op == HEARTBEAT:
                     fake.heartbeats += 1
-                    await self.send_json({"op": HEARTBEAT_ACK})
+                    asyncio.get_running_loop().call_later(
+                        HEARTBEAT_RTT, self.send_soon, json.dumps({"op": HEARTBEAT_ACK}), None
+                    )
                 elif op == IDENTIFY:
                     await fake._identify(self, data or {})
                 elif op == RESUME:
