@@ -89,17 +89,22 @@ async def replies_done() -> list[asyncio.Task[Any]]:
     return tasks
 
 
+async def one_answer(client: discord.Client, token: str = "tok.en-1") -> asyncio.Task[Any]:
+    """Turn one command away on ``client`` (then closed): the task that answered it."""
+    try:
+        assert turn_away(client, 2, token=token) is False
+        (task,) = await replies_done()
+    finally:
+        await client.close()
+    return task
+
+
 async def test_the_busy_answer_is_one_post_of_the_ephemeral_line(
     monkeypatch: pytest.MonkeyPatch, discord_server: tuple[Discord, str]
 ) -> None:
     fake, base = discord_server
-    client = await logged_in(monkeypatch, base)
-    try:
-        assert turn_away(client, 2, token="tok/en") is False
-        (task,) = await replies_done()
-        assert task.exception() is None
-    finally:
-        await client.close()
+    task = await one_answer(await logged_in(monkeypatch, base), token="tok/en")
+    assert task.exception() is None
     ((request, body),) = fake.callbacks()
     assert request.method == "POST"
     # The URL discord.py's own Route builds (the token quoted), without ?with_response.
@@ -170,12 +175,7 @@ async def test_the_proxy_settings_are_respected(
     client = await logged_in(
         monkeypatch, "http://discord.invalid/api/v10", proxy=proxy, proxy_auth=auth
     )
-    try:
-        turn_away(client, 2)
-        (task,) = await replies_done()
-        assert task.exception() is None
-    finally:
-        await client.close()
+    assert (await one_answer(client)).exception() is None
     ((request, _body),) = fake.callbacks()
     assert request.host == "discord.invalid"
     assert request.headers["Proxy-Authorization"] == auth.encode()
@@ -184,12 +184,8 @@ async def test_the_proxy_settings_are_respected(
 async def logged_failure(client: Any, caplog: pytest.LogCaptureFixture) -> BaseException:
     """Turn one interaction away on ``client`` (then closed): its answer failed, and the
     failure was logged with its exception, never raised. That exception."""
-    try:
-        with caplog.at_level(logging.INFO, logger="bot.gateway._admission"):
-            turn_away(client, 2)
-            (task,) = await replies_done()
-    finally:
-        await client.close()
+    with caplog.at_level(logging.INFO, logger="bot.gateway._admission"):
+        task = await one_answer(client)
     assert task.exception() is None
     (record,) = [r for r in caplog.records if "very busy" in r.getMessage()]
     assert record.exc_info is not None and record.exc_info[1] is not None
