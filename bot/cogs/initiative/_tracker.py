@@ -128,6 +128,9 @@ class TrackerCog(NarratorCog):
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
         # What each channel's tracker shows, by channel id (oldest first, at most MAX_SHOWN).
         self._shown: dict[int, Shown] = {}
+        # The newest (encounter id, revision) a refresh waits to show, by channel id: only
+        # while that refresh runs or waits for the channel's lock (see refresh_tracker).
+        self._newest: dict[int, tuple[int, int]] = {}
 
     async def cog_load(self) -> None:
         self.bot.add_view(self.buttons)
@@ -160,13 +163,30 @@ class TrackerCog(NarratorCog):
         refresh here, a new tracker was posted, another encounter) the encounter is re-read,
         and a read is never older than anything shown. The comparison lives in this process:
         a channel's interactions all reach the process that runs its guild's shard.
+
+        Latest wins: a view whose encounter has a newer revision waiting for the same lock
+        is not drawn at all (that refresh draws the newer state next). A GM pressing Next
+        five times while an edit is on its way makes two edits, not five, and the table never
+        watches the turns it missed scroll past (nor waits on Discord's limit for edits).
         """
-        async with self._tracker_lock(channel_id):
-            try:
-                await self._refresh(channel, channel_id, view)
-            except Exception:
-                self._shown.pop(channel_id, None)  # unsure what it shows: re-read next time
-                log.exception("could not refresh the initiative tracker in %s", channel_id)
+        key = None if view is None else (view.encounter_id, view.revision)
+        if key is not None:
+            waiting = self._newest.get(channel_id)
+            if waiting is None or waiting[0] != key[0] or waiting[1] < key[1]:
+                self._newest[channel_id] = key
+        try:
+            async with self._tracker_lock(channel_id):
+                waiting = self._newest.get(channel_id)
+                if key and waiting and waiting[0] == key[0] and waiting[1] > key[1]:
+                    return  # a newer state of this encounter is next in line: it draws that
+                try:
+                    await self._refresh(channel, channel_id, view)
+                except Exception:
+                    self._shown.pop(channel_id, None)  # unsure what it shows: re-read next time
+                    log.exception("could not refresh the initiative tracker in %s", channel_id)
+        finally:
+            if key is not None and self._newest.get(channel_id) == key:
+                del self._newest[channel_id]  # drawn, failed or cancelled: none waits now
 
     def _tracker_lock(self, channel_id: int) -> asyncio.Lock:
         lock = self._locks.get(channel_id)

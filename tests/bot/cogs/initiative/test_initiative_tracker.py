@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from bot.actor import Actor
+from bot.cogs.initiative import _tracker as tracker_module
 from bot.cogs.initiative import edit_tracker
 from bot.render import initiative as render
 from bot.services import initiative
@@ -283,3 +284,42 @@ async def test_the_tracker_buttons_are_stored_once_per_message_and_keep_answerin
     assert next(c.label for row in tracker(table).components for c in row.children) == "Siguiente"
     pressed = await ok(await table.gm.click(tracker(table), label="Siguiente"))
     assert "**Carl**" in pressed.response.content
+
+
+async def test_states_waiting_behind_a_newer_one_are_not_drawn(
+    table: Table, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Latest wins: while one edit is on its way, of the changes that queue behind it only
+    the newest is drawn (two edits for three changes), and the tracker ends on it."""
+    await trio(table)
+    db = table.bot.db
+    views = [(await initiative.next_turn(db, gm(table))).tracker for _ in range(3)]
+    assert [v.revision for v in views] == [views[0].revision + i for i in range(3)]
+    drawn: list[str] = []
+    entered, release = asyncio.Event(), asyncio.Event()
+
+    async def slow_first_edit(message: Any, *, embed: Any, **options: Any) -> None:
+        drawn.append(str(embed.description))
+        if len(drawn) == 1:
+            entered.set()
+            await release.wait()
+        await edit_tracker(message, embed=embed, **options)
+
+    monkeypatch.setattr(tracker_module, "edit_tracker", slow_first_edit)
+    cog = table.bot.get_cog("InitiativeCog")
+
+    def refresh(view: EncounterView) -> asyncio.Task[None]:
+        return asyncio.create_task(cog.refresh_tracker(channel(table), table.channel.id, view))
+
+    first = refresh(views[0])
+    await entered.wait()  # the first edit is on its way, the channel's lock held
+    queued = [refresh(views[1]), refresh(views[2])]
+    for _ in range(5):
+        await asyncio.sleep(0)  # both wait for the lock
+    release.set()
+    await asyncio.gather(first, *queued)
+    assert len(drawn) == 2, drawn
+    current = views[2].state.current
+    assert current is not None and f"▶ **{current.name}**" in drawn[1]
+    assert f"▶ **{current.name}**" in tracker_text(table)
+    assert not cog._newest  # nothing is left waiting
