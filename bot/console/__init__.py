@@ -11,6 +11,7 @@ from bot.console._console import Console as Console
 from bot.console._locale import LocaleError as LocaleError
 from bot.console._locale import parse_locale as parse_locale
 from bot.console._run import configure_console_logging as configure_console_logging
+from bot.console._run import in_simcord as in_simcord
 from bot.console._run import run_console as run_console
 from bot.console._world import GUILD_ID as GUILD_ID
 from bot.console._world import stable_id as stable_id

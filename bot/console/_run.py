@@ -8,10 +8,12 @@ reads it: a test drives a session line by line without this loop, stdin or stdou
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import os
 import sys
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -48,6 +50,23 @@ async def run_console(
         return 0
 
 
+@contextlib.asynccontextmanager
+async def in_simcord(bot: Any) -> AsyncIterator[Any]:
+    """``bot`` running in SimCord's in-memory Discord (its environment), as the console and
+    the tests that type into it run it; the bot's pool is closed when it ends, however.
+
+    SimCord's shutdown does not close the bot, and the one-statement layer keeps connections
+    checked out between statements (``Database.held``): left to the garbage collector, each
+    was an SAWarning (and aiosqlite's ResourceWarning at exit)."""
+    import simcord  # only the console needs it: ``narrator run`` never imports it
+
+    try:
+        async with simcord.run(bot, check_errors=False, settle_timeout=30.0) as env:
+            yield env
+    finally:
+        await bot.db.dispose()
+
+
 async def _run(
     settings: Settings,
     as_json: bool,
@@ -57,8 +76,6 @@ async def _run(
     save_files: Path | None,
     locale: str = DEFAULT_LOCALE,
 ) -> int:
-    import simcord
-
     interactive = stdin.isatty() and not as_json
     console: Console | None = None
 
@@ -75,19 +92,12 @@ async def _run(
         update={"rate_user_burst": 0, "rate_channel_burst": 0, "rate_autocomplete_burst": 0}
     )
     bot = create_bot(unlimited, dice=dice, sync_globally=True)
-    try:
-        async with simcord.run(bot, check_errors=False, settle_timeout=30.0) as env:
-            session = Console(env=env, bot=bot, emit=emit, save_files=save_files, locale=locale)
-            console = session
-            session.setup()
-            with client_locale(lambda: session.locale):
-                return await _read_lines(session, stdin, stdout, interactive)
-    finally:
-        # SimCord's shutdown does not close the bot: its pool is closed here, on this loop.
-        # The connections the one-statement layer holds between statements stay checked out
-        # until then; left to the garbage collector, each was an SAWarning (and aiosqlite's
-        # ResourceWarning at exit).
-        await bot.db.dispose()
+    async with in_simcord(bot) as env:
+        session = Console(env=env, bot=bot, emit=emit, save_files=save_files, locale=locale)
+        console = session
+        session.setup()
+        with client_locale(lambda: session.locale):
+            return await _read_lines(session, stdin, stdout, interactive)
 
 
 async def _read_lines(console: Console, stdin: TextIO, stdout: TextIO, interactive: bool) -> int:

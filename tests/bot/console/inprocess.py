@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from bot.app import create_bot
-from bot.console import Console
+from bot.console import Console, in_simcord
 from bot.console._locale import client_locale
 from bot.gateway import NarratorTree, user_message
 from bot.hosting.config import Settings
@@ -58,8 +58,6 @@ async def console_session(
     template: Path, folder: Path, monkeypatch: pytest.MonkeyPatch
 ) -> AsyncIterator[Session]:
     """A console over a fresh copy of the migrated ``template`` database, in ``folder``."""
-    import simcord
-
     database = folder / "console.db"
     shutil.copy(template, database)  # a pytest tmp_path: the folder exists
     settings = Settings(  # type: ignore[call-arg]
@@ -79,11 +77,8 @@ async def console_session(
 
     monkeypatch.setattr(NarratorTree, "on_error", on_error)
     bot = create_bot(settings, dice=SeededDice(20261127), sync_globally=True)
-    try:
-        async with simcord.run(bot, check_errors=False, settle_timeout=30.0) as env:
-            console = Console(env=env, bot=bot, emit=payloads.append, save_files=folder)
-            console.setup()
-            with client_locale(lambda: console.locale):
-                yield Session(console, payloads, refusals)
-    finally:
-        await bot.db.dispose()
+    async with in_simcord(bot) as env:
+        console = Console(env=env, bot=bot, emit=payloads.append, save_files=folder)
+        console.setup()
+        with client_locale(lambda: console.locale):
+            yield Session(console, payloads, refusals)

@@ -9,10 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-import simcord
-
 from bot.app import create_bot
-from bot.console import Console
+from bot.console import Console, in_simcord
 from bot.hosting.config import Settings
 from engine.dice import SeededDice
 
@@ -21,19 +19,14 @@ async def play(settings: Settings, script: str, seed: int = 15) -> list[tuple[st
     """Each line of ``script`` with everything it printed (replies, edited tracker), as text."""
     bot = create_bot(settings, dice=SeededDice(seed), sync_globally=True)
     seen: list[tuple[str, str]] = []
-    try:
-        async with simcord.run(bot, check_errors=False, settle_timeout=30.0) as env:
-            printed: list[dict[str, Any]] = []
-            console = Console(env=env, bot=bot, emit=printed.append)
-            console.setup()
-            for line in filter(None, (raw.strip() for raw in script.splitlines())):
-                printed.clear()
-                await console.run_line(line)
-                seen.append((line, "\n".join(_text(payload) for payload in printed)))
-    finally:
-        # Held connections stay checked out until the pool is closed: left to the garbage
-        # collector, they were the SAWarning a later test (the help examples') showed.
-        await bot.db.dispose()
+    async with in_simcord(bot) as env:
+        printed: list[dict[str, Any]] = []
+        console = Console(env=env, bot=bot, emit=printed.append)
+        console.setup()
+        for line in filter(None, (raw.strip() for raw in script.splitlines())):
+            printed.clear()
+            await console.run_line(line)
+            seen.append((line, "\n".join(_text(payload) for payload in printed)))
     return seen
 
 

@@ -5,6 +5,7 @@ Discord, or for a proxy), and its failures logged, never raised."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import logging
 from collections.abc import AsyncIterator, Callable
@@ -64,18 +65,22 @@ async def discord_server() -> AsyncIterator[tuple[Discord, str]]:
         await server.close()
 
 
+@contextlib.asynccontextmanager
 async def logged_in(
     monkeypatch: pytest.MonkeyPatch, base: str, **client_options: Any
-) -> discord.Client:
+) -> AsyncIterator[discord.Client]:
     """A discord.py client logged in (its HTTP session made) against ``base``, every
-    interaction turned away by its admission."""
+    interaction turned away by its admission; closed when the block ends."""
     monkeypatch.setattr(discord.http.Route, "BASE", base)
     client = discord.Client(intents=discord.Intents.none(), **client_options)
-    await client.http.static_login("token")
-    admission = Admission()
-    admission.in_flight = admission.max_in_flight  # full: every one is told "very busy"
-    install_admission(client, admission)
-    return client
+    try:
+        await client.http.static_login("token")
+        admission = Admission()
+        admission.in_flight = admission.max_in_flight  # full: every one is told "very busy"
+        install_admission(client, admission)
+        yield client
+    finally:
+        await client.close()
 
 
 def turn_away(client: discord.Client, kind: int, token: str = "tok.en-1") -> bool:
@@ -90,12 +95,9 @@ async def replies_done() -> list[asyncio.Task[Any]]:
 
 
 async def one_answer(client: discord.Client, token: str = "tok.en-1") -> asyncio.Task[Any]:
-    """Turn one command away on ``client`` (then closed): the task that answered it."""
-    try:
-        assert turn_away(client, 2, token=token) is False
-        (task,) = await replies_done()
-    finally:
-        await client.close()
+    """Turn one command away on ``client``: the task that answered it, done."""
+    assert turn_away(client, 2, token=token) is False
+    (task,) = await replies_done()
     return task
 
 
@@ -103,7 +105,8 @@ async def test_the_busy_answer_is_one_post_of_the_ephemeral_line(
     monkeypatch: pytest.MonkeyPatch, discord_server: tuple[Discord, str]
 ) -> None:
     fake, base = discord_server
-    task = await one_answer(await logged_in(monkeypatch, base), token="tok/en")
+    async with logged_in(monkeypatch, base) as client:
+        task = await one_answer(client, token="tok/en")
     assert task.exception() is None
     ((request, body),) = fake.callbacks()
     assert request.method == "POST"
@@ -129,13 +132,10 @@ async def test_autocomplete_gets_no_suggestions_and_answers_share_nothing_mutabl
     monkeypatch: pytest.MonkeyPatch, discord_server: tuple[Discord, str]
 ) -> None:
     fake, base = discord_server
-    client = await logged_in(monkeypatch, base)
-    try:
+    async with logged_in(monkeypatch, base) as client:
         for kind in (4, 3, 4, 5):  # the same prebuilt bodies, sent again and again
             turn_away(client, kind)
         await replies_done()
-    finally:
-        await client.close()
     bodies = [orjson.loads(body) for _request, body in fake.callbacks()]
     suggestions = {"type": 8, "data": {"choices": []}}
     assert [b["type"] for b in bodies].count(8) == 2 and bodies.count(suggestions) == 2
@@ -146,8 +146,7 @@ async def test_a_ping_is_never_turned_away(
     monkeypatch: pytest.MonkeyPatch, discord_server: tuple[Discord, str]
 ) -> None:
     fake, base = discord_server
-    client = await logged_in(monkeypatch, base)
-    try:
+    async with logged_in(monkeypatch, base) as client:
         handed: list[dict[str, Any]] = []
         parsers = gateway_parsers(client)
         admission = Admission()
@@ -156,8 +155,6 @@ async def test_a_ping_is_never_turned_away(
         install_admission(client, admission)
         assert parsers["INTERACTION_CREATE"]({"type": 1, "id": str(ID), "token": "t"}) is True
         assert len(handed) == 1 and admission.turned_away == 0
-    finally:
-        await client.close()
     assert fake.callbacks() == []
 
 
@@ -172,20 +169,23 @@ async def test_the_proxy_settings_are_respected(
     fake, base = discord_server
     proxy = base.removesuffix("/api/v10")
     auth = aiohttp.BasicAuth("user", "secret")
-    client = await logged_in(
+    async with logged_in(
         monkeypatch, "http://discord.invalid/api/v10", proxy=proxy, proxy_auth=auth
-    )
-    assert (await one_answer(client)).exception() is None
+    ) as client:
+        assert (await one_answer(client)).exception() is None
     ((request, _body),) = fake.callbacks()
     assert request.host == "discord.invalid"
     assert request.headers["Proxy-Authorization"] == auth.encode()
 
 
-async def logged_failure(client: Any, caplog: pytest.LogCaptureFixture) -> BaseException:
-    """Turn one interaction away on ``client`` (then closed): its answer failed, and the
-    failure was logged with its exception, never raised. That exception."""
+async def logged_failure(
+    monkeypatch: pytest.MonkeyPatch, base: str, caplog: pytest.LogCaptureFixture
+) -> BaseException:
+    """Turn one interaction away on a client logged in against ``base``: its answer failed,
+    and the failure was logged with its exception, never raised. That exception."""
     with caplog.at_level(logging.INFO, logger="bot.gateway._admission"):
-        task = await one_answer(client)
+        async with logged_in(monkeypatch, base) as client:
+            task = await one_answer(client)
     assert task.exception() is None
     (record,) = [r for r in caplog.records if "very busy" in r.getMessage()]
     assert record.exc_info is not None and record.exc_info[1] is not None
@@ -201,7 +201,7 @@ async def test_an_http_error_is_logged_and_swallowed(
 ) -> None:
     fake, base = discord_server
     fake.status = status
-    error = await logged_failure(await logged_in(monkeypatch, base), caplog)
+    error = await logged_failure(monkeypatch, base, caplog)
     assert len(fake.callbacks()) == 1  # once: a late interaction is not retried seconds later
     assert isinstance(error, discord.HTTPException) and error.status == status
     if status == 404:
@@ -218,7 +218,7 @@ async def test_a_timeout_is_logged_and_swallowed(
     # discord.py makes its session at login by this module-level name: a short timeout.
     short = functools.partial(aiohttp.ClientSession, timeout=aiohttp.ClientTimeout(total=0.3))
     monkeypatch.setattr(aiohttp, "ClientSession", short)
-    error = await logged_failure(await logged_in(monkeypatch, base), caplog)
+    error = await logged_failure(monkeypatch, base, caplog)
     assert isinstance(error, TimeoutError)
 
 

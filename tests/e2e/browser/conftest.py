@@ -19,11 +19,10 @@ from typing import Any
 
 import pytest
 import pytest_asyncio
-import simcord
 from aiohttp import web
 
 from bot.app import create_bot
-from bot.console import Console, stable_id
+from bot.console import Console, in_simcord, stable_id
 from bot.hosting.config import Settings
 from bot.storage import Database
 from bot.web import create_app
@@ -123,14 +122,11 @@ async def bot_console(
     the test itself: SimCord's clock is a context variable of the task that started it."""
     settings = Settings(_env_file=None, DATABASE_URL=database_url)  # type: ignore[call-arg]
     bot = create_bot(settings, dice=SeededDice(32), sync_globally=True)
-    try:
-        async with simcord.run(bot, check_errors=False, settle_timeout=30.0) as env:
-            sink = printed if printed is not None else []
-            typed = Console(env=env, bot=bot, emit=sink.append)
-            typed.setup()
-            yield typed
-    finally:  # a failed test too gives the pool's held connections back
-        await bot.db.dispose()
+    async with in_simcord(bot) as env:
+        sink = printed if printed is not None else []
+        typed = Console(env=env, bot=bot, emit=sink.append)
+        typed.setup()
+        yield typed
 
 
 async def type_lines(console: Console, script: str) -> None:
