@@ -26,14 +26,23 @@ from tests.e2e.process import BotProcess
 
 SETUP_CONCURRENCY = 4
 FLOOR_SCRIPT = Path(__file__).with_name("_floor_bot.py")
-#: The phases of a target's runs, in order: the plan's rates; twice the best served (to find
-#: the served maximum); twice the served maximum (nothing may pass 3 s); half of it (p99).
+#: The phases of a target's runs, in order: the plan's rates; the saturating rates that find
+#: the served maximum (:class:`MaximumSearch`); twice the served maximum (nothing may pass
+#: 3 s); half of it (p99).
 RATE, SATURATE, OVERLOAD, HALF = "rate", "saturate", "2x max", "half max"
 #: After a run past capacity, the tracker edits and the writes it queued still drain: seconds
 #: to wait before the next run is timed.
 SETTLE_AFTER_OVERLOAD = 4.0
-#: At most this many saturating rates, each twice the last served, until one is not kept up.
-SATURATE_STEPS = 3
+#: At most this many saturating rates, each twice the last kept up, until one is not kept up.
+SATURATE_STEPS = 4
+#: Then this many more between the last rate kept up and the first not, each the geometric
+#: middle of the two: a target's maximum is then known within 2 ** (1 / 2**3), 9%. Without
+#: them a target that kept up at 400/s and not at 800/s read 400, and two targets whose
+#: maxima lay anywhere in adjacent doublings read as a ratio of 50% (or 49.5%: a run never
+#: serves quite all it is offered), whatever their true ratio (measured 2026-11-28).
+BISECT_STEPS = 3
+#: A saturating rate is kept up when at least this share of it is served.
+KEPT_UP = 0.9
 
 
 @dataclass
@@ -229,6 +238,41 @@ def median_served(rows: list[RateResult]) -> dict[tuple[str, int], float]:
     return {key: statistics.median(values) for key, values in groups.items()}
 
 
+class MaximumSearch:
+    """The saturating rates offered to find a target's served maximum: twice the plan's best
+    rate served, doubled again while the target keeps up (:data:`SATURATE_STEPS` at most), then
+    :data:`BISECT_STEPS` geometric middles between the highest rate kept up and the lowest
+    not. The same for every target, so their maxima are found to the same precision."""
+
+    def __init__(self, served: int) -> None:
+        self.kept_up = served  # the highest rate kept up (the plan's best served, at first)
+        self.not_kept_up: int | None = None  # the lowest rate not kept up
+        self._doublings = 0
+        self._bisections = 0
+
+    def next_rate(self) -> int | None:
+        """The next rate to offer; None when the maximum is found (or the steps are spent)."""
+        if self.not_kept_up is None:
+            if self._doublings >= SATURATE_STEPS:
+                return None  # kept up at every rate offered: the maximum is at least this
+            self._doublings += 1
+            return max(1, 2 * self.kept_up)
+        if self._bisections >= BISECT_STEPS:
+            return None
+        middle = round(math.sqrt(self.kept_up * self.not_kept_up))
+        if not self.kept_up < middle < self.not_kept_up:
+            return None  # the two are adjacent: nothing left between them
+        self._bisections += 1
+        return middle
+
+    def record(self, offered: int, served: float) -> None:
+        """What the target served when offered ``offered``."""
+        if served >= KEPT_UP * offered:
+            self.kept_up = max(self.kept_up, offered)
+        elif self.not_kept_up is None or offered < self.not_kept_up:
+            self.not_kept_up = offered
+
+
 def served_maximum(rows: list[RateResult]) -> float:
     """The most a target served: the best median of any group offered at or past it."""
     return max(median_served(rows).values(), default=math.nan)
@@ -244,9 +288,9 @@ async def measure(
     half: bool = True,
 ) -> list[RateResult]:
     """Every phase of one target: the plan's rates; then, unless ``plan.overload`` is off,
-    twice the best served (:data:`SATURATE`, doubled again while it keeps up: its served
-    maximum); with ``half``, half of that maximum (:data:`HALF`: the p99 goal's rate); and
-    twice the maximum (:data:`OVERLOAD`: nothing may pass 3 s)."""
+    the saturating rates (:data:`SATURATE`, :class:`MaximumSearch`: its served maximum);
+    with ``half``, half of that maximum (:data:`HALF`: the p99 goal's rate); and twice the
+    maximum (:data:`OVERLOAD`: nothing may pass 3 s)."""
     await run_rate(fake, bot, mix, plan.rates[0], plan.rates[0])  # warm-up: 1 s
     rows: list[RateResult] = []
 
@@ -267,14 +311,11 @@ async def measure(
         await runs(rate, RATE)
     if not plan.overload:
         return rows
-    offered = max(1, round(2 * served_maximum(rows)))
-    for _ in range(SATURATE_STEPS):
+    search = MaximumSearch(max(1, round(served_maximum(rows))))
+    while (offered := search.next_rate()) is not None:
         await runs(offered, SATURATE)
         await asyncio.sleep(SETTLE_AFTER_OVERLOAD)
-        served = median_served(rows)[(SATURATE, offered)]
-        if served < 0.9 * offered:
-            break  # past capacity: the maximum is found
-        offered = max(1, round(2 * served))  # it kept up: offer twice as much again
+        search.record(offered, median_served(rows)[(SATURATE, offered)])
     last = rows[-1].rate  # the last saturating rate run
     best = served_maximum(rows)
     if half:  # before the 2x runs, whose backlog would still be draining into it

@@ -13,13 +13,14 @@ the same open-loop load generator:
   WAL and ``synchronous=FULL``, or asyncpg), committed before the answer.
 
 Each target is sent the mix of rolls, sheet reads and initiative changes
-(``benchmarks/_mix.py``) at each of the plan's rates, ``--repeat`` times; then at twice the
-best rate served (its served maximum), for Narrator at half of that maximum (the p99 goal),
-and at twice the maximum (nothing may pass 3 s). Per run: the rate served, p50/p99/max from writing
-INTERACTION_CREATE on the gateway to the first response, the bot's CPU per command and this
-process's (load generator + stand-in), errors, "very busy" answers, interactions past
-Discord's 3-second deadline, the bot's peak RSS. Then the spread of each rate's runs,
-Narrator beside the floors with the ratios, and issue 31's goals, PASS or FAIL
+(``benchmarks/_mix.py``) at each of the plan's rates, ``--repeat`` times; then at rates
+past them, doubled while it keeps up and then narrowed between the last kept up and the first
+not (``_load_run.MaximumSearch``: its served maximum, within 9%); for Narrator at half of that
+maximum (the p99 goal), and at twice the maximum (nothing may pass 3 s). Per run: the rate
+served, p50/p99/max from writing INTERACTION_CREATE on the gateway to the first response, the
+bot's CPU per command and this process's (load generator + stand-in), errors, "very busy"
+answers, interactions past Discord's 3-second deadline, the bot's peak RSS. Then the spread
+of each rate's runs, Narrator beside the floors with the ratios, and issue 31's goals, PASS or FAIL
 (``benchmarks/_load_report.py``; docs/performance.md).
 
 With ``--preload`` (``--preload-only``: nothing else), Narrator also runs on two more

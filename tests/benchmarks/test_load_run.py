@@ -1,0 +1,50 @@
+"""The served maximum's search (benchmarks/_load_run.py): the saturating rates a target is
+offered, for a target whose true maximum is known."""
+
+from __future__ import annotations
+
+import pytest
+
+from benchmarks._load_run import BISECT_STEPS, KEPT_UP, SATURATE_STEPS, MaximumSearch
+
+
+def offered_to(true_maximum: float, plan_best: int = 200) -> list[int]:
+    """The rates offered to a target that serves all it is offered up to ``true_maximum``
+    and that much past it."""
+    search = MaximumSearch(plan_best)
+    offered = []
+    while (rate := search.next_rate()) is not None:
+        offered.append(rate)
+        search.record(rate, min(rate, true_maximum))
+    return offered
+
+
+def test_doubles_then_bisects_between_the_last_kept_up_and_the_first_not() -> None:
+    # Kept up at 400, not at 800 (560 < 720 served); 566 kept up (560 is 99%), 673 not: 617.
+    assert offered_to(560) == [400, 800, 566, 673, 617]
+
+
+@pytest.mark.parametrize("true_maximum", [250, 450, 560, 700, 1000, 1700, 2900])
+def test_the_maximum_served_is_found_within_nine_percent(true_maximum: float) -> None:
+    offered = offered_to(true_maximum)
+    served = max(min(rate, true_maximum) for rate in offered)
+    assert true_maximum / served <= 2 ** (1 / 2**BISECT_STEPS)
+    assert len(offered) <= SATURATE_STEPS + BISECT_STEPS
+
+
+def test_a_target_that_keeps_up_at_every_doubling_is_offered_no_more() -> None:
+    assert offered_to(10_000) == [400, 800, 1600, 3200]
+
+
+def test_a_target_past_capacity_at_the_first_doubling_is_searched_below_it() -> None:
+    assert offered_to(230) == [400, 283, 238, 260]
+
+
+def test_a_rate_served_just_short_still_counts_as_kept_up() -> None:
+    search = MaximumSearch(200)
+    assert search.next_rate() == 400
+    search.record(400, KEPT_UP * 400)
+    assert search.next_rate() == 800
+    search.record(800, KEPT_UP * 800 - 1)
+    assert search.not_kept_up == 800
+    assert search.kept_up == 400
