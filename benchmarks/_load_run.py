@@ -31,8 +31,15 @@ FLOOR_SCRIPT = Path(__file__).with_name("_floor_bot.py")
 #: 3 s); half of it (p99).
 RATE, SATURATE, OVERLOAD, HALF = "rate", "saturate", "2x max", "half max"
 #: After a run past capacity, the tracker edits and the writes it queued still drain: seconds
-#: to wait before the next run is timed.
+#: to wait before the next run is timed (at least: see :func:`settle`).
 SETTLE_AFTER_OVERLOAD = 4.0
+#: A target is quiet again when it used less than this share of a core over half a second.
+#: A floor has no admission control: offered twice its maximum it queued ten seconds of work,
+#: and the next run, timed after a fixed pause, served 0-170/s while that drained (measured
+#: 2026-11-28), which said nothing of the rate it was offered.
+QUIET_CPU = 0.1
+#: The longest :func:`settle` waits for a target to be quiet (seconds).
+SETTLE_LIMIT = 30.0
 #: At most this many saturating rates, each twice the last kept up, until one is not kept up.
 SATURATE_STEPS = 4
 #: Then this many more between the last rate kept up and the first not, each the geometric
@@ -230,6 +237,19 @@ class Plan:
         return max(self.commands, math.ceil(rate * self.seconds))
 
 
+async def settle(bot: BotProcess, least: float) -> None:
+    """Wait ``least`` seconds, then until ``bot`` is quiet (:data:`QUIET_CPU`), so that no run
+    is timed while the last one's backlog still drains (:data:`SETTLE_LIMIT` at most)."""
+    await asyncio.sleep(least)
+    waited = least
+    while waited < SETTLE_LIMIT:
+        before = bot.cpu_seconds()
+        await asyncio.sleep(0.5)
+        waited += 0.5
+        if bot.cpu_seconds() - before < QUIET_CPU * 0.5:
+            return
+
+
 def median_served(rows: list[RateResult]) -> dict[tuple[str, int], float]:
     """The median rate served of each (phase, offered rate) group."""
     groups: dict[tuple[str, int], list[float]] = {}
@@ -305,7 +325,7 @@ async def measure(
                 f"busy {row.busy}, >3s {row.late}",
                 flush=True,
             )
-            await asyncio.sleep(1.0)  # let the tracker edits and the WAL settle
+            await settle(bot, 1.0)  # the tracker edits, the WAL, a backlog past capacity
 
     for rate in plan.rates:
         await runs(rate, RATE)
@@ -314,7 +334,7 @@ async def measure(
     search = MaximumSearch(max(1, round(served_maximum(rows))))
     while (offered := search.next_rate()) is not None:
         await runs(offered, SATURATE)
-        await asyncio.sleep(SETTLE_AFTER_OVERLOAD)
+        await settle(bot, SETTLE_AFTER_OVERLOAD)
         search.record(offered, median_served(rows)[(SATURATE, offered)])
     last = rows[-1].rate  # the last saturating rate run
     best = served_maximum(rows)
@@ -323,7 +343,7 @@ async def measure(
     overload = max(1, round(2 * best))
     if abs(overload - last) > 0.1 * overload:  # else the last saturating runs were 2x already
         await runs(overload, OVERLOAD)
-        await asyncio.sleep(SETTLE_AFTER_OVERLOAD)
+        await settle(bot, SETTLE_AFTER_OVERLOAD)
     else:
         for row in rows:
             if row.phase == SATURATE and row.rate == last:

@@ -5,7 +5,15 @@ from __future__ import annotations
 
 import pytest
 
-from benchmarks._load_run import BISECT_STEPS, KEPT_UP, SATURATE_STEPS, MaximumSearch
+from benchmarks import _load_run
+from benchmarks._load_run import (
+    BISECT_STEPS,
+    KEPT_UP,
+    SATURATE_STEPS,
+    SETTLE_LIMIT,
+    MaximumSearch,
+    settle,
+)
 
 
 def offered_to(true_maximum: float, plan_best: int = 200) -> list[int]:
@@ -48,3 +56,41 @@ def test_a_rate_served_just_short_still_counts_as_kept_up() -> None:
     search.record(800, KEPT_UP * 800 - 1)
     assert search.not_kept_up == 800
     assert search.kept_up == 400
+
+
+class Draining:
+    """A target whose CPU clock (``cpu_seconds``) reads each of ``readings`` in turn."""
+
+    def __init__(self, *readings: float) -> None:
+        self.readings = list(readings)
+
+    def cpu_seconds(self) -> float:
+        return self.readings.pop(0) if len(self.readings) > 1 else self.readings[0]
+
+
+async def test_the_next_run_waits_until_the_target_has_drained_its_backlog(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    slept: list[float] = []
+
+    async def sleep(seconds: float) -> None:
+        slept.append(seconds)
+
+    monkeypatch.setattr(_load_run.asyncio, "sleep", sleep)
+    # Busy for two half-seconds (0.4 s of CPU each), then quiet (0.01 s).
+    await settle(Draining(0.0, 0.4, 0.4, 0.8, 0.8, 0.81), 1.0)  # type: ignore[arg-type]
+    assert slept == [1.0, 0.5, 0.5, 0.5]
+
+
+async def test_a_target_that_never_quietens_is_waited_for_no_longer_than_the_limit(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    slept: list[float] = []
+
+    async def sleep(seconds: float) -> None:
+        slept.append(seconds)
+
+    monkeypatch.setattr(_load_run.asyncio, "sleep", sleep)
+    busy = Draining(*(0.5 * n for n in range(200)))
+    await settle(busy, 1.0)  # type: ignore[arg-type]
+    assert sum(slept) == SETTLE_LIMIT
