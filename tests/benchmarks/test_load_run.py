@@ -68,29 +68,29 @@ class Draining:
         return self.readings.pop(0) if len(self.readings) > 1 else self.readings[0]
 
 
-async def test_the_next_run_waits_until_the_target_has_drained_its_backlog(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    slept: list[float] = []
+@pytest.fixture
+def slept(monkeypatch: pytest.MonkeyPatch) -> list[float]:
+    """Every pause :func:`settle` takes, in seconds (none is really waited for)."""
+    pauses: list[float] = []
 
     async def sleep(seconds: float) -> None:
-        slept.append(seconds)
+        pauses.append(seconds)
 
     monkeypatch.setattr(_load_run.asyncio, "sleep", sleep)
+    return pauses
+
+
+async def test_the_next_run_waits_until_the_target_has_drained_its_backlog(
+    slept: list[float],
+) -> None:
     # Busy for two half-seconds (0.4 s of CPU each), then quiet (0.01 s).
     await settle(Draining(0.0, 0.4, 0.4, 0.8, 0.8, 0.81), 1.0)  # type: ignore[arg-type]
     assert slept == [1.0, 0.5, 0.5, 0.5]
 
 
 async def test_a_target_that_never_quietens_is_waited_for_no_longer_than_the_limit(
-    monkeypatch: pytest.MonkeyPatch,
+    slept: list[float],
 ) -> None:
-    slept: list[float] = []
-
-    async def sleep(seconds: float) -> None:
-        slept.append(seconds)
-
-    monkeypatch.setattr(_load_run.asyncio, "sleep", sleep)
     busy = Draining(*(0.5 * n for n in range(200)))
     await settle(busy, 1.0)  # type: ignore[arg-type]
     assert sum(slept) == SETTLE_LIMIT
