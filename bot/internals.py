@@ -38,8 +38,10 @@ discord.py (``discord.py>=2.7.1,<2.8``)
     (:func:`set_cached_response`, :func:`set_cached_followup`, :func:`set_cached_command`).
   - ``discord.utils.CachedSlotProperty.function`` (``Interaction.followup``'s): the follow-up
     webhook built only when a command sends a follow-up (:func:`followup_webhook`).
-  - ``InteractionResponse(parent)``: its (undocumented) constructor, subclassed by
-    :class:`bot.gateway.DeadlineResponse`.
+  - ``InteractionResponse(parent)``, ``_parent``, ``_response_type``, ``Interaction._session``,
+    ``MessageFlags._from_value``, ``webhook.async_.interaction_message_response_params`` and
+    ``AsyncWebhookAdapter``: a plain reply as one bare POST (:class:`InteractionResponseHooks`,
+    subclassed by :class:`bot.gateway.DeadlineResponse`).
   - ``app_commands.Namespace(interaction, resolved, options)`` and
     ``app_commands.Command._invoke_with_namespace(interaction, namespace)``: a macro runs its
     command exactly as the tree would (:func:`make_namespace`, :func:`invoke_with_namespace`).
@@ -97,7 +99,11 @@ from discord import utils as _dpy_utils
 from discord.app_commands.namespace import Namespace
 from discord.gateway import DiscordWebSocket
 from discord.http import MultipartParameters, Route, handle_message_parameters, json_or_text
-from discord.webhook.async_ import async_context
+from discord.webhook.async_ import (
+    AsyncWebhookAdapter,
+    async_context,
+    interaction_message_response_params,
+)
 from sqlalchemy.dialects.sqlite.aiosqlite import (
     AsyncAdapt_aiosqlite_connection,
     AsyncAdapt_aiosqlite_cursor,
@@ -108,12 +114,14 @@ from sqlalchemy.util import EMPTY_DICT
 from sqlalchemy.util.concurrency import await_, greenlet_spawn
 
 __all__ = [
+    "BARE_REPLY_OPTIONS",
     "AiosqliteConnectionBase",
     "AiosqliteCursorBase",
     "AiosqliteDBAPI",
     "AiosqliteDialect",
     "CallbackResponseHooks",
     "CommandTreeHooks",
+    "InteractionResponseHooks",
     "await_",
     "callback_body",
     "callback_url",
@@ -216,6 +224,10 @@ def callback_url(interaction_id: int, token: str) -> yarl.URL:
     )
 
 
+#: The exception discord.py's adapter raises for a refusal, by status (else HTTPException).
+_REFUSALS = {403: discord.Forbidden, 404: discord.NotFound, 500: discord.DiscordServerError}
+
+
 async def post_interaction_callback(
     client: Any, interaction_id: int, token: str, body: aiohttp.BytesPayload
 ) -> None:
@@ -228,7 +240,8 @@ async def post_interaction_callback(
     once: the lock never waits), runs a retry loop (sleeps of 1 s and more: past Discord's
     3 s for an interaction already late) and, asking ``with_response``, parses the message
     Discord sends back. A "very busy" answer needs none of it: without ``with_response``
-    Discord answers 204, no body (:func:`callback_url`: the URL discord.py would build)."""
+    Discord answers 204, no body (:func:`callback_url`: the URL discord.py would build).
+    Refused, it raises what discord.py's adapter raises, without a retry."""
     http = client.http
     url = callback_url(interaction_id, token)
     session: aiohttp.ClientSession = http._HTTPClient__session
@@ -236,8 +249,76 @@ async def post_interaction_callback(
         "POST", url, data=body, proxy=http.proxy, proxy_auth=http.proxy_auth
     ) as response:
         if not 200 <= response.status < 300:
-            raise discord.HTTPException(response, await json_or_text(response))
+            refusal = _REFUSALS.get(min(response.status, 500), discord.HTTPException)
+            raise refusal(response, await json_or_text(response))
         await response.read()  # read to its end: the connection goes back to the pool
+
+
+#: The options of a bare reply (:meth:`InteractionResponseHooks.post_message`).
+BARE_REPLY_OPTIONS = frozenset(
+    {"embed", "embeds", "ephemeral", "allowed_mentions", "suppress_embeds", "silent"}
+)
+
+
+class InteractionResponseHooks(discord.InteractionResponse):
+    """discord.py's interaction response, able to answer with a plain message as one bare
+    POST (:meth:`post_message`; the internals it reads are in this module's docstring)."""
+
+    __slots__ = ()
+
+    def posts_bare(self) -> bool:
+        """Whether a reply may go out as a bare POST: the client talks to Discord itself,
+        through discord.py's own adapter and HTTP session (SimCord, the console's in-memory
+        Discord, puts its own adapter in their place)."""
+        return (
+            type(async_context.get()) is AsyncWebhookAdapter and self._parent._session is not None
+        )
+
+    async def post_message(
+        self,
+        content: Any = None,
+        *,
+        embed: Any = discord.utils.MISSING,
+        embeds: Any = discord.utils.MISSING,
+        ephemeral: bool = False,
+        allowed_mentions: Any = discord.utils.MISSING,
+        suppress_embeds: bool = False,
+        silent: bool = False,
+    ) -> bool:
+        """``send_message`` of a message with no view, file or poll: one POST of the body
+        discord.py would send, without ``with_response`` (Discord answers 204: nothing to
+        read back, where discord.py parses the message no command reads). True once
+        answered; False for a 429 or a server error, which discord.py's adapter waits on and
+        retries: the caller then sends it that way. Other refusals raise as discord.py's."""
+        if self._response_type:
+            raise discord.InteractionResponded(self._parent)
+        flags: Any = discord.utils.MISSING
+        if ephemeral or suppress_embeds or silent:
+            flags = discord.MessageFlags._from_value(0)
+            flags.ephemeral = ephemeral
+            flags.suppress_embeds = suppress_embeds
+            flags.suppress_notifications = silent
+        parent = self._parent
+        params = interaction_message_response_params(
+            type=discord.InteractionResponseType.channel_message.value,
+            content=content,
+            embed=embed,
+            embeds=embeds,
+            previous_allowed_mentions=parent._state.allowed_mentions,
+            allowed_mentions=allowed_mentions,
+            flags=flags,
+        )
+        assert params.payload is not None  # a message without files: a JSON body
+        try:
+            await post_interaction_callback(
+                parent.client, parent.id, parent.token, callback_body(params.payload)
+            )
+        except discord.HTTPException as error:
+            if error.status == 429 or error.status >= 500:  # discord.py retries them
+                return False
+            raise
+        self._response_type = discord.InteractionResponseType.channel_message
+        return True
 
 
 def set_endpoints(api_base: str, gateway_url: str) -> None:

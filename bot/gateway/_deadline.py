@@ -25,7 +25,13 @@ import discord
 from discord.utils import MISSING
 
 from bot.i18n import N_, _
-from bot.internals import followup_webhook, set_cached_followup, set_cached_response
+from bot.internals import (
+    BARE_REPLY_OPTIONS,
+    InteractionResponseHooks,
+    followup_webhook,
+    set_cached_followup,
+    set_cached_response,
+)
 
 log = logging.getLogger(__name__)
 
@@ -34,8 +40,15 @@ DEFER_AFTER = 1.5
 ANSWERED_PRIVATELY = N_("✅ Answered privately.")
 
 
-class DeadlineResponse(discord.InteractionResponse):
-    """An interaction's response that may be deferred behind the command's back."""
+class DeadlineResponse(InteractionResponseHooks):
+    """An interaction's response that may be deferred behind the command's back.
+
+    A plain reply (no view, file or poll: most of them) goes out as one bare POST
+    (:meth:`~bot.internals.InteractionResponseHooks.post_message`) when the bot talks to
+    Discord itself, and ``send_message`` then returns None: no command reads the callback
+    response, which Discord sends only when asked for it (``with_response``), and reading
+    it cost a third of the reply. A reply with a view asks for it (discord.py stores the
+    view by the message's id), as does any reply under SimCord."""
 
     def __init__(self, parent: discord.Interaction) -> None:
         super().__init__(parent)
@@ -66,6 +79,12 @@ class DeadlineResponse(discord.InteractionResponse):
     async def send_message(self, content: Any = None, **kwargs: Any) -> Any:
         async with self._gate:
             if not self.auto_deferred:
+                if (
+                    kwargs.keys() <= BARE_REPLY_OPTIONS
+                    and self.posts_bare()
+                    and await self.post_message(content, **kwargs)
+                ):
+                    return None
                 return await super().send_message(content, **kwargs)
         # Deferred meanwhile: the answer is the follow-up.
         kwargs.pop("delete_after", None)

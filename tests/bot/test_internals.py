@@ -32,7 +32,11 @@ import yarl
 from discord import app_commands
 from discord.app_commands.namespace import Namespace
 from discord.gateway import DiscordWebSocket
-from discord.webhook.async_ import async_context
+from discord.webhook.async_ import (
+    AsyncWebhookAdapter,
+    async_context,
+    interaction_message_response_params,
+)
 from sqlalchemy.dialects.sqlite import aiosqlite as sa_aiosqlite
 
 from bot import internals
@@ -173,6 +177,29 @@ def check_interaction_cached_slots() -> None:
 def check_interaction_response_constructor() -> None:
     name = "discord.InteractionResponse.__init__"
     expect_parameters(DPY, name, discord.InteractionResponse.__init__, ["self", "parent"])
+
+
+def check_bare_reply() -> None:
+    name = "discord.InteractionResponse"
+    expect_slots(DPY, name, discord.InteractionResponse, {"_parent", "_response_type"})
+    expect_slots(DPY, "discord.Interaction._session", discord.Interaction, {"_session"})
+    name = "discord.webhook.async_.AsyncWebhookAdapter"
+    if type(async_context.get()) is not AsyncWebhookAdapter:
+        raise fail(DPY, name, "is no longer the adapter async_context holds by default")
+    name = "discord.MessageFlags._from_value"
+    from_value = expect_attribute(DPY, name, discord.MessageFlags, "_from_value")
+    if from_value(64).ephemeral is not True:
+        raise fail(DPY, name, "no longer builds flags from their value")
+    name = "discord.webhook.async_.interaction_message_response_params"
+    for keyword in ("type", "content", "embed", "embeds", "flags", "allowed_mentions"):
+        if keyword not in parameters(interaction_message_response_params):
+            raise fail(DPY, name, f"no longer takes {keyword}=")
+    params = interaction_message_response_params(
+        type=4, content="hi", previous_allowed_mentions=discord.AllowedMentions.none()
+    )
+    data = {"tts": False, "content": "hi", "allowed_mentions": {"parse": []}}
+    if params.payload != {"type": 4, "data": data}:
+        raise fail(DPY, name, f"builds another callback body: {params.payload}")
 
 
 def check_namespace_and_invoke() -> None:
@@ -392,6 +419,7 @@ CHECKS: list[Callable[[], None]] = [
     check_endpoints,
     check_interaction_cached_slots,
     check_interaction_response_constructor,
+    check_bare_reply,
     check_namespace_and_invoke,
     check_callback_response,
     check_message_edit,
@@ -448,11 +476,14 @@ PRIVATE_ATTRIBUTES = {
     "_ephemeral",
     "_execute",
     "_execute_mutex",
+    "_from_value",
     "_get_as_snowflake",
     "_handle_exception",
     "_invoke_with_namespace",
     "_message",
     "_parent",
+    "_response_type",
+    "_session",
     "_soft_closed_memoized",
     "_thinking",
 }

@@ -16,53 +16,13 @@ import discord
 import orjson
 import pytest
 import yarl
-from aiohttp import web
-from aiohttp.test_utils import TestServer
 
 from bot.gateway import VERY_BUSY, Admission
 from bot.gateway._admission import BUSY_REPLY, install_admission
 from bot.internals import callback_url, gateway_parsers
+from tests.bot.gateway.http_discord import Discord, logged_in_client
 
-USER = {"id": "1", "username": "narrator", "discriminator": "0", "avatar": None}
 ID = 1_234_567_890_123_456_789
-
-
-class Discord:
-    """Records every request; answers the callback with ``status`` (or never, when
-    ``hang``)."""
-
-    def __init__(self) -> None:
-        self.requests: list[tuple[web.Request, bytes]] = []
-        self.status = 204
-        self.hang = False
-
-    async def handle(self, request: web.Request) -> web.StreamResponse:
-        body = await request.read()
-        self.requests.append((request, body))
-        if request.path.endswith("/users/@me"):
-            return web.json_response(USER)
-        if self.hang:
-            await asyncio.sleep(30)
-        if self.status == 204:
-            return web.Response(status=204)
-        error = orjson.dumps({"message": "Unknown interaction", "code": 10062})
-        return web.Response(body=error, status=self.status, content_type="application/json")
-
-    def callbacks(self) -> list[tuple[web.Request, bytes]]:
-        return [(r, b) for r, b in self.requests if r.path.endswith("/callback")]
-
-
-@pytest.fixture
-async def discord_server() -> AsyncIterator[tuple[Discord, str]]:
-    fake = Discord()
-    app = web.Application()
-    app.router.add_route("*", "/{tail:.*}", fake.handle)
-    server = TestServer(app)
-    await server.start_server()
-    try:
-        yield fake, str(server.make_url("/api/v10"))
-    finally:
-        await server.close()
 
 
 @contextlib.asynccontextmanager
@@ -71,16 +31,11 @@ async def logged_in(
 ) -> AsyncIterator[discord.Client]:
     """A discord.py client logged in (its HTTP session made) against ``base``, every
     interaction turned away by its admission; closed when the block ends."""
-    monkeypatch.setattr(discord.http.Route, "BASE", base)
-    client = discord.Client(intents=discord.Intents.none(), **client_options)
-    try:
-        await client.http.static_login("token")
+    async with logged_in_client(monkeypatch, base, **client_options) as client:
         admission = Admission()
         admission.in_flight = admission.max_in_flight  # full: every one is told "very busy"
         install_admission(client, admission)
         yield client
-    finally:
-        await client.close()
 
 
 def turn_away(client: discord.Client, kind: int, token: str = "tok.en-1") -> bool:

@@ -282,6 +282,8 @@ class RestMixin:
         result._notify()
         if self.on_callback is not None:
             self.on_callback(result)
+        if request.query.get("with_response", "").lower() not in ("1", "true"):
+            return web.Response(status=204)  # Discord's answer unless asked for the message
         return _json(response)
 
     def _result_for_webhook(self, app: str, token: str) -> InteractionResult | None:
