@@ -1,93 +1,12 @@
-"""Every private or undocumented internal of a library the bot touches, in this one module.
-
-The bot reaches past the public API of discord.py, SQLAlchemy, aiosqlite (and SimCord) in a
-few places, each for a measured gain or for something the public API cannot do. Nothing
-else in ``bot/`` imports or reads these internals: it uses the small accessors below, so an
-upgrade that breaks one breaks here, and ``tests/bot/test_internals.py`` says which one, in
-the library's own words ("discord.py 2.8.0 changed ``CommandTree._call``: …").
-
-Checked against (the versions installed when this module was written, and the lower bounds
-in ``pyproject.toml``; the upper bounds stop below the next minor release of each library
-whose internals are touched): **discord.py 2.7.1, SQLAlchemy 2.1.9, aiosqlite 0.22.1,
-SimCord 3.2.1**. SQLAlchemy 2.0 is *not* supported: its greenlet bridge is named
-``await_only`` and its aiosqlite adapter keeps other private slots.
-
-discord.py (``discord.py>=2.7.1,<2.8``)
-  - ``app_commands.CommandTree._call(interaction)``: the tree's dispatch of a command, the
-    one place a command can be timed and deferred around (:class:`CommandTreeHooks`;
-    :mod:`bot.gateway._tree`'s deadline and admission counting).
-  - ``ConnectionState.parsers["INTERACTION_CREATE"]`` reached as ``Client._connection``:
-    the raw gateway handler, wrapped to turn interactions away before discord.py builds
-    anything (:mod:`bot.gateway._admission`) and to set the language around component dispatch
-    (:mod:`bot.gateway._interactions`) (:func:`gateway_parsers`).
-  - ``HTTPClient._HTTPClient__session``, ``discord.webhook.async_.async_context``,
-    ``AsyncWebhookAdapter.create_interaction_response`` and
-    ``discord.http.MultipartParameters``: one raw callback (a rate limit's "slow down")
-    without building an ``Interaction`` (:func:`send_interaction_callback`).
-  - ``HTTPClient._HTTPClient__session`` again, ``discord.utils._to_json`` and
-    ``discord.http.json_or_text(response)`` (undocumented): a "very busy" answer as one bare
-    POST on the client's own session, its JSON serialised once, its error body read as
-    discord.py reads it (:func:`callback_body`, :func:`post_interaction_callback`; the URL
-    the one aiohttp sent for discord.py's ``Route``: :func:`callback_url`).
-  - ``discord.http.Route.BASE`` and ``discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY``
-    (undocumented class attributes): REST and gateway through a proxy or the local Discord
-    stand-in (:func:`set_endpoints`).
-  - ``Interaction._cs_response``, ``_cs_followup``, ``_cs_command``, ``_cs_namespace``: the
-    cached-slot attributes behind ``interaction.response``/``followup``/``command``/
-    ``namespace``, replaced by the deadline guard (:mod:`bot.gateway._deadline`) and by a macro run
-    (:func:`set_cached_response`, :func:`set_cached_followup`, :func:`set_cached_command`).
-  - ``discord.utils.CachedSlotProperty.function`` (``Interaction.followup``'s): the follow-up
-    webhook built only when a command sends a follow-up (:func:`followup_webhook`).
-  - ``InteractionResponse(parent)``, ``_parent``, ``_response_type``, ``Interaction._session``,
-    ``MessageFlags._from_value``, ``webhook.async_.interaction_message_response_params`` and
-    ``AsyncWebhookAdapter``: a plain reply as one bare POST (:class:`InteractionResponseHooks`,
-    subclassed by :class:`bot.gateway.DeadlineResponse`).
-  - ``app_commands.Namespace(interaction, resolved, options)`` and
-    ``app_commands.Command._invoke_with_namespace(interaction, namespace)``: a macro runs its
-    command exactly as the tree would (:func:`make_namespace`, :func:`invoke_with_namespace`).
-  - ``InteractionCallbackResponse._update(data)``, its ``_thinking``/``_ephemeral``/
-    ``_parent``/``_state`` slots, ``discord.interactions._InteractionMessageState``,
-    ``discord.utils._get_as_snowflake`` and the module-level name
-    ``discord.interactions.InteractionCallbackResponse``: the callback's message parsed only
-    when read (:class:`CallbackResponseHooks`, :func:`install_callback_response`; issue 21).
-  - ``PartialMessage._state`` with ``ConnectionState.prevent_view_updates_for``,
-    ``store_view``, ``allowed_mentions``, ``HTTPClient.edit_message(…, params=)`` and
-    ``discord.http.handle_message_parameters``: the tracker's edit without parsing the
-    edited message (:func:`message_state`; :mod:`bot.cogs.initiative._edit`).
-
-SQLAlchemy (``SQLAlchemy[asyncio]>=2.1.9,<2.2``)
-  - ``sqlalchemy.util.concurrency.await_`` and ``greenlet_spawn``: the greenlet bridge
-    between SQLAlchemy's synchronous core and asyncio (:func:`await_`, :func:`greenlet_spawn`),
-    used by the one-trip SQLite dialect and by :mod:`bot.storage.one_statement`.
-  - ``sqlalchemy.dialects.sqlite.aiosqlite``'s ``AsyncAdapt_aiosqlite_cursor`` (its slots
-    ``_adapt_connection``, ``_connection``, ``_cursor``, ``_rows``,
-    ``_soft_closed_memoized``, the hooks ``_awaitable_cursor_close`` and
-    ``_async_soft_close``), ``AsyncAdapt_aiosqlite_connection`` (``_cursor_cls``,
-    ``_execute_mutex``, ``_handle_exception``), ``AsyncAdapt_aiosqlite_dbapi`` and
-    ``SQLiteDialect_aiosqlite``, and ``sqlalchemy.util.EMPTY_DICT``: the adapter that
-    :mod:`bot.storage.sqlite_driver` subclasses (:class:`AiosqliteCursorBase`,
-    :class:`AiosqliteConnectionBase`, :data:`AiosqliteDBAPI`, :data:`AiosqliteDialect`).
-
-aiosqlite (``aiosqlite>=0.22.1,<0.23``)
-  - ``Connection._execute(fn, *args)`` and ``Connection._conn``: run one function on the
-    connection's thread with its ``sqlite3.Connection`` (:func:`run_on_sqlite_thread`), one
-    hand-off per statement instead of three or four.
-
-SimCord (``simcord>=3.2.1,<4``; the offline console)
-  - ``simcord.results.ResponseMessage._message``: the stored message behind a reply, for its
-    allowed mentions and attachments (:func:`simcord_message`).
-  - ``simcord.env.Env._settle_internal``, in the tests only (``tests/conftest.py``): its
-    attach-time wait made as patient as the env's failsafe settle timeout.
-"""
+"""discord.py's internals, behind the accessors :mod:`bot.internals` lists (its docstring says
+which internal each one reaches and why)."""
 
 from __future__ import annotations
 
-import asyncio
-import collections
 import functools
 import inspect
 from collections.abc import Awaitable, Callable
-from typing import Any, NoReturn, TypeVar
+from typing import Any
 from urllib.parse import quote
 
 import aiohttp
@@ -98,56 +17,12 @@ from discord import app_commands
 from discord import utils as _dpy_utils
 from discord.app_commands.namespace import Namespace
 from discord.gateway import DiscordWebSocket
-from discord.http import MultipartParameters, Route, handle_message_parameters, json_or_text
+from discord.http import MultipartParameters, Route, json_or_text
 from discord.webhook.async_ import (
     AsyncWebhookAdapter,
     async_context,
     interaction_message_response_params,
 )
-from sqlalchemy.dialects.sqlite.aiosqlite import (
-    AsyncAdapt_aiosqlite_connection,
-    AsyncAdapt_aiosqlite_cursor,
-    AsyncAdapt_aiosqlite_dbapi,
-    SQLiteDialect_aiosqlite,
-)
-from sqlalchemy.util import EMPTY_DICT
-from sqlalchemy.util.concurrency import await_, greenlet_spawn
-
-__all__ = [
-    "BARE_REPLY_OPTIONS",
-    "AiosqliteConnectionBase",
-    "AiosqliteCursorBase",
-    "AiosqliteDBAPI",
-    "AiosqliteDialect",
-    "CallbackResponseHooks",
-    "CommandTreeHooks",
-    "InteractionResponseHooks",
-    "await_",
-    "callback_body",
-    "callback_url",
-    "followup_webhook",
-    "gateway_parsers",
-    "get_as_snowflake",
-    "greenlet_spawn",
-    "handle_message_parameters",
-    "install_callback_response",
-    "invoke_with_namespace",
-    "make_namespace",
-    "message_state",
-    "post_interaction_callback",
-    "run_on_sqlite_thread",
-    "send_interaction_callback",
-    "set_cached_command",
-    "set_cached_followup",
-    "set_cached_response",
-    "set_endpoints",
-    "simcord_message",
-]
-
-T = TypeVar("T")
-
-# ---------------------------------------------------------------------------------------
-# discord.py
 
 
 class CommandTreeHooks(app_commands.CommandTree):
@@ -262,7 +137,7 @@ BARE_REPLY_OPTIONS = frozenset(
 
 class InteractionResponseHooks(discord.InteractionResponse):
     """discord.py's interaction response, able to answer with a plain message as one bare
-    POST (:meth:`post_message`; the internals it reads are in this module's docstring)."""
+    POST (:meth:`post_message`; the internals it reads are in :mod:`bot.internals`' docstring)."""
 
     __slots__ = ()
 
@@ -416,84 +291,3 @@ def install_callback_response(cls: type[CallbackResponseHooks]) -> None:
 def message_state(message: discord.PartialMessage | discord.Message) -> Any:
     """The message's ``ConnectionState`` (its ``http``, ``allowed_mentions``, views)."""
     return message._state
-
-
-# ---------------------------------------------------------------------------------------
-# SQLAlchemy (the greenlet bridge and the aiosqlite adapter) and aiosqlite
-
-AiosqliteDBAPI = AsyncAdapt_aiosqlite_dbapi
-AiosqliteDialect = SQLiteDialect_aiosqlite
-
-
-class AiosqliteCursorBase(AsyncAdapt_aiosqlite_cursor):
-    """SQLAlchemy's aiosqlite cursor adapter holding no aiosqlite cursor: a subclass runs
-    each statement itself (:meth:`driver_connection`, :meth:`execute_mutex`) and hands the
-    rows over with :meth:`set_rows`; ``fetch*`` are SQLAlchemy's own."""
-
-    __slots__ = ()
-
-    _awaitable_cursor_close = False  # close() never awaits: nothing is open
-
-    def __init__(self, adapt_connection: AsyncAdapt_aiosqlite_connection) -> None:
-        self._adapt_connection = adapt_connection
-        self._connection = adapt_connection._connection
-        self._cursor = None  # type: ignore[assignment]
-        self._soft_closed_memoized = EMPTY_DICT
-        self._rows = collections.deque()
-
-    async def _async_soft_close(self) -> None:
-        return None  # nothing is open between statements
-
-    def close(self) -> None:
-        self._rows.clear()
-
-    @property
-    def adapted_connection(self) -> AsyncAdapt_aiosqlite_connection:
-        return self._adapt_connection  # type: ignore[return-value]
-
-    @property
-    def driver_connection(self) -> Any:
-        """The ``aiosqlite.Connection``."""
-        return self._connection
-
-    def execute_mutex(self) -> asyncio.Lock:
-        """The adapted connection's lock: one statement at a time on it."""
-        lock: asyncio.Lock = self._adapt_connection._execute_mutex
-        return lock
-
-    def raise_dbapi_error(self, error: Exception) -> NoReturn:
-        """Raise ``error`` as SQLAlchemy's adapter translates it (DBAPI exceptions)."""
-        self._adapt_connection._handle_exception(error)
-
-    def set_rows(self, rows: list[Any]) -> None:
-        """The rows ``fetchone``/``fetchmany``/``fetchall`` hand out next."""
-        self._rows = collections.deque(rows)
-
-
-class AiosqliteConnectionBase(AsyncAdapt_aiosqlite_connection):
-    """SQLAlchemy's aiosqlite connection adapter; ``cursor_class=`` in the class statement
-    picks the buffered cursor it makes."""
-
-    __slots__ = ()
-
-    def __init_subclass__(cls, cursor_class: type[AiosqliteCursorBase] | None = None) -> None:
-        super().__init_subclass__()
-        if cursor_class is not None:
-            cls._cursor_cls = cursor_class
-
-
-async def run_on_sqlite_thread(connection: Any, fn: Callable[..., T], *args: Any) -> T:
-    """``fn(sqlite3_connection, *args)`` on the ``aiosqlite.Connection``'s own thread, in one
-    hand-off; its result (or exception) comes back here."""
-    result: T = await connection._execute(fn, connection._conn, *args)
-    return result
-
-
-# ---------------------------------------------------------------------------------------
-# SimCord
-
-
-def simcord_message(reply: Any) -> Any:
-    """The stored message behind a SimCord reply (``ResponseMessage``); ``reply`` itself
-    when it is not one (a channel message is already the message)."""
-    return getattr(reply, "_message", reply)
