@@ -29,6 +29,7 @@ from bot.internals import (
     BARE_REPLY_OPTIONS,
     InteractionResponseHooks,
     followup_webhook,
+    release_response,
     set_cached_followup,
     set_cached_response,
 )
@@ -178,12 +179,22 @@ class _AnswerInTime:
         if self._timer is not None:
             self._timer.cancel()
         deferral = self._deferral
+        response = self._response
         if deferral is not None:
-            assert self._response is not None
-            if not self._response.deferring:  # a deferral already on its way is let through
+            assert response is not None
+            if not response.deferring:  # a deferral already on its way is let through
                 deferral.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await deferral
+        elif (
+            response is not None
+            and response.is_done()
+            and self._interaction.response is response
+        ):
+            # Answered without a deferral (most commands): out of discord.py's cycle, so that
+            # the interaction is freed at once rather than by the cyclic collector. A late
+            # follow-up is then discord.py's own, which is all this one does when not deferred.
+            release_response(self._interaction)
 
 
 def answer_in_time(

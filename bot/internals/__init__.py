@@ -36,7 +36,9 @@ discord.py (``discord.py>=2.7.1,<2.8``)
   - ``Interaction._cs_response``, ``_cs_followup``, ``_cs_command``, ``_cs_namespace``: the
     cached-slot attributes behind ``interaction.response``/``followup``/``command``/
     ``namespace``, replaced by the deadline guard (:mod:`bot.gateway._deadline`) and by a macro run
-    (:func:`set_cached_response`, :func:`set_cached_followup`, :func:`set_cached_command`).
+    (:func:`set_cached_response`, :func:`set_cached_followup`, :func:`set_cached_command`),
+    and, once a command has answered, by a spent response with no ``_parent`` (the reference
+    cycle broken: :func:`release_response`).
   - ``discord.utils.CachedSlotProperty.function`` (``Interaction.followup``'s): the follow-up
     webhook built only when a command sends a follow-up (:func:`followup_webhook`).
   - ``InteractionResponse(parent)``, ``_parent``, ``_response_type``, ``Interaction._session``,
@@ -101,6 +103,7 @@ from bot.internals._discord import invoke_with_namespace as invoke_with_namespac
 from bot.internals._discord import make_namespace as make_namespace
 from bot.internals._discord import message_state as message_state
 from bot.internals._discord import post_interaction_callback as post_interaction_callback
+from bot.internals._discord import release_response as release_response
 from bot.internals._discord import send_interaction_callback as send_interaction_callback
 from bot.internals._discord import set_cached_command as set_cached_command
 from bot.internals._discord import set_cached_followup as set_cached_followup

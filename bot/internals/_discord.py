@@ -3,6 +3,7 @@ which internal each one reaches and why)."""
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import inspect
 from collections.abc import Awaitable, Callable
@@ -209,6 +210,25 @@ _INTERACTION_FOLLOWUP: Any = inspect.getattr_static(discord.Interaction, "follow
 def set_cached_response(interaction: discord.Interaction, response: Any) -> None:
     """Make ``interaction.response`` return ``response`` from now on."""
     interaction._cs_response = response  # type: ignore[attr-defined]
+
+
+def release_response(interaction: discord.Interaction) -> None:
+    """Put an answered ``interaction``'s response (and follow-up) out of a reference cycle.
+
+    discord.py's response points back at its interaction (``_parent``), and the interaction
+    caches it (``_cs_response``): every command left that cycle, with all that hangs off it,
+    for the cyclic collector, whose young collections it alone triggered (14 objects a
+    command, 7 ms a collection; docs/performance.md). The cached response becomes a spent
+    one with the same response type and no parent: ``is_done()`` still says True and another
+    answer still raises ``InteractionResponded``; the follow-up is built afresh if one is
+    asked for. Nothing is then left in a cycle, and the interaction is freed by its
+    reference count when the last holder lets go."""
+    answered = interaction.response
+    spent = discord.InteractionResponse(None)  # type: ignore[arg-type]
+    spent._response_type = answered._response_type
+    interaction._cs_response = spent  # type: ignore[attr-defined]
+    with contextlib.suppress(AttributeError):  # a follow-up never asked for is not cached
+        del interaction._cs_followup  # type: ignore[attr-defined]
 
 
 def set_cached_followup(interaction: discord.Interaction, followup: Any) -> None:

@@ -9,19 +9,14 @@ the parent a limit counts under, taken before counting.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from sqlalchemy import Insert, text
+from sqlalchemy import Insert, inspect, text
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncSession
-
-
-def _insert(session: AsyncSession, model: type[Any]) -> Insert:
-    if session.get_bind().dialect.name == "postgresql":
-        return postgresql.insert(model)
-    return sqlite.insert(model)
 
 
 async def insert_missing(
@@ -31,8 +26,8 @@ async def insert_missing(
 
     Column defaults apply as for an ORM insert. Read the row afterwards, locked, to use it.
     """
-    statement = _insert(session, model).values(**values)
-    await session.execute(statement.on_conflict_do_nothing(index_elements=list(keys)))  # type: ignore[attr-defined]
+    statement = _statement(session.get_bind().dialect.name, model, tuple(keys), None)
+    await session.execute(statement, _by_column(model, values))
 
 
 async def upsert(
@@ -43,13 +38,37 @@ async def upsert(
     **values: Any,
 ) -> None:
     """Insert the row, or set the ``update`` columns of the existing one to these values."""
-    statement = _insert(session, model).values(**values)
-    await session.execute(
-        statement.on_conflict_do_update(  # type: ignore[attr-defined]
-            index_elements=list(keys),
-            set_={column: statement.excluded[column] for column in update},  # type: ignore[attr-defined]
-        )
+    statement = _statement(session.get_bind().dialect.name, model, tuple(keys), tuple(update))
+    await session.execute(statement, _by_column(model, values))
+
+
+@functools.lru_cache(maxsize=64)
+def _statement(
+    dialect: str, model: type[Any], keys: tuple[str, ...], update: tuple[str, ...] | None
+) -> Insert:
+    """The ``INSERT … ON CONFLICT`` of ``model``'s table, built once and given its values as
+    parameters: building it for each call (and its ``excluded`` alias, a copy of every
+    column) cost more than running it, and left ~40 objects a call in reference cycles for
+    the collector: most of what the young collections found (measured 2026-11-28,
+    docs/performance.md). A Core insert of the table: an upsert has no ORM object to load."""
+    table = model.__table__
+    statement = (postgresql.insert if dialect == "postgresql" else sqlite.insert)(table)
+    if update is None:
+        return statement.on_conflict_do_nothing(index_elements=list(keys))
+    return statement.on_conflict_do_update(
+        index_elements=list(keys),
+        set_={_column(model, key): statement.excluded[_column(model, key)] for key in update},
     )
+
+
+def _column(model: type[Any], key: str) -> str:
+    """The column name behind ``model``'s attribute ``key``."""
+    name: str = inspect(model).columns[key].name
+    return name
+
+
+def _by_column(model: type[Any], values: dict[str, Any]) -> dict[str, Any]:
+    return {_column(model, key): value for key, value in values.items()}
 
 
 async def lock_parent(session: AsyncSession, scope: str, *ids: int | None) -> None:

@@ -4,6 +4,8 @@ way (a client logged in against an in-process server standing in for Discord).""
 
 from __future__ import annotations
 
+import asyncio
+import gc
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -12,7 +14,7 @@ import orjson
 import pytest
 
 from bot.gateway import DeadlineResponse
-from bot.gateway._deadline import answer_in_time
+from bot.gateway._deadline import DeadlineFollowup, answer_in_time
 from tests.bot.gateway.http_discord import Discord, logged_in_client
 
 ID = 1_234_567_890_123_456_789
@@ -137,3 +139,52 @@ async def test_a_reply_refused_for_good_raises_as_discord_py_raises_it(
     assert type(raised.value) is error and raised.value.status == status
     assert len(fake.callbacks()) == 1  # not sent again
     assert not command.response.is_done()  # nothing was answered
+
+
+def left_in_cycles(make: Any) -> list[type]:
+    """The Interaction and response types among what the cyclic collector finds once
+    ``make()``'s objects are let go (``gc.DEBUG_SAVEALL`` keeps what it would free)."""
+    gc.collect()
+    gc.set_debug(gc.DEBUG_SAVEALL)
+    try:
+        make()
+        gc.collect()
+        found = [type(thing) for thing in gc.garbage]
+    finally:
+        gc.set_debug(0)
+        gc.garbage.clear()
+    kinds = (discord.Interaction, discord.InteractionResponse, DeadlineResponse)
+    return [kind for kind in found if issubclass(kind, kinds)]
+
+
+async def test_an_answered_command_leaves_nothing_for_the_cyclic_collector(
+    client: discord.Client,
+) -> None:
+    """discord.py's response and its interaction point at each other: every command left
+    that cycle (and all that hangs off it) to the collector, whose young collections it
+    alone triggered. Once answered, the interaction holds a spent response instead."""
+    command = interaction(client)
+    await reply(command, embed=EMBED)
+    spent = command.response
+    assert type(spent) is discord.InteractionResponse and spent.is_done()
+    with pytest.raises(discord.InteractionResponded):  # answering again still refused
+        await spent.send_message("again")
+    assert not isinstance(command.followup, DeadlineFollowup)  # discord.py's own, built anew
+    held = [command]
+    assert left_in_cycles(held.clear) == []
+    # discord.py's own response, by contrast, is left in the cycle.
+    library = interaction(client, 1)
+    await library.response.send_message(embed=EMBED)
+    held = [library]
+    del library
+    assert discord.Interaction in left_in_cycles(held.clear)
+
+
+async def test_a_deferred_command_keeps_its_deadline_response(client: discord.Client) -> None:
+    """A deferral's answer is the follow-up, which must first settle the "thinking"
+    message: that response stays in place."""
+    command = interaction(client)
+    async with answer_in_time(command, after=0):
+        await asyncio.sleep(0.05)  # the deferral goes out
+    assert isinstance(command.response, DeadlineResponse) and command.response.auto_deferred
+    assert isinstance(command.followup, DeadlineFollowup)
