@@ -12,12 +12,14 @@ queue, not a command); and it starts the bot on the preloaded database three tim
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import dataclasses
 import statistics
 from dataclasses import dataclass
 from pathlib import Path
 
 from benchmarks import _mix as load_mix
-from benchmarks._load_run import RATE, Mix, Plan, RateResult, run_rate
+from benchmarks._load_run import RATE, Plan, RateResult, measure, started_target
 from benchmarks._preload import Preloaded, preload
 from benchmarks._timing import print_table
 from benchmarks.startup import GOAL_SECONDS, Start, spread, time_starts
@@ -54,45 +56,29 @@ async def interleaved(
     backend: str, urls: dict[str, str], workdir: Path, plan: Plan, channels: int
 ) -> dict[str, list[RateResult]]:
     """Narrator on each database of ``urls`` (``empty``, ``preloaded``), both running, each
-    behind its own stand-in, sent the plan's rates turn about: each run on one database is
-    followed by the same run on the other, so that a machine shared with others (its load
-    moves minute to minute) weighs on both alike."""
-    async with (
-        FakeDiscord(channels=channels, players=load_mix.players(channels)) as first,
-        FakeDiscord(channels=channels, players=load_mix.players(channels)) as second,
-    ):
-        fakes = dict(zip(urls, (first, second), strict=True))
-        bots = {
-            case: BotProcess(fakes[case], url, workdir, name=f"flat-{backend}-{case}")
+    behind its own stand-in, sent the plan's rates turn about (``measure``'s ``turns``): each
+    run on one database is followed by the same run on the other, so that a machine shared
+    with others (its load moves minute to minute) weighs on both alike."""
+    plan = dataclasses.replace(plan, overload=False)
+    async with contextlib.AsyncExitStack() as stack:
+        ready = {
+            case: await stack.enter_async_context(
+                started_target(
+                    f"{backend} {case}",
+                    lambda fake, url=url, case=case: BotProcess(
+                        fake, url, workdir, name=f"flat-{backend}-{case}"
+                    ),
+                    channels,
+                    ready_timeout=120,
+                )
+            )
             for case, url in urls.items()
         }
-        try:
-            for bot in bots.values():
-                await bot.start(ready_timeout=120)
-            await asyncio.sleep(2.5)  # on_ready (and the heap freeze) comes after the guild
-            mixes = {case: Mix(fakes[case], bots[case]) for case in urls}
-            for case, mix in mixes.items():
-                await mix.setup(fakes[case].table.channel_ids)
-                await run_rate(fakes[case], bots[case], mix, plan.rates[0], plan.rates[0])
-            rows: dict[str, list[RateResult]] = {case: [] for case in urls}
-            for rate in plan.rates:
-                for run in range(1, plan.repeat + 1):
-                    for case, mix in mixes.items():
-                        row = await run_rate(
-                            fakes[case], bots[case], mix, rate, plan.count(rate), run
-                        )
-                        rows[case].append(row)
-                        print(
-                            f"[{backend} {case}] {rate}/s run {run}: served "
-                            f"{row.served_per_s:.0f}/s, p99 {row.p99_ms:,.0f} ms, CPU "
-                            f"{row.cpu_ms:.2f} ms/cmd, busy {row.busy}",
-                            flush=True,
-                        )
-                        await asyncio.sleep(1.0)  # the tracker edits and the WAL settle
-            return rows
-        finally:
-            for bot in bots.values():
-                await bot.stop()
+        turns = asyncio.Lock()
+        rows = await asyncio.gather(
+            *(measure(f"{backend} {case}", *ready[case], plan, turns=turns) for case in urls)
+        )
+    return dict(zip(urls, rows, strict=True))
 
 
 def _median(rows: list[RateResult], rate: int, field: str) -> float:

@@ -12,10 +12,11 @@ import asyncio
 import contextlib
 import gc
 import math
+import os
 import statistics
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -306,26 +307,35 @@ async def measure(
     plan: Plan,
     *,
     half: bool = True,
+    turns: asyncio.Lock | None = None,
 ) -> list[RateResult]:
     """Every phase of one target: the plan's rates; then, unless ``plan.overload`` is off,
     the saturating rates (:data:`SATURATE`, :class:`MaximumSearch`: its served maximum);
     with ``half``, half of that maximum (:data:`HALF`: the p99 goal's rate); and twice the
-    maximum (:data:`OVERLOAD`: nothing may pass 3 s)."""
-    await run_rate(fake, bot, mix, plan.rates[0], plan.rates[0])  # warm-up: 1 s
+    maximum (:data:`OVERLOAD`: nothing may pass 3 s).
+
+    With ``turns`` (one lock shared by targets measured at once: ``e2e_load.bench_backend``), each
+    run, with the wait for the target to be quiet after it, holds the lock: the targets'
+    runs alternate, one at a time."""
+    hold = turns if turns is not None else contextlib.nullcontext()
+    async with hold:
+        await run_rate(fake, bot, mix, plan.rates[0], plan.rates[0])  # warm-up: 1 s
     rows: list[RateResult] = []
 
-    async def runs(rate: int, phase: str) -> None:
+    async def runs(rate: int, phase: str, after: float = 0.0) -> None:
         for run in range(1, plan.repeat + 1):
-            row = await run_rate(fake, bot, mix, rate, plan.count(rate), run)
-            row.phase = phase
-            rows.append(row)
-            print(
-                f"[{label}] {rate}/s ({phase}) run {run}: served {row.served_per_s:.0f}/s, "
-                f"p99 {row.p99_ms:,.0f} ms, CPU {row.cpu_ms:.2f} ms/cmd, "
-                f"busy {row.busy}, >3s {row.late}",
-                flush=True,
-            )
-            await settle(bot, 1.0)  # the tracker edits, the WAL, a backlog past capacity
+            async with hold:
+                row = await run_rate(fake, bot, mix, rate, plan.count(rate), run)
+                row.phase = phase
+                rows.append(row)
+                print(
+                    f"[{label}] {rate}/s ({phase}) run {run}: served {row.served_per_s:.0f}/s, "
+                    f"p99 {row.p99_ms:,.0f} ms, CPU {row.cpu_ms:.2f} ms/cmd, "
+                    f"busy {row.busy}, >3s {row.late}",
+                    flush=True,
+                )
+                # the tracker edits, the WAL, a backlog past capacity
+                await settle(bot, after if run == plan.repeat and after else 1.0)
 
     for rate in plan.rates:
         await runs(rate, RATE)
@@ -333,8 +343,7 @@ async def measure(
         return rows
     search = MaximumSearch(max(1, round(served_maximum(rows))))
     while (offered := search.next_rate()) is not None:
-        await runs(offered, SATURATE)
-        await settle(bot, SETTLE_AFTER_OVERLOAD)
+        await runs(offered, SATURATE, SETTLE_AFTER_OVERLOAD)
         search.record(offered, median_served(rows)[(SATURATE, offered)])
     last = rows[-1].rate  # the last saturating rate run
     best = served_maximum(rows)
@@ -342,10 +351,50 @@ async def measure(
         await runs(max(1, round(best / 2)), HALF)
     overload = max(1, round(2 * best))
     if abs(overload - last) > 0.1 * overload:  # else the last saturating runs were 2x already
-        await runs(overload, OVERLOAD)
-        await settle(bot, SETTLE_AFTER_OVERLOAD)
+        await runs(overload, OVERLOAD, SETTLE_AFTER_OVERLOAD)
     else:
         for row in rows:
             if row.phase == SATURATE and row.rate == last:
                 row.phase = OVERLOAD
     return rows
+
+
+@contextlib.asynccontextmanager
+async def started_target(
+    label: str,
+    bot_for: Callable[[FakeDiscord], BotProcess],
+    channels: int,
+    priority: int | None = None,
+    *,
+    ready_timeout: float = 60,
+) -> AsyncIterator[tuple[FakeDiscord, BotProcess, Mix]]:
+    """One target behind a fresh stand-in, started and its channels set up; stopped (and its
+    stand-in's strays reported) on the way out."""
+    async with FakeDiscord(channels=channels, players=load_mix.players(channels)) as fake:
+        bot = bot_for(fake)
+        try:
+            started = time.perf_counter()
+            await bot.start(ready_timeout=ready_timeout)
+            ready = time.perf_counter() - started
+            if priority is not None:  # e.g. -10 (root): the bot as if it had the machine
+                os.setpriority(os.PRIO_PROCESS, bot.pid, priority)
+            # discord.py's on_ready (and the heap freeze) comes ~2 s after the last guild.
+            await asyncio.sleep(2.5)
+            mix = Mix(fake, bot)
+            setup_start = time.perf_counter()
+            await mix.setup(fake.table.channel_ids)
+            print(
+                f"[{label}] ready in {ready:.1f}s; mix: {mix.describe()}; setup of {channels} "
+                f"channels took {time.perf_counter() - setup_start:.1f}s",
+                flush=True,
+            )
+            yield fake, bot, mix
+            if fake.unknown or fake.rejected:
+                print(
+                    f"[{label}] unknown routes: {len(fake.unknown)}; rejected: {fake.rejected[:3]}"
+                )
+            foreign = bot.foreign_contacts({fake.port, 5432})
+            if foreign:
+                print(f"[{label}] WARNING: contacted {foreign}")
+        finally:
+            await bot.stop()

@@ -2,8 +2,9 @@
 against two floors measured in the same run.
 
 Not a test: ``python -m benchmarks.e2e_load`` from the project root. For SQLite and (when it
-answers) PostgreSQL, three targets run one after the other, each behind a fresh stand-in and
-the same open-loop load generator:
+answers) PostgreSQL, three targets run at once, each behind a fresh stand-in and the same
+open-loop load generator, and take turns run by run (so a drift of the machine's speed weighs
+on all three alike):
 
 - **narrator**: ``narrator run`` against a fresh database, with 500 channels set up (a
   player's character and the GM's encounter in each);
@@ -43,6 +44,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import os
 import subprocess
 import sys
@@ -52,7 +54,6 @@ import uuid
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
-from benchmarks import _mix as load_mix
 from benchmarks._flat_cost import Preloader, interleaved, print_flat_cost, startup_on
 from benchmarks._load_report import (
     BARE,
@@ -63,7 +64,7 @@ from benchmarks._load_report import (
     print_runs,
     print_spread,
 )
-from benchmarks._load_run import Mix, Plan, RateResult, floor_process, measure
+from benchmarks._load_run import Plan, RateResult, floor_process, measure, started_target
 from benchmarks.startup import database
 from bot.storage.migrate import upgrade_to_head
 from tests.e2e.fake_discord import FakeDiscord
@@ -77,47 +78,6 @@ POSTGRES_ADMIN_URL = "postgresql+asyncpg://postgres@127.0.0.1:5432/test"
 Prepare = Callable[[str], Awaitable[None]]
 
 
-async def bench_target(
-    label: str,
-    bot_for: Callable[[FakeDiscord], BotProcess],
-    plan: Plan,
-    channels: int,
-    priority: int | None = None,
-    *,
-    half: bool = True,
-) -> list[RateResult]:
-    """One target behind a fresh stand-in: start it, set the channels up, run every phase."""
-    async with FakeDiscord(channels=channels, players=load_mix.players(channels)) as fake:
-        bot = bot_for(fake)
-        try:
-            started = time.perf_counter()
-            await bot.start(ready_timeout=60)
-            ready = time.perf_counter() - started
-            if priority is not None:  # e.g. -10 (root): the bot as if it had the machine
-                os.setpriority(os.PRIO_PROCESS, bot.pid, priority)
-            # discord.py's on_ready (and the heap freeze) comes ~2 s after the last guild.
-            await asyncio.sleep(2.5)
-            mix = Mix(fake, bot)
-            setup_start = time.perf_counter()
-            await mix.setup(fake.table.channel_ids)
-            print(
-                f"[{label}] ready in {ready:.1f}s; mix: {mix.describe()}; setup of {channels} "
-                f"channels took {time.perf_counter() - setup_start:.1f}s",
-                flush=True,
-            )
-            rows = await measure(label, fake, bot, mix, plan, half=half)
-            if fake.unknown or fake.rejected:
-                print(
-                    f"[{label}] unknown routes: {len(fake.unknown)}; rejected: {fake.rejected[:3]}"
-                )
-            foreign = bot.foreign_contacts({fake.port, 5432})
-            if foreign:
-                print(f"[{label}] WARNING: contacted {foreign}")
-            return rows
-        finally:
-            await bot.stop()
-
-
 async def bench_backend(
     label: str,
     database_url: str,
@@ -129,40 +89,41 @@ async def bench_backend(
     prepare: Prepare | None = None,
     floors: bool = True,
 ) -> dict[str, list[RateResult]]:
-    """Narrator on ``database_url`` (after ``prepare`` filled it, when given), then (with
+    """Narrator on ``database_url`` (after ``prepare`` filled it, when given) and (with
     ``floors``) the bare floor and the storage floor on the same kind of database; each
-    target's rows by name (:data:`NARRATOR`, :data:`BARE`, :data:`STORAGE`)."""
+    target's rows by name (:data:`NARRATOR`, :data:`BARE`, :data:`STORAGE`).
+
+    The targets run at once, each behind its own stand-in, and take turns run by run (one
+    lock: ``_load_run.measure``'s ``turns``), each run followed by the wait for its target to
+    be quiet: a drift of the machine's speed over the minutes of a backend's runs then
+    weighs on all three alike. Run one after the other, Narrator's search of its maximum came
+    ~8 minutes before the floors', and the ratio of the same code read 39-54% as the VM's
+    speed moved by a fifth within a session (measured 2026-11-28)."""
     if prepare is not None:
         await prepare(database_url)
-    targets: dict[str, list[RateResult]] = {}
-    targets[NARRATOR] = await bench_target(
-        f"{label} narrator",
-        lambda fake: BotProcess(fake, database_url, workdir, name=f"load-{label}"),
-        plan,
-        channels,
-        priority,
-    )
-    if not floors:
-        return targets
-    targets[BARE] = await bench_target(
-        f"{label} bare floor",
-        lambda fake: floor_process(fake, workdir, f"floor-bare-{label}", "none"),
-        plan,
-        channels,
-        priority,
-        half=False,
-    )
-    targets[STORAGE] = await bench_target(
-        f"{label} storage floor",
-        lambda fake: floor_process(
+    targets: dict[str, Callable[[FakeDiscord], BotProcess]] = {
+        NARRATOR: lambda fake: BotProcess(fake, database_url, workdir, name=f"load-{label}")
+    }
+    if floors:
+        targets[BARE] = lambda fake: floor_process(fake, workdir, f"floor-bare-{label}", "none")
+        targets[STORAGE] = lambda fake: floor_process(
             fake, workdir, f"floor-storage-{label}", floor_storage(database_url, workdir)
-        ),
-        plan,
-        channels,
-        priority,
-        half=False,
-    )
-    return targets
+        )
+    async with contextlib.AsyncExitStack() as stack:
+        ready = {
+            name: await stack.enter_async_context(
+                started_target(f"{label} {name}", bot_for, channels, priority)
+            )
+            for name, bot_for in targets.items()
+        }
+        turns = asyncio.Lock()  # FIFO: the waiting targets get it in turn
+        rows = await asyncio.gather(
+            *(
+                measure(f"{label} {name}", *ready[name], plan, half=name == NARRATOR, turns=turns)
+                for name in targets
+            )
+        )
+    return dict(zip(targets, rows, strict=True))
 
 
 async def compare_preloaded(
@@ -195,7 +156,7 @@ async def compare_preloaded(
 
 def floor_storage(database_url: str, workdir: Path) -> str:
     """The storage floor's ``FLOOR_STORAGE``: its own SQLite file next to Narrator's, or a
-    table of its own in Narrator's PostgreSQL database (Narrator has stopped by then)."""
+    table of its own in Narrator's PostgreSQL database."""
     if database_url.startswith("sqlite"):
         return f"sqlite:///{workdir / 'floor.db'}"
     return database_url.replace("postgresql+asyncpg://", "postgresql://")

@@ -3,6 +3,8 @@ offered, for a target whose true maximum is known."""
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
 from benchmarks import _load_run
@@ -12,6 +14,9 @@ from benchmarks._load_run import (
     SATURATE_STEPS,
     SETTLE_LIMIT,
     MaximumSearch,
+    Plan,
+    RateResult,
+    measure,
     settle,
 )
 
@@ -94,3 +99,43 @@ async def test_a_target_that_never_quietens_is_waited_for_no_longer_than_the_lim
     busy = Draining(*(0.5 * n for n in range(200)))
     await settle(busy, 1.0)  # type: ignore[arg-type]
     assert sum(slept) == SETTLE_LIMIT
+
+
+REAL_SLEEP = asyncio.sleep  # before ``slept`` replaces it
+
+
+async def test_targets_measured_at_once_take_turns_run_by_run(
+    slept: list[float], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    ran: list[tuple[str, int, int]] = []
+
+    async def run_rate(fake, bot, mix, rate, count, run=1):  # type: ignore[no-untyped-def]
+        ran.append((bot.name, rate, run))
+        await REAL_SLEEP(0.001)  # a run takes time: the other target queues for the lock
+        return RateResult(rate, run, count, rate, 1, 2, 3, 1.0, 0.5, 0, 0, 0, 100)
+
+    class Quiet(Draining):
+        def __init__(self, name: str) -> None:
+            super().__init__(0.0)
+            self.name = name
+
+    monkeypatch.setattr(_load_run, "run_rate", run_rate)
+    plan = Plan(rates=[100, 200], seconds=1, commands=10, repeat=2, overload=False)
+    turns = asyncio.Lock()
+    rows = await asyncio.gather(
+        *(
+            measure(name, None, Quiet(name), None, plan, turns=turns)  # type: ignore[arg-type]
+            for name in ("narrator", "floor")
+        )
+    )
+    assert ran == [
+        ("narrator", 100, 1),  # the warm-ups
+        ("floor", 100, 1),
+        *(
+            (name, rate, run)
+            for rate in (100, 200)
+            for run in (1, 2)
+            for name in ("narrator", "floor")
+        ),
+    ]
+    assert [len(target) for target in rows] == [4, 4]
