@@ -186,11 +186,7 @@ class _AnswerInTime:
                 deferral.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await deferral
-        elif (
-            response is not None
-            and response.is_done()
-            and self._interaction.response is response
-        ):
+        elif response is not None and response.is_done() and self._interaction.response is response:
             # Answered without a deferral (most commands): out of discord.py's cycle, so that
             # the interaction is freed at once rather than by the cyclic collector. A late
             # follow-up is then discord.py's own, which is all this one does when not deferred.

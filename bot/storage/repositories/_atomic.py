@@ -14,7 +14,7 @@ import hashlib
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from sqlalchemy import Insert, inspect, text
+from sqlalchemy import Insert, Table, inspect, text
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -26,7 +26,8 @@ async def insert_missing(
 
     Column defaults apply as for an ORM insert. Read the row afterwards, locked, to use it.
     """
-    statement = _statement(session.get_bind().dialect.name, model, tuple(keys), None)
+    table, dialect = model.__table__, session.get_bind().dialect.name
+    statement = _statement(dialect, table, _columns(model, keys), None)
     await session.execute(statement, _by_column(model, values))
 
 
@@ -38,37 +39,37 @@ async def upsert(
     **values: Any,
 ) -> None:
     """Insert the row, or set the ``update`` columns of the existing one to these values."""
-    statement = _statement(session.get_bind().dialect.name, model, tuple(keys), tuple(update))
+    table, dialect = model.__table__, session.get_bind().dialect.name
+    statement = _statement(dialect, table, _columns(model, keys), _columns(model, update))
     await session.execute(statement, _by_column(model, values))
 
 
 @functools.lru_cache(maxsize=64)
 def _statement(
-    dialect: str, model: type[Any], keys: tuple[str, ...], update: tuple[str, ...] | None
+    dialect: str, table: Table, keys: tuple[str, ...], update: tuple[str, ...] | None
 ) -> Insert:
-    """The ``INSERT … ON CONFLICT`` of ``model``'s table, built once and given its values as
-    parameters: building it for each call (and its ``excluded`` alias, a copy of every
-    column) cost more than running it, and left ~40 objects a call in reference cycles for
-    the collector: most of what the young collections found (measured 2026-11-28,
-    docs/performance.md). A Core insert of the table: an upsert has no ORM object to load."""
-    table = model.__table__
+    """The ``INSERT … ON CONFLICT`` of ``table``, built once and given its values as
+    parameters. Built for each call, it copied every column into its ``excluded`` alias and
+    left dozens of objects a call in reference cycles: with a member's record written as it
+    changes, most of what the cyclic collector found under load (measured 2026-11-28,
+    docs/performance.md). A Core insert of the table: an upsert loads no ORM object."""
     statement = (postgresql.insert if dialect == "postgresql" else sqlite.insert)(table)
     if update is None:
         return statement.on_conflict_do_nothing(index_elements=list(keys))
     return statement.on_conflict_do_update(
         index_elements=list(keys),
-        set_={_column(model, key): statement.excluded[_column(model, key)] for key in update},
+        set_={column: statement.excluded[column] for column in update},
     )
 
 
-def _column(model: type[Any], key: str) -> str:
-    """The column name behind ``model``'s attribute ``key``."""
-    name: str = inspect(model).columns[key].name
-    return name
+def _columns(model: type[Any], keys: Iterable[str]) -> tuple[str, ...]:
+    """The column names behind ``model``'s attributes ``keys``."""
+    columns = inspect(model).columns
+    return tuple(columns[key].name for key in keys)
 
 
 def _by_column(model: type[Any], values: dict[str, Any]) -> dict[str, Any]:
-    return {_column(model, key): value for key, value in values.items()}
+    return dict(zip(_columns(model, values), values.values(), strict=True))
 
 
 async def lock_parent(session: AsyncSession, scope: str, *ids: int | None) -> None:
