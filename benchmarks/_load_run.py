@@ -322,7 +322,8 @@ async def measure(
         await run_rate(fake, bot, mix, plan.rates[0], plan.rates[0])  # warm-up: 1 s
     rows: list[RateResult] = []
 
-    async def runs(rate: int, phase: str, after: float = 0.0) -> None:
+    async def runs(rate: int, phase: str, after: float = 1.0) -> None:
+        """``plan.repeat`` runs at ``rate``; the last one settles for ``after`` s at least."""
         for run in range(1, plan.repeat + 1):
             async with hold:
                 row = await run_rate(fake, bot, mix, rate, plan.count(rate), run)
@@ -335,7 +336,7 @@ async def measure(
                     flush=True,
                 )
                 # the tracker edits, the WAL, a backlog past capacity
-                await settle(bot, after if run == plan.repeat and after else 1.0)
+                await settle(bot, after if run == plan.repeat else 1.0)
 
     for rate in plan.rates:
         await runs(rate, RATE)

@@ -217,8 +217,8 @@ def release_response(interaction: discord.Interaction) -> None:
 
     discord.py's response points back at its interaction (``_parent``), and the interaction
     caches it (``_cs_response``): every command left that cycle, with all that hangs off it,
-    for the cyclic collector, whose young collections it alone triggered (14 objects a
-    command, 7 ms a collection; docs/performance.md). The cached response becomes a spent
+    for the cyclic collector; with the upserts' statements, it was what the young
+    collections found under load (docs/performance.md). The cached response becomes a spent
     one with the same response type and no parent: ``is_done()`` still says True and another
     answer still raises ``InteractionResponded``; the follow-up is built afresh if one is
     asked for. Nothing is then left in a cycle, and the interaction is freed by its
