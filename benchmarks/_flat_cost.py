@@ -11,15 +11,13 @@ queue, not a command); and it starts the bot on the preloaded database three tim
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import dataclasses
 import statistics
 from dataclasses import dataclass
 from pathlib import Path
 
 from benchmarks import _mix as load_mix
-from benchmarks._load_run import RATE, Plan, RateResult, measure, started_target
+from benchmarks._load_run import RATE, Plan, RateResult, measure_in_turns
 from benchmarks._preload import Preloaded, preload
 from benchmarks._timing import print_table
 from benchmarks.startup import GOAL_SECONDS, Start, spread, time_starts
@@ -56,29 +54,17 @@ async def interleaved(
     backend: str, urls: dict[str, str], workdir: Path, plan: Plan, channels: int
 ) -> dict[str, list[RateResult]]:
     """Narrator on each database of ``urls`` (``empty``, ``preloaded``), both running, each
-    behind its own stand-in, sent the plan's rates turn about (``measure``'s ``turns``): each
+    behind its own stand-in, sent the plan's rates turn about (``measure_in_turns``): each
     run on one database is followed by the same run on the other, so that a machine shared
     with others (its load moves minute to minute) weighs on both alike."""
-    plan = dataclasses.replace(plan, overload=False)
-    async with contextlib.AsyncExitStack() as stack:
-        ready = {
-            case: await stack.enter_async_context(
-                started_target(
-                    f"{backend} {case}",
-                    lambda fake, url=url, case=case: BotProcess(
-                        fake, url, workdir, name=f"flat-{backend}-{case}"
-                    ),
-                    channels,
-                    ready_timeout=120,
-                )
-            )
-            for case, url in urls.items()
-        }
-        turns = asyncio.Lock()
-        rows = await asyncio.gather(
-            *(measure(f"{backend} {case}", *ready[case], plan, turns=turns) for case in urls)
+    factories = {
+        case: lambda fake, url=url, case=case: BotProcess(
+            fake, url, workdir, name=f"flat-{backend}-{case}"
         )
-    return dict(zip(urls, rows, strict=True))
+        for case, url in urls.items()
+    }
+    no_overload = dataclasses.replace(plan, overload=False)
+    return await measure_in_turns(backend, factories, no_overload, channels, ready_timeout=120)
 
 
 def _median(rows: list[RateResult], rate: int, field: str) -> float:

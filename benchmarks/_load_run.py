@@ -16,7 +16,7 @@ import os
 import statistics
 import sys
 import time
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import AsyncIterator, Callable, Collection, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -314,7 +314,7 @@ async def measure(
     with ``half``, half of that maximum (:data:`HALF`: the p99 goal's rate); and twice the
     maximum (:data:`OVERLOAD`: nothing may pass 3 s).
 
-    With ``turns`` (one lock shared by targets measured at once: ``e2e_load.bench_backend``), each
+    With ``turns`` (one lock shared by targets measured at once: :func:`measure_in_turns`), each
     run, with the wait for the target to be quiet after it, holds the lock: the targets'
     runs alternate, one at a time."""
     hold = turns if turns is not None else contextlib.nullcontext()
@@ -399,3 +399,37 @@ async def started_target(
                 print(f"[{label}] WARNING: contacted {foreign}")
         finally:
             await bot.stop()
+
+
+async def measure_in_turns(
+    label: str,
+    targets: dict[str, Callable[[FakeDiscord], BotProcess]],
+    plan: Plan,
+    channels: int,
+    priority: int | None = None,
+    *,
+    half: Collection[str] = (),
+    ready_timeout: float = 60,
+) -> dict[str, list[RateResult]]:
+    """Every target of ``targets`` (name: its process behind a stand-in) started at once,
+    each behind its own stand-in, then :func:`measure`'d taking turns run by run (one FIFO
+    lock: the waiting targets get it in order), so that a drift of the machine's speed weighs
+    on all alike; each target's rows by name. ``half``: the targets also run at half their
+    maximum."""
+    async with contextlib.AsyncExitStack() as stack:
+        ready = {
+            name: await stack.enter_async_context(
+                started_target(
+                    f"{label} {name}", bot_for, channels, priority, ready_timeout=ready_timeout
+                )
+            )
+            for name, bot_for in targets.items()
+        }
+        turns = asyncio.Lock()
+        rows = await asyncio.gather(
+            *(
+                measure(f"{label} {name}", *ready[name], plan, half=name in half, turns=turns)
+                for name in targets
+            )
+        )
+    return dict(zip(targets, rows, strict=True))

@@ -44,7 +44,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import os
 import subprocess
 import sys
@@ -64,7 +63,7 @@ from benchmarks._load_report import (
     print_runs,
     print_spread,
 )
-from benchmarks._load_run import Plan, RateResult, floor_process, measure, started_target
+from benchmarks._load_run import Plan, RateResult, floor_process, measure_in_turns
 from benchmarks.startup import database
 from bot.storage.migrate import upgrade_to_head
 from tests.e2e.fake_discord import FakeDiscord
@@ -93,8 +92,8 @@ async def bench_backend(
     ``floors``) the bare floor and the storage floor on the same kind of database; each
     target's rows by name (:data:`NARRATOR`, :data:`BARE`, :data:`STORAGE`).
 
-    The targets run at once, each behind its own stand-in, and take turns run by run (one
-    lock: ``_load_run.measure``'s ``turns``), each run followed by the wait for its target to
+    The targets run at once, each behind its own stand-in, and take turns run by run
+    (``_load_run.measure_in_turns``), each run followed by the wait for its target to
     be quiet: a drift of the machine's speed over the minutes of a backend's runs then
     weighs on all three alike. Run one after the other, Narrator's search of its maximum came
     ~8 minutes before the floors', and the ratio of the same code read 39-54% as the VM's
@@ -109,21 +108,7 @@ async def bench_backend(
         targets[STORAGE] = lambda fake: floor_process(
             fake, workdir, f"floor-storage-{label}", floor_storage(database_url, workdir)
         )
-    async with contextlib.AsyncExitStack() as stack:
-        ready = {
-            name: await stack.enter_async_context(
-                started_target(f"{label} {name}", bot_for, channels, priority)
-            )
-            for name, bot_for in targets.items()
-        }
-        turns = asyncio.Lock()  # FIFO: the waiting targets get it in turn
-        rows = await asyncio.gather(
-            *(
-                measure(f"{label} {name}", *ready[name], plan, half=name == NARRATOR, turns=turns)
-                for name in targets
-            )
-        )
-    return dict(zip(targets, rows, strict=True))
+    return await measure_in_turns(label, targets, plan, channels, priority, half={NARRATOR})
 
 
 async def compare_preloaded(
