@@ -29,10 +29,15 @@ async def public_language(client: Any, channel_id: int | None, created_in: str |
     channel: str | None = None
     choices = getattr(client, "languages", None)
     if choices is not None and channel_id is not None:
-        try:
-            channel, _user = await choices.choices(channel_id, None)
-        except Exception:  # the message is still drawn, in its creator's language
-            log.warning("could not read the channel's language", exc_info=True)
+        # Cached (an expired entry too, read again beside this): no query on a redraw's way.
+        cached = choices.cached(channel_id, None)
+        if cached is not None:
+            channel = cached[0]
+        else:
+            try:
+                channel, _user = await choices.choices(channel_id, None)
+            except Exception:  # the message is still drawn, in its creator's language
+                log.warning("could not read the channel's language", exc_info=True)
     available = available_languages()
     for language in (channel, created_in):
         if language and language in available:

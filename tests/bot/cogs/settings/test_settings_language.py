@@ -140,7 +140,7 @@ async def test_an_expired_choice_still_answers_and_is_read_again_beside_it(
     any_db: Database,
 ) -> None:
     now = [0.0]
-    cache = LanguageChoices(any_db, ttl=60, clock=lambda: now[0])
+    cache = LanguageChoices(any_db, ttl=60, clock=lambda: now[0], gather=0)
     assert await cache.choices(20, 5) == (None, None)
     async with any_db.unit_of_work() as session:  # another process's change
         await repository.choose(session, USER, 5, "es", 99)
@@ -156,7 +156,7 @@ async def test_an_expired_choice_still_answers_and_is_read_again_beside_it(
 
 async def test_expired_choices_are_read_again_in_batches(db: Database) -> None:
     now = [0.0]
-    cache = LanguageChoices(db, ttl=60, clock=lambda: now[0])
+    cache = LanguageChoices(db, ttl=60, clock=lambda: now[0], gather=0)
     for user in range(250):
         await cache.choices(None, user)
     queries = cache.queries
@@ -168,9 +168,26 @@ async def test_expired_choices_are_read_again_in_batches(db: Database) -> None:
     assert all(cache._cache[(USER, user)][0] > 61 for user in range(250))
 
 
+async def test_choices_expiring_one_by_one_are_gathered_into_one_re_read(db: Database) -> None:
+    """Their lives are spread apart, so entries expire a few at a time: each found expired
+    must not cost a query of its own (440 queries in 1,000 commands, measured)."""
+    now = [0.0]
+    cache = LanguageChoices(db, ttl=60, clock=lambda: now[0], gather=1.0)
+    for user in range(40):
+        await cache.choices(None, user)
+    queries = cache.queries
+    now[0] = 61
+    for user in range(40):  # one interaction at a time, the loop running between them
+        assert cache.cached(None, user) == (None, None)
+        await asyncio.sleep(0)
+    await _refreshed(cache)
+    assert cache.queries == queries + 1
+    assert all(cache._cache[(USER, user)][0] > 61 for user in range(40))
+
+
 async def test_a_choice_changed_here_during_a_re_read_is_not_overwritten(db: Database) -> None:
     now = [0.0]
-    cache = LanguageChoices(db, ttl=60, clock=lambda: now[0])
+    cache = LanguageChoices(db, ttl=60, clock=lambda: now[0], gather=0)
     assert await cache.choices(None, 5) == (None, None)
     now[0] = 61
     assert cache.cached(None, 5) == (None, None)  # the re-read starts (not yet run)
