@@ -21,10 +21,10 @@ second. Spread so, they expire one or two at a time, so a re-read first waits
 :data:`REFRESH_GATHER` for more to expire: the expired entries answer meanwhile, so the wait
 holds nobody up (a change made in another process shows at most that much later). Reading
 each as it expired cost 440 queries in 1,000 commands at 200/s, about 0.4 ms more CPU per
-command (a fifth of the load benchmark's), against a few queries gathered (measured on
-2026-11-28). Before all this, the choices cached during the load benchmark's set-up expired together
-60 s later, and the next seconds' interactions each waited for a read of their own: a p99
-of 150-410 ms in that run, against 8-33 ms in the next (measured on 2026-11-27).
+command (a fifth of the load benchmark's), against 5-12 queries gathered (measured on
+2026-11-28). Before all this, the choices cached during the load benchmark's set-up expired
+together 60 s later, and the next seconds' interactions each waited for a read of their own:
+a p99 of 150-410 ms in that run, against 8-33 ms in the next (measured on 2026-11-27).
 """
 
 from __future__ import annotations
