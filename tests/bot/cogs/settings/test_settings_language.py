@@ -154,13 +154,18 @@ async def test_an_expired_choice_still_answers_and_is_read_again_beside_it(
     assert cache.queries == queries + 1
 
 
-async def test_expired_choices_are_read_again_in_batches(db: Database) -> None:
+async def _all_expired(db: Database, users: int, gather: float) -> tuple[LanguageChoices, int]:
+    """A cache that read ``users`` users' choices, now past their lives; its queries so far."""
     now = [0.0]
-    cache = LanguageChoices(db, ttl=60, clock=lambda: now[0], gather=0)
-    for user in range(250):
+    cache = LanguageChoices(db, ttl=60, clock=lambda: now[0], gather=gather)
+    for user in range(users):
         await cache.choices(None, user)
-    queries = cache.queries
     now[0] = 61
+    return cache, cache.queries
+
+
+async def test_expired_choices_are_read_again_in_batches(db: Database) -> None:
+    cache, queries = await _all_expired(db, 250, gather=0)
     for user in range(250):
         assert cache.cached(None, user) == (None, None)
     await _refreshed(cache)
@@ -172,12 +177,7 @@ async def test_choices_expiring_one_by_one_wait_to_be_read_together(db: Database
     """Their lives are spread apart, so entries are found expired a few at a time: each must
     not cost a query of its own (440 queries in 1,000 commands, measured), but wait for the
     gathering, and all be read in one query then."""
-    now = [0.0]
-    cache = LanguageChoices(db, ttl=60, clock=lambda: now[0], gather=3600)
-    for user in range(40):
-        await cache.choices(None, user)
-    queries = cache.queries
-    now[0] = 61
+    cache, queries = await _all_expired(db, 40, gather=3600)
     for user in range(40):  # one interaction at a time, the loop running between them
         assert cache.cached(None, user) == (None, None)
         await asyncio.sleep(0)
