@@ -13,6 +13,7 @@ import contextlib
 import gc
 import math
 import os
+import resource
 import statistics
 import sys
 import time
@@ -141,6 +142,22 @@ def floor_process(fake: FakeDiscord, workdir: Path, name: str, storage: str) -> 
     return BotProcess(
         fake, "none", workdir, name=name, script=wrapper, env={"FLOOR_STORAGE": storage}
     )
+
+
+def raise_open_files_limit() -> int:
+    """Let this process (the stand-ins: one socket per connection a bot opens) and the bots it
+    starts open as many files as their hard limit allows; that limit.
+
+    discord.py's HTTP client opens a connection per request in flight (no pool limit), so a
+    target far past its maximum holds thousands, and all the stand-ins share this process's
+    descriptors: on a VM whose limit was 20,000 (soft and hard; raising the hard limit needs
+    a capability its root lacks) they ran out (2026-11-28) when the floors were run at twice
+    their maximum, the stand-ins stopped accepting, and Narrator's next run lost its
+    callbacks. The floors no longer run there (:func:`measure`); where the soft limit is
+    lower than the hard one (often 1,024), this lifts it."""
+    hard = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
+    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+    return hard
 
 
 def is_error(result: InteractionResult) -> bool:
@@ -306,13 +323,17 @@ async def measure(
     mix: Mix,
     plan: Plan,
     *,
-    half: bool = True,
+    judged: bool = True,
     turns: asyncio.Lock | None = None,
 ) -> list[RateResult]:
     """Every phase of one target: the plan's rates; then, unless ``plan.overload`` is off,
     the saturating rates (:data:`SATURATE`, :class:`MaximumSearch`: its served maximum);
-    with ``half``, half of that maximum (:data:`HALF`: the p99 goal's rate); and twice the
-    maximum (:data:`OVERLOAD`: nothing may pass 3 s).
+    and when the goals judge the target (``judged``: Narrator, not a floor), half of that
+    maximum (:data:`HALF`: the p99 goal's rate) and twice it (:data:`OVERLOAD`: nothing may
+    pass 3 s). A floor has no admission control: offered twice its maximum it queued
+    seconds of work and opened a connection per request in flight, thousands, which no goal
+    reads (measured 2026-11-28: the stand-ins' process ran out of file descriptors, and
+    Narrator's next run lost its callbacks).
 
     With ``turns`` (one lock shared by targets measured at once: :func:`measure_in_turns`), each
     run, with the wait for the target to be quiet after it, holds the lock: the targets'
@@ -348,8 +369,10 @@ async def measure(
         search.record(offered, median_served(rows)[(SATURATE, offered)])
     last = rows[-1].rate  # the last saturating rate run
     best = served_maximum(rows)
-    if half:  # before the 2x runs, whose backlog would still be draining into it
-        await runs(max(1, round(best / 2)), HALF)
+    if not judged:
+        return rows
+    # Half before the 2x runs, whose backlog would still be draining into it.
+    await runs(max(1, round(best / 2)), HALF)
     overload = max(1, round(2 * best))
     if abs(overload - last) > 0.1 * overload:  # else the last saturating runs were 2x already
         await runs(overload, OVERLOAD, SETTLE_AFTER_OVERLOAD)
@@ -408,14 +431,14 @@ async def measure_in_turns(
     channels: int,
     priority: int | None = None,
     *,
-    half: Collection[str] = (),
+    judged: Collection[str] = (),
     ready_timeout: float = 60,
 ) -> dict[str, list[RateResult]]:
     """Every target of ``targets`` (name: its process behind a stand-in) started at once,
     each behind its own stand-in, then :func:`measure`'d taking turns run by run (one FIFO
     lock: the waiting targets get it in order), so that a drift of the machine's speed weighs
-    on all alike; each target's rows by name. ``half``: the targets also run at half their
-    maximum."""
+    on all alike; each target's rows by name. ``judged``: the targets the goals judge, which
+    also run at half and twice their maximum (:func:`measure`)."""
     async with contextlib.AsyncExitStack() as stack:
         ready = {
             name: await stack.enter_async_context(
@@ -428,7 +451,7 @@ async def measure_in_turns(
         turns = asyncio.Lock()
         rows = await asyncio.gather(
             *(
-                measure(f"{label} {name}", *ready[name], plan, half=name in half, turns=turns)
+                measure(f"{label} {name}", *ready[name], plan, judged=name in judged, turns=turns)
                 for name in targets
             )
         )

@@ -16,8 +16,9 @@ on all three alike):
 Each target is sent the mix of rolls, sheet reads and initiative changes
 (``benchmarks/_mix.py``) at each of the plan's rates, ``--repeat`` times; then at rates
 past them, doubled while it keeps up and then narrowed between the last kept up and the first
-not (``_load_run.MaximumSearch``: its served maximum, within 9%); for Narrator at half of that
-maximum (the p99 goal), and at twice the maximum (nothing may pass 3 s). Per run: the rate
+not (``_load_run.MaximumSearch``: its served maximum, within 9%); Narrator alone, whose goals
+these are, at half of that maximum (the p99 goal), and at twice the maximum (nothing may pass
+3 s). Per run: the rate
 served, p50/p99/max from writing INTERACTION_CREATE on the gateway to the first response, the
 bot's CPU per command and this process's (load generator + stand-in), errors, "very busy"
 answers, interactions past Discord's 3-second deadline, the bot's peak RSS. Then the spread
@@ -63,7 +64,13 @@ from benchmarks._load_report import (
     print_runs,
     print_spread,
 )
-from benchmarks._load_run import Plan, RateResult, floor_process, measure_in_turns
+from benchmarks._load_run import (
+    Plan,
+    RateResult,
+    floor_process,
+    measure_in_turns,
+    raise_open_files_limit,
+)
 from benchmarks.startup import database
 from bot.storage.migrate import upgrade_to_head
 from tests.e2e.fake_discord import FakeDiscord
@@ -108,7 +115,7 @@ async def bench_backend(
         targets[STORAGE] = lambda fake: floor_process(
             fake, workdir, f"floor-storage-{label}", floor_storage(database_url, workdir)
         )
-    return await measure_in_turns(label, targets, plan, channels, priority, half={NARRATOR})
+    return await measure_in_turns(label, targets, plan, channels, priority, judged={NARRATOR})
 
 
 async def compare_preloaded(
@@ -232,6 +239,7 @@ async def main(argv: list[str] | None = None) -> int:
         overload=not args.no_overload,
     )
     floors = not args.no_floors
+    raise_open_files_limit()
     started = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="narrator-load-") as tmp:
         workdir = Path(tmp)

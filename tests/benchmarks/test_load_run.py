@@ -10,7 +10,11 @@ import pytest
 from benchmarks import _load_run
 from benchmarks._load_run import (
     BISECT_STEPS,
+    HALF,
     KEPT_UP,
+    OVERLOAD,
+    RATE,
+    SATURATE,
     SATURATE_STEPS,
     SETTLE_LIMIT,
     MaximumSearch,
@@ -139,3 +143,21 @@ async def test_targets_measured_at_once_take_turns_run_by_run(
         ),
     ]
     assert [len(target) for target in rows] == [4, 4]
+
+
+@pytest.mark.parametrize("judged", [True, False])
+async def test_only_a_judged_target_runs_at_half_and_twice_its_maximum(
+    slept: list[float], monkeypatch: pytest.MonkeyPatch, judged: bool
+) -> None:
+    async def run_rate(fake, bot, mix, rate, count, run=1):  # type: ignore[no-untyped-def]
+        served = min(rate, 560)  # a target whose maximum is 560/s
+        return RateResult(rate, run, count, served, 1, 2, 3, 1.0, 0.5, 0, 0, 0, 100)
+
+    monkeypatch.setattr(_load_run, "run_rate", run_rate)
+    plan = Plan(rates=[100, 200], seconds=1, commands=10, repeat=1)
+    rows = await measure("t", None, Draining(0.0), None, plan, judged=judged)  # type: ignore[arg-type]
+    phases = {row.phase: row.rate for row in rows}
+    if judged:
+        assert (phases[HALF], phases[OVERLOAD]) == (280, 1120)
+    else:  # a floor: its search of the maximum, and nothing past it no goal reads
+        assert set(phases) == {RATE, SATURATE}
