@@ -18,7 +18,9 @@ command), so that the queue drains and the commands it does run answer in time.
   (:class:`AgeFloor`);
 - as many commands already running (started, not yet finished) as the current bound,
   :attr:`Admission.limit`: each one shares the loop with the others and with the gateway
-  reader.
+  reader. The fair line holds an interaction while there is no room under the bound
+  (:meth:`Admission.room`), so this applies to one that waited there past its patience
+  (:data:`bot.gateway._fair.LINE_PATIENCE`) and still finds none.
 
 The bound follows measured outcomes, not a count chosen for some machine. Up to 512
 admitted commands on one loop (``MAX_IN_FLIGHT``) made each step of the loop so long on a
@@ -70,10 +72,14 @@ log = logging.getLogger(__name__)
 #: Seconds an interaction may have waited (above the usual) before it is turned away
 #: (``BUSY_AFTER``).
 BUSY_AGE = 1.0
-#: Commands running at once before new ones are turned away (``MAX_IN_FLIGHT``): a bound on
-#: memory and on the loop's share each gets, well above what a burst the bot can serve in
-#: time reaches (a 600-roll burst at 400/s was served in time with ~300 running).
-MAX_IN_FLIGHT = 512
+#: Commands running at once (``MAX_IN_FLIGHT``, the bound's ceiling): the fair line holds the
+#: rest until there is room (:meth:`Admission.room`). 512 running at once, offered 1,600 a
+#: second on the 2-core machine, made the loop's steps so long that SQLite's group commits
+#: took several each and the bot served 944-1,015 a second where it serves 1,450; with 256
+#: and the line holding the rest it served 1,490-1,576, a 1,500-interaction burst at 5,000 a
+#: second was served 1,320-1,328 (927-948 before), and a 600-roll burst all of it (measured
+#: 2026-11-28, AMD EPYC; docs/performance.md).
+MAX_IN_FLIGHT = 256
 #: Seconds over which the smallest age seen is kept (two windows: the floor moves slowly).
 FLOOR_WINDOW = 30.0
 #: Seconds above the floor by which an admitted command's first answer should be out: the
@@ -165,15 +171,27 @@ class Admission:
         self._window_ends = float("-inf")
         self._in_time = False  # an in-time answer (since the last cut) in this window
         self._cut_wall: float | None = None  # wall-clock time of the last cut
+        #: Told when a command finishes: the fair line holding interactions for room.
+        self.room_made: Callable[[], None] | None = None
 
     def behind(self, interaction_id: int) -> bool:
         """True when an interaction with this id should be answered "very busy"."""
         age = self._wall_clock() - created_at(interaction_id)
         now = self._monotonic()
         waited = self._floor.waited(age, now)
+        self._reset_when_idle(now)
+        return waited > self.busy_age or self.in_flight >= self.limit
+
+    def room(self) -> bool:
+        """Whether one more command may start now: fewer running than the bound. The fair
+        line (:mod:`bot.gateway._fair`) holds the others in turn until there is room, or
+        until they have waited long enough to be judged here."""
+        self._reset_when_idle(self._monotonic())
+        return self.in_flight < self.limit
+
+    def _reset_when_idle(self, now: float) -> None:
         if self.in_flight == 0 and now - self._last_answer >= self.window:
             self.limit = self.max_in_flight  # idle: nothing the bound was cut for is left
-        return waited > self.busy_age or self.in_flight >= self.limit
 
     def waited(self, interaction_id: int) -> float:
         """How much longer than usual this interaction had waited when seen now (≥ 0)."""
@@ -185,6 +203,8 @@ class Admission:
 
     def finished(self) -> None:
         self.in_flight -= 1
+        if self.room_made is not None:
+            self.room_made()
 
     def answered(self, interaction_id: int) -> None:
         """An admitted command's first answer is going out now (its reply or its deferral):

@@ -144,7 +144,10 @@ def install_interaction_hook(
         install_admission(client, admission, metrics)  # innermost: it runs at hand-over
     original = parsers["INTERACTION_CREATE"]
     pending: set[asyncio.Task[None]] = set()
-    fair = FairDispatch()  # admitted ones reach discord.py one per loop step, users in turn
+    # Admitted ones reach discord.py one per loop step, users in turn, while there is room.
+    fair = FairDispatch(room=admission.room if admission is not None else None)
+    if admission is not None:
+        admission.room_made = fair.room_made
 
     def dispatch(data: dict[str, Any], language: str) -> bool | None:
         with use_language(language), writes_tracked():

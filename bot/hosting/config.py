@@ -51,9 +51,10 @@ class Settings(BaseSettings):
     discord_client_id: int | None = Field(default=None, alias="DISCORD_CLIENT_ID")
     metrics_port: int | None = Field(default=None, alias="METRICS_PORT", ge=1, le=65535)
     metrics_host: str = Field(default="127.0.0.1", alias="METRICS_HOST")
-    # Past capacity (bot.gateway._admission): commands running at once before new ones are told
-    # "very busy"; an interaction that waited this many seconds more than usual is too.
-    max_in_flight: int = Field(default=512, ge=1, alias="MAX_IN_FLIGHT")
+    # Past capacity (bot.gateway._admission): commands running at once (the rest wait in the
+    # fair line, then are told "very busy"); one that waited this many seconds more than usual
+    # is too.
+    max_in_flight: int = Field(default=256, ge=1, alias="MAX_IN_FLIGHT")
     busy_after: float = Field(default=1.0, gt=0, le=2.5, alias="BUSY_AFTER")
     # Worker processes for heavy odds and charts (bot.workers); unset: 1, or 2 from 3 cores up.
     worker_processes: int | None = Field(default=None, ge=1, le=32, alias="WORKER_PROCESSES")

@@ -56,11 +56,22 @@ def test_the_in_flight_bound() -> None:
     gate = admission(clocks, max_in_flight=2)
     fresh = snowflake_at(clocks.wall)
     gate.started()
-    assert not gate.behind(fresh)
+    assert not gate.behind(fresh) and gate.room()
     gate.started()
-    assert gate.behind(fresh)
+    assert gate.behind(fresh) and not gate.room()  # the fair line holds the next one
     gate.finished()
-    assert not gate.behind(fresh)
+    assert not gate.behind(fresh) and gate.room()
+
+
+def test_room_comes_back_to_the_ceiling_when_the_bot_is_idle() -> None:
+    clocks = Clocks()
+    gate = shrunk(clocks)  # cut to 75, 99 of its 100 still running
+    assert not gate.room()
+    for _ in range(99):
+        gate.finished()
+    assert gate.room() and gate.limit == 75  # answered within the window: still cut
+    clocks.mono += WINDOW
+    assert gate.room() and gate.limit == gate.max_in_flight
 
 
 def test_the_floor_forgets_after_two_windows() -> None:

@@ -214,3 +214,51 @@ async def test_an_interaction_that_waited_too_long_goes_out_of_turn_oldest_first
     for _ in range(20):
         await asyncio.sleep(0)
     assert handed == expected
+
+
+async def test_with_no_room_the_line_holds_its_turns_until_a_command_finishes() -> None:
+    """With admission's bound full (``room`` false) nothing is handed over in turn: a burst
+    past the bound waits in the line instead of being told "very busy" at once, and goes on,
+    users in turn, as soon as there is room. Loop steps and the test's clock only."""
+    now = [100.0]
+    room = [True]
+    fair = FairDispatch(clock=lambda: now[0], room=lambda: room[0])
+    handed: list[str] = []
+
+    def admitted(name: str) -> Any:
+        return lambda: handed.append(name) or True
+
+    fair.submit(1, admitted("first"))  # room, nothing waits: at once
+    room[0] = False
+    for user, name in ((1, "a1"), (1, "a2"), (2, "b1")):
+        fair.submit(user, admitted(name))
+    fair.submit(3, admitted("c1"))  # nothing would be handed at once either
+    for _ in range(20):
+        await asyncio.sleep(0)
+    assert handed == ["first"]
+    room[0] = True
+    fair.room_made()  # a command finished (admission tells the line)
+    for _ in range(20):
+        await asyncio.sleep(0)
+    assert handed == ["first", "a1", "b1", "c1", "a2"]
+
+
+async def test_with_no_room_one_that_waited_past_patience_is_handed_over_to_be_judged() -> None:
+    """The line holds for room only until LINE_PATIENCE: then the oldest are handed over out
+    of turn, room or not, and admission answers them "very busy" (here: turned away, so the
+    line goes on to the next in the same step) while that still reaches the user in time."""
+    now = [100.0]
+    fair = FairDispatch(clock=lambda: now[0], room=lambda: False)
+    handed: list[str] = []
+
+    def turned_away(name: str) -> Any:
+        return lambda: handed.append(name) is not None
+
+    for user, name in ((1, "a1"), (2, "b1")):
+        fair.submit(user, turned_away(name))
+    # No command finishes. The line's first step sees them past their patience already, so
+    # the timer it sets for that patience is due at once (no real time is waited for).
+    now[0] += LINE_PATIENCE + 0.1
+    for _ in range(10):
+        await asyncio.sleep(0)
+    assert handed == ["a1", "b1"]
