@@ -25,17 +25,18 @@ at twice the served maximum hundreds of them went past Discord's 3 s (measured o
 2026-11-27).
 
 With admission control (``narrator run``) the line also holds what there is no room for:
-while as many commands run as admission's bound (:meth:`bot.gateway._admission.Admission.room`),
-it hands over no one in turn, so a burst past the bound waits its turn here rather than being
-told "very busy" at once, and the commands running share the loop with no more than the
-bound. Offered 1,600 a second on the 2-core machine with 512 running at once, the loop's
-steps grew so long that each group commit of SQLite's writes took several of them, the
-commands waited on those commits, and the bot served 1,150-1,270 a second where it served
-1,450 offered 1,450 (measured 2026-11-28). What waits past :data:`LINE_PATIENCE` is handed
-over out of turn as below, room or not: admission answers it "very busy" if there is still
-no room, while that reaches the user in time. The line waits for room without a step per
-loop iteration: a finishing command wakes it (:meth:`FairDispatch.room_made`), or the
-oldest one's patience running out.
+while as many commands run as admission's bound
+(:meth:`bot.gateway._admission.Admission.room`), it hands over no one in turn, so a burst
+past the bound waits its turn here rather than being told "very busy" at once, and the
+commands running share the loop with no more than the bound. Offered 1,600 a second on the
+2-core machine with 512 running at once, the loop's steps grew so long that each group
+commit of SQLite's writes took several of them, the commands waited on those commits, and
+the bot served 944-1,266 a second (probes of 5 s) where it served 1,450 offered 1,450
+(measured 2026-11-28). What waits past :data:`LINE_PATIENCE` is handed over out of turn as
+below, room or not: admission answers it "very busy" if there is still no room, while that
+reaches the user in time. The line waits for room without a step per loop iteration: a
+finishing command wakes it (:meth:`FairDispatch.room_made`), or the oldest one's patience
+running out.
 
 Taking users in turn means a user with a long backlog (a flood, or a load test's one roller)
 sees each of their interactions wait for everyone else's. Past capacity such a backlog aged
