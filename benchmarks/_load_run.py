@@ -144,9 +144,9 @@ def floor_process(fake: FakeDiscord, workdir: Path, name: str, storage: str) -> 
     )
 
 
-def raise_open_files_limit() -> int:
+def raise_open_files_limit() -> None:
     """Let this process (the stand-ins: one socket per connection a bot opens) and the bots it
-    starts open as many files as their hard limit allows; that limit.
+    starts open as many files as their hard limit allows.
 
     discord.py's HTTP client opens a connection per request in flight (no pool limit), so a
     target far past its maximum holds thousands, and all the stand-ins share this process's
@@ -157,7 +157,6 @@ def raise_open_files_limit() -> int:
     lower than the hard one (often 1,024), this lifts it."""
     hard = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
-    return hard
 
 
 def is_error(result: InteractionResult) -> bool:
