@@ -24,6 +24,7 @@ from bot.hosting.config import Settings
 from bot.hosting.errors import DATABASE_ERRORS, DatabaseUnavailable, database_error_line
 from bot.hosting.metrics import BotMetrics
 from bot.i18n.commands import CatalogTranslator
+from bot.internals import close_callback_connections
 from bot.services.languages import LanguageChoices
 from bot.services.members import MemberRecords
 from bot.storage import Database
@@ -132,6 +133,7 @@ class NarratorBot(commands.Bot):
         try:
             await self.metrics.stop()
             await super().close()
+            close_callback_connections(self)
             await self.member_records.settle()
         finally:
             try:

@@ -95,6 +95,7 @@ from bot.internals._discord import CommandTreeHooks as CommandTreeHooks
 from bot.internals._discord import InteractionResponseHooks as InteractionResponseHooks
 from bot.internals._discord import callback_body as callback_body
 from bot.internals._discord import callback_url as callback_url
+from bot.internals._discord import close_callback_connections as close_callback_connections
 from bot.internals._discord import followup_webhook as followup_webhook
 from bot.internals._discord import gateway_parsers as gateway_parsers
 from bot.internals._discord import get_as_snowflake as get_as_snowflake

@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import inspect
+import weakref
 from collections.abc import Awaitable, Callable
 from typing import Any
 from urllib.parse import quote
@@ -24,6 +25,8 @@ from discord.webhook.async_ import (
     async_context,
     interaction_message_response_params,
 )
+
+from bot.keepalive import KeepAlivePool
 
 
 class CommandTreeHooks(app_commands.CommandTree):
@@ -64,13 +67,10 @@ async def send_interaction_callback(
     )
 
 
-def callback_body(payload: dict[str, Any]) -> aiohttp.BytesPayload:
-    """``payload`` serialised once (as discord.py's adapter serialises it), as a request body
-    that every :func:`post_interaction_callback` with this same answer can share: aiohttp
-    reads a bytes payload without consuming it, and its ``Content-Type`` header comes with it."""
-    return aiohttp.BytesPayload(
-        _dpy_utils._to_json(payload).encode(), content_type="application/json"
-    )
+def callback_body(payload: dict[str, Any]) -> bytes:
+    """``payload`` serialised once, as discord.py's adapter serialises it: a JSON request body
+    that every :func:`post_interaction_callback` with this same answer can share."""
+    return _dpy_utils._to_json(payload).encode()
 
 
 #: What stays unquoted of a token in the path: discord.py quotes all (``safe=''``), then aiohttp
@@ -104,25 +104,63 @@ def callback_url(interaction_id: int, token: str) -> yarl.URL:
 _REFUSALS = {403: discord.Forbidden, 404: discord.NotFound, 500: discord.DiscordServerError}
 
 
+#: Each HTTP client's kept-alive callback connections (:func:`post_interaction_callback`).
+_KEPT_ALIVE: weakref.WeakKeyDictionary[Any, KeepAlivePool] = weakref.WeakKeyDictionary()
+
+
+def _kept_alive(http: Any) -> KeepAlivePool:
+    pool = _KEPT_ALIVE.get(http)
+    if pool is None:
+        session: aiohttp.ClientSession = http._HTTPClient__session
+        pool = _KEPT_ALIVE[http] = KeepAlivePool(
+            user_agent=http.user_agent, timeout=session.timeout.total
+        )
+    return pool
+
+
+def close_callback_connections(client: Any) -> None:
+    """Close the client's kept-alive callback connections (a closing bot: its HTTP session
+    closes with it; a client that logs in again opens new ones)."""
+    pool = _KEPT_ALIVE.pop(client.http, None)
+    if pool is not None:
+        pool.close()
+
+
 async def post_interaction_callback(
-    client: Any, interaction_id: int, token: str, body: aiohttp.BytesPayload
+    client: Any, interaction_id: int, token: str, body: bytes
 ) -> None:
-    """POST one interaction callback (``body``: :func:`callback_body`) on the client's own
-    HTTP session, with its proxy settings, as one bare request; ``discord.HTTPException``
-    when Discord refuses it.
+    """POST one interaction callback (``body``: :func:`callback_body`) as one bare request;
+    ``discord.HTTPException`` when Discord refuses it.
 
     :func:`send_interaction_callback` goes through discord.py's webhook adapter, which per
     call serialises the payload, takes a per-webhook rate-limit lock (an interaction answers
     once: the lock never waits), runs a retry loop (sleeps of 1 s and more: past Discord's
     3 s for an interaction already late) and, asking ``with_response``, parses the message
-    Discord sends back. A "very busy" answer needs none of it: without ``with_response``
-    Discord answers 204, no body (:func:`callback_url`: the URL discord.py would build).
-    Refused, it raises what discord.py's adapter raises, without a retry."""
+    Discord sends back. A reply needs none of it: without ``with_response`` Discord answers
+    204, no body (:func:`callback_url`: the URL discord.py would build). The request goes on
+    the client's kept-alive connections (:mod:`bot.keepalive`), or, when the client goes
+    through a proxy, on its own aiohttp session with its proxy settings. Refused, it raises
+    what discord.py's adapter raises, without a retry."""
     http = client.http
     url = callback_url(interaction_id, token)
+    if http.proxy is None:
+        answer = await _kept_alive(http).post(url, body, "application/json")
+        if not 200 <= answer.status < 300:
+            text = answer.body.decode("utf-8", "replace")
+            message = (
+                _dpy_utils._from_json(text) if answer.content_type == "application/json" else text
+            )
+            refusal = _REFUSALS.get(min(answer.status, 500), discord.HTTPException)
+            raise refusal(answer, message)
+        return
     session: aiohttp.ClientSession = http._HTTPClient__session
     async with session.request(
-        "POST", url, data=body, proxy=http.proxy, proxy_auth=http.proxy_auth
+        "POST",
+        url,
+        data=body,
+        headers={"Content-Type": "application/json"},
+        proxy=http.proxy,
+        proxy_auth=http.proxy_auth,
     ) as response:
         if not 200 <= response.status < 300:
             refusal = _REFUSALS.get(min(response.status, 500), discord.HTTPException)

@@ -1,0 +1,239 @@
+"""HTTP/1.1 POSTs on kept-alive connections: the interaction callbacks' transport.
+
+Every command answers with one POST of a small JSON body to Discord's callback URL, and
+Discord answers 204 with no body. Through aiohttp that POST cost the loop ~125 µs of the
+~800 µs a command took near saturation (py-spy, 2026-11-28): a request object, its URL, a
+header multidict, a writer, a response object and a connection-pool lease, each built and
+torn down per call. Here a request is one ``bytes`` written on a connection that stays open,
+and its answer is read by httptools (the C parser, llhttp, that uvicorn uses): what is left
+is the write, the parse and the wake-up of the waiting command. docs/decisions/hot-path.md
+gives the measurements.
+
+What it does not do, and leaves to aiohttp (``bot.internals.post_interaction_callback``
+sends those requests there): proxies, redirects, cookies, compression, anything but POST.
+What it keeps of aiohttp's behaviour: a response delimited by ``Content-Length``, chunks or
+none (204); the connection closed when the server says ``Connection: close`` or on any
+doubt (a parse error, a timeout, a cancelled caller); errors raised as aiohttp's own
+(:class:`aiohttp.ClientOSError`, :class:`aiohttp.ServerDisconnectedError`), so callers catch
+what they caught. A request that finds its reused connection closed by the server before any
+byte of an answer is sent again once, on a new connection, as urllib3 and aiohttp do for a
+kept-alive connection that went stale.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import ssl
+from collections import deque
+from dataclasses import dataclass
+from typing import cast
+
+import aiohttp
+import httptools
+import yarl
+
+#: The longest an idle connection is kept (seconds): Discord's edge closes idle keep-alive
+#: connections after about a minute; one unused this long is closed here first, so a request
+#: rarely meets a connection the server is closing.
+IDLE_LIMIT = 30.0
+
+
+@dataclass(frozen=True)
+class Answer:
+    """A server's answer: its status, reason phrase, ``Content-Type`` and body (empty for a
+    204). ``status`` and ``reason`` are what :class:`discord.HTTPException` reads of a
+    response."""
+
+    status: int
+    reason: str
+    content_type: str
+    body: bytes
+
+
+class _Connection(asyncio.Protocol):
+    """One connection: one request at a time, its answer parsed as it arrives."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        self._loop = loop
+        self._parser = httptools.HttpResponseParser(self)
+        self._transport: asyncio.Transport | None = None
+        self._waiter: asyncio.Future[Answer] | None = None
+        self._body: list[bytes] = []
+        self._reason = b""
+        self._content_type = b""
+        self._got_bytes = False
+        self.closed = False
+        self.used = 0
+        self.idle_since = 0.0
+
+    # asyncio.Protocol
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        # uvloop's transports are not asyncio.Transport subclasses, but write like one.
+        self._transport = cast(asyncio.Transport, transport)
+
+    def data_received(self, data: bytes) -> None:
+        if self._waiter is None:  # bytes nobody asked for: the connection can't be trusted
+            self.close()
+            return
+        self._got_bytes = True
+        try:
+            self._parser.feed_data(data)
+        except httptools.HttpParserError as error:
+            self._fail(aiohttp.ClientConnectionError(f"not an HTTP/1.1 answer: {error}"))
+            self.close()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.closed = True
+        self._fail(aiohttp.ServerDisconnectedError())
+
+    # httptools' callbacks
+
+    def on_status(self, reason: bytes) -> None:
+        self._reason += reason  # in pieces when it spans two reads
+
+    def on_header(self, name: bytes, value: bytes) -> None:
+        if name.lower() == b"content-type":
+            self._content_type = value
+
+    def on_body(self, body: bytes) -> None:
+        self._body.append(body)
+
+    def on_message_complete(self) -> None:
+        answer = Answer(
+            self._parser.get_status_code(),
+            self._reason.decode("latin-1"),
+            self._content_type.decode("latin-1"),
+            b"".join(self._body),
+        )
+        self._body = []
+        self._reason = self._content_type = b""
+        if not self._parser.should_keep_alive():
+            self.close()
+        waiter, self._waiter = self._waiter, None
+        if waiter is not None and not waiter.done():
+            waiter.set_result(answer)
+
+    # the pool's side
+
+    async def exchange(self, request: bytes) -> Answer:
+        """Send ``request`` and wait for its whole answer."""
+        assert self._transport is not None and self._waiter is None
+        self._got_bytes = False
+        self._waiter = self._loop.create_future()
+        self.used += 1
+        self._transport.write(request)
+        return await self._waiter
+
+    def stale(self) -> bool:
+        """Whether the last exchange failed because the server had closed this reused
+        connection before answering a byte (the request may be sent again)."""
+        return self.closed and self.used > 1 and not self._got_bytes
+
+    def close(self) -> None:
+        self.closed = True
+        if self._transport is not None:
+            self._transport.close()
+
+    def _fail(self, error: Exception) -> None:
+        waiter, self._waiter = self._waiter, None
+        if waiter is not None and not waiter.done():
+            waiter.set_exception(error)
+
+
+class KeepAlivePool:
+    """Kept-alive connections per origin (scheme, host, port), each used by one request at
+    a time; as many as there are requests in flight (as discord.py's aiohttp connector)."""
+
+    def __init__(
+        self,
+        *,
+        user_agent: str,
+        timeout: float | None,
+        ssl_context: ssl.SSLContext | None = None,
+    ) -> None:
+        """``timeout``: seconds a request may take in all (None: no limit); ``ssl_context``
+        for https (default: the system's certificate authorities, as aiohttp's)."""
+        self._user_agent = user_agent
+        self._timeout = timeout
+        self._idle: dict[tuple[str, str, int], deque[_Connection]] = {}
+        self._busy: set[_Connection] = set()
+        self._ssl = ssl_context
+
+    async def post(self, url: yarl.URL, body: bytes, content_type: str) -> Answer:
+        """POST ``body`` to ``url`` (http or https, absolute); its answer, any status.
+
+        Raises :class:`aiohttp.ClientOSError` when no connection can be made,
+        :class:`aiohttp.ServerDisconnectedError` when the server closes it before
+        answering, :class:`TimeoutError` past the timeout (the connection is then closed)."""
+        assert url.host is not None and url.port is not None
+        origin = (url.scheme, url.host, url.port)
+        request = self._request(url, body, content_type)
+        async with asyncio.timeout(self._timeout):
+            while True:
+                connection = await self._lease(origin)
+                self._busy.add(connection)
+                try:
+                    answer = await connection.exchange(request)
+                except aiohttp.ServerDisconnectedError:
+                    if connection.stale():
+                        continue  # a kept-alive connection the server had closed: once more
+                    raise
+                except BaseException:
+                    connection.close()  # cancelled or timed out mid-exchange: never reused
+                    raise
+                finally:
+                    self._busy.discard(connection)
+                if not connection.closed:
+                    connection.idle_since = asyncio.get_running_loop().time()
+                    self._idle[origin].append(connection)
+                return answer
+
+    def close(self) -> None:
+        """Close every connection, idle or in use."""
+        for idle in self._idle.values():
+            for connection in idle:
+                connection.close()
+            idle.clear()
+        for connection in list(self._busy):
+            connection.close()
+
+    def _request(self, url: yarl.URL, body: bytes, content_type: str) -> bytes:
+        host = url.raw_host if url.is_default_port() else f"{url.raw_host}:{url.port}"
+        head = (
+            f"POST {url.raw_path_qs} HTTP/1.1\r\n"
+            f"Host: {host}\r\n"
+            f"User-Agent: {self._user_agent}\r\n"
+            f"Content-Type: {content_type}\r\n"
+            f"Content-Length: {len(body)}\r\n\r\n"
+        )
+        return head.encode("latin-1") + body
+
+    async def _lease(self, origin: tuple[str, str, int]) -> _Connection:
+        """An idle connection to ``origin`` still open and not idle too long, else a new one."""
+        idle = self._idle.setdefault(origin, deque())
+        loop = asyncio.get_running_loop()
+        now = loop.time()
+        while idle and (idle[0].closed or now - idle[0].idle_since >= IDLE_LIMIT):
+            idle.popleft().close()  # the oldest, closed by the server or idle too long
+        while idle:
+            connection = idle.pop()  # the most recently used: the least likely to be stale
+            if not connection.closed and now - connection.idle_since < IDLE_LIMIT:
+                return connection
+            connection.close()
+        scheme, host, port = origin
+        try:
+            _transport, connection = await loop.create_connection(
+                lambda: _Connection(loop),
+                host,
+                port,
+                ssl=self._ssl_context() if scheme == "https" else None,
+            )
+        except OSError as error:
+            raise aiohttp.ClientOSError(*error.args) from error
+        return connection
+
+    def _ssl_context(self) -> ssl.SSLContext:
+        if self._ssl is None:
+            self._ssl = ssl.create_default_context()
+        return self._ssl
