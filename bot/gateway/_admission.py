@@ -272,9 +272,7 @@ def busy_payload(kind: int | None) -> dict[str, Any]:
     }
 
 
-async def _answer_busy(
-    bot: Any, interaction_id: int, token: str, body: bytes
-) -> None:
+async def _answer_busy(bot: Any, interaction_id: int, token: str, body: bytes) -> None:
     """One callback, sent without discord.py's interaction objects; a failure is logged (the
     user sees Discord's "did not respond", as without the answer), never raised."""
     try:

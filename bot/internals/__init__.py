@@ -25,11 +25,14 @@ discord.py (``discord.py>=2.7.1,<2.8``)
     ``AsyncWebhookAdapter.create_interaction_response`` and
     ``discord.http.MultipartParameters``: one raw callback (a rate limit's "slow down")
     without building an ``Interaction`` (:func:`send_interaction_callback`).
-  - ``HTTPClient._HTTPClient__session`` again, ``discord.utils._to_json`` and
-    ``discord.http.json_or_text(response)`` (undocumented): a "very busy" answer as one bare
-    POST on the client's own session, its JSON serialised once, its error body read as
-    discord.py reads it (:func:`callback_body`, :func:`post_interaction_callback`; the URL
-    the one aiohttp sent for discord.py's ``Route``: :func:`callback_url`).
+  - ``HTTPClient._HTTPClient__session`` again (its timeout; its proxy settings),
+    ``HTTPClient.user_agent``, ``discord.utils._to_json``/``_from_json`` and
+    ``discord.http.json_or_text(response)`` (undocumented): a reply or a "very busy" answer
+    as one bare POST, its JSON serialised once, on the client's kept-alive connections
+    (:mod:`bot.keepalive`; closed with the bot: :func:`close_callback_connections`), or on
+    its aiohttp session when it goes through a proxy; its error body read as discord.py
+    reads it (:func:`callback_body`, :func:`post_interaction_callback`; the URL the one
+    aiohttp sent for discord.py's ``Route``: :func:`callback_url`).
   - ``discord.http.Route.BASE`` and ``discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY``
     (undocumented class attributes): REST and gateway through a proxy or the local Discord
     stand-in (:func:`set_endpoints`).

@@ -87,17 +87,19 @@ def _api_base(base: str) -> tuple[str, str, str]:
     return url.scheme, url.raw_authority, prefix
 
 
-def callback_url(interaction_id: int, token: str) -> yarl.URL:
-    """The interaction's callback URL, as aiohttp sends discord.py's ``Route`` for it (the
-    token quoted, ``Route.BASE`` read now: :func:`set_endpoints` may have moved it), built
-    from its parts: half the cost of parsing the text."""
+def _callback_target(interaction_id: int, token: str) -> tuple[str, str, str]:
+    """The callback's scheme, authority and path, as aiohttp sends discord.py's ``Route`` for
+    it (the token quoted, ``Route.BASE`` read now: :func:`set_endpoints` may have moved it)."""
     scheme, authority, prefix = _api_base(Route.BASE)
-    return yarl.URL.build(
-        scheme=scheme,
-        authority=authority,
-        path=f"{prefix}/interactions/{interaction_id}/{quote(token, safe=_TOKEN_SAFE)}/callback",
-        encoded=True,
-    )
+    token = quote(token, safe=_TOKEN_SAFE)
+    return scheme, authority, f"{prefix}/interactions/{interaction_id}/{token}/callback"
+
+
+def callback_url(interaction_id: int, token: str) -> yarl.URL:
+    """The interaction's callback URL (:func:`_callback_target`), built from its parts: half
+    the cost of parsing the text."""
+    scheme, authority, path = _callback_target(interaction_id, token)
+    return yarl.URL.build(scheme=scheme, authority=authority, path=path, encoded=True)
 
 
 #: The exception discord.py's adapter raises for a refusal, by status (else HTTPException).
@@ -142,9 +144,10 @@ async def post_interaction_callback(
     through a proxy, on its own aiohttp session with its proxy settings. Refused, it raises
     what discord.py's adapter raises, without a retry."""
     http = client.http
-    url = callback_url(interaction_id, token)
     if http.proxy is None:
-        answer = await _kept_alive(http).post(url, body, "application/json")
+        scheme, authority, path = _callback_target(interaction_id, token)
+        pool = _kept_alive(http)
+        answer = await pool.post(f"{scheme}://{authority}", path, body, "application/json")
         if not 200 <= answer.status < 300:
             text = answer.body.decode("utf-8", "replace")
             message = (
@@ -156,7 +159,7 @@ async def post_interaction_callback(
     session: aiohttp.ClientSession = http._HTTPClient__session
     async with session.request(
         "POST",
-        url,
+        callback_url(interaction_id, token),
         data=body,
         headers={"Content-Type": "application/json"},
         proxy=http.proxy,
