@@ -12,6 +12,7 @@ answer.
 from __future__ import annotations
 
 import discord
+from discord.utils import MISSING
 
 from bot.internals import handle_message_parameters, message_state
 
@@ -28,10 +29,13 @@ async def edit_tracker(
     ``content=None`` drops ``/init start``'s welcome line; ``view=None`` takes the buttons
     away (an ended encounter). Raises :class:`discord.HTTPException` as ``edit`` does.
 
-    ``stored``: the caller's last edit of this message succeeded with this same ``view``, so
-    discord.py's view store holds it for the message: untracking it and storing it again
-    would put back the very entries it has (a walk of every button, twice, on each ``/init
-    next``), so the store is left as it is. The request is the same either way.
+    ``stored``: the caller's last edit of this message succeeded with this same ``view``
+    (the tracker's views are fixed: one per language), so the message shows these buttons
+    and discord.py's view store holds them for it. The store is left as it is (untracking
+    and storing it again would put back the very entries it has: a walk of every button,
+    twice, on each ``/init next``), and the buttons are left out of the request: Discord
+    keeps the components of a message whose edit does not name them. Each ``/init next``
+    then neither builds nor sends the ~1.4 KB of a CODA tracker's buttons.
     """
     state = message_state(message)
     # As PartialMessage.edit: a view given (even None) stops tracking the message's old one,
@@ -41,7 +45,7 @@ async def edit_tracker(
     with handle_message_parameters(
         content=None,
         embed=embed,
-        view=view,
+        view=MISSING if stored else view,
         previous_allowed_mentions=state.allowed_mentions,
     ) as params:
         await state.http.edit_message(message.channel.id, message.id, params=params)

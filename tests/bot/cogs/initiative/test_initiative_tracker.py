@@ -250,6 +250,38 @@ async def test_the_lean_edit_sends_what_partial_message_edit_sends(
     assert "**Alice**: Walk" in pressed.response.content
 
 
+async def test_an_edit_with_the_buttons_it_shows_already_leaves_them_out_and_keeps_them(
+    table: Table, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``stored``: the same request without ``components`` (Discord keeps a message's
+    components when an edit does not name them); the buttons stay and still answer."""
+    await trio(table, system="coda")
+    await gm_next(table)
+    cog = table.bot.get_cog("InitiativeCog")
+    view = await shown_state(table)
+    embed, buttons = render.tracker_embed(view), cog._buttons(view)
+    sent: list[dict[str, Any]] = []
+    http = table.bot._connection.http
+    edit_message = http.edit_message
+
+    async def spy(channel_id: int, message_id: int, *, params: Any) -> Any:
+        sent.append(params.payload)
+        return await edit_message(channel_id, message_id, params=params)
+
+    monkeypatch.setattr(http, "edit_message", spy)
+    message = channel(table).get_partial_message(tracker(table).id)
+    shown = [c.label for row in tracker(table).components for c in row.children]
+    await edit_tracker(message, embed=embed, view=buttons)
+    await edit_tracker(message, embed=embed, view=buttons, stored=True)
+    full, lean = sent
+    assert "components" not in lean
+    assert lean == {key: value for key, value in full.items() if key != "components"}
+    assert [c.label for row in tracker(table).components for c in row.children] == shown
+    monkeypatch.undo()
+    pressed = await ok(await table.gm.click(tracker(table), label="Walk"))
+    assert "**Alice**: Walk" in pressed.response.content
+
+
 async def test_the_tracker_buttons_are_stored_once_per_message_and_keep_answering(
     table: Table, monkeypatch: pytest.MonkeyPatch
 ) -> None:
