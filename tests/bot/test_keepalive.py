@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import re
 import ssl
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
@@ -201,26 +202,24 @@ async def test_a_connection_idle_too_long_is_closed_for_a_new_one(
     assert server.connections == 3
 
 
-async def test_garbage_is_an_error_and_the_connection_is_dropped() -> None:
-    answers = {1: b"SMTP ready\r\n\r\n"}
-    async with serving(lambda c, _r: answers.get(c, NO_CONTENT)) as (server, url):
-        client = pool()
-        with pytest.raises(aiohttp.ClientConnectionError, match=r"not an HTTP/1\.1 answer"):
-            await post(client, url, b"{}", "application/json")
-        assert (await post(client, url, b"{}", "application/json")).status == 204
-        client.close()
-    assert server.connections == 2
-
-
-async def test_a_silent_server_times_out_and_its_connection_is_dropped(
-    monkeypatch: pytest.MonkeyPatch,
+@pytest.mark.parametrize(
+    ("answer", "error", "seconds"),
+    [
+        (b"SMTP ready\r\n\r\n", r"ClientConnectionError: not an HTTP/1\.1 answer: .+", 5.0),
+        (..., "TimeoutError", 0.05),  # never answered
+    ],
+    ids=["garbage", "silent"],
+)
+async def test_a_failed_exchange_is_raised_and_its_connection_dropped(
+    monkeypatch: pytest.MonkeyPatch, answer: bytes | EllipsisType, error: str, seconds: float
 ) -> None:
     monkeypatch.setattr(keepalive, "SWEEP_EVERY", 0.01)
-    async with serving(lambda _c, _r: ...) as (server, url):
-        client = KeepAlivePool(user_agent="NarratorTest", timeout=0.05)
-        with pytest.raises(TimeoutError):
+    async with serving(lambda _c, _r: answer) as (server, url):
+        client = KeepAlivePool(user_agent="NarratorTest", timeout=seconds)
+        with pytest.raises(Exception) as raised:
             await post(client, url, b"{}", "application/json")
-        await server.none_open.wait()  # the late answer's connection was closed, not kept
+        assert re.fullmatch(error, f"{type(raised.value).__name__}: {raised.value}".rstrip(": "))
+        await server.none_open.wait()  # closed by the client, never kept for the next request
         client.close()
     assert server.connections == 1
 
