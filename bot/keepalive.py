@@ -128,6 +128,11 @@ class _Connection(asyncio.Protocol):
         self._transport.write(request)
         return await self._waiter
 
+    def usable(self, now: float) -> bool:
+        """Whether this idle connection may carry the next request: still open, and idle for
+        less than :data:`IDLE_LIMIT` at loop time ``now``."""
+        return not self.closed and now - self.idle_since < IDLE_LIMIT
+
     def stale(self) -> bool:
         """Whether the last exchange failed because the server had closed this reused
         connection before answering a byte (the request may be sent again)."""
@@ -265,11 +270,11 @@ class KeepAlivePool:
         idle = self._idle.get(where)
         if idle is None:
             idle = self._idle[where] = deque()
-        while idle and (idle[0].closed or now - idle[0].idle_since >= IDLE_LIMIT):
+        while idle and not idle[0].usable(now):
             idle.popleft().close()  # the oldest, closed by the server or idle too long
         while idle:
             connection = idle.pop()  # the most recently used: the least likely to be stale
-            if not connection.closed and now - connection.idle_since < IDLE_LIMIT:
+            if connection.usable(now):
                 return connection
             connection.close()
         return None

@@ -106,6 +106,11 @@ def callback_url(interaction_id: int, token: str) -> yarl.URL:
 _REFUSALS = {403: discord.Forbidden, 404: discord.NotFound, 500: discord.DiscordServerError}
 
 
+def _refusal(response: Any, message: Any) -> discord.HTTPException:
+    """What discord.py's adapter raises for ``response``'s refusal (its status and reason)."""
+    return _REFUSALS.get(min(response.status, 500), discord.HTTPException)(response, message)
+
+
 #: Each HTTP client's kept-alive callback connections (:func:`post_interaction_callback`).
 _KEPT_ALIVE: weakref.WeakKeyDictionary[Any, KeepAlivePool] = weakref.WeakKeyDictionary()
 
@@ -153,8 +158,7 @@ async def post_interaction_callback(
             message = (
                 _dpy_utils._from_json(text) if answer.content_type == "application/json" else text
             )
-            refusal = _REFUSALS.get(min(answer.status, 500), discord.HTTPException)
-            raise refusal(answer, message)
+            raise _refusal(answer, message)
         return
     session: aiohttp.ClientSession = http._HTTPClient__session
     async with session.request(
@@ -166,8 +170,7 @@ async def post_interaction_callback(
         proxy_auth=http.proxy_auth,
     ) as response:
         if not 200 <= response.status < 300:
-            refusal = _REFUSALS.get(min(response.status, 500), discord.HTTPException)
-            raise refusal(response, await json_or_text(response))
+            raise _refusal(response, await json_or_text(response))
         await response.read()  # read to its end: the connection goes back to the pool
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import re
+import socket
 import ssl
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
@@ -259,8 +260,10 @@ async def test_a_cancelled_request_drops_its_connection() -> None:
 
 
 async def test_no_server_is_aiohttps_connection_error() -> None:
-    async with serving(lambda _c, _r: NO_CONTENT) as (_server, url):
-        pass  # closed: nothing listens on its port any more
+    with socket.socket() as unused:  # a port just free: nothing listens on it
+        unused.bind(("127.0.0.1", 0))
+        port = unused.getsockname()[1]
+    url = yarl.URL(f"http://127.0.0.1:{port}/api/v10/interactions/1/tok/callback")
     with pytest.raises(aiohttp.ClientOSError):
         await post(pool(), url, b"{}", "application/json")
 
